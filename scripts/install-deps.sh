@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages zerolab's build and tests need, only those
+# that are missing. Prints what it installs; prints nothing when all are there.
+#
+# Example:
+#   scripts/install-deps.sh          # as root, or with sudo available
+#
+# The packages and why:
+#   g++ make cmake ninja-build pkg-config   the build and the install test
+#   libgtest-dev libgmock-dev                the unit tests
+#   libbenchmark-dev                         Google Benchmark, the peer the
+#                                            harness is checked against
+#   clang libclang-rt-14-dev                 the libFuzzer targets (fuzz/)
+set -euo pipefail
+
+packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
+          libbenchmark-dev clang libclang-rt-14-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing missing Debian packages: ${missing[*]}" >&2
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

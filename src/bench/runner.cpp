@@ -1,0 +1,128 @@
+// zerolab::bench_main: parses the flags, runs the selected benchmarks in
+// registration order and prints the Go benchmark format (Go's
+// runBenchmarks + processBench).
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "bench/alloc_stats.hpp"
+#include "bench/machine.hpp"
+#include "bench/options.hpp"
+#include "bench/registry.hpp"
+#include "bench/run_state.hpp"
+#include "bench/signals.hpp"
+#include "zerolab/bench.hpp"
+
+namespace zerolab {
+namespace internal {
+namespace {
+
+std::string base_name(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash != nullptr ? std::string(slash + 1) : std::string(path);
+}
+
+// Writes `text` to `path` through a temporary file and a rename, so a
+// failure never leaves a half-written file.
+bool write_file_atomically(const std::string& path, const std::string& text, std::string& error) {
+  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(temp.c_str(), "w");
+  if (f == nullptr) {
+    error = "cannot create " + temp + ": " + std::strerror(errno);
+    return false;
+  }
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!ok || !closed || std::rename(temp.c_str(), path.c_str()) != 0) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    std::remove(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+RunState::RunState(Options opts, std::string pkg) : options(std::move(opts)), package(std::move(pkg)) {
+  if (options.cpus.empty()) options.cpus.push_back(available_cpus());
+  procs = available_cpus();
+  matcher.set_pattern(options.bench);
+  count_allocs = alloc_stats::available();
+}
+
+void RunState::emit(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  if (!options.output_file.empty()) file_output += text;
+}
+
+void RunState::print_labels_once() {
+  if (labels_printed) return;
+  labels_printed = true;
+  std::string text = "goos: linux\ngoarch: " + std::string(goarch()) + "\n";
+  if (!package.empty()) text += "pkg: " + package + "\n";
+  if (const std::string cpu = cpu_model(); !cpu.empty()) text += "cpu: " + cpu + "\n";
+  emit(text);
+}
+
+}  // namespace internal
+
+int bench_main(int argc, char** argv) {
+  using namespace internal;
+  const std::string program = argc > 0 ? base_name(argv[0]) : "bench";
+  Options options;
+  std::string error;
+  if (!parse_options(argc, argv, options, error)) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), error.c_str());
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(usage_text(program).c_str(), stdout);
+    return 0;
+  }
+  if (options.list) {
+    NameMatcher list_matcher;
+    list_matcher.set_pattern(*options.list);
+    for (const auto& entry : registered_benchmarks()) {
+      if (list_matcher.matches(entry.name)) std::printf("%s\n", entry.name.c_str());
+    }
+    return 0;
+  }
+
+  RunState state(options, program);
+  if (state.options.benchmem && !state.count_allocs) {
+    std::fprintf(stderr,
+                 "%s: allocation counting is off: link zerolab::alloc_hooks (or "
+                 "zerolab::bench_main) to get B/op and allocs/op\n",
+                 program.c_str());
+  }
+  signals::install();
+
+  // Column width as Go computes it: the longest selected name with the
+  // largest -cpu suffix, plus room for one more suffix.
+  int max_procs = 1;
+  for (const int p : state.options.cpus) max_procs = std::max(max_procs, p);
+  const std::size_t suffix_len = max_procs == 1 ? 0 : std::to_string(max_procs).size() + 1;
+  for (const auto& entry : registered_benchmarks()) {
+    if (!state.matcher.matches(entry.name)) continue;
+    state.max_name_len = std::max(state.max_name_len, entry.name.size() + 2 * suffix_len + 1);
+  }
+
+  B root(&state, "", nullptr, 0);
+  for (const auto& entry : registered_benchmarks()) {
+    root.run(entry.name, entry.function);
+  }
+  state.emit(state.any_failed ? "FAIL\n" : "PASS\n");
+
+  if (!state.options.output_file.empty() &&
+      !write_file_atomically(state.options.output_file, state.file_output, error)) {
+    std::fprintf(stderr, "%s: -o: %s\n", program.c_str(), error.c_str());
+    return 1;
+  }
+  return state.any_failed ? 1 : 0;
+}
+
+}  // namespace zerolab

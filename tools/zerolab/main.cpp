@@ -1,0 +1,74 @@
+// zerolab: the command-line front end. Dispatches `zerolab <command> ...` to
+// the registered subcommands (command.hpp); `zerolab help` lists them.
+//
+// Example:
+//   zerolab version
+//   zerolab help
+#include <algorithm>
+#include <cstdio>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "command.hpp"
+
+namespace zerolab::cli {
+namespace {
+
+std::vector<Command>& mutable_commands() {
+  static std::vector<Command> all;
+  return all;
+}
+
+void print_usage(std::FILE* out) {
+  std::fprintf(out, "usage: zerolab <command> [arguments]\n\ncommands:\n");
+  for (const Command& c : commands()) {
+    std::fprintf(out, "  %-10.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
+                 static_cast<int>(c.summary.size()), c.summary.data());
+  }
+}
+
+int run_help(std::span<char* const>) {
+  print_usage(stdout);
+  return 0;
+}
+
+int run_version(std::span<char* const>) {
+  std::printf("zerolab %s\n", ZEROLAB_VERSION);
+  return 0;
+}
+
+const CommandRegistration kHelp{"help", "list the commands", &run_help};
+const CommandRegistration kVersion{"version", "print zerolab's version", &run_version};
+
+}  // namespace
+
+const std::vector<Command>& commands() { return mutable_commands(); }
+
+CommandRegistration::CommandRegistration(std::string_view name, std::string_view summary,
+                                         CommandFunction run) {
+  auto& all = mutable_commands();
+  all.push_back(Command{name, summary, run});
+  std::sort(all.begin(), all.end(),
+            [](const Command& a, const Command& b) { return a.name < b.name; });
+}
+
+}  // namespace zerolab::cli
+
+int main(int argc, char** argv) {
+  using zerolab::cli::commands;
+  if (argc < 2) {
+    zerolab::cli::print_usage(stderr);
+    return 2;
+  }
+  const std::string_view name = argv[1];
+  for (const auto& c : commands()) {
+    if (c.name == name) {
+      return c.run(std::span<char* const>(argv + 2, static_cast<std::size_t>(argc - 2)));
+    }
+  }
+  std::fprintf(stderr, "zerolab: unknown command \"%s\" (run 'zerolab help' for the list)\n",
+               argv[1]);
+  return 2;
+}
