@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <regex>
 #include <string_view>
 
 #include "bench/name_matcher.hpp"

@@ -1,0 +1,75 @@
+// The Google Benchmark half of the peer comparison (bench/peers/
+// zerolab_side.cpp is the other half; scripts/peer-agreement.sh runs both
+// alternately and compares the medians).
+//
+// Each BM_ benchmark does exactly the work of its zerolab twin, with
+// benchmark::ClobberMemory / benchmark::DoNotOptimize where zerolab uses
+// clobber_memory / do_not_optimize. UseRealTime() makes Google Benchmark
+// choose its iteration count by wall time, as zerolab does; the "Time"
+// column (real time per iteration) is what is compared with zerolab's ns/op.
+// The minimum time is left to the command line (--benchmark_min_time=1 to
+// match zerolab's -benchtime 1s).
+//
+// Example:
+//   build/release/bench/peers/peer_gbench --benchmark_min_time=1
+//   # BM_Memset4K/real_time         52.3 ns         52.2 ns     26737282
+//   # BM_MallocFree64/real_time     13.1 ns         13.1 ns    106860052
+//   # BM_SortInts1000/real_time    29044 ns        29020 ns        48190
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+
+namespace {
+
+constexpr std::size_t kMemsetBytes = 4096;
+constexpr std::size_t kSortInts = 1000;
+
+alignas(64) unsigned char g_memset_buffer[kMemsetBytes];
+alignas(64) int g_shuffled[kSortInts];
+alignas(64) int g_work[kSortInts];
+
+// The same permutation of 0..999 on both sides (same seed, same libstdc++).
+void fill_shuffled() {
+  std::iota(g_shuffled, g_shuffled + kSortInts, 0);
+  std::mt19937 rng(20240601);
+  std::shuffle(g_shuffled, g_shuffled + kSortInts, rng);
+}
+
+// (a) memset of 4 KiB.
+void BM_Memset4K(benchmark::State& state) {
+  for (auto _ : state) {
+    std::memset(g_memset_buffer, 0, kMemsetBytes);
+    benchmark::ClobberMemory();
+  }
+}
+
+// (b) malloc(64) + free.
+void BM_MallocFree64(benchmark::State& state) {
+  for (auto _ : state) {
+    void* p = std::malloc(64);
+    benchmark::DoNotOptimize(p);
+    std::free(p);
+  }
+}
+
+// (c) copy the pre-shuffled 1000 ints into the work buffer, then sort it.
+void BM_SortInts1000(benchmark::State& state) {
+  fill_shuffled();
+  for (auto _ : state) {
+    std::memcpy(g_work, g_shuffled, sizeof g_work);
+    std::sort(g_work, g_work + kSortInts);
+    benchmark::ClobberMemory();
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_Memset4K)->UseRealTime();
+BENCHMARK(BM_MallocFree64)->UseRealTime();
+BENCHMARK(BM_SortInts1000)->UseRealTime();
+
+BENCHMARK_MAIN();
