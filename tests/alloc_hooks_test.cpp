@@ -67,6 +67,7 @@ constexpr bool kInterposed = false;
 // Sizes the optimiser cannot see, so it neither folds nor warns about them.
 volatile std::size_t g_huge = SIZE_MAX;
 volatile std::size_t g_half = SIZE_MAX / 2;
+volatile std::size_t g_odd_alignment = 3;
 
 struct Delta {
   std::uint64_t allocs;
@@ -88,8 +89,10 @@ Delta measure(Fn&& fn) {
 }
 
 // Makes the pointer (and the memory behind it) escape, so new/delete and
-// malloc/free pairs are not elided.
-inline void escape(const volatile void* p) {
+// malloc/free pairs are not elided. A template rather than a const void*
+// parameter, which GCC would take as a read of (uninitialised) memory.
+template <typename T>
+inline void escape(T* p) {
   __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
@@ -433,7 +436,7 @@ TEST(AllocHooksCounts, PosixMemalign) {
   int rc_odd = 0;
   int rc_small = 0;
   const Delta d_bad = measure([&] {
-    rc_odd = posix_memalign(&bad, 3, 100);    // not a power of two
+    rc_odd = posix_memalign(&bad, g_odd_alignment, 100);    // not a power of two
     rc_small = posix_memalign(&bad, 4, 100);  // not a multiple of sizeof(void*)
   });
   EXPECT_EQ(rc_odd, EINVAL);
@@ -458,13 +461,13 @@ TEST(AllocHooksCounts, AlignedAlloc) {
 
   void* bad = &bad;
   errno = 0;
-  const Delta d_bad = measure([&] { bad = aligned_alloc(3, 192); });
+  const Delta d_bad = measure([&] { bad = aligned_alloc(g_odd_alignment, 192); });
   EXPECT_EQ(bad, nullptr);
   EXPECT_EQ(errno, EINVAL);
   EXPECT_EQ(d_bad.allocs, 0u);
 }
 
-TEST(AllocHooksCounts, MemallocVallocPvalloc) {
+TEST(AllocHooksCounts, MemalignVallocPvalloc) {
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   void* m = nullptr;
   void* v = nullptr;

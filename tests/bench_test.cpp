@@ -189,6 +189,19 @@ TEST(BenchOutput, HeaderAndMetricOrderAsGoPrintsThem) {
   EXPECT_NE(r.out.find("\t         1.500 widgets/op"), std::string::npos) << r.out;
 }
 
+TEST(BenchOutput, EveryLineIsStrictGoBenchmarkFormat) {
+  // Every fixture benchmark but the crashing one, over two -cpu values.
+  const FixtureRun r = run_fixture("-bench '^Benchmark(?!Crash)' -benchtime 3x -cpu 1,2 -count 2");
+  EXPECT_EQ(r.exit_code, 1);  // BenchmarkFatal and BenchmarkThrows fail
+  EXPECT_EQ(r.parsed.error, "") << r.out;
+  EXPECT_EQ(r.parsed.status, "FAIL");
+  EXPECT_GE(r.parsed.results.size(), 40u) << r.out;
+  for (const auto& res : r.parsed.results) {
+    EXPECT_EQ(res.iterations, 3) << res.name;
+    EXPECT_EQ(res.units.back(), "allocs/op") << res.name;
+  }
+}
+
 TEST(BenchOutput, FailuresAreReportedAndTheRestStillRuns) {
   const FixtureRun r = run_fixture("-bench '^Benchmark(Fatal|Throws|AllocNewInt)$' -benchtime 1x -cpu 1");
   EXPECT_EQ(r.exit_code, 1);

@@ -9,14 +9,17 @@
 //                exported __libc_* entry points. The static library is linked
 //                into the executable (-u zerolab_alloc_hooks_anchor), so these
 //                definitions preempt libc's and libstdc++'s process-wide.
-//   "asan"/"tsan" The sanitizer owns malloc, so nothing is interposed; the
-//                counters are fed from __sanitizer_install_malloc_and_free_hooks.
-//                TSan (LLVM 14 / GCC 12) runs no malloc hook for the memalign
-//                family, passes nmemb instead of the byte count for
-//                reallocarray, and runs the free hook for a realloc that then
-//                fails; in TSan builds those functions are therefore wrapped
-//                around the runtime's __interceptor_* entry points to make the
-//                counts equal to the interposed ones (see "TSan fix-ups").
+//   "asan"/"tsan" The sanitizer owns malloc, so no allocator is interposed;
+//                the counters are fed from
+//                __sanitizer_install_malloc_and_free_hooks. Where a runtime's
+//                hooks would make the counts differ from the interposed
+//                build, a thin uninstrumented wrapper compensates (see
+//                "Sanitizer fix-ups" at the end): TSan (GCC 12 / LLVM 14) runs
+//                no malloc hook for the memalign family, hands its hook nmemb
+//                instead of the byte count for reallocarray, and runs the free
+//                hook before a realloc that may fail; ASan's thread start-up
+//                allocates through the user allocator (pthread_getattr_np)
+//                on every new thread.
 //
 // Counting rules (identical in every mode; tests/alloc_hooks_test.cpp):
 //   * A successful allocation counts 1 alloc and the requested bytes
@@ -33,6 +36,10 @@
 //     its allocations and frees are neither counted nor heap-tracked. So is
 //     anything the hooks allocate internally, and the std::bad_alloc object a
 //     failing operator new throws.
+//   * Heap tracking (when on) adds the usable size (malloc_usable_size, or
+//     __sanitizer_get_allocated_size) on allocation and subtracts it on free;
+//     a realloc that moves the block adds the new block before removing the
+//     old one, so the peak sees both, as they coexist during the copy.
 //
 // Design: each thread owns a 64-byte CounterBlock (mmap'ed 64 per page, kept
 // on a lock-free singly linked list, never freed), reached through an
@@ -98,6 +105,18 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 #endif
 
+// For the fix-up wrappers, which the runtimes may call on a thread they have
+// not finished setting up: no sanitizer instrumentation at all (clang's
+// no_sanitize keeps TSan's function entry/exit calls; this attribute does not).
+#if defined(__has_attribute)
+#if __has_attribute(disable_sanitizer_instrumentation)
+#define ZEROLAB_HOOKS_UNINSTRUMENTED __attribute__((disable_sanitizer_instrumentation))
+#endif
+#endif
+#if !defined(ZEROLAB_HOOKS_UNINSTRUMENTED)
+#define ZEROLAB_HOOKS_UNINSTRUMENTED __attribute__((no_sanitize("address", "thread")))
+#endif
+
 #if defined(ZEROLAB_HOOKS_TSAN)
 // The TSan runtime (GCC's libtsan.so and clang's static one alike) defines
 // each interceptor strongly as __interceptor_NAME and weakly as NAME, so our
@@ -116,14 +135,23 @@ void* __interceptor_pvalloc(size_t n);
 // glibc's real allocator, exported @GLIBC_2.2.5. Internal calls between them
 // (e.g. __libc_memalign -> malloc for small alignments) do not go through the
 // PLT, so nothing below is counted twice.
+// noplt (GCC): call through the GOT, one jump fewer on the hot path.
+#if defined(__has_attribute)
+#if __has_attribute(noplt)
+#define ZEROLAB_HOOKS_NOPLT __attribute__((noplt))
+#endif
+#endif
+#if !defined(ZEROLAB_HOOKS_NOPLT)
+#define ZEROLAB_HOOKS_NOPLT
+#endif
 extern "C" {
-void* __libc_malloc(size_t n) noexcept;
-void* __libc_calloc(size_t count, size_t size) noexcept;
-void* __libc_realloc(void* p, size_t n) noexcept;
-void __libc_free(void* p) noexcept;
-void* __libc_memalign(size_t alignment, size_t n) noexcept;
-void* __libc_valloc(size_t n) noexcept;
-void* __libc_pvalloc(size_t n) noexcept;
+ZEROLAB_HOOKS_NOPLT void* __libc_malloc(size_t n) noexcept;
+ZEROLAB_HOOKS_NOPLT void* __libc_calloc(size_t count, size_t size) noexcept;
+ZEROLAB_HOOKS_NOPLT void* __libc_realloc(void* p, size_t n) noexcept;
+ZEROLAB_HOOKS_NOPLT void __libc_free(void* p) noexcept;
+ZEROLAB_HOOKS_NOPLT void* __libc_memalign(size_t alignment, size_t n) noexcept;
+ZEROLAB_HOOKS_NOPLT void* __libc_valloc(size_t n) noexcept;
+ZEROLAB_HOOKS_NOPLT void* __libc_pvalloc(size_t n) noexcept;
 }
 #endif
 
@@ -478,15 +506,44 @@ void on_free_hook(const volatile void* p) { note_free(const_cast<void*>(p)); }
 
 #if defined(ZEROLAB_HOOKS_TSAN)
 
-// Runs a memalign-family call and counts it unless TSan's malloc hook did
-// (TSan 14 does not, for these; a runtime that starts to will not double count).
-template <typename Call>
-void* tsan_counted(std::size_t bytes, Call call) noexcept {
-  ThreadState& t = t_state;
-  t.malloc_hook_seen_ = false;
-  void* p = call();
-  if (p != nullptr && !t.malloc_hook_seen_) note_alloc(p, bytes);
-  return p;
+// Out of line and instrumented: the uninstrumented wrappers call these only
+// on threads the runtime has set up (they have allocated from user code).
+[[gnu::noinline]] void tsan_note_alloc(void* p, std::size_t n) noexcept { note_alloc(p, n); }
+[[gnu::noinline]] void tsan_untrack(std::int64_t size) noexcept { heap_add(-size); }
+
+#endif
+
+#if defined(ZEROLAB_HOOKS_ASAN)
+
+using GetattrFn = int (*)(pthread_t, pthread_attr_t*);
+using AttrDestroyFn = int (*)(pthread_attr_t*);
+constinit std::atomic<GetattrFn> g_real_getattr{nullptr};
+constinit std::atomic<AttrDestroyFn> g_real_attr_destroy{nullptr};
+
+// libc's definitions (ASan intercepts neither function).
+ZEROLAB_HOOKS_UNINSTRUMENTED GetattrFn real_getattr() noexcept {
+  GetattrFn fn = g_real_getattr.load(std::memory_order_acquire);
+  if (fn == nullptr) {
+    fn = reinterpret_cast<GetattrFn>(dlsym(RTLD_NEXT, "pthread_getattr_np"));
+    g_real_getattr.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
+ZEROLAB_HOOKS_UNINSTRUMENTED AttrDestroyFn real_attr_destroy() noexcept {
+  AttrDestroyFn fn = g_real_attr_destroy.load(std::memory_order_acquire);
+  if (fn == nullptr) {
+    fn = reinterpret_cast<AttrDestroyFn>(dlsym(RTLD_NEXT, "pthread_attr_destroy"));
+    g_real_attr_destroy.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
+// True while a thread has not counted anything yet: on a new thread that is
+// the runtime's set-up, before the start routine runs.
+ZEROLAB_HOOKS_UNINSTRUMENTED bool in_thread_setup() noexcept {
+  const ThreadState& t = t_state;
+  return t.owned_ == nullptr && !t.detached_;
 }
 
 #endif
@@ -495,7 +552,12 @@ __attribute__((constructor(101))) void initialize() noexcept {
   ensure_key();  // early, so the key gets a low index (no allocation in setspecific)
 #if defined(ZEROLAB_HOOKS_SANITIZER)
   __sanitizer_install_malloc_and_free_hooks(&on_malloc_hook, &on_free_hook);
-#else
+#endif
+#if defined(ZEROLAB_HOOKS_ASAN)
+  real_getattr();
+  real_attr_destroy();
+#endif
+#if !defined(ZEROLAB_HOOKS_SANITIZER)
   real_usable_size();
 #endif
 #if !defined(ZEROLAB_HOOKS_ASAN)
@@ -574,7 +636,47 @@ uint64_t zerolab_alloc_hooks_thread_blocks(void) {
 
 }  // extern "C"
 
-// ---- TSan fix-ups ----------------------------------------------------------
+// ---- Sanitizer fix-ups -------------------------------------------------------
+//
+// Each wrapper is uninstrumented straight-line code: the runtime may call it
+// on a thread whose sanitizer state does not exist yet (TSan's and ASan's
+// thread start call pthread_getattr_np, which reallocs), where any
+// instrumented call would crash.
+
+#if defined(ZEROLAB_HOOKS_ASAN)
+
+extern "C" {
+
+// AsanThread::Init calls pthread_getattr_np and pthread_attr_destroy on
+// every new thread before its start routine runs; glibc's implementations
+// allocate three blocks (realloc, calloc, realloc: 216 bytes) and free them
+// through the user allocator, so ASan's hooks see them. Pause the thread
+// around both while it has not counted anything yet (in_thread_setup). The
+// one visible difference: a thread whose very first allocating call is its
+// own pthread_getattr_np goes uncounted for that call under ASan alone.
+ZEROLAB_HOOKS_UNINSTRUMENTED int pthread_getattr_np(pthread_t thread, pthread_attr_t* attr) noexcept {
+  const hooks::GetattrFn real = hooks::real_getattr();
+  if (real == nullptr) return ENOSYS;
+  const bool setup = hooks::in_thread_setup();
+  if (setup) ++hooks::t_state.pause_depth_;
+  const int result = real(thread, attr);
+  if (setup) --hooks::t_state.pause_depth_;
+  return result;
+}
+
+ZEROLAB_HOOKS_UNINSTRUMENTED int pthread_attr_destroy(pthread_attr_t* attr) noexcept {
+  const hooks::AttrDestroyFn real = hooks::real_attr_destroy();
+  if (real == nullptr) return ENOSYS;
+  const bool setup = hooks::in_thread_setup();
+  if (setup) ++hooks::t_state.pause_depth_;
+  const int result = real(attr);
+  if (setup) --hooks::t_state.pause_depth_;
+  return result;
+}
+
+}  // extern "C"
+
+#endif  // ZEROLAB_HOOKS_ASAN
 
 #if defined(ZEROLAB_HOOKS_TSAN)
 
@@ -584,18 +686,19 @@ extern "C" {
 // and even when the realloc then fails. For heap tracking, the free of p is
 // deferred to here: untracked after the new block was tracked (as ASan and
 // the interposed realloc order it), or not at all if p survived.
-void* realloc(void* p, size_t n) noexcept {
+ZEROLAB_HOOKS_UNINSTRUMENTED void* realloc(void* p, size_t n) noexcept {
   hooks::ThreadState& t = hooks::t_state;
   t.realloc_ptr_ = p;
   t.realloc_freed_ = 0;
   void* result = __interceptor_realloc(p, n);
   t.realloc_ptr_ = nullptr;
-  if (t.realloc_freed_ != 0 && (result != nullptr || n == 0)) hooks::heap_add(-t.realloc_freed_);
+  // Only our free hook sets realloc_freed_, so the thread is set up.
+  if (t.realloc_freed_ != 0 && (result != nullptr || n == 0)) hooks::tsan_untrack(t.realloc_freed_);
   return result;
 }
 
 // TSan's reallocarray hands its malloc hook nmemb instead of nmemb * size.
-void* reallocarray(void* p, size_t count, size_t size) noexcept {
+ZEROLAB_HOOKS_UNINSTRUMENTED void* reallocarray(void* p, size_t count, size_t size) noexcept {
   size_t bytes = 0;
   if (__builtin_mul_overflow(count, size, &bytes)) {
     errno = ENOMEM;
@@ -604,32 +707,49 @@ void* reallocarray(void* p, size_t count, size_t size) noexcept {
   return realloc(p, bytes);
 }
 
-void* memalign(size_t alignment, size_t n) noexcept {
-  return hooks::tsan_counted(n, [&] { return __interceptor_memalign(alignment, n); });
+// The memalign family runs no malloc hook in TSan 14: count here, unless the
+// hook did after all (a runtime that adds the hooks will not double count).
+ZEROLAB_HOOKS_UNINSTRUMENTED void* memalign(size_t alignment, size_t n) noexcept {
+  hooks::ThreadState& t = hooks::t_state;
+  t.malloc_hook_seen_ = false;
+  void* p = __interceptor_memalign(alignment, n);
+  if (p != nullptr && !t.malloc_hook_seen_) hooks::tsan_note_alloc(p, n);
+  return p;
 }
 
-void* aligned_alloc(size_t alignment, size_t n) noexcept {
-  return hooks::tsan_counted(n, [&] { return __interceptor_aligned_alloc(alignment, n); });
+ZEROLAB_HOOKS_UNINSTRUMENTED void* aligned_alloc(size_t alignment, size_t n) noexcept {
+  hooks::ThreadState& t = hooks::t_state;
+  t.malloc_hook_seen_ = false;
+  void* p = __interceptor_aligned_alloc(alignment, n);
+  if (p != nullptr && !t.malloc_hook_seen_) hooks::tsan_note_alloc(p, n);
+  return p;
 }
 
-void* valloc(size_t n) noexcept {
-  return hooks::tsan_counted(n, [&] { return __interceptor_valloc(n); });
+ZEROLAB_HOOKS_UNINSTRUMENTED void* valloc(size_t n) noexcept {
+  hooks::ThreadState& t = hooks::t_state;
+  t.malloc_hook_seen_ = false;
+  void* p = __interceptor_valloc(n);
+  if (p != nullptr && !t.malloc_hook_seen_) hooks::tsan_note_alloc(p, n);
+  return p;
 }
 
-void* pvalloc(size_t n) noexcept {
-  return hooks::tsan_counted(hooks::pvalloc_bytes(n), [&] { return __interceptor_pvalloc(n); });
+ZEROLAB_HOOKS_UNINSTRUMENTED void* pvalloc(size_t n) noexcept {
+  hooks::ThreadState& t = hooks::t_state;
+  t.malloc_hook_seen_ = false;
+  void* p = __interceptor_pvalloc(n);
+  if (p != nullptr && !t.malloc_hook_seen_) hooks::tsan_note_alloc(p, hooks::pvalloc_bytes(n));
+  return p;
 }
 
-int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
-  int result = 0;
-  hooks::tsan_counted(n, [&]() -> void* {
-    void* p = nullptr;
-    result = __interceptor_posix_memalign(&p, alignment, n);
-    if (result != 0) return nullptr;
-    *out = p;
-    return p;
-  });
-  return result;
+ZEROLAB_HOOKS_UNINSTRUMENTED int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
+  hooks::ThreadState& t = hooks::t_state;
+  t.malloc_hook_seen_ = false;
+  void* p = nullptr;
+  const int result = __interceptor_posix_memalign(&p, alignment, n);
+  if (result != 0) return result;
+  if (!t.malloc_hook_seen_) hooks::tsan_note_alloc(p, n);
+  *out = p;
+  return 0;
 }
 
 }  // extern "C"

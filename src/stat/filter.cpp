@@ -246,25 +246,25 @@ std::shared_ptr<CompiledRegex> compile_regex(std::string_view expr, std::string*
   }
 }
 
+// benchproc's tokenizer. Like Go's pointer-receiver methods, peeking at a
+// token skips the spaces before it in the tokenizer peeked at, which moves
+// the position later errors report.
 class Tokenizer {
  public:
   Tokenizer(std::string_view q, ErrorTracker* errt) : q_(q), errt_(errt) {}
 
-  std::pair<Tok, Tokenizer> key_or_op() const { return next(false); }
-  std::pair<Tok, Tokenizer> value_or_op() const { return next(true); }
+  std::pair<Tok, Tokenizer> key_or_op() { return next(false); }
+  std::pair<Tok, Tokenizer> value_or_op() { return next(true); }
 
-  Tokenizer end() const {
+  void end() {
     auto [tok, rest] = key_or_op();
-    if (tok.kind != 0) return error("unexpected " + go_quote(tok.text)).second;
-    return *this;
+    if (tok.kind != 0) error("unexpected " + go_quote(tok.text));
   }
 
-  std::pair<Tok, Tokenizer> error(const std::string& msg) const {
+  std::pair<Tok, Tokenizer> error(const std::string& msg) {
     errt_->error(q_, msg);
     return make(0, "", std::string_view());
   }
-
-  ErrorTracker* errt() const { return errt_; }
 
  private:
   std::pair<Tok, Tokenizer> make(char kind, std::string text, std::string_view rest) const {
@@ -275,32 +275,31 @@ class Tokenizer {
     return {std::move(t), Tokenizer(rest, errt_)};
   }
 
-  std::pair<Tok, Tokenizer> next(bool allow_regexp) const {
-    Tokenizer t = *this;
-    while (!t.q_.empty()) {
-      const auto c0 = static_cast<unsigned char>(t.q_[0]);
-      if (is_start_op(c0)) return t.make(static_cast<char>(c0), std::string(t.q_.substr(0, 1)), t.q_.substr(1));
+  std::pair<Tok, Tokenizer> next(bool allow_regexp) {
+    while (!q_.empty()) {
+      const auto c0 = static_cast<unsigned char>(q_[0]);
+      if (is_start_op(c0)) return make(static_cast<char>(c0), std::string(q_.substr(0, 1)), q_.substr(1));
       std::size_t n = 0;
       if (c0 == ' ') {
         n = 1;
       } else {
-        auto [r, size] = internal::decode_rune(t.q_);
+        auto [r, size] = internal::decode_rune(q_);
         if (internal::is_space(r)) n = size;
       }
       if (n > 0) {
-        t.q_.remove_prefix(n);
+        q_.remove_prefix(n);
       } else if (allow_regexp && c0 == '/') {
-        return t.regexp();
+        return regexp();
       } else if (c0 == '"') {
-        return t.quoted_word();
+        return quoted_word();
       } else {
-        return t.bare_word();
+        return bare_word();
       }
     }
-    return t.make(0, "", std::string_view());
+    return make(0, "", std::string_view());
   }
 
-  std::pair<Tok, Tokenizer> quoted_word() const {
+  std::pair<Tok, Tokenizer> quoted_word() {
     std::size_t pos = 1;
     while (pos < q_.size() && (q_[pos] != '"' || q_[pos - 1] == '\\')) ++pos;
     if (pos == q_.size()) return error("missing end quote");
@@ -326,7 +325,7 @@ class Tokenizer {
     return make(kind, std::string(word), q_.substr(end));
   }
 
-  std::pair<Tok, Tokenizer> regexp() const {
+  std::pair<Tok, Tokenizer> regexp() {
     std::string_view expr;
     std::string_view rest;
     if (!regexp_parse_until_slash(q_.substr(1), expr, rest)) return error("missing close \"/\"");
@@ -336,8 +335,8 @@ class Tokenizer {
     const std::string_view q2 = rest.substr(1);
     if (!(q2.empty() || internal::is_space(static_cast<unsigned char>(q2[0])) ||
           is_start_op(static_cast<unsigned char>(q2[0])))) {
-      Tokenizer t(q2, errt_);
-      return t.error("regexp must be followed by space or an operator (unescaped \"/\"?)");
+      q_ = q2;
+      return error("regexp must be followed by space or an operator (unescaped \"/\"?)");
     }
     auto result = make('r', std::string(expr), q2);
     result.first.re = std::move(re);
@@ -639,9 +638,9 @@ class FilterParser {
   std::pair<NodePtr, Tokenizer> expr(Tokenizer toks) {
     std::vector<NodePtr> terms;
     for (;;) {
-      auto [q, rest] = and_expr(toks);
-      toks = rest;
-      terms.push_back(std::move(q));
+      auto r = and_expr(toks);
+      toks = r.second;
+      terms.push_back(std::move(r.first));
       auto [op, toks2] = toks.key_or_op();
       if (op.kind != 'O') break;
       toks = toks2;
@@ -650,36 +649,29 @@ class FilterParser {
     return {make_op(Filter::Node::Kind::kOr, std::move(terms)), toks};
   }
 
+  // Each key:value match and the offset of its key, for later errors.
+  std::vector<std::pair<Filter::Node*, std::size_t>> match_offsets_;
+
  private:
   std::pair<NodePtr, Tokenizer> and_expr(Tokenizer toks) {
-    auto [q, rest] = match(toks);
-    toks = rest;
+    auto r = match(toks);
+    toks = r.second;
     std::vector<NodePtr> terms;
-    terms.push_back(std::move(q));
+    terms.push_back(std::move(r.first));
     for (;;) {
       auto [op, toks2] = toks.key_or_op();
-      switch (op.kind) {
-        case 'A':
-          toks = toks2;
-          continue;
-        case '(':
-        case '-':
-        case '*':
-        case 'w':
-        case 'q': {
-          auto [q2, rest2] = match(toks);
-          toks = rest2;
-          terms.push_back(std::move(q2));
-          continue;
-        }
-        case ')':
-        case 'O':
-        case 0:
-          break;
-        default:
-          return {nullptr, toks.error("unexpected " + go_quote(op.text)).second};
+      if (op.kind == 'A') {
+        toks = toks2;
+        continue;
       }
-      break;
+      if (op.kind == '(' || op.kind == '-' || op.kind == '*' || op.kind == 'w' || op.kind == 'q') {
+        auto r2 = match(toks);
+        toks = r2.second;
+        terms.push_back(std::move(r2.first));
+        continue;
+      }
+      if (op.kind == ')' || op.kind == 'O' || op.kind == 0) break;
+      return {nullptr, toks.error("unexpected " + go_quote(op.text)).second};
     }
     if (terms.size() == 1) return {std::move(terms[0]), toks};
     return {make_op(Filter::Node::Kind::kAnd, std::move(terms)), toks};
@@ -689,16 +681,17 @@ class FilterParser {
     auto [tok, rest] = start.key_or_op();
     switch (tok.kind) {
       case '(': {
-        auto [q, r2] = expr(rest);
-        auto [op, toks2] = r2.key_or_op();
-        if (op.kind != ')') return {nullptr, r2.error("missing \")\"").second};
-        return {std::move(q), toks2};
+        auto r = expr(rest);
+        Tokenizer inner = r.second;
+        auto [op, toks2] = inner.key_or_op();
+        if (op.kind != ')') return {nullptr, inner.error("missing \")\"").second};
+        return {std::move(r.first), toks2};
       }
       case '-': {
-        auto [q, r2] = match(rest);
+        auto r = match(rest);
         std::vector<NodePtr> c;
-        c.push_back(std::move(q));
-        return {make_op(Filter::Node::Kind::kNot, std::move(c)), r2};
+        c.push_back(std::move(r.first));
+        return {make_op(Filter::Node::Kind::kNot, std::move(c)), r.second};
       }
       case '*':
         return {make_op(Filter::Node::Kind::kAnd, {}), rest};
@@ -708,35 +701,28 @@ class FilterParser {
         const std::string key = tok.text;
         auto [op, toks2] = rest.key_or_op();
         if (op.kind != ':') return {nullptr, start.error("expected key:value").second};
-        auto [val, rest2] = toks2.value_or_op();
-        switch (val.kind) {
-          case 'w':
-          case 'q':
-          case 'r': {
-            auto m = make_match(key, val);
-            note(m.get(), off);
-            return {std::move(m), rest2};
+        rest = toks2;
+        auto [val, inner] = rest.value_or_op();
+        if (val.kind == 'w' || val.kind == 'q' || val.kind == 'r') {
+          auto m = make_match(key, val);
+          match_offsets_.emplace_back(m.get(), off);
+          return {std::move(m), inner};
+        }
+        if (val.kind != '(') return {nullptr, start.error("expected key:value").second};
+        std::vector<NodePtr> terms;
+        for (;;) {
+          auto [v, t2] = inner.value_or_op();
+          if (v.kind != 'w' && v.kind != 'q' && v.kind != 'r') {
+            return {nullptr, inner.error("expected value").second};
           }
-          case '(': {
-            std::vector<NodePtr> terms;
-            Tokenizer cur = rest2;
-            for (;;) {
-              auto [v, t2] = cur.value_or_op();
-              if (v.kind != 'w' && v.kind != 'q' && v.kind != 'r') {
-                return {nullptr, cur.error("expected value").second};
-              }
-              auto m = make_match(key, v);
-              note(m.get(), off);
-              terms.push_back(std::move(m));
-              cur = t2;
-              auto [sep, t3] = cur.value_or_op();
-              if (sep.kind == ')') return {make_op(Filter::Node::Kind::kOr, std::move(terms)), t3};
-              if (sep.kind != 'O') return {nullptr, cur.error("value list must be separated by OR").second};
-              cur = t3;
-            }
-          }
-          default:
-            return {nullptr, start.error("expected key:value").second};
+          auto m = make_match(key, v);
+          match_offsets_.emplace_back(m.get(), off);
+          terms.push_back(std::move(m));
+          inner = t2;
+          auto [sep, t3] = inner.value_or_op();
+          if (sep.kind == ')') return {make_op(Filter::Node::Kind::kOr, std::move(terms)), t3};
+          if (sep.kind != 'O') return {nullptr, inner.error("value list must be separated by OR").second};
+          inner = t3;
         }
       }
       default:
@@ -744,12 +730,6 @@ class FilterParser {
     }
     return {nullptr, start.error("expected key:value or subexpression").second};
   }
-
-  void note(Filter::Node* n, std::size_t off) { match_offsets_.emplace_back(n, off); }
-
- public:
-  // Each key:value match and the offset of its key, for later errors.
-  std::vector<std::pair<Filter::Node*, std::size_t>> match_offsets_;
 };
 
 // Compiles the parsed tree: extractors for keys, .unit matches, and the
@@ -795,7 +775,8 @@ std::unique_ptr<Filter> Filter::parse(std::string_view query, std::string* error
   Tokenizer toks(errt.q_orig, &errt);
   FilterParser p;
   auto [root, rest] = p.expr(toks);
-  rest.end();
+  Tokenizer tail = rest;
+  tail.end();
   if (errt.has) {
     if (error != nullptr) *error = errt.err.to_string();
     return nullptr;
@@ -864,6 +845,7 @@ int ProjectionField::compare(std::string_view a, std::string_view b) const {
     case Order::kNum: {
       // benchproc's parseNum: a float, or digits with an SI/IEC prefix.
       auto parse_num = [](std::string_view x, double& v) {
+        if (x.empty()) return false;
         if (internal::parse_go_float(x, v) == internal::NumError::kNone) return true;
         std::size_t i = 0;
         while (i < x.size() && !((x[i] >= '0' && x[i] <= '9') || x[i] == '.')) ++i;
@@ -1117,7 +1099,6 @@ bool parse_projection_fields(std::string_view q, std::vector<FieldSpec>& fields,
     auto [f, rest] = parse_field(toks);
     toks = rest;
     fields.push_back(std::move(f));
-    if (errt.has) break;
   }
   toks.end();
   if (errt.has) {

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# peer-agreement.sh — does zerolab measure what Google Benchmark measures?
+#
+# Runs the peer benchmarks of bench/peers alternately — zerolab (allocation
+# hooks linked), Google Benchmark, zerolab without hooks, zerolab, GB, ... —
+# RUNS times each, with the same minimum time and one thread, then prints per
+# benchmark the median ns/op of each side, the spread of the runs (lowest and
+# highest run relative to the median), the ratio zerolab/GB of the medians
+# and whether it is within the tolerance (default 5%). Builds nothing: point
+# it at a build directory that has bench/peers built.
+#
+# Exit status: 0 every row within tolerance, 3 some row outside it, 1 a run
+# failed, 2 bad usage.
+#
+# Example:
+#   cmake --preset release && cmake --build --preset release
+#   scripts/peer-agreement.sh build/release                 # 10 runs each, 1s
+#   scripts/peer-agreement.sh -n 5 -t 0.5 -c 1 -k /tmp/peers build/release
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: scripts/peer-agreement.sh [options] BUILD_DIR
+  -n RUNS       runs of each binary, alternated (default 10)
+  -t SECONDS    minimum time per benchmark on both sides (default 1):
+                zerolab -benchtime <SECONDS>s, GB --benchmark_min_time=<SECONDS>
+  -f REGEX      only benchmarks matching REGEX (both sides; default all)
+  -c CPU        run every binary under `taskset -c CPU` (default: no pinning)
+  -r PERCENT    tolerance on |ratio - 1| (default 5)
+  -k DIR        keep the raw outputs in DIR (default: a temporary directory,
+                removed at the end)
+  -h            show this help
+BUILD_DIR holds bench/peers/peer_zerolab and bench/peers/peer_gbench
+(bench/peers/peer_zerolab_nohooks is used when present).
+EOF
+}
+
+runs=10
+seconds=1
+filter='.'
+cpu=''
+tolerance=5
+keep=''
+while getopts 'n:t:f:c:r:k:h' opt; do
+  case "$opt" in
+    n) runs="$OPTARG" ;;
+    t) seconds="$OPTARG" ;;
+    f) filter="$OPTARG" ;;
+    c) cpu="$OPTARG" ;;
+    r) tolerance="$OPTARG" ;;
+    k) keep="$OPTARG" ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+if [[ $# -ne 1 ]]; then
+  usage >&2
+  exit 2
+fi
+if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "peer-agreement: -n wants a positive integer, got '$runs'" >&2
+  exit 2
+fi
+if ! [[ "$seconds" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] || ! awk -v s="$seconds" 'BEGIN { exit !(s > 0) }'; then
+  echo "peer-agreement: -t wants a positive number of seconds, got '$seconds'" >&2
+  exit 2
+fi
+if ! [[ "$tolerance" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]]; then
+  echo "peer-agreement: -r wants a percentage, got '$tolerance'" >&2
+  exit 2
+fi
+
+dir="$1/bench/peers"
+zl="$dir/peer_zerolab"
+zn="$dir/peer_zerolab_nohooks"
+gb="$dir/peer_gbench"
+for bin in "$zl" "$gb"; do
+  if [[ ! -x "$bin" ]]; then
+    echo "peer-agreement: $bin not found (build bench/peers; peer_gbench needs Google Benchmark)" >&2
+    exit 1
+  fi
+done
+have_nohooks=0
+[[ -x "$zn" ]] && have_nohooks=1
+
+pin=()
+if [[ -n "$cpu" ]]; then
+  command -v taskset >/dev/null || { echo "peer-agreement: -c needs taskset" >&2; exit 2; }
+  pin=(taskset -c "$cpu")
+fi
+
+if [[ -n "$keep" ]]; then
+  out="$keep"
+  mkdir -p "$out"
+  rm -f "$out"/zerolab.txt "$out"/nohooks.txt "$out"/gbench.txt "$out"/*.stderr
+else
+  out="$(mktemp -d "${TMPDIR:-/tmp}/peer-agreement.XXXXXX")"
+  trap 'rm -rf "$out"' EXIT
+fi
+
+# run NAME CMD... — appends stdout to $out/NAME.txt, stderr to NAME.stderr.
+run() {
+  local name="$1"
+  shift
+  if ! "${pin[@]}" "$@" >>"$out/$name.txt" 2>>"$out/$name.stderr"; then
+    echo "peer-agreement: run failed: $*" >&2
+    tail -n 20 "$out/$name.stderr" >&2 || true
+    exit 1
+  fi
+}
+
+zl_args=(-bench "$filter" -benchtime "${seconds}s" -count 1 -cpu 1)
+gb_args=(--benchmark_filter="$filter" --benchmark_min_time="$seconds"
+         --benchmark_repetitions=1 --benchmark_format=console --benchmark_color=false)
+
+echo "peer-agreement: $runs alternating runs each, min time ${seconds}s${cpu:+, taskset -c $cpu}"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+for ((i = 1; i <= runs; ++i)); do
+  printf '  round %d/%d\r' "$i" "$runs" >&2
+  run zerolab "$zl" "${zl_args[@]}"
+  run gbench "$gb" "${gb_args[@]}"
+  if [[ $have_nohooks -eq 1 ]]; then run nohooks "$zn" "${zl_args[@]}"; fi
+done
+printf '                    \r' >&2
+echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+[[ -n "$keep" ]] && echo "raw outputs: $out"
+
+# Normalised "name ns" lines. zerolab (Go format): BenchmarkX[-N] ITERS V ns/op ...
+parse_zerolab() {
+  awk '$1 ~ /^Benchmark/ && $4 == "ns/op" {
+         name = $1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$/, "", name)
+         print name, $3 }' "$1"
+}
+# Google Benchmark console: BM_X[/real_time] TIME UNIT CPU UNIT ITERS
+parse_gbench() {
+  awk '$1 ~ /^BM_/ && $2 ~ /^[0-9.eE+-]+$/ {
+         name = $1; sub(/^BM_/, "", name); sub(/\/real_time$/, "", name)
+         scale = ($3 == "ns") ? 1 : ($3 == "us") ? 1e3 : ($3 == "ms") ? 1e6 : ($3 == "s") ? 1e9 : -1
+         if (scale < 0) next
+         printf "%s %.6f\n", name, $2 * scale }' "$1"
+}
+
+parse_zerolab "$out/zerolab.txt" >"$out/zerolab.parsed"
+parse_gbench "$out/gbench.txt" >"$out/gbench.parsed"
+if [[ $have_nohooks -eq 1 ]]; then parse_zerolab "$out/nohooks.txt" >"$out/nohooks.parsed"; fi
+
+# stats FILE NAME — prints "median min max count" of NAME's values.
+stats() {
+  awk -v n="$2" '$1 == n { print $2 }' "$1" | sort -g |
+    awk '{ v[NR] = $1 }
+         END {
+           if (NR == 0) { print "- - - 0"; exit }
+           m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+           printf "%.6g %.6g %.6g %d\n", m, v[1], v[NR], NR }'
+}
+
+fmt='%-14s %-8s %14s %-13s %14s %-13s %7s  %s\n'
+printf '\n'
+printf "$fmt" benchmark zerolab "zerolab ns/op" "(spread)" "GB ns/op" "(spread)" ratio "within ${tolerance}%?"
+status=0
+names="$(awk '{ print $1 }' "$out/gbench.parsed" | awk '!seen[$0]++')"
+if [[ -z "$names" ]]; then
+  echo "peer-agreement: no Google Benchmark results parsed (see $out/gbench.txt)" >&2
+  exit 1
+fi
+sides=(zerolab)
+[[ $have_nohooks -eq 1 ]] && sides+=(nohooks)
+for name in $names; do
+  read -r g_med g_min g_max g_n < <(stats "$out/gbench.parsed" "$name")
+  for side in "${sides[@]}"; do
+    read -r z_med z_min z_max z_n < <(stats "$out/$side.parsed" "$name")
+    label=hooks
+    [[ $side == nohooks ]] && label="no hooks"
+    if [[ $z_n -eq 0 ]]; then
+      printf "$fmt" "$name" "$label" - "" "$g_med" "" - "missing"
+      status=3
+      continue
+    fi
+    row="$(awk -v zm="$z_med" -v zlo="$z_min" -v zhi="$z_max" \
+               -v gm="$g_med" -v glo="$g_min" -v ghi="$g_max" -v tol="$tolerance" '
+      function spread(m, lo, hi) { return sprintf("(%+.1f/%+.1f%%)", (lo / m - 1) * 100, (hi / m - 1) * 100) }
+      BEGIN {
+        r = zm / gm; d = r - 1; if (d < 0) d = -d
+        printf "%.4g|%s|%.4g|%s|%.3f|%s\n", zm, spread(zm, zlo, zhi), gm, spread(gm, glo, ghi), r,
+               (d * 100 <= tol) ? "yes" : "NO" }')"
+    IFS='|' read -r zs zsp gs gsp ratio ok <<<"$row"
+    printf "$fmt" "$name" "$label" "$zs" "$zsp" "$gs" "$gsp" "$ratio" "$ok"
+    [[ $ok == yes ]] || status=3
+  done
+done
+printf '\n(zerolab: hooks = peer_zerolab, allocation hooks interposed; no hooks = peer_zerolab_nohooks.\n'
+printf ' GB ns/op is the real-time column. Spread: lowest and highest run vs the median; %s runs each.)\n' "$runs"
+exit "$status"
