@@ -48,6 +48,12 @@ std::vector<std::vector<std::string>> NameMatcher::split(const std::string& patt
 }
 
 bool NameMatcher::validate(const std::string& pattern, std::string& error) {
+  // std::regex compiles recursively; a bound keeps a hostile pattern from
+  // exhausting the stack.
+  if (pattern.size() > kMaxPatternLength) {
+    error = "pattern longer than " + std::to_string(kMaxPatternLength) + " bytes";
+    return false;
+  }
   for (const auto& levels : split(pattern)) {
     for (const auto& level : levels) {
       try {

@@ -31,6 +31,8 @@ class NameMatcher {
     bool partial = false;
   };
 
+  static constexpr std::size_t kMaxPatternLength = 1000;
+
   // Checks that every level of `pattern` compiles; sets `error` if not.
   static bool validate(const std::string& pattern, std::string& error);
 
