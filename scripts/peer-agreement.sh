@@ -110,17 +110,42 @@ run() {
   fi
 }
 
-zl_args=(-bench "$filter" -benchtime "${seconds}s" -count 1 -cpu 1)
-gb_args=(--benchmark_filter="$filter" --benchmark_min_time="$seconds"
-         --benchmark_repetitions=1 --benchmark_format=console --benchmark_color=false)
+# The benchmarks both sides have, in zerolab's order (names without the
+# Benchmark / BM_ prefix).
+zl_names="$("$zl" -list "$filter" | sed -n 's/^Benchmark//p')"
+gb_names="$("$gb" --benchmark_list_tests=true --benchmark_filter="$filter" 2>/dev/null |
+             sed -n 's,^BM_\([^/]*\).*,\1,p')"
+bench_names=()
+for name in $zl_names; do
+  if grep -qx -- "$name" <<<"$gb_names"; then bench_names+=("$name"); fi
+done
+if [[ ${#bench_names[@]} -eq 0 ]]; then
+  echo "peer-agreement: no benchmark matching '$filter' on both sides" >&2
+  exit 1
+fi
 
-echo "peer-agreement: $runs alternating runs each, min time ${seconds}s${cpu:+, taskset -c $cpu}"
+zl_common=(-benchtime "${seconds}s" -count 1 -cpu 1)
+gb_common=(--benchmark_min_time="$seconds" --benchmark_repetitions=1
+           --benchmark_format=console --benchmark_color=false)
+
+echo "peer-agreement: ${bench_names[*]}: $runs alternating runs each, min time ${seconds}s${cpu:+, taskset -c $cpu}"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+# One process per benchmark and side, so the runs of a benchmark on the sides
+# are seconds apart; odd rounds run zerolab, GB, zerolab-nohooks, even rounds
+# the reverse, so neither side always goes first.
 for ((i = 1; i <= runs; ++i)); do
   printf '  round %d/%d\r' "$i" "$runs" >&2
-  run zerolab "$zl" "${zl_args[@]}"
-  run gbench "$gb" "${gb_args[@]}"
-  if [[ $have_nohooks -eq 1 ]]; then run nohooks "$zn" "${zl_args[@]}"; fi
+  for name in "${bench_names[@]}"; do
+    order=(zerolab gbench nohooks)
+    ((i % 2 == 0)) && order=(nohooks gbench zerolab)
+    for side in "${order[@]}"; do
+      case "$side" in
+        zerolab) run zerolab "$zl" -bench "^Benchmark$name\$" "${zl_common[@]}" ;;
+        nohooks) [[ $have_nohooks -eq 0 ]] || run nohooks "$zn" -bench "^Benchmark$name\$" "${zl_common[@]}" -benchmem=false ;;
+        gbench) run gbench "$gb" --benchmark_filter="^BM_$name(/|\$)" "${gb_common[@]}" ;;
+      esac
+    done
+  done
 done
 printf '                    \r' >&2
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
@@ -132,17 +157,22 @@ parse_zerolab() {
          name = $1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$/, "", name)
          print name, $3 }' "$1"
 }
-# Google Benchmark console: BM_X[/real_time] TIME UNIT CPU UNIT ITERS
+# Google Benchmark console: BM_X[/real_time] TIME UNIT CPU UNIT ITERS. With
+# cpu=1, prints the CPU time / real time ratio instead of the real time.
 parse_gbench() {
-  awk '$1 ~ /^BM_/ && $2 ~ /^[0-9.eE+-]+$/ {
-         name = $1; sub(/^BM_/, "", name); sub(/\/real_time$/, "", name)
-         scale = ($3 == "ns") ? 1 : ($3 == "us") ? 1e3 : ($3 == "ms") ? 1e6 : ($3 == "s") ? 1e9 : -1
-         if (scale < 0) next
-         printf "%s %.6f\n", name, $2 * scale }' "$1"
+  awk -v cpu="${2:-0}" '
+    function scale(u) { return (u == "ns") ? 1 : (u == "us") ? 1e3 : (u == "ms") ? 1e6 : (u == "s") ? 1e9 : -1 }
+    $1 ~ /^BM_/ && $2 ~ /^[0-9.eE+-]+$/ && $4 ~ /^[0-9.eE+-]+$/ {
+      name = $1; sub(/^BM_/, "", name); sub(/\/real_time$/, "", name)
+      real = $2 * scale($3); used = $4 * scale($5)
+      if (scale($3) < 0 || scale($5) < 0 || real <= 0) next
+      if (cpu) printf "%s %.6f\n", name, used / real
+      else printf "%s %.6f\n", name, real }' "$1"
 }
 
 parse_zerolab "$out/zerolab.txt" >"$out/zerolab.parsed"
 parse_gbench "$out/gbench.txt" >"$out/gbench.parsed"
+parse_gbench "$out/gbench.txt" 1 >"$out/gbench.cpu"
 if [[ $have_nohooks -eq 1 ]]; then parse_zerolab "$out/nohooks.txt" >"$out/nohooks.parsed"; fi
 
 # stats FILE NAME — prints "median min max count" of NAME's values.
@@ -155,11 +185,11 @@ stats() {
            printf "%.6g %.6g %.6g %d\n", m, v[1], v[NR], NR }'
 }
 
-fmt='%-14s %-8s %14s %-13s %14s %-13s %7s  %s\n'
+row() { printf '%-13s %-9s %14s %-16s %10s %-16s %6s  %s\n' "$@"; }
 printf '\n'
-printf "$fmt" benchmark zerolab "zerolab ns/op" "(spread)" "GB ns/op" "(spread)" ratio "within ${tolerance}%?"
+row benchmark zerolab "zerolab ns/op" "(spread)" "GB ns/op" "(spread)" ratio "within ${tolerance}%?"
 status=0
-names="$(awk '{ print $1 }' "$out/gbench.parsed" | awk '!seen[$0]++')"
+names="${bench_names[*]}"
 if [[ -z "$names" ]]; then
   echo "peer-agreement: no Google Benchmark results parsed (see $out/gbench.txt)" >&2
   exit 1
@@ -167,13 +197,13 @@ fi
 sides=(zerolab)
 [[ $have_nohooks -eq 1 ]] && sides+=(nohooks)
 for name in $names; do
-  read -r g_med g_min g_max g_n < <(stats "$out/gbench.parsed" "$name")
+  read -r g_med g_min g_max _ < <(stats "$out/gbench.parsed" "$name")
   for side in "${sides[@]}"; do
     read -r z_med z_min z_max z_n < <(stats "$out/$side.parsed" "$name")
     label=hooks
     [[ $side == nohooks ]] && label="no hooks"
     if [[ $z_n -eq 0 ]]; then
-      printf "$fmt" "$name" "$label" - "" "$g_med" "" - "missing"
+      row "$name" "$label" - "" "$g_med" "" - "missing"
       status=3
       continue
     fi
@@ -182,13 +212,20 @@ for name in $names; do
       function spread(m, lo, hi) { return sprintf("(%+.1f/%+.1f%%)", (lo / m - 1) * 100, (hi / m - 1) * 100) }
       BEGIN {
         r = zm / gm; d = r - 1; if (d < 0) d = -d
-        printf "%.4g|%s|%.4g|%s|%.3f|%s\n", zm, spread(zm, zlo, zhi), gm, spread(gm, glo, ghi), r,
+        printf "%.2f|%s|%.2f|%s|%.3f|%s\n", zm, spread(zm, zlo, zhi), gm, spread(gm, glo, ghi), r,
                (d * 100 <= tol) ? "yes" : "NO" }')"
     IFS='|' read -r zs zsp gs gsp ratio ok <<<"$row"
-    printf "$fmt" "$name" "$label" "$zs" "$zsp" "$gs" "$gsp" "$ratio" "$ok"
+    row "$name" "$label" "$zs" "$zsp" "$gs" "$gsp" "$ratio" "$ok"
     [[ $ok == yes ]] || status=3
   done
 done
-printf '\n(zerolab: hooks = peer_zerolab, allocation hooks interposed; no hooks = peer_zerolab_nohooks.\n'
+# How busy the machine was: Google Benchmark also reports CPU time; a
+# CPU/real ratio well under 1 means the benchmark thread was often descheduled.
+busy="$(for name in $names; do
+  read -r c _ < <(stats "$out/gbench.cpu" "$name")
+  printf ' %s %.2f' "$name" "$c"
+done)"
+printf '\nGB median CPU/real time per benchmark:%s (well under 1.00 = the thread was descheduled; re-run when quieter)\n' "$busy"
+printf '(zerolab: hooks = peer_zerolab, allocation hooks interposed; no hooks = peer_zerolab_nohooks.\n'
 printf ' GB ns/op is the real-time column. Spread: lowest and highest run vs the median; %s runs each.)\n' "$runs"
 exit "$status"

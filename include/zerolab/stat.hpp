@@ -18,11 +18,12 @@
 //   Sample head = make_sample({24.1e-9, 24.3e-9, 24.0e-9, 24.2e-9, 24.4e-9, 24.1e-9});
 //   Summary s = summarize(head, Assumption::kNothing, 0.95);
 //   Comparison c = compare(base, head, Assumption::kNothing, 0.05);
-//   std::string text = common_scale({{s.center}}, UnitClass::kDecimal).format(s.center) +
-//                      " ± " + s.pct_range_string() + "  " +
-//                      c.format_delta(summarize(base, Assumption::kNothing, 0.95).center,
-//                                     s.center) + " (" + c.to_string() + ")";
-//   // "24.15n ± 1%  -74.93% (p=0.002 n=6)"
+//   const double centers[] = {s.center};
+//   std::string text = common_scale(centers, UnitClass::kDecimal).format(s.center) + " ± " +
+//                      s.pct_range_string() + "  " +
+//                      c.format_delta(summarize(base, Assumption::kNothing, 0.95).center, s.center) +
+//                      " (" + c.to_string() + ")";
+//   // text == "24.15n ± 1%  -74.90% (p=0.002 n=6)"
 #ifndef ZEROLAB_STAT_HPP_
 #define ZEROLAB_STAT_HPP_
 

@@ -14,7 +14,7 @@
 // InputFiles reads a list of command-line inputs the way benchstat does:
 // "label=path", "-" for stdin, "#N" to tell repeated paths apart, and a
 // ".file" configuration key naming each result's input. Files whose first
-// non-blank byte is '{' are read as Google Benchmark JSON.
+// non-blank byte is '{' or '[' are read as Google Benchmark JSON.
 //
 // The Go-format writer is in zerolab/benchfmt.hpp (one implementation,
 // shared with the harness).
@@ -209,7 +209,8 @@ class GoReader final : public RecordReader {
 // allocs/op, max-B, alloc-B and heap-B from the memory fields, and every
 // other numeric field as a counter in a unit of its own name. Aggregates
 // are skipped; runs with error_occurred become warnings; the scalar
-// fields of "context" become configuration keys.
+// fields of "context" become configuration keys ("date" and "executable",
+// which differ from run to run, as internal keys that do not split tables).
 class GbJsonReader final : public RecordReader {
  public:
   GbJsonReader(ByteSource& source, std::string file_name, ConfigList initial_config = {});
@@ -269,6 +270,8 @@ class InputFiles {
   const std::string& error() const;
   // The index of the input the current record came from.
   std::size_t input_index() const { return index_ - 1; }
+  // Whether the current input is being read as Google Benchmark JSON.
+  bool input_is_json() const { return json_; }
   const std::vector<InputSpec>& inputs() const { return inputs_; }
   // Unit metadata from every input read so far.
   const UnitMetadataMap& units() const { return units_; }
@@ -282,6 +285,7 @@ class InputFiles {
   bool owns_file_ = false;
   std::unique_ptr<ByteSource> source_;
   std::unique_ptr<RecordReader> reader_;
+  bool json_ = false;
   UnitMetadataMap units_;
   std::string error_;
 };

@@ -51,10 +51,13 @@ std::string format_result_line(const Result& result, std::size_t name_width) {
     out.push_back('\t');
     if (m.unit == "MB/s") {
       append_printf_double(out, "%7.2f", m.value, m.unit);
-    } else if (m.unit == "B/op" || m.unit == "allocs/op") {
+    } else if ((m.unit == "B/op" || m.unit == "allocs/op") && m.value > -9.2e18 && m.value < 9.2e18) {
       n = std::snprintf(buf, sizeof buf, "%8lld ", static_cast<long long>(m.value));
       out.append(buf, static_cast<std::size_t>(n));
       out.append(m.unit);
+    } else if (m.unit == "B/op" || m.unit == "allocs/op") {
+      // Not an int64 (NaN, infinite or huge: only from parsed input).
+      append_printf_double(out, "%8.0f", m.value, m.unit);
     } else {
       append_pretty(out, m.value, m.unit);
     }

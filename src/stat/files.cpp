@@ -118,8 +118,10 @@ bool InputFiles::open_next() {
     owns_file_ = true;
   }
   auto peek = std::make_unique<PeekSource>(std::make_unique<FileSource>(file_, in.path));
-  const bool json = peek->first_byte() == '{';
+  const int first = peek->first_byte();
+  const bool json = first == '{' || first == '[';
   source_ = std::move(peek);
+  json_ = json;
   ConfigList initial{ConfigEntry{".file", in.label, false}};
   if (json) {
     reader_ = std::make_unique<GbJsonReader>(*source_, in.path, std::move(initial));

@@ -55,7 +55,11 @@ std::int32_t cvtsd2sl(double x) {
 
 }  // namespace
 
-double go_exp(double x) {
+double go_exp(double x) { return go_exp_with(x, cpu_has_fma()); }
+
+bool go_exp_uses_fma() { return cpu_has_fma(); }
+
+double go_exp_with(double x, bool fma) {
   constexpr double kLog2e = 1.4426950408889634073599246810018920;
   constexpr double kLn2U = 0.69314718055966295651160180568695068359375;
   constexpr double kLn2L = 0.28235290563031577122588448175013436025525412068e-12;
@@ -78,7 +82,7 @@ double go_exp(double x) {
   std::int32_t e = cvtsd2sl(kLog2e * x);
   const double k = static_cast<double>(e);
   double r = 0;
-  if (cpu_has_fma()) {
+  if (fma) {
     r = std::fma(-kLn2U, k, x);
     r = std::fma(-kLn2L, k, r);
     r *= 0.0625;

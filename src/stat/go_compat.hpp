@@ -23,6 +23,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,8 +32,12 @@ namespace zerolab::stat::internal {
 
 // ---- math -----------------------------------------------------------------
 
-// Go's math.Exp as the amd64 build computes it.
+// Go's math.Exp as the amd64 build computes it (with FMA when the CPU has
+// AVX and FMA, as Go decides at run time).
 double go_exp(double x);
+// go_exp with the FMA path forced on or off, and whether go_exp uses it.
+double go_exp_with(double x, bool fma);
+bool go_exp_uses_fma();
 // Go's math.Log as the amd64 build computes it.
 double go_log(double x);
 // Go's math.Lgamma(n) for an integer n >= 1.
@@ -78,6 +83,16 @@ bool is_graphic(char32_t r);
 void append_rune(std::string& out, char32_t r);
 // strings.TrimSpace(s) == "".
 bool is_blank(std::string_view s);
+
+// Concatenates parts (GCC 12 warns falsely about `"x" + std::string`).
+inline std::string str_cat(std::initializer_list<std::string_view> parts) {
+  std::size_t n = 0;
+  for (std::string_view p : parts) n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (std::string_view p : parts) out.append(p);
+  return out;
+}
 
 // ---- sort --------------------------------------------------------------------
 

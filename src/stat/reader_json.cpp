@@ -87,7 +87,7 @@ class JsonStream {
   }
 
   std::string describe_unexpected(int got, const std::string& wanted) {
-    if (got < 0) return "unexpected end of JSON input, expected " + wanted;
+    if (got < 0) return "invalid JSON: unexpected end of input, expected " + wanted;
     if (got >= 0x20 && got < 0x7F) {
       return std::string("invalid JSON: unexpected '") + static_cast<char>(got) + "', expected " + wanted;
     }
@@ -105,7 +105,7 @@ class JsonStream {
     for (;;) {
       const int c = get();
       if (c < 0) {
-        fail("unexpected end of JSON input in a string");
+        fail("invalid JSON: unexpected end of input in a string");
         return false;
       }
       if (c == '"') return true;
@@ -458,7 +458,11 @@ struct GbJsonReader::Impl {
         for (char& c : k) {
           if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':') c = '_';
         }
-        if (!v.empty()) set_config(k, v, true);
+        // A run's date and executable differ between the runs one compares:
+        // keep them as internal keys (usable in -filter, -col...) so they do
+        // not split tables as file configuration would.
+        const bool file_key = k != "date" && k != "executable";
+        if (!v.empty()) set_config(k, v, file_key);
       }
       json.skip_ws();
       const int c = json.get();
@@ -551,7 +555,7 @@ struct GbJsonReader::Impl {
       double v = 0;
       if (!to_double(t->text, v)) return false;
       result.result.metrics.push_back(benchfmt::Metric{v * time_scale, std::string(unit)});
-      result.original.push_back(benchfmt::Metric{v, time_unit + (unit == "sec/op" ? "/op" : "-cpu/op")});
+      result.original.push_back(benchfmt::Metric{v, (unit == "sec/op" ? "" : "cpu-") + time_unit + "/op"});
       return true;
     };
     if (!add_time("real_time", "sec/op") || !add_time("cpu_time", "cpu-sec/op")) {

@@ -65,11 +65,17 @@ int table_to_csv(const Tables& all, const Table& t, std::string& out, int start_
     ++row_count;
   };
   auto warn = [&](const std::vector<std::string>& msgs) {
-    std::string col_name;
-    for (std::size_t x = row.size(); x > 0; x /= 26) col_name.insert(col_name.begin(), static_cast<char>('A' + x % 26));
-    if (col_name.empty()) col_name = "A";
+    char name_buf[24];
+    std::size_t pos = sizeof name_buf;
+    for (std::size_t x = row.size(); x > 0; x /= 26) name_buf[--pos] = static_cast<char>('A' + x % 26);
+    if (pos == sizeof name_buf) name_buf[--pos] = 'A';
+    const std::string_view col_name(name_buf + pos, sizeof name_buf - pos);
     for (const std::string& m : msgs) {
-      warnings += col_name + std::to_string(start_row + row_count) + ": " + m + "\n";
+      warnings.append(col_name);
+      warnings.append(std::to_string(start_row + row_count));
+      warnings.append(": ");
+      warnings.append(m);
+      warnings.push_back('\n');
     }
   };
   const int ncols = static_cast<int>(t.cols.size());

@@ -66,21 +66,21 @@ class Footnotes {
 std::string table_to_markdown(const Tables& all, const Table& t) {
   Footnotes notes;
   const std::size_t ncols = t.cols.size();
-  std::string out = "| " + md_escape(t.unit) + " |";
+  std::string out = internal::str_cat({"| ", md_escape(t.unit), " |"});
   std::string align = "|:--|";
   for (std::size_t i = 0; i < ncols; ++i) {
-    out += " " + md_escape(all.col_by->string_values(t.cols[i])) + " |";
+    out += internal::str_cat({" ", md_escape(all.col_by->string_values(t.cols[i])), " |"});
     align += "--:|";
     if (i > 0) {
       out += " vs base |";
       align += "--:|";
     }
   }
-  out += "\n" + align + "\n";
+  out += internal::str_cat({"\n", align, "\n"});
   const UnitClass cls = unit_class_of(t.unit);
   std::vector<double> centers;
   for (Key row : t.rows) {
-    out += "| " + md_escape(all.row_by->string_values(row)) + " |";
+    out += internal::str_cat({"| ", md_escape(all.row_by->string_values(row)), " |"});
     centers.clear();
     for (Key col : t.cols) {
       if (const TableCell* c = t.cell(row, col)) centers.push_back(c->summary.center);
@@ -91,47 +91,47 @@ std::string table_to_markdown(const Tables& all, const Table& t) {
       std::string cell;
       std::string delta;
       if (c != nullptr) {
-        cell = scaler.format(c->summary.center) + " ± " + c->summary.pct_range_string();
+        cell = internal::str_cat({scaler.format(c->summary.center), " ± ", c->summary.pct_range_string()});
         const std::string m = notes.marks({&c->sample.warnings, &c->summary.warnings});
-        if (!m.empty()) cell += " " + m;
+        if (!m.empty()) cell += internal::str_cat({" ", m});
         if (i > 0 && c->baseline != nullptr) {
-          delta = c->comparison.format_delta(c->baseline->summary.center, c->summary.center) + " (" +
-                  c->comparison.to_string() + ")";
+          delta = internal::str_cat({c->comparison.format_delta(c->baseline->summary.center, c->summary.center),
+                                     " (", c->comparison.to_string(), ")"});
           const std::string dm = notes.marks({&c->comparison.warnings});
-          if (!dm.empty()) delta += " " + dm;
+          if (!dm.empty()) delta += internal::str_cat({" ", dm});
         }
       }
-      out += " " + md_escape(cell) + " |";
-      if (i > 0) out += " " + md_escape(delta) + " |";
+      out += internal::str_cat({" ", md_escape(cell), " |"});
+      if (i > 0) out += internal::str_cat({" ", md_escape(delta), " |"});
     }
     out += "\n";
   }
   if (t.rows.size() > 1) {
-    out += "| " + md_escape(t.summary_label) + " |";
+    out += internal::str_cat({"| ", md_escape(t.summary_label), " |"});
     for (std::size_t i = 0; i < ncols; ++i) {
       const TableSummary& s = t.summary[i];
       std::string cell = s.has_summary ? scale_value(s.summary, cls) : std::string();
       std::string ratio;
       if (i > 0) {
-        ratio = s.has_ratio ? internal::format_f((s.ratio - 1) * 100, 2, true) + "%" : "?";
+        ratio = s.has_ratio ? internal::str_cat({internal::format_f((s.ratio - 1) * 100, 2, true), "%"}) : "?";
       }
       const std::string m = notes.marks({&s.warnings});
       if (!m.empty()) {
         if (i > 0) {
-          ratio += " " + m;
+          ratio += internal::str_cat({" ", m});
         } else {
-          cell += (cell.empty() ? "" : " ") + m;
+          cell += internal::str_cat({cell.empty() ? "" : " ", m});
         }
       }
-      out += " " + md_escape(cell) + " |";
-      if (i > 0) out += " " + md_escape(ratio) + " |";
+      out += internal::str_cat({" ", md_escape(cell), " |"});
+      if (i > 0) out += internal::str_cat({" ", md_escape(ratio), " |"});
     }
     out += "\n";
   }
   if (!notes.list().empty()) {
     out += "\n";
     for (std::size_t i = 0; i < notes.list().size(); ++i) {
-      out += superscript(static_cast<int>(i) + 1) + " " + md_escape(notes.list()[i]) + "\n";
+      out += internal::str_cat({superscript(static_cast<int>(i) + 1), " ", md_escape(notes.list()[i]), "\n"});
     }
   }
   return out;
@@ -222,7 +222,7 @@ void table_to_json(const Tables& all, const Table& t, Key key, std::string& out)
       first_cell = false;
       out += "{\"column\":";
       json_string(out, all.col_by->string_values(t.cols[i]));
-      out += ",\"n\":" + std::to_string(c->sample.values.size()) + ",\"values\":[";
+      out += internal::str_cat({",\"n\":", std::to_string(c->sample.values.size()), ",\"values\":["});
       for (std::size_t k = 0; k < c->sample.values.size(); ++k) {
         if (k > 0) out.push_back(',');
         json_number(out, c->sample.values[k]);
@@ -248,7 +248,7 @@ void table_to_json(const Tables& all, const Table& t, Key key, std::string& out)
         json_string(out, all.col_by->string_values(t.cols[0]));
         out += ",\"p\":";
         json_number(out, cmp.p);
-        out += ",\"n1\":" + std::to_string(cmp.n1) + ",\"n2\":" + std::to_string(cmp.n2) + ",\"alpha\":";
+        out += internal::str_cat({",\"n1\":", std::to_string(cmp.n1), ",\"n2\":", std::to_string(cmp.n2), ",\"alpha\":"});
         json_number(out, cmp.alpha);
         out += ",\"significant\":";
         out += cmp.significant() ? "true" : "false";
@@ -301,7 +301,7 @@ std::string render_markdown(const Tables& tables) {
           out += "\n";
           return;
         }
-        out += "- " + md_escape(hdr) + "\n";
+        out += internal::str_cat({"- ", md_escape(hdr), "\n"});
         pending_config = true;
       },
       [&](const Table& t) {

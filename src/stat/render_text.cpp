@@ -289,7 +289,7 @@ std::string table_to_text(const Tables& all, const Table& t) {
       warn({&c->sample.warnings, &c->summary.warnings});
       if (exp > 0 && c->baseline != nullptr) {
         o.cell(c->comparison.format_delta(c->baseline->summary.center, c->summary.center), Align::kRight);
-        o.cell("(" + c->comparison.to_string() + ")");
+        o.cell(internal::str_cat({"(", c->comparison.to_string(), ")"}));
         warn({&c->comparison.warnings});
       }
     }
@@ -345,7 +345,7 @@ void print_tables(const Tables& tables, const std::function<void(const std::stri
       if (f->name == ".unit") continue;
       const std::string_view val = tables.table_by->get(key, f);
       if (prev.is_zero() || val != tables.table_by->get(prev, f)) {
-        hdr(f->name + ": " + std::string(val));
+        hdr(str_cat({f->name, ": ", val}));
       }
     }
     prev = key;
