@@ -1,12 +1,13 @@
 # zerolab's front door. On a fresh Debian machine of this kind:
 #   make test   installs missing packages, builds release and ASan+UBSan, runs
-#               every test on both, and the concurrent tests under TSan
+#               every test on both, the concurrent tests under TSan, and a
+#               short run of every fuzz target
 #   make lab    builds release and runs the main job
 # Everything else is CMake presets (CMakePresets.json).
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps release asan tsan test test-release test-asan test-tsan lab clean
+.PHONY: all deps release asan tsan fuzz test test-release test-asan test-tsan test-fuzz lab clean
 
 all: release
 
@@ -25,6 +26,10 @@ tsan: deps
 	cmake --preset tsan >/dev/null
 	cmake --build --preset tsan -j $(JOBS)
 
+fuzz: deps
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz -j $(JOBS)
+
 test-release: release
 	ctest --preset release
 
@@ -34,7 +39,18 @@ test-asan: asan
 test-tsan: tsan
 	ctest --preset tsan
 
-test: test-release test-asan test-tsan
+# A smoke run of every fuzz target over its committed corpus plus 20 s of
+# new inputs; long campaigns are run by hand (fuzz/CMakeLists.txt).
+FUZZ_SECONDS ?= 20
+test-fuzz: fuzz
+	for t in bench_flags_fuzz stat_go_reader_fuzz stat_gb_json_fuzz; do \
+	  mkdir -p build/fuzz/work/$$t && \
+	  ./build/fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    build/fuzz/work/$$t fuzz/corpus/$$t 2>build/fuzz/work/$$t.log || \
+	    { tail -n 40 build/fuzz/work/$$t.log; exit 1; }; \
+	done
+
+test: test-release test-asan test-tsan test-fuzz
 
 # Until `zerolab lab` exists, the main job runs the harness's example
 # benchmarks.

@@ -83,6 +83,14 @@ TEST(Options, BadFlagsFail) {
   parse({"-count", "1.5"}, false);
   parse({"-o="}, false);
   parse({"stray"}, false);
+  // Go rejects nested repetition; deep repetition would blow up glibc's regcomp.
+  parse({"-bench", "a**"}, false);
+  parse({"-bench", "a+++++++++++++++++++++++++++++"}, false);
+  parse({"-bench", "((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"}, false);
+  parse({"-bench", "(a{1000}){1000}"}, false);
+  parse({"-bench", "Foo*?"});
+  parse({"-bench", "Alloc(New|Cal)+/size=[0-9]{1,3}$"});
+  parse({"-bench", "[*+]+"});
 }
 
 TEST(NameMatcher, LevelsAlternativesAndPartialMatches) {

@@ -1,7 +1,10 @@
 // The harness's own cost per iteration: an empty `b.loop()` body (the figure
 // zerolab promises: at most 1 ns/op), and the few things a benchmark body
 // commonly adds around its work — the optimizer barriers, the classic
-// `b.n()` loop, and stopping and restarting the timer.
+// `b.n()` loop, and stopping and restarting the timer. MallocFree64Loop and
+// MallocFree64Classic run the same call-heavy body in the two loop forms:
+// their difference is what b.loop() costs per iteration once the body makes
+// calls (its iterator then lives in memory rather than in registers).
 //
 // The empty loops are not optimized away: the b.loop() iterator passes its
 // counter through an empty asm statement every iteration, and the classic
@@ -15,6 +18,7 @@
 #include <zerolab/bench.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 
 // Figure 1: the b.loop() machinery alone.
 ZEROLAB_BENCHMARK(EmptyLoop) {
@@ -54,5 +58,23 @@ ZEROLAB_BENCHMARK(StopStartTimer) {
   for (auto _ : b.loop()) {
     b.stop_timer();
     b.start_timer();
+  }
+}
+
+// The peer workload MallocFree64 (zerolab_side.cpp) in both loop forms.
+ZEROLAB_BENCHMARK(MallocFree64Loop) {
+  for (auto _ : b.loop()) {
+    void* p = std::malloc(64);
+    zerolab::do_not_optimize(p);
+    std::free(p);
+  }
+}
+
+ZEROLAB_BENCHMARK(MallocFree64Classic) {
+  const std::int64_t n = b.n();
+  for (std::int64_t i = 0; i < n; ++i) {
+    void* p = std::malloc(64);
+    zerolab::do_not_optimize(p);
+    std::free(p);
   }
 }

@@ -1,12 +1,7 @@
 // Go's benchmark-name matching (name_matcher.hpp).
-// libstdc++ 12's <regex> trips a false -Wmaybe-uninitialized inside
-// std::function when optimized with sanitizers (GCC bug 105562).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
 #include "bench/name_matcher.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace zerolab::internal {
@@ -48,30 +43,109 @@ std::vector<std::vector<std::string>> NameMatcher::split(const std::string& patt
 }
 
 bool NameMatcher::validate(const std::string& pattern, std::string& error) {
-  // std::regex compiles recursively; a bound keeps a hostile pattern from
-  // exhausting the stack.
+  // A bound keeps a hostile pattern from costing unbounded compile time.
   if (pattern.size() > kMaxPatternLength) {
     error = "pattern longer than " + std::to_string(kMaxPatternLength) + " bytes";
     return false;
   }
   for (const auto& levels : split(pattern)) {
     for (const auto& level : levels) {
-      try {
-        std::regex re(level, std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        error = "bad regular expression \"" + level + "\": " + e.what();
-        return false;
-      }
+      if (!compile(level, error)) return false;
     }
   }
   return true;
+}
+
+namespace {
+
+// glibc compiles `x+` as `xx*` and `x{n,m}` as m copies of x, so nested
+// repetition grows the compiled expression geometrically. Bound the worst
+// case (every repetition nested in the previous one), and reject a
+// quantifier applied directly to a quantifier, as Go's RE2 syntax does
+// (one '?' after a quantifier is Go's non-greedy form and allowed).
+bool check_repetition(const std::string& e, std::string& error) {
+  constexpr double kMaxExpansion = 10000;
+  double expansion = 1;
+  bool after_quantifier = false;
+  bool after_lazy = false;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const char c = e[i];
+    if (c == '\\') {
+      ++i;
+      after_quantifier = after_lazy = false;
+      continue;
+    }
+    if (c == '[') {  // skip a bracket expression: its characters are literal
+      std::size_t j = i + 1;
+      if (j < e.size() && e[j] == '^') ++j;
+      if (j < e.size() && e[j] == ']') ++j;
+      while (j < e.size() && e[j] != ']') ++j;
+      i = j;
+      after_quantifier = after_lazy = false;
+      continue;
+    }
+    const bool quantifier = c == '*' || c == '+' || c == '?' || c == '{';
+    if (quantifier && after_quantifier) {
+      if (c == '?' && !after_lazy) {
+        after_lazy = true;
+        continue;
+      }
+      error = "invalid nested repetition operator in \"" + e + "\"";
+      return false;
+    }
+    after_lazy = false;
+    after_quantifier = quantifier;
+    if (c == '+') expansion *= 2;
+    if (c == '{') {
+      const std::size_t close = e.find('}', i);
+      if (close == std::string::npos) break;  // regcomp reports it
+      const std::string counts = e.substr(i + 1, close - i - 1);
+      double largest = 0;
+      for (std::size_t k = 0; k < counts.size();) {
+        std::size_t used = 0;
+        double v = 0;
+        if (counts[k] >= '0' && counts[k] <= '9') {
+          v = std::stod(counts.substr(k, 6), &used);
+          largest = std::max(largest, v);
+          k += used;
+        } else {
+          ++k;
+        }
+      }
+      if (counts.empty() || counts.back() == ',') largest = std::max(largest, 1.0) + 1;
+      expansion *= largest + 1;
+      i = close;
+    }
+    if (expansion > kMaxExpansion) {
+      error = "pattern \"" + e + "\" has too much nested repetition";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+NameMatcher::Regex NameMatcher::compile(const std::string& expression, std::string& error) {
+  if (!check_repetition(expression, error)) return nullptr;
+  Regex re(new regex_t);
+  const int code = regcomp(re.get(), expression.c_str(), REG_EXTENDED | REG_NOSUB);
+  if (code != 0) {
+    char message[256];
+    regerror(code, re.get(), message, sizeof message);
+    delete re.release();  // regcomp failed: nothing to regfree
+    error = "bad regular expression \"" + expression + "\": " + message;
+    return nullptr;
+  }
+  return re;
 }
 
 void NameMatcher::set_pattern(const std::string& pattern) {
   alternatives_.clear();
   for (const auto& levels : split(pattern)) {
     Levels compiled;
-    for (const auto& level : levels) compiled.emplace_back(level, std::regex::ECMAScript);
+    std::string error;
+    for (const auto& level : levels) compiled.push_back(compile(level, error));
     alternatives_.push_back(std::move(compiled));
   }
 }
@@ -80,7 +154,7 @@ bool NameMatcher::matches(const std::vector<std::string>& levels, bool& partial)
   for (const Levels& alternative : alternatives_) {
     bool ok = true;
     for (std::size_t i = 0; i < levels.size() && i < alternative.size(); ++i) {
-      if (!std::regex_search(levels[i], alternative[i])) {
+      if (!alternative[i] || regexec(alternative[i].get(), levels[i].c_str(), 0, nullptr, 0) != 0) {
         ok = false;
         break;
       }

@@ -1,6 +1,9 @@
 // Go's benchmark-name matching and naming rules (testing/match.go).
 //
-// A -bench pattern is split at top-level '/' into one regular expression per
+// Expressions are POSIX extended regular expressions (glibc's regcomp), which
+// cover what -bench patterns use in Go (alternation, groups, classes, anchors,
+// repetition) and, like Go's RE2 and unlike std::regex, match without
+// exponential backtracking. A -bench pattern is split at top-level '/' into one regular expression per
 // name level ("BenchmarkX/size=1"), and at top-level '|' into alternatives.
 // A name matches when every level it has matches its expression (a search,
 // not anchored); it matches partially when the pattern has more levels than
@@ -15,8 +18,10 @@
 #ifndef ZEROLAB_SRC_BENCH_NAME_MATCHER_HPP_
 #define ZEROLAB_SRC_BENCH_NAME_MATCHER_HPP_
 
+#include <regex.h>
+
 #include <map>
-#include <regex>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,7 +53,16 @@ class NameMatcher {
   bool matches(const std::string& name) const;
 
  private:
-  using Levels = std::vector<std::regex>;
+  struct RegexDeleter {
+    void operator()(regex_t* re) const {
+      regfree(re);
+      delete re;
+    }
+  };
+  using Regex = std::unique_ptr<regex_t, RegexDeleter>;
+  using Levels = std::vector<Regex>;
+  // Compiles one level; on failure returns null and sets `error`.
+  static Regex compile(const std::string& expression, std::string& error);
   static std::vector<std::vector<std::string>> split(const std::string& pattern);
   bool matches(const std::vector<std::string>& levels, bool& partial) const;
   std::string unique(const std::string& parent, const std::string& subname);

@@ -5,6 +5,12 @@
 //   std::string err;
 //   auto f = zerolab::stat::Filter::parse("-(/size:1k OR /size:2k)", &err);
 //   f->to_string();  // "-(/size:1k OR /size:2k)"
+// libstdc++ 12's <regex> trips a false -Wmaybe-uninitialized inside
+// std::function when optimized with sanitizers (GCC bug 105562).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>

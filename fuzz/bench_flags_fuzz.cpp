@@ -1,0 +1,40 @@
+// libFuzzer target for the harness's flag parser: argv is the input split at
+// NUL bytes. Any input must parse or fail with an error message; never crash.
+//
+// Example:
+//   ./bench_flags_fuzz -max_total_time=600 fuzz/corpus/bench_flags
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/name_matcher.hpp"
+#include "bench/options.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 4096) return 0;
+  std::vector<std::string> args{"fuzz"};
+  std::string current;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == 0) {
+      args.push_back(current);
+      current.clear();
+    } else {
+      current.push_back(static_cast<char>(data[i]));
+    }
+  }
+  args.push_back(current);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  zerolab::internal::Options options;
+  std::string error;
+  if (zerolab::internal::parse_options(static_cast<int>(argv.size()), argv.data(), options, error)) {
+    zerolab::internal::NameMatcher matcher;
+    matcher.set_pattern(options.bench);
+    (void)matcher.full_name("", "BenchmarkFuzz", 0);
+    (void)matcher.full_name("BenchmarkFuzz", "sub name", 1);
+  } else if (error.empty()) {
+    __builtin_trap();  // a failure must say why
+  }
+  return 0;
+}
