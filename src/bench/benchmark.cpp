@@ -37,6 +37,15 @@ std::int64_t predict_n(std::int64_t goal_ns, std::int64_t prev_iters, std::int64
   return static_cast<std::int64_t>(n);
 }
 
+// Go's "--- FAIL: name" / "--- SKIP:" / "--- BENCH:" block with the
+// benchmark's messages indented below it.
+std::string message_block(std::string_view tag, const std::string& name,
+                          const std::vector<std::string>& output) {
+  std::string text = "--- " + std::string(tag) + ": " + name + "\n";
+  for (const auto& line : output) text += "    " + line + "\n";
+  return text;
+}
+
 std::string benchmark_name(const std::string& name, int procs) {
   return procs == 1 ? name : name + "-" + std::to_string(procs);
 }
@@ -249,15 +258,11 @@ bool B::run1() {
   run_n(1);
   if (failed_) {
     state_->any_failed = true;
-    std::string text = "--- FAIL: " + name_ + "\n";
-    for (const auto& line : output_) text += "    " + line + "\n";
-    state_->emit(text);
+    state_->emit(message_block("FAIL", name_, output_));
     return false;
   }
   if (skipped_) {
-    std::string text = "--- SKIP: " + name_ + "\n";
-    for (const auto& line : output_) text += "    " + line + "\n";
-    state_->emit(text);
+    state_->emit(message_block("SKIP", name_, output_));
     return false;
   }
   if (has_sub_ || finished_) return false;
@@ -305,23 +310,17 @@ void B::process_bench() {
       if (ran) b.launch();
       if (b.failed_) {
         state_->any_failed = true;
-        std::string text = "--- FAIL: " + bench_name + "\n";
-        for (const auto& line : b.output_) text += "    " + line + "\n";
-        state_->emit(text);
+        state_->emit(message_block("FAIL", bench_name, b.output_));
         state_->procs = saved_procs;
         return;
       }
       if (b.skipped_) {
-        std::string text = "--- SKIP: " + bench_name + "\n";
-        for (const auto& line : b.output_) text += "    " + line + "\n";
-        state_->emit(text);
+        state_->emit(message_block("SKIP", bench_name, b.output_));
         continue;
       }
       state_->emit(b.result_line(bench_name) + "\n");
       if (!b.output_.empty()) {
-        std::string text = "--- BENCH: " + bench_name + "\n";
-        for (const auto& line : b.output_) text += "    " + line + "\n";
-        state_->emit(text);
+        state_->emit(message_block("BENCH", bench_name, b.output_));
       }
     }
   }
