@@ -175,19 +175,26 @@ parse_gbench "$out/gbench.txt" >"$out/gbench.parsed"
 parse_gbench "$out/gbench.txt" 1 >"$out/gbench.cpu"
 if [[ $have_nohooks -eq 1 ]]; then parse_zerolab "$out/nohooks.txt" >"$out/nohooks.parsed"; fi
 
-# stats FILE NAME — prints "median min max count" of NAME's values.
-stats() {
-  awk -v n="$2" '$1 == n { print $2 }' "$1" | sort -g |
-    awk '{ v[NR] = $1 }
-         END {
-           if (NR == 0) { print "- - - 0"; exit }
-           m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-           printf "%.6g %.6g %.6g %d\n", m, v[1], v[NR], NR }'
+# values FILE NAME — NAME's values in FILE, one a line, in round order.
+values() { awk -v n="$2" '$1 == n { print $2 }' "$1"; }
+# summary — "median min max count" of the numbers on stdin.
+summary() {
+  sort -g | awk '{ v[NR] = $1 }
+    END {
+      if (NR == 0) { print "- - - 0"; exit }
+      m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      printf "%.6g %.6g %.6g %d\n", m, v[1], v[NR], NR }'
+}
+stats() { values "$1" "$2" | summary; }
+# paired ZFILE GFILE NAME — median of the per-round ratios zerolab/GB (the
+# runs of one round are seconds apart, so slow drifts of the machine cancel).
+paired() {
+  paste <(values "$1" "$3") <(values "$2" "$3") | awk 'NF == 2 && $2 > 0 { print $1 / $2 }' | summary
 }
 
-row() { printf '%-13s %-9s %14s %-16s %10s %-16s %6s  %s\n' "$@"; }
+row() { printf '%-13s %-9s %14s %-16s %10s %-16s %6s  %-10s %s\n' "$@"; }
 printf '\n'
-row benchmark zerolab "zerolab ns/op" "(spread)" "GB ns/op" "(spread)" ratio "within ${tolerance}%?"
+row benchmark zerolab "zerolab ns/op" "(spread)" "GB ns/op" "(spread)" ratio "within ${tolerance}%?" "paired ratio (range)"
 status=0
 names="${bench_names[*]}"
 if [[ -z "$names" ]]; then
@@ -200,22 +207,23 @@ for name in $names; do
   read -r g_med g_min g_max _ < <(stats "$out/gbench.parsed" "$name")
   for side in "${sides[@]}"; do
     read -r z_med z_min z_max z_n < <(stats "$out/$side.parsed" "$name")
+    read -r p_med p_min p_max _ < <(paired "$out/$side.parsed" "$out/gbench.parsed" "$name")
     label=hooks
     [[ $side == nohooks ]] && label="no hooks"
     if [[ $z_n -eq 0 ]]; then
-      row "$name" "$label" - "" "$g_med" "" - "missing"
+      row "$name" "$label" - "" "$g_med" "" - "missing" ""
       status=3
       continue
     fi
-    row="$(awk -v zm="$z_med" -v zlo="$z_min" -v zhi="$z_max" \
+    row="$(awk -v zm="$z_med" -v zlo="$z_min" -v zhi="$z_max" -v pm="$p_med" -v plo="$p_min" -v phi="$p_max" \
                -v gm="$g_med" -v glo="$g_min" -v ghi="$g_max" -v tol="$tolerance" '
       function spread(m, lo, hi) { return sprintf("(%+.1f/%+.1f%%)", (lo / m - 1) * 100, (hi / m - 1) * 100) }
       BEGIN {
         r = zm / gm; d = r - 1; if (d < 0) d = -d
-        printf "%.2f|%s|%.2f|%s|%.3f|%s\n", zm, spread(zm, zlo, zhi), gm, spread(gm, glo, ghi), r,
-               (d * 100 <= tol) ? "yes" : "NO" }')"
-    IFS='|' read -r zs zsp gs gsp ratio ok <<<"$row"
-    row "$name" "$label" "$zs" "$zsp" "$gs" "$gsp" "$ratio" "$ok"
+        printf "%.2f|%s|%.2f|%s|%.3f|%s|%.3f (%.3f-%.3f)\n", zm, spread(zm, zlo, zhi), gm, spread(gm, glo, ghi), r,
+               (d * 100 <= tol) ? "yes" : "NO", pm, plo, phi }')"
+    IFS='|' read -r zs zsp gs gsp ratio ok pr <<<"$row"
+    row "$name" "$label" "$zs" "$zsp" "$gs" "$gsp" "$ratio" "$ok" "$pr"
     [[ $ok == yes ]] || status=3
   done
 done
@@ -227,5 +235,5 @@ busy="$(for name in $names; do
 done)"
 printf '\nGB median CPU/real time per benchmark:%s (well under 1.00 = the thread was descheduled; re-run when quieter)\n' "$busy"
 printf '(zerolab: hooks = peer_zerolab, allocation hooks interposed; no hooks = peer_zerolab_nohooks.\n'
-printf ' GB ns/op is the real-time column. Spread: lowest and highest run vs the median; %s runs each.)\n' "$runs"
+printf ' GB ns/op is the real-time column. Spread: lowest and highest run vs the median; %s runs each.\n ratio: of the medians (the verdict); paired ratio: median (and range) of the per-round ratios.)\n' "$runs"
 exit "$status"
