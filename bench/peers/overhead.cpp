@@ -2,9 +2,14 @@
 // zerolab promises: at most 1 ns/op), and the few things a benchmark body
 // commonly adds around its work — the optimizer barriers, the classic
 // `b.n()` loop, and stopping and restarting the timer. MallocFree64Loop and
-// MallocFree64Classic run the same call-heavy body in the two loop forms:
-// their difference is what b.loop() costs per iteration once the body makes
-// calls (its iterator then lives in memory rather than in registers).
+// MallocFree64Classic run the peer workload MallocFree64 in the two loop
+// forms: around a body that makes calls, the b.loop() iterator keeps its
+// count on the stack (its address goes to the out-of-line slow path) where
+// the classic loop keeps it in a register; comparing the two shows whether
+// that costs anything measurable.
+//
+// StopStartTimer takes much longer than -benchtime in wall time: only the
+// part of each iteration between start_timer and the next stop_timer counts.
 //
 // The empty loops are not optimized away: the b.loop() iterator passes its
 // counter through an empty asm statement every iteration, and the classic
@@ -61,7 +66,8 @@ ZEROLAB_BENCHMARK(StopStartTimer) {
   }
 }
 
-// The peer workload MallocFree64 (zerolab_side.cpp) in both loop forms.
+// The peer workload MallocFree64 (zerolab_side.cpp) in both loop forms
+// (with this binary's allocation hooks, the same in both).
 ZEROLAB_BENCHMARK(MallocFree64Loop) {
   for (auto _ : b.loop()) {
     void* p = std::malloc(64);
