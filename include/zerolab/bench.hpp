@@ -47,10 +47,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "zerolab/benchfmt.hpp"
+
 namespace zerolab {
 
 class B;
 class PB;
+struct RunSettings;
+struct RunReport;
 
 namespace internal {
 struct RunState;
@@ -222,6 +226,8 @@ class B {
  private:
   friend class LoopRange::Iterator;
   friend int bench_main(int argc, char** argv);
+  friend RunReport run_benchmark(std::string_view name, const std::function<void(B&)>& function,
+                                 const RunSettings& settings);
 
   B(internal::RunState* state, std::string name, std::function<void(B&)> function, int depth);
   void run_parallel_impl(void (*call)(void*, PB&), void* context);
@@ -233,6 +239,7 @@ class B {
   void launch();
   void process_bench();
   std::string result_line(const std::string& bench_name) const;
+  benchfmt::Result result_record(const std::string& bench_name) const;
 
   struct Counters {
     std::uint64_t allocs = 0;

@@ -319,6 +319,7 @@ void B::process_bench() {
         continue;
       }
       state_->emit(b.result_line(bench_name) + "\n");
+      state_->results.push_back(b.result_record(bench_name));
       if (!b.output_.empty()) {
         state_->emit(message_block("BENCH", bench_name, b.output_));
       }
@@ -333,6 +334,12 @@ bool B::run1_silent() {
 }
 
 std::string B::result_line(const std::string& bench_name) const {
+  const std::string line = benchfmt::format_result_line(result_record(bench_name), 0);
+  // The runner already printed the padded name and its tab.
+  return line.substr(bench_name.size() + 1);
+}
+
+benchfmt::Result B::result_record(const std::string& bench_name) const {
   benchfmt::Result r;
   r.name = bench_name;
   r.iterations = result_n_;
@@ -376,9 +383,7 @@ std::string B::result_line(const std::string& bench_name) const {
     r.metrics.push_back({bytes, "B/op"});
     r.metrics.push_back({allocs, "allocs/op"});
   }
-  const std::string line = benchfmt::format_result_line(r, 0);
-  // The runner already printed the padded name and its tab.
-  return line.substr(bench_name.size() + 1);
+  return r;
 }
 
 // ---- run_parallel -----------------------------------------------------------------

@@ -11,17 +11,20 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "bench/name_matcher.hpp"
 #include "bench/options.hpp"
 #include "bench/worker_pool.hpp"
+#include "zerolab/benchfmt.hpp"
 
 namespace zerolab::internal {
 
 struct RunState {
   RunState(Options opts, std::string package);
 
-  // Writes `text` to stdout (flushed) and, with -o, to the output buffer.
+  // Writes `text` to stdout (flushed) and, with -o, to the output buffer;
+  // when silent, only to the output buffer.
   void emit(const std::string& text);
   // Prints goos/goarch/pkg/cpu once, before the first result.
   void print_labels_once();
@@ -35,6 +38,8 @@ struct RunState {
   bool labels_printed = false;
   bool any_failed = false;
   bool count_allocs = true; // hooks linked
+  bool silent = false;       // run_benchmark: print nothing
+  std::vector<benchfmt::Result> results;  // every result line, as records
   WorkerPool pool;
 };
 

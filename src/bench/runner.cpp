@@ -54,13 +54,17 @@ RunState::RunState(Options opts, std::string pkg) : options(std::move(opts)), pa
 }
 
 void RunState::emit(const std::string& text) {
+  if (silent) {
+    file_output += text;
+    return;
+  }
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
   if (!options.output_file.empty()) file_output += text;
 }
 
 void RunState::print_labels_once() {
-  if (labels_printed) return;
+  if (labels_printed || silent) return;
   labels_printed = true;
   std::string text = "goos: linux\ngoarch: " + std::string(goarch()) + "\n";
   if (!package.empty()) text += "pkg: " + package + "\n";

@@ -1,0 +1,102 @@
+// lab/experiment.hpp — what an experiment of `zerolab lab` is: the seed
+// claims it re-tests, the harness benchmarks that measure them, and the
+// facts it checks directly.
+//
+// A claim is one of three kinds:
+//   - ratio: benchmark `slower` takes at least `at_least` times as long as
+//     benchmark `faster` in `unit` (the seed says "X is 1.20x faster");
+//   - bound: one benchmark's median in `unit`, times `scale`, lies in
+//     [lo, hi] (the seed says "calloc of 1 GiB takes ~0 ms");
+//   - fact: a function that looks at the machine and says whether the
+//     seed's statement holds here, and what it saw.
+// Benchmarks are ordinary functions of zerolab::B&; the lab runs them
+// in-process with zerolab::run_benchmark, interleaved.
+//
+// Thread-safety: experiments are immutable after catalog() builds them.
+//
+// Example:
+//   Experiment e;
+//   e.id = "merge";
+//   e.benchmarks.push_back({"BenchmarkMerge/malloc", &merge_malloc});
+//   e.claims.push_back(Claim::ratio("uninitialized merge is faster",
+//       "1.20x (20018 vs 16722 ns/op)", "BenchmarkMerge/malloc+memset",
+//       "BenchmarkMerge/malloc"));
+#ifndef ZEROLAB_LAB_EXPERIMENT_HPP_
+#define ZEROLAB_LAB_EXPERIMENT_HPP_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "zerolab/bench.hpp"
+
+namespace zerolab::lab {
+
+struct BenchmarkSpec {
+  std::string name;  // the full result name, "BenchmarkMerge/malloc"
+  std::function<void(B&)> function;
+  // > 0: every run does exactly this many iterations (for benchmarks whose
+  // one iteration takes a large fraction of a second, such as 1 GiB passes).
+  std::int64_t iterations = 0;
+};
+
+// What a fact check saw.
+struct FactResult {
+  bool holds = false;
+  std::string observed;  // one line: what was seen on this machine
+};
+
+enum class ClaimKind { kRatio, kBound, kFact };
+
+struct Claim {
+  ClaimKind kind = ClaimKind::kRatio;
+  std::string statement;    // what the seed says, in one line
+  std::string seed_figure;  // the seed's own number(s), "" if it gives none
+
+  // kRatio: slower / faster >= at_least, in unit.
+  std::string slower;
+  std::string faster;
+  double at_least = 1.0;
+  // kBound: lo <= median(benchmark in unit) * scale <= hi.
+  std::string benchmark;
+  double scale = 1.0;
+  double lo = 0;
+  double hi = 0;
+  std::string bound_unit;  // how the scaled value is shown, e.g. "faults/page"
+  // kRatio and kBound.
+  std::string unit = "ns/op";
+  // kFact.
+  std::function<FactResult()> check;
+
+  static Claim ratio(std::string statement, std::string seed_figure, std::string slower,
+                     std::string faster, double at_least = 1.0, std::string unit = "ns/op");
+  static Claim bound(std::string statement, std::string seed_figure, std::string benchmark,
+                     std::string unit, double lo, double hi, double scale = 1.0,
+                     std::string bound_unit = "");
+  static Claim fact(std::string statement, std::string seed_figure,
+                    std::function<FactResult()> check);
+};
+
+struct Experiment {
+  std::string id;            // "merge": what `zerolab lab merge` selects
+  std::string title;         // one line
+  std::string seed_file;     // "000_46e1f39ca2df3ed5.txt"
+  std::string seed_section;  // the section of the seed it tests
+  // Where C++ differs from Go for a known reason, one line; may be empty.
+  std::string note;
+  std::vector<BenchmarkSpec> benchmarks;
+  std::vector<Claim> claims;
+};
+
+// Every experiment, in the order the lab runs them.
+const std::vector<Experiment>& catalog();
+
+// The experiments of catalog() (defined one per file in lab/experiments/).
+Experiment make_merge_experiment();
+Experiment make_zero_cost_experiment();
+Experiment make_dirty_memory_experiment();
+
+}  // namespace zerolab::lab
+
+#endif  // ZEROLAB_LAB_EXPERIMENT_HPP_

@@ -1,0 +1,184 @@
+// The lab driver (lab_run.hpp).
+#include "lab/lab_run.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <set>
+
+#include "lab/judge.hpp"
+#include "lab/machine_info.hpp"
+#include "lab/report.hpp"
+#include "zerolab/bench_run.hpp"
+
+namespace zerolab::lab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string utc_now_iso() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm {};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// The indented message lines of a --- FAIL block, joined with "; ".
+std::string failure_message(const std::string& messages) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < messages.size()) {
+    std::size_t end = messages.find('\n', pos);
+    if (end == std::string::npos) end = messages.size();
+    const std::string line = messages.substr(pos, end - pos);
+    if (line.rfind("    ", 0) == 0) out += (out.empty() ? "" : "; ") + line.substr(4);
+    pos = end + 1;
+  }
+  return out.empty() ? "failed" : out;
+}
+
+class Progress {
+ public:
+  Progress(bool enabled, std::FILE* err) : enabled_(enabled), err_(err), start_(Clock::now()) {}
+  void show(std::size_t k, std::size_t n, const std::string& id, const std::string& bench, int run,
+            int count) {
+    if (!enabled_) return;
+    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::fprintf(err_, "\r\033[K[%zu/%zu %s] %s run %d/%d  %.1fs", k, n, id.c_str(), bench.c_str(),
+                 run, count, seconds);
+    std::fflush(err_);
+  }
+  void clear() {
+    if (!enabled_) return;
+    std::fputs("\r\033[K", err_);
+    std::fflush(err_);
+  }
+
+ private:
+  bool enabled_;
+  std::FILE* err_;
+  Clock::time_point start_;
+};
+
+std::string raw_results_text(const ExperimentOutcome& o, const MachineInfo& machine) {
+  std::string text = config_text(machine);
+  text += "pkg: zerolab/lab/" + o.experiment->id + "\n";
+  text += "seed: " + o.experiment->seed_file + "\n";
+  std::size_t width = 0;
+  for (const auto& r : o.results) width = std::max(width, r.name.size());
+  for (const auto& r : o.results) text += benchfmt::format_result_line(r, width) + "\n";
+  return text;
+}
+
+// Runs the benchmarks of one experiment, interleaved, into `o`.
+void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, Progress& progress,
+                    std::size_t k, std::size_t n) {
+  const Experiment& e = *o.experiment;
+  std::set<std::string> failed;
+  for (int run = 1; run <= s.count; ++run) {
+    for (const auto& spec : e.benchmarks) {
+      if (failed.count(spec.name) != 0) continue;
+      progress.show(k, n, e.id, spec.name, run, s.count);
+      RunSettings rs;
+      rs.benchtime = s.benchtime;
+      rs.iterations = spec.iterations > 0 ? spec.iterations : s.iterations;
+      rs.cpu = 1;
+      RunReport report = run_benchmark(spec.name, spec.function, rs);
+      if (report.failed || report.results.empty()) {
+        failed.insert(spec.name);
+        o.failures.push_back(spec.name + ": " +
+                             (report.failed ? failure_message(report.messages)
+                                            : std::string("skipped or produced no result")));
+        continue;
+      }
+      for (auto& r : report.results) o.results.push_back(std::move(r));
+    }
+  }
+}
+
+}  // namespace
+
+bool write_file_atomically(const std::string& path, const std::string& text, std::string& error) {
+  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(temp.c_str(), "w");
+  if (f == nullptr) {
+    error = "cannot create " + temp + ": " + std::strerror(errno);
+    return false;
+  }
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!ok || !closed || std::rename(temp.c_str(), path.c_str()) != 0) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    std::remove(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
+  const std::string started = utc_now_iso();
+  const MachineInfo machine = describe_machine();
+  for (const auto& w : machine.warnings) std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
+
+  std::vector<ExperimentOutcome> outcomes;
+  for (const Experiment* e : s.experiments) {
+    ExperimentOutcome o;
+    o.experiment = e;
+    o.claims.resize(e->claims.size());
+    outcomes.push_back(std::move(o));
+  }
+  // Facts first, before any benchmark has churned the heap.
+  for (auto& o : outcomes) {
+    for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
+      const Claim& c = o.experiment->claims[i];
+      if (c.kind == ClaimKind::kFact) o.claims[i] = judge_fact(c);
+    }
+  }
+
+  Progress progress(s.progress, err);
+  bool any_error = false;
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    ExperimentOutcome& o = outcomes[k];
+    run_benchmarks(s, o, progress, k + 1, outcomes.size());
+    for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
+      const Claim& c = o.experiment->claims[i];
+      if (c.kind != ClaimKind::kFact) o.claims[i] = judge_measured(c, o, s.alpha);
+    }
+    progress.clear();
+    std::string error;
+    if (!o.experiment->benchmarks.empty() &&
+        !write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
+                               raw_results_text(o, machine), error)) {
+      std::fprintf(err, "zerolab lab: %s\n", error.c_str());
+      any_error = true;
+    }
+    std::fputs((claims_table_text(o) + "\n").c_str(), out);
+    std::fflush(out);
+    any_error = any_error || !o.failures.empty();
+  }
+
+  const Tally t = tally(outcomes);
+  any_error = any_error || t.errors > 0;
+  ReportContext context;
+  context.started = started;
+  context.command = s.command;
+  context.provisional = s.count < kMinRunsForTest;
+  context.count = s.count;
+  context.benchtime = s.benchtime_text;
+  std::string error;
+  if (!write_file_atomically(s.out_dir + "/report.md", report_markdown(outcomes, machine, context),
+                             error)) {
+    std::fprintf(err, "zerolab lab: %s\n", error.c_str());
+    any_error = true;
+  }
+  std::fprintf(out, "%s%s\nresults: %s\n", summary_line(t).c_str(),
+               context.provisional ? " (provisional)" : "", s.out_dir.c_str());
+  return any_error ? 1 : 0;
+}
+
+}  // namespace zerolab::lab

@@ -1,0 +1,52 @@
+// lab/lab_run.hpp — runs experiments the way `zerolab lab` does: checks
+// every selected experiment's facts first (while the heap is still as the
+// process started), then runs each experiment's benchmarks `count` times
+// interleaved (A B C A B C ...) so drift hits all of them alike, judges the
+// claims, prints each experiment's claims table as it finishes, and writes
+// the raw results (<id>.txt, Go benchmark format with the machine's config
+// lines) and report.md into the output directory, each through a temporary
+// file and a rename.
+//
+// Thread-safety: one lab run per process (the allocation counters and the
+// benchmarks' memory use are process-wide).
+//
+// Example:
+//   LabSettings s;
+//   s.experiments = {&catalog()[0]};
+//   s.out_dir = "zerolab-results/x";
+//   int code = run_lab(s, stdout, stderr);  // 0, or 1 if a claim errored
+#ifndef ZEROLAB_LAB_LAB_RUN_HPP_
+#define ZEROLAB_LAB_LAB_RUN_HPP_
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "lab/experiment.hpp"
+
+namespace zerolab::lab {
+
+struct LabSettings {
+  std::vector<const Experiment*> experiments;
+  int count = 10;  // runs of each benchmark; < kMinRunsForTest makes verdicts provisional
+  std::chrono::nanoseconds benchtime{std::chrono::milliseconds(500)};
+  std::int64_t iterations = 0;  // > 0: --benchtime Nx, for every benchmark
+  std::string benchtime_text = "500ms";
+  std::string out_dir;   // must exist and be writable
+  std::string command;   // shown in report.md
+  bool progress = false; // progress line on `err`
+  double alpha = 0.05;
+};
+
+// Returns the exit code: 0, or 1 when a benchmark failed, a claim is an
+// error or a file could not be written.
+int run_lab(const LabSettings& settings, std::FILE* out, std::FILE* err);
+
+// Writes `text` to `path` through `path.tmp.<pid>` and a rename.
+bool write_file_atomically(const std::string& path, const std::string& text, std::string& error);
+
+}  // namespace zerolab::lab
+
+#endif  // ZEROLAB_LAB_LAB_RUN_HPP_

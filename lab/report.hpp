@@ -1,0 +1,47 @@
+// lab/report.hpp — the lab's human-readable output: per experiment a claims
+// table (the seed's figure and this machine's side by side, with the
+// verdict), the summary line, and report.md with the same tables in
+// Markdown plus the machine description.
+//
+// Thread-safety: pure functions.
+//
+// Example:
+//   std::fputs(claims_table_text(outcome).c_str(), stdout);
+//   std::fputs((summary_line(tally(outcomes)) + "\n").c_str(), stdout);
+#ifndef ZEROLAB_LAB_REPORT_HPP_
+#define ZEROLAB_LAB_REPORT_HPP_
+
+#include <string>
+#include <vector>
+
+#include "lab/machine_info.hpp"
+#include "lab/outcome.hpp"
+
+namespace zerolab::lab {
+
+// "replicates", or "replicates (provisional)".
+std::string verdict_text(const ClaimOutcome& claim);
+
+// The experiment's heading, seed reference, note and aligned claims table.
+std::string claims_table_text(const ExperimentOutcome& outcome);
+
+// "7 claims: 3 replicate, 0 contradict, 1 inconclusive; facts: 3 hold, 0 do
+// not hold" (", 1 error" appended when there are errors).
+std::string summary_line(const Tally& t);
+
+struct ReportContext {
+  std::string started;  // UTC, "2026-12-02T21:34:04Z"
+  std::string command;  // the command line that ran
+  bool provisional = false;
+  int count = 0;
+  std::string benchtime;
+};
+
+// report.md: machine, settings, summary, then per experiment its claims
+// table and a table of every benchmark's medians.
+std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
+                            const MachineInfo& machine, const ReportContext& context);
+
+}  // namespace zerolab::lab
+
+#endif  // ZEROLAB_LAB_REPORT_HPP_

@@ -1,0 +1,121 @@
+// Verdicts from samples (verdict.hpp).
+#include "lab/verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "zerolab/stat.hpp"
+
+namespace zerolab::lab {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return stat::quantile(v, 0.5);
+}
+
+// The Hodges-Lehmann estimate of slower/faster and its interval: order
+// statistics k and m*n+1-k of the m*n pairwise log ratios, k the largest
+// with P(U <= k-1) <= (1 - confidence) / 2 under the exact null.
+void hodges_lehmann(std::span<const double> slower, std::span<const double> faster,
+                    RatioVerdict& out) {
+  std::vector<double> logs;
+  logs.reserve(slower.size() * faster.size());
+  for (const double s : slower) {
+    for (const double f : faster) logs.push_back(std::log(s) - std::log(f));
+  }
+  std::sort(logs.begin(), logs.end());
+  out.ratio = std::exp(stat::quantile(logs, 0.5));
+  const int m = static_cast<int>(slower.size());
+  const int n = static_cast<int>(faster.size());
+  const int total = m * n;
+  const double tail = 0.025;  // a 95% interval
+  int k = 0;
+  while (k < total / 2 && stat::u_distribution_cdf(m, n, {}, k) <= tail) ++k;
+  // k is now the smallest with P(U <= k) > tail, so P(U <= k-1) <= tail.
+  if (k == 0) {
+    out.lo = 0;
+    out.hi = kInf;
+    out.confidence = 0;
+    return;
+  }
+  out.lo = std::exp(logs[static_cast<std::size_t>(k - 1)]);
+  out.hi = std::exp(logs[static_cast<std::size_t>(total - k)]);
+  out.confidence = 1 - 2 * stat::u_distribution_cdf(m, n, {}, k - 1);
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::kReplicates: return "replicates";
+    case Verdict::kContradicts: return "contradicts";
+    case Verdict::kInconclusive: return "inconclusive";
+    case Verdict::kHolds: return "holds";
+    case Verdict::kDoesNotHold: return "does not hold";
+    case Verdict::kError: return "error";
+  }
+  return "error";
+}
+
+RatioVerdict judge_ratio(std::span<const double> slower, std::span<const double> faster,
+                         double at_least, double alpha) {
+  RatioVerdict v;
+  v.n_slower = static_cast<int>(slower.size());
+  v.n_faster = static_cast<int>(faster.size());
+  v.median_slower = median_of({slower.begin(), slower.end()});
+  v.median_faster = median_of({faster.begin(), faster.end()});
+  hodges_lehmann(slower, faster, v);
+
+  std::vector<double> scaled(faster.begin(), faster.end());
+  for (double& x : scaled) x *= at_least;
+  const stat::Comparison c = stat::compare(stat::make_sample({slower.begin(), slower.end()}),
+                                           stat::make_sample(std::move(scaled)),
+                                           stat::Assumption::kNothing, alpha);
+  v.p = c.p;
+  if (v.n_slower < kMinRunsForTest || v.n_faster < kMinRunsForTest) {
+    v.provisional = true;
+    v.verdict = v.ratio > at_least   ? Verdict::kReplicates
+                : v.ratio < at_least ? Verdict::kContradicts
+                                     : Verdict::kInconclusive;
+    return v;
+  }
+  if (!c.significant() || v.ratio == at_least) {
+    v.verdict = Verdict::kInconclusive;
+  } else {
+    v.verdict = v.ratio > at_least ? Verdict::kReplicates : Verdict::kContradicts;
+  }
+  return v;
+}
+
+BoundVerdict judge_bound(std::span<const double> samples, double scale, double lo, double hi,
+                         double confidence) {
+  BoundVerdict v;
+  v.n = static_cast<int>(samples.size());
+  std::vector<double> scaled(samples.begin(), samples.end());
+  for (double& x : scaled) x *= scale;
+  const stat::Summary s =
+      stat::summarize(stat::make_sample(std::move(scaled)), stat::Assumption::kNothing, confidence);
+  v.median = s.center;
+  v.lo = s.lo;
+  v.hi = s.hi;
+  if (v.n < kMinRunsForTest) {
+    v.provisional = true;
+    v.verdict = (v.median >= lo && v.median <= hi) ? Verdict::kReplicates : Verdict::kContradicts;
+    return v;
+  }
+  if (v.lo >= lo && v.hi <= hi) {
+    v.verdict = Verdict::kReplicates;
+  } else if (v.hi < lo || v.lo > hi) {
+    v.verdict = Verdict::kContradicts;
+  } else {
+    v.verdict = Verdict::kInconclusive;
+  }
+  return v;
+}
+
+}  // namespace zerolab::lab

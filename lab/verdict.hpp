@@ -1,0 +1,75 @@
+// lab/verdict.hpp — turns the samples of a claim into a verdict with the
+// stat engine (zerolab/stat.hpp).
+//
+// Ratio claims ("slower takes at least k times as long as faster"):
+//   - the estimate is the Hodges-Lehmann ratio: the median of every pairwise
+//     ratio slower_i / faster_j, and its confidence interval the matching
+//     order statistics of those ratios from the exact Mann-Whitney
+//     distribution (the interval R's wilcox.test(conf.int = TRUE) gives on
+//     the log scale), so estimate, interval and test agree;
+//   - the test is benchstat's: Mann-Whitney U on slower against k*faster;
+//   - replicates when significant (p <= alpha) with the ratio above k,
+//     contradicts when significant below k, inconclusive otherwise.
+// Bound claims: the median's distribution-free confidence interval (as
+// benchstat's ±) lies inside [lo, hi] → replicates, wholly outside →
+// contradicts, straddles an edge → inconclusive.
+// With fewer runs than a test can use (< 6 per side), the verdict follows
+// the point estimate alone and is marked provisional.
+//
+// Thread-safety: pure functions.
+//
+// Example:
+//   RatioVerdict v = judge_ratio({20.1, 20.0, 20.3, 19.9, 20.2, 20.0},
+//                                {16.7, 16.8, 16.6, 16.9, 16.7, 16.8}, 1.0, 0.05);
+//   // v.verdict == Verdict::kReplicates, v.ratio ≈ 1.20, v.p == 0.002
+#ifndef ZEROLAB_LAB_VERDICT_HPP_
+#define ZEROLAB_LAB_VERDICT_HPP_
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace zerolab::lab {
+
+enum class Verdict { kReplicates, kContradicts, kInconclusive, kHolds, kDoesNotHold, kError };
+
+// "replicates", "contradicts", "inconclusive", "holds", "does not hold", "error".
+std::string_view to_string(Verdict v);
+
+// Runs per side below which verdicts are provisional.
+inline constexpr int kMinRunsForTest = 6;
+
+struct RatioVerdict {
+  Verdict verdict = Verdict::kInconclusive;
+  bool provisional = false;
+  double ratio = 0;  // Hodges-Lehmann estimate of slower/faster
+  double lo = 0;     // confidence interval of the ratio (0 / +inf when open)
+  double hi = 0;
+  double confidence = 0;  // achieved level of [lo, hi]
+  double p = 1;           // Mann-Whitney p of slower vs at_least*faster
+  int n_slower = 0;
+  int n_faster = 0;
+  double median_slower = 0;
+  double median_faster = 0;
+};
+
+// REQUIRES: both samples non-empty, values > 0; at_least > 0.
+RatioVerdict judge_ratio(std::span<const double> slower, std::span<const double> faster,
+                         double at_least, double alpha);
+
+struct BoundVerdict {
+  Verdict verdict = Verdict::kInconclusive;
+  bool provisional = false;
+  double median = 0;  // scaled
+  double lo = 0;      // scaled confidence interval of the median
+  double hi = 0;
+  int n = 0;
+};
+
+// REQUIRES: samples non-empty.
+BoundVerdict judge_bound(std::span<const double> samples, double scale, double lo, double hi,
+                         double confidence);
+
+}  // namespace zerolab::lab
+
+#endif  // ZEROLAB_LAB_VERDICT_HPP_

@@ -1,0 +1,234 @@
+// zerolab lab: the main job. Re-runs the measurable claims of the seed
+// documents on this machine and says, with statistics, which replicate.
+//
+// Exit codes: 0 done, 1 a benchmark failed or a claim could not be judged
+// (the rest of the lab still ran), 2 bad usage (nothing run, nothing
+// written).
+//
+// Example:
+//   zerolab lab                      # every experiment, 10 runs each
+//   zerolab lab --quick              # one short run each, provisional verdicts
+//   zerolab lab merge zero-cost --count 20 -o results/today
+//   zerolab lab --list
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/options.hpp"
+#include "command.hpp"
+#include "lab/experiment.hpp"
+#include "lab/lab_run.hpp"
+
+namespace zerolab::cli {
+namespace {
+
+constexpr int kExitBadUsage = 2;
+
+constexpr const char* kUsage =
+    "Usage: zerolab lab [flags] [experiment...]\n"
+    "\n"
+    "lab re-runs the measurable claims of the seed documents on this machine and\n"
+    "says, with statistics, which replicate: per experiment a table of claims\n"
+    "with the seed's figure and this machine's side by side, then a summary.\n"
+    "Raw results (Go benchmark format) and report.md go to the output directory.\n"
+    "\n"
+    "  --list           list the experiments and exit\n"
+    "  --quick          one short run of each benchmark (verdicts provisional)\n"
+    "  --count N        runs of each benchmark, interleaved (default 10; >= 6 for tests)\n"
+    "  --benchtime D    time per run, or Nx iterations (default 500ms; --quick 20ms)\n"
+    "  -o DIR           output directory (default zerolab-results/<UTC time>)\n";
+
+void fail(const std::string& message) { std::fprintf(stderr, "zerolab lab: %s\n", message.c_str()); }
+
+std::string utc_stamp() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm {};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &tm);
+  return text;
+}
+
+// mkdir -p; returns false with `error` set.
+bool make_directories(const std::string& path, std::string& error) {
+  std::string prefix;
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    std::size_t slash = path.find('/', pos);
+    if (slash == std::string::npos) slash = path.size();
+    prefix = path.substr(0, slash);
+    pos = slash + 1;
+    if (prefix.empty()) continue;
+    if (::mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST) {
+      error = "cannot create output directory " + prefix + ": " + std::strerror(errno);
+      return false;
+    }
+    struct stat st {};
+    if (::stat(prefix.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      error = "cannot use output directory " + path + ": " + prefix + " is not a directory";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The output directory exists and takes a file.
+bool check_writable(const std::string& dir, std::string& error) {
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    error = "cannot write to output directory " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+struct LabFlags {
+  bool list = false;
+  bool quick = false;
+  bool help = false;
+  std::string count_text;
+  std::string benchtime_text;
+  std::string out_dir;
+  std::vector<std::string> experiments;
+};
+
+// Parses -flag, --flag, -flag value and -flag=value. Returns false with
+// `error` set on a bad flag.
+bool parse_flags(std::span<char* const> args, LabFlags& f, std::string& error) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') {
+      f.experiments.push_back(arg);
+      continue;
+    }
+    std::string name = arg.substr(arg[1] == '-' ? 2 : 1);
+    std::string value;
+    bool has_value = false;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    auto take_value = [&]() -> bool {
+      if (has_value) return true;
+      if (i + 1 >= args.size()) {
+        error = "flag needs an argument: -" + name;
+        return false;
+      }
+      value = args[++i];
+      return true;
+    };
+    if (name == "list" || name == "quick" || name == "h" || name == "help") {
+      if (has_value) {
+        error = "flag -" + name + " takes no value (got \"" + value + "\")";
+        return false;
+      }
+      if (name == "list") f.list = true;
+      if (name == "quick") f.quick = true;
+      if (name == "h" || name == "help") f.help = true;
+    } else if (name == "count") {
+      if (!take_value()) return false;
+      f.count_text = value;
+    } else if (name == "benchtime") {
+      if (!take_value()) return false;
+      f.benchtime_text = value;
+    } else if (name == "o") {
+      if (!take_value()) return false;
+      if (value.empty()) {
+        error = "invalid value \"\" for flag -o: empty directory name";
+        return false;
+      }
+      f.out_dir = value;
+    } else {
+      error = "flag provided but not defined: " + arg;
+      return false;
+    }
+  }
+  return true;
+}
+
+int run_lab_command(std::span<char* const> args) {
+  LabFlags flags;
+  std::string error;
+  if (!parse_flags(args, flags, error)) {
+    fail(error);
+    return kExitBadUsage;
+  }
+  if (flags.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  const auto& all = lab::catalog();
+  if (flags.list) {
+    for (const auto& e : all) {
+      std::printf("%-14s %s (seed %s)\n", e.id.c_str(), e.title.c_str(), e.seed_file.c_str());
+    }
+    return 0;
+  }
+
+  lab::LabSettings s;
+  for (const auto& name : flags.experiments) {
+    const lab::Experiment* found = nullptr;
+    for (const auto& e : all) {
+      if (e.id == name) found = &e;
+    }
+    if (found == nullptr) {
+      std::string known;
+      for (const auto& e : all) known += (known.empty() ? "" : ", ") + e.id;
+      fail("unknown experiment \"" + name + "\" (known: " + known + ")");
+      return kExitBadUsage;
+    }
+    if (std::find(s.experiments.begin(), s.experiments.end(), found) == s.experiments.end()) {
+      s.experiments.push_back(found);
+    }
+  }
+  if (s.experiments.empty()) {
+    for (const auto& e : all) s.experiments.push_back(&e);
+  }
+
+  s.count = flags.quick ? 1 : 10;
+  if (!flags.count_text.empty()) {
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(flags.count_text.c_str(), &end, 10);
+    if (end == flags.count_text.c_str() || *end != '\0' || errno != 0 || n < 1 || n > 100000) {
+      fail("invalid value \"" + flags.count_text +
+           "\" for flag -count: must be a whole number from 1 to 100000");
+      return kExitBadUsage;
+    }
+    s.count = static_cast<int>(n);
+  }
+  s.benchtime_text = flags.quick ? "20ms" : "500ms";
+  if (!flags.benchtime_text.empty()) s.benchtime_text = flags.benchtime_text;
+  internal::BenchTime bt;
+  if (!internal::parse_benchtime(s.benchtime_text, bt, error)) {
+    fail("invalid value \"" + s.benchtime_text + "\" for flag -benchtime: " + error);
+    return kExitBadUsage;
+  }
+  s.benchtime = bt.duration;
+  s.iterations = bt.iterations;
+
+  s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + utc_stamp() : flags.out_dir;
+  while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();
+  if (!make_directories(s.out_dir, error) || !check_writable(s.out_dir, error)) {
+    fail(error);
+    return kExitBadUsage;
+  }
+
+  s.command = "zerolab lab";
+  for (char* a : args) s.command += " " + std::string(a);
+  s.progress = ::isatty(STDERR_FILENO) == 1;
+  return lab::run_lab(s, stdout, stderr);
+}
+
+const CommandRegistration kLab{"lab", "re-run the seeds' claims on this machine", &run_lab_command};
+
+}  // namespace
+}  // namespace zerolab::cli
