@@ -151,8 +151,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     }
     progress.clear();
     std::string error;
-    if (!o.experiment->benchmarks.empty() &&
-        !write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
+    if (!write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
                                raw_results_text(o, machine), error)) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
       any_error = true;

@@ -19,8 +19,9 @@
 // Thread-safety: pure functions.
 //
 // Example:
-//   RatioVerdict v = judge_ratio({20.1, 20.0, 20.3, 19.9, 20.2, 20.0},
-//                                {16.7, 16.8, 16.6, 16.9, 16.7, 16.8}, 1.0, 0.05);
+//   std::vector<double> zeroed = {20.1, 20.0, 20.3, 19.9, 20.2, 20.0};
+//   std::vector<double> uninit = {16.7, 16.8, 16.6, 16.9, 16.7, 16.8};
+//   RatioVerdict v = judge_ratio(zeroed, uninit, 1.0, 0.05);
 //   // v.verdict == Verdict::kReplicates, v.ratio ≈ 1.20, v.p == 0.002
 #ifndef ZEROLAB_LAB_VERDICT_HPP_
 #define ZEROLAB_LAB_VERDICT_HPP_

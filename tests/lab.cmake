@@ -1,0 +1,10 @@
+# The lab: verdict logic, judging, reports, the driver on synthetic
+# experiments, and `zerolab lab --quick` end to end.
+if(TARGET zerolab AND TARGET zerolab_lab)
+  zerolab_add_test(lab_test
+    SOURCES lab_test.cpp
+    LIBS zerolab_lab zerolab_alloc_hooks
+    LABELS lab)
+  target_compile_definitions(lab_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
+  add_dependencies(lab_test zerolab)
+endif()

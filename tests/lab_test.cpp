@@ -1,0 +1,440 @@
+// Tests of the lab: verdict logic on synthetic samples (replicates,
+// contradicts, inconclusive, ties, all-equal, provisional, bounds), the
+// Hodges-Lehmann interval against a brute-force computation, judging and
+// reporting, the driver on synthetic experiments (a failing benchmark makes
+// its claims `error` while the rest runs; exit 1), and `zerolab lab --quick`
+// end to end. No test asserts a timing.
+//
+// Example:
+//   ./lab_test --gtest_filter='Verdict.*'
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lab/experiment.hpp"
+#include "lab/judge.hpp"
+#include "lab/lab_run.hpp"
+#include "lab/report.hpp"
+#include "lab/verdict.hpp"
+#include "zerolab/stat.hpp"
+#include "zerolab/stat_reader.hpp"
+
+namespace zerolab::lab {
+namespace {
+
+using V = std::vector<double>;
+
+std::vector<double> ramp(double start, double step, int n) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(start + step * i);
+  return v;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string temp_dir() {
+  char pattern[] = "/tmp/zerolab_lab_test.XXXXXX";
+  const char* dir = ::mkdtemp(pattern);
+  if (dir == nullptr) throw std::runtime_error("mkdtemp failed");
+  return dir;
+}
+
+// ---- ratio verdicts ----------------------------------------------------------------
+
+TEST(Verdict, SeparatedSamplesReplicate) {
+  const auto slower = ramp(20.0, 0.01, 10);
+  const auto faster = ramp(16.7, 0.01, 10);
+  const RatioVerdict v = judge_ratio(slower, faster, 1.0, 0.05);
+  EXPECT_EQ(v.verdict, Verdict::kReplicates);
+  EXPECT_FALSE(v.provisional);
+  // Completely separated 10+10: exact two-sided p = 2 / C(20, 10).
+  EXPECT_DOUBLE_EQ(v.p, 2.0 / 184756.0);
+  EXPECT_EQ(v.n_slower, 10);
+  EXPECT_EQ(v.n_faster, 10);
+  EXPECT_DOUBLE_EQ(v.median_slower, 20.045);
+  EXPECT_DOUBLE_EQ(v.median_faster, 16.745);
+}
+
+TEST(Verdict, HodgesLehmannIntervalMatchesBruteForce) {
+  const std::vector<double> slower = {20.3, 19.1, 22.4, 20.0, 21.7, 19.8, 20.9, 23.5, 18.9, 20.6};
+  const std::vector<double> faster = {16.2, 17.9, 16.8, 15.5, 18.3, 17.0, 16.1, 19.4, 16.6, 17.3};
+  const RatioVerdict v = judge_ratio(slower, faster, 1.0, 0.05);
+  std::vector<double> logs;
+  for (double s : slower) {
+    for (double f : faster) logs.push_back(std::log(s) - std::log(f));
+  }
+  std::sort(logs.begin(), logs.end());
+  // For 10+10 the two-sided 5% critical U is 23 (published tables), so the
+  // interval runs from the 24th to the 77th of the 100 pairwise ratios.
+  EXPECT_DOUBLE_EQ(v.lo, std::exp(logs[23]));
+  EXPECT_DOUBLE_EQ(v.hi, std::exp(logs[76]));
+  EXPECT_DOUBLE_EQ(v.ratio, std::exp((logs[49] + logs[50]) / 2));
+  EXPECT_GE(v.confidence, 0.95);
+  EXPECT_LT(v.confidence, 0.96);
+  EXPECT_LT(v.lo, v.ratio);
+  EXPECT_GT(v.hi, v.ratio);
+}
+
+TEST(Verdict, OppositeDirectionContradicts) {
+  const RatioVerdict v = judge_ratio(ramp(16.7, 0.01, 10), ramp(20.0, 0.01, 10), 1.0, 0.05);
+  EXPECT_EQ(v.verdict, Verdict::kContradicts);
+  EXPECT_LT(v.ratio, 1.0);
+}
+
+TEST(Verdict, OverlappingSamplesAreInconclusive) {
+  const RatioVerdict v = judge_ratio(ramp(10, 1, 10), ramp(10.5, 1, 10), 1.0, 0.05);
+  EXPECT_EQ(v.verdict, Verdict::kInconclusive);
+  EXPECT_GT(v.p, 0.05);
+}
+
+TEST(Verdict, TiesAreInconclusiveWhenNotSignificant) {
+  const RatioVerdict v =
+      judge_ratio(V{5, 5, 5, 5, 5, 6}, V{5, 5, 5, 5, 5, 5}, 1.0, 0.05);
+  EXPECT_EQ(v.verdict, Verdict::kInconclusive);
+  EXPECT_DOUBLE_EQ(v.ratio, 1.0);
+}
+
+TEST(Verdict, AllEqualIsInconclusive) {
+  const std::vector<double> same(8, 7.0);
+  const RatioVerdict v = judge_ratio(same, same, 1.0, 0.05);
+  EXPECT_EQ(v.verdict, Verdict::kInconclusive);
+  EXPECT_DOUBLE_EQ(v.ratio, 1.0);
+  EXPECT_DOUBLE_EQ(v.lo, 1.0);
+  EXPECT_DOUBLE_EQ(v.hi, 1.0);
+  EXPECT_DOUBLE_EQ(v.p, 1.0);
+}
+
+TEST(Verdict, AtLeastFactorIsTested) {
+  const auto faster = ramp(10.0, 0.01, 10);
+  std::vector<double> slower_2_5x;
+  std::vector<double> slower_1_5x;
+  for (double f : faster) {
+    slower_2_5x.push_back(f * 2.5);
+    slower_1_5x.push_back(f * 1.5);
+  }
+  EXPECT_EQ(judge_ratio(slower_2_5x, faster, 2.0, 0.05).verdict, Verdict::kReplicates);
+  // 1.5x is significantly less than the claimed 2x.
+  EXPECT_EQ(judge_ratio(slower_1_5x, faster, 2.0, 0.05).verdict, Verdict::kContradicts);
+  EXPECT_EQ(judge_ratio(slower_1_5x, faster, 1.0, 0.05).verdict, Verdict::kReplicates);
+}
+
+TEST(Verdict, FewRunsAreProvisionalAndFollowTheEstimate) {
+  RatioVerdict v = judge_ratio(V{20.0}, V{16.0}, 1.0, 0.05);
+  EXPECT_TRUE(v.provisional);
+  EXPECT_EQ(v.verdict, Verdict::kReplicates);
+  EXPECT_DOUBLE_EQ(v.ratio, 1.25);
+  v = judge_ratio(V{10, 11, 12, 13, 14}, V{20, 21, 22, 23, 24}, 1.0, 0.05);
+  EXPECT_TRUE(v.provisional);
+  EXPECT_EQ(v.verdict, Verdict::kContradicts);
+}
+
+// ---- bound verdicts ----------------------------------------------------------------
+
+TEST(Verdict, BoundInsideOutsideAndStraddling) {
+  const auto inside = ramp(0.98, 0.004, 10);  // 0.98 .. 1.016
+  EXPECT_EQ(judge_bound(inside, 1.0, 0.95, 1.05, 0.95).verdict, Verdict::kReplicates);
+  const auto outside = ramp(2.0, 0.1, 10);
+  EXPECT_EQ(judge_bound(outside, 1.0, 0.95, 1.05, 0.95).verdict, Verdict::kContradicts);
+  const auto straddle = ramp(0.9, 0.02, 10);  // 0.90 .. 1.08, median 0.99
+  EXPECT_EQ(judge_bound(straddle, 1.0, 0.95, 1.05, 0.95).verdict, Verdict::kInconclusive);
+  // Scaling: 262144 faults over 262144 pages is 1 fault per page.
+  const BoundVerdict scaled =
+      judge_bound(std::vector<double>(6, 262144.0), 1.0 / 262144, 0.95, 1.05, 0.95);
+  EXPECT_EQ(scaled.verdict, Verdict::kReplicates);
+  EXPECT_DOUBLE_EQ(scaled.median, 1.0);
+  const BoundVerdict one = judge_bound(std::vector<double>{3.0}, 1.0, 0, 64, 0.95);
+  EXPECT_TRUE(one.provisional);
+  EXPECT_EQ(one.verdict, Verdict::kReplicates);
+}
+
+TEST(Verdict, Names) {
+  EXPECT_EQ(to_string(Verdict::kReplicates), "replicates");
+  EXPECT_EQ(to_string(Verdict::kContradicts), "contradicts");
+  EXPECT_EQ(to_string(Verdict::kInconclusive), "inconclusive");
+  EXPECT_EQ(to_string(Verdict::kHolds), "holds");
+  EXPECT_EQ(to_string(Verdict::kDoesNotHold), "does not hold");
+  EXPECT_EQ(to_string(Verdict::kError), "error");
+}
+
+// ---- judging and reporting ---------------------------------------------------------
+
+TEST(Judge, SamplesMatchNameExactlyOrWithCpuSuffix) {
+  std::vector<benchfmt::Result> results = {
+      {"BenchmarkMerge/malloc", 10, {{5, "ns/op"}, {1, "allocs/op"}}},
+      {"BenchmarkMerge/malloc-2", 10, {{6, "ns/op"}}},
+      {"BenchmarkMerge/malloc+memset", 10, {{9, "ns/op"}}},
+      {"BenchmarkMerge/malloc-x", 10, {{7, "ns/op"}}},
+  };
+  EXPECT_EQ(samples_of(results, "BenchmarkMerge/malloc", "ns/op"), (std::vector<double>{5, 6}));
+  EXPECT_EQ(samples_of(results, "BenchmarkMerge/malloc", "allocs/op"), (std::vector<double>{1}));
+  EXPECT_TRUE(samples_of(results, "BenchmarkMerge/calloc", "ns/op").empty());
+}
+
+TEST(Judge, FormatValue) {
+  EXPECT_EQ(format_value(16722, "ns/op"), "16.7µs");
+  EXPECT_EQ(format_value(876.5e6, "ns/op"), "876ms");
+  EXPECT_EQ(format_value(3.07e9, "ns/op"), "3.07s");
+  EXPECT_EQ(format_value(984, "ns/op"), "984ns");
+  EXPECT_EQ(format_value(1.0, "faults/page"), "1.00 faults/page");
+}
+
+TEST(Judge, MissingOrFailedBenchmarkIsAnError) {
+  Experiment e;
+  e.claims.push_back(Claim::ratio("a beats b", "", "BenchmarkA", "BenchmarkB"));
+  ExperimentOutcome o;
+  o.experiment = &e;
+  o.failures.push_back("BenchmarkA: boom");
+  o.results.push_back({"BenchmarkB", 1, {{1, "ns/op"}}});
+  ClaimOutcome c = judge_measured(e.claims[0], o, 0.05);
+  EXPECT_EQ(c.verdict, Verdict::kError);
+  EXPECT_EQ(c.detail, "BenchmarkA: boom");
+  o.failures.clear();
+  c = judge_measured(e.claims[0], o, 0.05);
+  EXPECT_EQ(c.verdict, Verdict::kError);
+  EXPECT_EQ(c.detail, "BenchmarkA: no ns/op results");
+}
+
+TEST(Judge, FactThatThrowsIsAnError) {
+  const Claim c = Claim::fact("x", "", []() -> FactResult { throw std::runtime_error("no /proc"); });
+  const ClaimOutcome o = judge_fact(c);
+  EXPECT_EQ(o.verdict, Verdict::kError);
+  EXPECT_EQ(o.detail, "the check threw: no /proc");
+  const Claim ok = Claim::fact("y", "", [] { return FactResult{true, "seen"}; });
+  EXPECT_EQ(judge_fact(ok).verdict, Verdict::kHolds);
+  EXPECT_EQ(judge_fact(ok).here, "seen");
+}
+
+TEST(Report, SummaryLine) {
+  Tally t;
+  t.claims = 9;
+  t.replicate = 4;
+  t.contradict = 1;
+  t.inconclusive = 1;
+  t.hold = 2;
+  t.do_not_hold = 1;
+  EXPECT_EQ(summary_line(t),
+            "9 claims: 4 replicate, 1 contradict, 1 inconclusive; facts: 2 hold, 1 do not hold");
+  t.errors = 2;
+  t.claims = 11;
+  EXPECT_EQ(summary_line(t),
+            "11 claims: 4 replicate, 1 contradict, 1 inconclusive; facts: 2 hold, 1 do not hold; "
+            "2 errors");
+}
+
+// ---- the driver on synthetic experiments -------------------------------------------
+
+void allocate_one_64_byte_block(B& b) {
+  for (auto _ : b.loop()) {
+    auto* p = new char[64];
+    do_not_optimize(p);
+    delete[] p;
+  }
+}
+
+void always_fails(B& b) { b.fatal("boom"); }
+
+TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
+  Experiment broken;
+  broken.id = "broken";
+  broken.title = "a benchmark that fails";
+  broken.seed_file = "none.txt";
+  broken.seed_section = "none";
+  broken.benchmarks = {{"BenchmarkFails", &always_fails},
+                       {"BenchmarkAllocates", &allocate_one_64_byte_block}};
+  broken.claims = {Claim::ratio("fails beats allocates", "1x", "BenchmarkFails",
+                                "BenchmarkAllocates")};
+  Experiment fine;
+  fine.id = "fine";
+  fine.title = "exact allocation counts";
+  fine.seed_file = "none.txt";
+  fine.seed_section = "none";
+  fine.benchmarks = {{"BenchmarkAllocates", &allocate_one_64_byte_block}};
+  fine.claims = {Claim::bound("one allocation per op", "1", "BenchmarkAllocates", "allocs/op", 1, 1),
+                 Claim::bound("64 bytes per op", "64", "BenchmarkAllocates", "B/op", 64, 64),
+                 Claim::fact("a fact", "", [] { return FactResult{false, "not here"}; })};
+
+  LabSettings s;
+  s.experiments = {&broken, &fine};
+  s.count = 6;
+  s.benchtime = std::chrono::milliseconds(1);
+  s.benchtime_text = "1ms";
+  s.out_dir = temp_dir();
+  s.command = "test";
+  const std::string out_path = s.out_dir + "/stdout";
+  const std::string err_path = s.out_dir + "/stderr";
+  std::FILE* out = std::fopen(out_path.c_str(), "w");
+  std::FILE* err = std::fopen(err_path.c_str(), "w");
+  ASSERT_NE(out, nullptr);
+  ASSERT_NE(err, nullptr);
+  const int code = run_lab(s, out, err);
+  std::fclose(out);
+  std::fclose(err);
+  EXPECT_EQ(code, 1);
+  const std::string text = read_file(out_path);
+  EXPECT_NE(text.find("FAILED BenchmarkFails: boom"), std::string::npos) << text;
+  EXPECT_NE(text.find("error: BenchmarkFails: boom"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.00 allocs/op [1.00, 1.00]"), std::string::npos) << text;
+  EXPECT_NE(text.find("64.0 B/op [64.0, 64.0]"), std::string::npos) << text;
+  EXPECT_NE(text.find("4 claims: 2 replicate, 0 contradict, 0 inconclusive; facts: 0 hold, "
+                      "1 do not hold; 1 error\n"),
+            std::string::npos)
+      << text;
+
+  // Raw results: six interleaved runs, readable by the stat reader.
+  for (const char* id : {"broken", "fine"}) {
+    const std::string raw = read_file(s.out_dir + "/" + id + ".txt");
+    stat::StringSource src(raw);
+    stat::GoReader reader(src, id);
+    int results = 0;
+    while (reader.next()) {
+      ASSERT_EQ(reader.kind(), stat::RecordKind::kResult) << reader.syntax_error().to_string();
+      EXPECT_EQ(reader.result().full_name(), "Allocates");
+      EXPECT_EQ(reader.result().config_value("pkg"), std::string("zerolab/lab/") + id);
+      ++results;
+    }
+    EXPECT_EQ(results, 6) << id;
+    EXPECT_TRUE(reader.error().empty());
+  }
+  const std::string report = read_file(s.out_dir + "/report.md");
+  EXPECT_NE(report.find("## broken: a benchmark that fails"), std::string::npos);
+  EXPECT_NE(report.find("| one allocation per op | 1 | 1.00 allocs/op [1.00, 1.00] | replicates"),
+            std::string::npos)
+      << report;
+  EXPECT_FALSE(exists(s.out_dir + "/report.md.tmp." + std::to_string(::getpid())));
+}
+
+// ---- zerolab lab end to end ------------------------------------------------------------
+
+struct Command {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Command run_cli(const std::string& args, const std::string& dir) {
+  const std::string out = dir + "/cli.out";
+  const std::string err = dir + "/cli.err";
+  const std::string line = std::string(ZEROLAB_CLI) + " " + args + " >" + out + " 2>" + err;
+  const int status = std::system(line.c_str());
+  Command c;
+  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  c.out = read_file(out);
+  c.err = read_file(err);
+  return c;
+}
+
+TEST(LabCli, QuickRunWritesEveryExperiment) {
+  const std::string dir = temp_dir();
+  const std::string results = dir + "/results";
+  const Command c = run_cli("lab --quick -o " + results, dir);
+  ASSERT_EQ(c.code, 0) << c.out << c.err;
+  // No terminal: stderr holds warnings only.
+  std::istringstream err_lines(c.err);
+  for (std::string line; std::getline(err_lines, line);) {
+    EXPECT_EQ(line.rfind("zerolab lab: warning: ", 0), 0u) << line;
+  }
+  const std::regex summary(
+      R"(\n\d+ claims: \d+ replicate, \d+ contradict, \d+ inconclusive; facts: \d+ hold, \d+ do not hold \(provisional\)\nresults: )");
+  EXPECT_TRUE(std::regex_search(c.out, summary)) << c.out;
+
+  const std::string report = read_file(results + "/report.md");
+  const std::regex verdict(R"( \| (replicates|contradicts|inconclusive) \(provisional\)( \(.*\))? \|$|\| (holds|does not hold) \|$)");
+  for (const Experiment& e : catalog()) {
+    SCOPED_TRACE(e.id);
+    EXPECT_NE(c.out.find(e.id + ": " + e.title + "\n"), std::string::npos);
+    EXPECT_NE(report.find("\n## " + e.id + ": "), std::string::npos);
+    // Every claim has a row with a verdict.
+    for (const Claim& claim : e.claims) {
+      const auto at = report.find("| " + claim.statement + " |");
+      ASSERT_NE(at, std::string::npos) << claim.statement;
+      const std::string row = report.substr(at, report.find('\n', at) - at);
+      EXPECT_TRUE(std::regex_search(row, verdict)) << row;
+    }
+    // The raw file reads cleanly: one result per benchmark, machine config.
+    const std::string raw = read_file(results + "/" + e.id + ".txt");
+    ASSERT_FALSE(raw.empty());
+    stat::StringSource src(raw);
+    stat::GoReader reader(src, e.id);
+    std::vector<std::string> names;
+    while (reader.next()) {
+      ASSERT_EQ(reader.kind(), stat::RecordKind::kResult) << reader.syntax_error().to_string();
+      names.emplace_back(reader.result().result.name);
+      for (const char* key : {"cpu", "caches", "kernel", "thp", "glibc", "compiler", "cxxflags"}) {
+        EXPECT_FALSE(reader.result().config_value(key).empty()) << key;
+      }
+    }
+    EXPECT_TRUE(reader.error().empty()) << reader.error();
+    ASSERT_EQ(names.size(), e.benchmarks.size());
+    for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(names[i], e.benchmarks[i].name);
+  }
+}
+
+TEST(LabCli, BadInputExits2AndWritesNothing) {
+  const std::string dir = temp_dir();
+  const std::string results = dir + "/results";
+  Command c = run_cli("lab nosuch -o " + results, dir);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_EQ(c.err,
+            "zerolab lab: unknown experiment \"nosuch\" (known: merge, zero-cost, dirty-memory)\n");
+  EXPECT_FALSE(exists(results));
+  c = run_cli("lab --count 0 -o " + results, dir);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_EQ(c.err,
+            "zerolab lab: invalid value \"0\" for flag -count: must be a whole number from 1 to "
+            "100000\n");
+  EXPECT_FALSE(exists(results));
+  c = run_cli("lab --benchtime 1parsec -o " + results, dir);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_EQ(c.err.rfind("zerolab lab: invalid value \"1parsec\" for flag -benchtime: ", 0), 0u)
+      << c.err;
+  EXPECT_FALSE(exists(results));
+  c = run_cli("lab --frobnicate", dir);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_EQ(c.err, "zerolab lab: flag provided but not defined: --frobnicate\n");
+  // A regular file where a directory should be.
+  c = run_cli("lab --quick -o /etc/hostname/results", dir);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_EQ(c.err,
+            "zerolab lab: cannot use output directory /etc/hostname/results: /etc/hostname is not a "
+            "directory\n");
+  EXPECT_TRUE(c.out.empty());
+}
+
+TEST(LabCli, ListNamesEveryExperiment) {
+  const std::string dir = temp_dir();
+  const Command c = run_cli("lab --list", dir);
+  EXPECT_EQ(c.code, 0);
+  std::string expected;
+  for (const Experiment& e : catalog()) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%-14s %s (seed %s)\n", e.id.c_str(), e.title.c_str(),
+                  e.seed_file.c_str());
+    expected += line;
+  }
+  EXPECT_EQ(c.out, expected);
+}
+
+}  // namespace
+}  // namespace zerolab::lab
