@@ -2,7 +2,8 @@
 #   make test   installs missing packages, builds release and ASan+UBSan, runs
 #               every test on both, the concurrent tests under TSan, and a
 #               short run of every fuzz target
-#   make lab    builds release and runs the main job
+#   make lab    builds release and runs the main job (zerolab lab; LAB_FLAGS
+#               passes flags, e.g. make lab LAB_FLAGS=--quick)
 # Everything else is CMake presets (CMakePresets.json).
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -52,10 +53,10 @@ test-fuzz: fuzz
 
 test: test-release test-asan test-tsan test-fuzz
 
-# Until `zerolab lab` exists, the main job runs the harness's example
-# benchmarks.
+# The main job: every experiment of the lab, results under zerolab-results/.
+LAB_FLAGS ?=
 lab: release
-	./build/release/examples/example_bench
+	./build/release/tools/zerolab/zerolab lab $(LAB_FLAGS)
 
 clean:
 	rm -rf build
