@@ -50,6 +50,16 @@
 // TSD destructors), or when mmap fails, go to one shared block with fetch_add.
 // free() does one relaxed load of the heap-tracking flag and forwards.
 //
+// Sampling (interpose mode only; hooks_abi.h): while a sampler is installed
+// and sampling is on, each counted allocation subtracts its bytes from the
+// thread's countdown; the one that reaches zero calls the sampler (thread
+// paused) and draws a new exponential countdown with mean `rate`. Every
+// entry point passes __builtin_return_address(0) down, and internal calls
+// between entry points (realloc(nullptr) -> malloc, ...) go to *_impl
+// functions, so the sampler learns the first frame outside the hooks. While
+// no sampler is installed, allocation and free each pay one more relaxed
+// load of a flag that never changes.
+//
 // Thread-safety: every hooks_abi.h function may be called from any thread at
 // any time; all shared state is atomic (TSan-clean). Totals are a sum of
 // relaxed loads: exact once the counted threads are joined or otherwise
@@ -72,6 +82,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -192,6 +203,9 @@ struct ThreadState {
 #else
   bool resolving_;        // inside the malloc_usable_size lookup
 #endif
+  std::uint64_t sample_left_;   // bytes until the next sampled allocation
+  std::uint64_t sample_epoch_;  // the sampler installation sample_left_ belongs to
+  std::uint64_t sample_rng_;    // xorshift state for the exponential draws
 };
 
 constinit thread_local ThreadState t_state __attribute__((tls_model("initial-exec"))) = {};
@@ -209,9 +223,24 @@ struct alignas(kCacheLine) HeapTracking {
   std::atomic<std::int64_t> peak_{0};
 };
 
+// The installed allocation sampler (hooks_abi.h). alloc_on_ and free_on_ are
+// read by every allocation and free; the rest only when they are set.
+using SampleAllocFn = zerolab_alloc_sample_fn;
+using SampleFreeFn = zerolab_free_sample_fn;
+struct alignas(kCacheLine) Sampler {
+  std::atomic<bool> alloc_on_{false};  // installed and turned on
+  std::atomic<bool> free_on_{false};   // installed
+  std::atomic<bool> wanted_{false};    // zerolab_alloc_hooks_sampling's last value
+  std::atomic<SampleAllocFn> on_alloc_{nullptr};
+  std::atomic<SampleFreeFn> on_free_{nullptr};
+  std::atomic<std::uint64_t> rate_{1};
+  std::atomic<std::uint64_t> epoch_{0};  // bumped by every installation
+};
+
 constinit Registry g_registry;
 constinit CounterBlock g_shared_block;
 constinit HeapTracking g_heap;
+constinit Sampler g_sampler;
 
 // ---- usable size ---------------------------------------------------------
 
@@ -372,15 +401,64 @@ inline bool count_alloc(std::size_t n) noexcept {
   return true;
 }
 
-// Counts and, when heap tracking is on, tracks a successful allocation.
-inline void note_alloc(void* p, std::size_t n) noexcept {
-  if (count_alloc(n) && g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]] {
-    heap_note_alloc(p);
+// ---- sampling --------------------------------------------------------------
+
+// The next countdown: exponential with mean `rate` bytes (0 for rate 1, so
+// every allocation is sampled).
+std::uint64_t next_sample_gap(ThreadState& t, std::uint64_t rate) noexcept {
+  if (rate <= 1) return 0;
+  std::uint64_t x = t.sample_rng_;
+  if (x == 0) x = reinterpret_cast<std::uintptr_t>(&t) | 1;  // per-thread seed
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  t.sample_rng_ = x;
+  // 53 random bits -> u in (0, 1].
+  const double u = (static_cast<double>(x >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+  return static_cast<std::uint64_t>(-std::log(u) * static_cast<double>(rate));
+}
+
+// Counts `bytes` against the thread's countdown; calls the sampler (thread
+// paused) for the allocation that reaches zero.
+[[gnu::noinline]] void sample_alloc(void* p, std::size_t n, void* caller) noexcept {
+  ThreadState& t = t_state;
+  const std::uint64_t bytes = n + (n == 0);
+  const std::uint64_t epoch = g_sampler.epoch_.load(std::memory_order_acquire);
+  const std::uint64_t rate = g_sampler.rate_.load(std::memory_order_relaxed);
+  if (t.sample_epoch_ != epoch) {
+    t.sample_epoch_ = epoch;
+    t.sample_left_ = next_sample_gap(t, rate);
+  }
+  if (t.sample_left_ > bytes) {
+    t.sample_left_ -= bytes;
+    return;
+  }
+  t.sample_left_ = next_sample_gap(t, rate);
+  const SampleAllocFn fn = g_sampler.on_alloc_.load(std::memory_order_acquire);
+  if (fn == nullptr) return;
+  zerolab_alloc_hooks_pause_thread(1);
+  fn(p, bytes, caller);
+  zerolab_alloc_hooks_pause_thread(-1);
+}
+
+[[gnu::noinline]] void sample_free(void* p) noexcept {
+  if (p == nullptr) return;
+  const SampleFreeFn fn = g_sampler.on_free_.load(std::memory_order_acquire);
+  if (fn != nullptr) fn(p);
+}
+
+// Counts and, when heap tracking or sampling is on, tracks a successful
+// allocation made on behalf of the code at `caller`.
+inline void note_alloc(void* p, std::size_t n, void* caller = nullptr) noexcept {
+  if (count_alloc(n)) {
+    if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]] heap_note_alloc(p);
+    if (g_sampler.alloc_on_.load(std::memory_order_relaxed)) [[unlikely]] sample_alloc(p, n, caller);
   }
 }
 
 inline void note_free(void* p) noexcept {
   if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]] heap_note_free(p);
+  if (g_sampler.free_on_.load(std::memory_order_relaxed)) [[unlikely]] sample_free(p);
 }
 
 #if !defined(ZEROLAB_HOOKS_ASAN)
@@ -427,7 +505,7 @@ struct PauseScope {
 
 // [new.delete.single]: after a failure, call the new_handler and retry; with
 // no handler, throw std::bad_alloc.
-[[gnu::noinline]] void* new_retry(std::size_t n, std::size_t alignment) {
+[[gnu::noinline]] void* new_retry(std::size_t n, std::size_t alignment, void* caller) {
   for (;;) {
     const std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) {
@@ -436,14 +514,15 @@ struct PauseScope {
     }
     handler();
     if (void* p = raw_alloc(n, alignment)) {
-      note_alloc(p, n);
+      note_alloc(p, n, caller);
       return p;
     }
   }
 }
 
 // The nothrow forms: as the throwing ones, but nullptr instead of bad_alloc.
-[[gnu::noinline]] void* new_retry_nothrow(std::size_t n, std::size_t alignment) noexcept {
+[[gnu::noinline]] void* new_retry_nothrow(std::size_t n, std::size_t alignment,
+                                          void* caller) noexcept {
   for (;;) {
     const std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) return nullptr;
@@ -453,31 +532,31 @@ struct PauseScope {
       return nullptr;
     }
     if (void* p = raw_alloc(n, alignment)) {
-      note_alloc(p, n);
+      note_alloc(p, n, caller);
       return p;
     }
   }
 }
 
-inline void* new_impl(std::size_t n) {
+inline void* new_impl(std::size_t n, void* caller) {
   void* p = __libc_malloc(n);
-  if (p == nullptr) [[unlikely]] return new_retry(n, 0);
-  note_alloc(p, n);
+  if (p == nullptr) [[unlikely]] return new_retry(n, 0, caller);
+  note_alloc(p, n, caller);
   return p;
 }
 
-inline void* new_aligned_impl(std::size_t n, std::align_val_t alignment) {
+inline void* new_aligned_impl(std::size_t n, std::align_val_t alignment, void* caller) {
   const auto align = static_cast<std::size_t>(alignment);
   void* p = __libc_memalign(align, n);
-  if (p == nullptr) [[unlikely]] return new_retry(n, align);
-  note_alloc(p, n);
+  if (p == nullptr) [[unlikely]] return new_retry(n, align, caller);
+  note_alloc(p, n, caller);
   return p;
 }
 
-inline void* new_nothrow_impl(std::size_t n, std::size_t alignment) noexcept {
+inline void* new_nothrow_impl(std::size_t n, std::size_t alignment, void* caller) noexcept {
   void* p = raw_alloc(n, alignment);
-  if (p == nullptr) [[unlikely]] return new_retry_nothrow(n, alignment);
-  note_alloc(p, n);
+  if (p == nullptr) [[unlikely]] return new_retry_nothrow(n, alignment, caller);
+  note_alloc(p, n, caller);
   return p;
 }
 
@@ -634,6 +713,41 @@ uint64_t zerolab_alloc_hooks_thread_blocks(void) {
   return hooks::g_registry.blocks_created_.load(std::memory_order_relaxed);
 }
 
+int zerolab_alloc_hooks_set_sampler(zerolab_alloc_sample_fn on_alloc,
+                                    zerolab_free_sample_fn on_free, uint64_t rate) {
+#if defined(ZEROLAB_HOOKS_SANITIZER)
+  // The sanitizer hooks run inside the runtime's allocator, where capturing
+  // a stack is not safe; no sampling in these builds.
+  (void)on_alloc;
+  (void)on_free;
+  (void)rate;
+  return 0;
+#else
+  hooks::Sampler& s = hooks::g_sampler;
+  if (on_alloc == nullptr || on_free == nullptr) {
+    s.alloc_on_.store(false, std::memory_order_relaxed);
+    s.free_on_.store(false, std::memory_order_relaxed);
+    s.on_alloc_.store(nullptr, std::memory_order_release);
+    s.on_free_.store(nullptr, std::memory_order_release);
+    return 1;
+  }
+  s.rate_.store(rate < 1 ? 1 : rate, std::memory_order_relaxed);
+  s.on_alloc_.store(on_alloc, std::memory_order_release);
+  s.on_free_.store(on_free, std::memory_order_release);
+  s.epoch_.fetch_add(1, std::memory_order_acq_rel);  // every thread redraws its countdown
+  s.free_on_.store(true, std::memory_order_relaxed);
+  s.alloc_on_.store(s.wanted_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  return 1;
+#endif
+}
+
+void zerolab_alloc_hooks_sampling(int on) {
+  hooks::Sampler& s = hooks::g_sampler;
+  s.wanted_.store(on != 0, std::memory_order_relaxed);
+  const bool installed = s.on_alloc_.load(std::memory_order_relaxed) != nullptr;
+  s.alloc_on_.store(on != 0 && installed, std::memory_order_relaxed);
+}
+
 }  // extern "C"
 
 // ---- Sanitizer fix-ups -------------------------------------------------------
@@ -762,17 +876,12 @@ ZEROLAB_HOOKS_UNINSTRUMENTED int posix_memalign(void** out, size_t alignment, si
 
 extern "C" {
 
-void* malloc(size_t n) noexcept {
-  void* p = __libc_malloc(n);
-  if (p != nullptr) [[likely]] hooks::note_alloc(p, n);
-  return p;
-}
-
 void free(void* p) noexcept { hooks::delete_impl(p); }
 
 void* calloc(size_t count, size_t size) noexcept {
   void* p = __libc_calloc(count, size);
-  if (p != nullptr) hooks::note_alloc(p, count * size);  // success: no overflow
+  // success: no overflow
+  if (p != nullptr) hooks::note_alloc(p, count * size, __builtin_return_address(0));
   return p;
 }
 
@@ -781,9 +890,23 @@ void* calloc(size_t count, size_t size) noexcept {
 namespace zerolab::alloc_hooks {
 namespace {
 
+// The bodies of the entry points that other entry points call, taking the
+// caller's return address from the outermost one.
+inline void* malloc_impl(std::size_t n, void* caller) noexcept {
+  void* p = __libc_malloc(n);
+  if (p != nullptr) [[likely]] note_alloc(p, n, caller);
+  return p;
+}
+
+inline void* memalign_impl(std::size_t alignment, std::size_t n, void* caller) noexcept {
+  void* p = __libc_memalign(alignment, n);
+  if (p != nullptr) note_alloc(p, n, caller);
+  return p;
+}
+
 // realloc while heap tracking is on: track the new block, untrack the old.
 // A block that moved coexisted with its copy, so the peak sees both.
-[[gnu::noinline]] void* realloc_tracked(void* p, std::size_t n) noexcept {
+[[gnu::noinline]] void* realloc_tracked(void* p, std::size_t n, void* caller) noexcept {
   const bool track = t_state.pause_depth_ <= 0;
   const std::int64_t old_size = track ? signed_size(usable_size(p)) : 0;
   const auto old_address = reinterpret_cast<std::uintptr_t>(p);
@@ -801,6 +924,22 @@ namespace {
       heap_add(new_size);
       heap_add(-old_size);
     }
+    if (g_sampler.alloc_on_.load(std::memory_order_relaxed)) sample_alloc(result, n, caller);
+  }
+  return result;
+}
+
+// realloc: the old block is reported freed to the sampler first (afterwards
+// its address may already belong to another thread's allocation); the
+// result is a new allocation of n bytes.
+inline void* realloc_impl(void* p, std::size_t n, void* caller) noexcept {
+  if (p == nullptr) return malloc_impl(n, caller);
+  if (g_sampler.free_on_.load(std::memory_order_relaxed)) [[unlikely]] sample_free(p);
+  if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]] return realloc_tracked(p, n, caller);
+  void* result = __libc_realloc(p, n);
+  if (result != nullptr && n != 0 && count_alloc(n) &&
+      g_sampler.alloc_on_.load(std::memory_order_relaxed)) [[unlikely]] {
+    sample_alloc(result, n, caller);
   }
   return result;
 }
@@ -810,14 +949,10 @@ namespace {
 
 extern "C" {
 
+void* malloc(size_t n) noexcept { return hooks::malloc_impl(n, __builtin_return_address(0)); }
+
 void* realloc(void* p, size_t n) noexcept {
-  if (p == nullptr) return malloc(n);
-  if (hooks::g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]] {
-    return hooks::realloc_tracked(p, n);
-  }
-  void* result = __libc_realloc(p, n);
-  if (result != nullptr && n != 0) hooks::count_alloc(n);
-  return result;
+  return hooks::realloc_impl(p, n, __builtin_return_address(0));
 }
 
 void* reallocarray(void* p, size_t count, size_t size) noexcept {
@@ -826,13 +961,11 @@ void* reallocarray(void* p, size_t count, size_t size) noexcept {
     errno = ENOMEM;
     return nullptr;
   }
-  return realloc(p, bytes);
+  return hooks::realloc_impl(p, bytes, __builtin_return_address(0));
 }
 
 void* memalign(size_t alignment, size_t n) noexcept {
-  void* p = __libc_memalign(alignment, n);
-  if (p != nullptr) hooks::note_alloc(p, n);
-  return p;
+  return hooks::memalign_impl(alignment, n, __builtin_return_address(0));
 }
 
 // C17 and glibc >= 2.38: the alignment must be a power of two (glibc 2.36
@@ -842,7 +975,7 @@ void* aligned_alloc(size_t alignment, size_t n) noexcept {
     errno = EINVAL;
     return nullptr;
   }
-  return memalign(alignment, n);
+  return hooks::memalign_impl(alignment, n, __builtin_return_address(0));
 }
 
 int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
@@ -853,20 +986,20 @@ int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
     errno = saved_errno;
     return ENOMEM;
   }
-  hooks::note_alloc(p, n);
+  hooks::note_alloc(p, n, __builtin_return_address(0));
   *out = p;
   return 0;
 }
 
 void* valloc(size_t n) noexcept {
   void* p = __libc_valloc(n);
-  if (p != nullptr) hooks::note_alloc(p, n);
+  if (p != nullptr) hooks::note_alloc(p, n, __builtin_return_address(0));
   return p;
 }
 
 void* pvalloc(size_t n) noexcept {
   void* p = __libc_pvalloc(n);
-  if (p != nullptr) hooks::note_alloc(p, hooks::pvalloc_bytes(n));
+  if (p != nullptr) hooks::note_alloc(p, hooks::pvalloc_bytes(n), __builtin_return_address(0));
   return p;
 }
 
@@ -874,26 +1007,28 @@ size_t malloc_usable_size(void* p) noexcept { return hooks::usable_size(p); }
 
 }  // extern "C"
 
-void* operator new(std::size_t n) { return hooks::new_impl(n); }
-void* operator new[](std::size_t n) { return hooks::new_impl(n); }
+#define ZEROLAB_HOOKS_CALLER __builtin_return_address(0)
+void* operator new(std::size_t n) { return hooks::new_impl(n, ZEROLAB_HOOKS_CALLER); }
+void* operator new[](std::size_t n) { return hooks::new_impl(n, ZEROLAB_HOOKS_CALLER); }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  return hooks::new_nothrow_impl(n, 0);
+  return hooks::new_nothrow_impl(n, 0, ZEROLAB_HOOKS_CALLER);
 }
 void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  return hooks::new_nothrow_impl(n, 0);
+  return hooks::new_nothrow_impl(n, 0, ZEROLAB_HOOKS_CALLER);
 }
 void* operator new(std::size_t n, std::align_val_t alignment) {
-  return hooks::new_aligned_impl(n, alignment);
+  return hooks::new_aligned_impl(n, alignment, ZEROLAB_HOOKS_CALLER);
 }
 void* operator new[](std::size_t n, std::align_val_t alignment) {
-  return hooks::new_aligned_impl(n, alignment);
+  return hooks::new_aligned_impl(n, alignment, ZEROLAB_HOOKS_CALLER);
 }
 void* operator new(std::size_t n, std::align_val_t alignment, const std::nothrow_t&) noexcept {
-  return hooks::new_nothrow_impl(n, static_cast<std::size_t>(alignment));
+  return hooks::new_nothrow_impl(n, static_cast<std::size_t>(alignment), ZEROLAB_HOOKS_CALLER);
 }
 void* operator new[](std::size_t n, std::align_val_t alignment, const std::nothrow_t&) noexcept {
-  return hooks::new_nothrow_impl(n, static_cast<std::size_t>(alignment));
+  return hooks::new_nothrow_impl(n, static_cast<std::size_t>(alignment), ZEROLAB_HOOKS_CALLER);
 }
+#undef ZEROLAB_HOOKS_CALLER
 
 void operator delete(void* p) noexcept { hooks::delete_impl(p); }
 void operator delete[](void* p) noexcept { hooks::delete_impl(p); }

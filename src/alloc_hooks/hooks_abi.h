@@ -56,6 +56,31 @@ uint64_t zerolab_alloc_hooks_heap_in_use(void);
 // can check block reuse; the harness does not need it.
 uint64_t zerolab_alloc_hooks_thread_blocks(void);
 
+// ---- allocation sampling (the memory profiler, src/profile/mem_profiler.*) --
+//
+// A sampler sees, on average, one allocation per `rate` requested bytes
+// (Go's MemProfileRate: each thread counts down an exponentially distributed
+// number of bytes; the allocation that crosses zero is sampled; rate 1
+// samples every allocation). Only counted allocations are candidates: a
+// paused thread's are never sampled. on_alloc runs inside the allocator with
+// the thread paused, so what it allocates is neither counted nor sampled;
+// `caller` is the return address into the code that called the allocator's
+// entry point (malloc, operator new, ...). on_free runs for every free and
+// every realloc'ed block while a sampler is installed, before the block is
+// released; it must not allocate or free.
+typedef void (*zerolab_alloc_sample_fn)(void* block, uint64_t bytes, void* caller);
+typedef void (*zerolab_free_sample_fn)(void* block);
+
+// Installs the sampler (null callbacks remove it; sampling is then off).
+// Returns 1, or 0 when this build cannot sample (the sanitizer modes).
+// REQUIRES: rate >= 1 when installing.
+int zerolab_alloc_hooks_set_sampler(zerolab_alloc_sample_fn on_alloc,
+                                    zerolab_free_sample_fn on_free, uint64_t rate);
+
+// Turns sampling of allocations on or off (frees are always reported while a
+// sampler is installed). The harness turns it on while a benchmark's timer runs.
+void zerolab_alloc_hooks_sampling(int on);
+
 }  // extern "C"
 
 #endif  // ZEROLAB_SRC_ALLOC_HOOKS_HOOKS_ABI_H_

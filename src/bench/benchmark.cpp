@@ -12,6 +12,7 @@
 #include "bench/alloc_stats.hpp"
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
+#include "profile/profile_gate.hpp"
 #include "zerolab/bench.hpp"
 #include "zerolab/benchfmt.hpp"
 
@@ -77,12 +78,14 @@ void B::start_timer() {
   if (timer_on_) return;
   start_counters_ = read_counters();
   timer_on_ = true;
+  internal::profile::set_timer_running(true);
   start_ = Clock::now();
 }
 
 void B::stop_timer() {
   if (!timer_on_) return;
   duration_ += Clock::now() - start_;
+  internal::profile::set_timer_running(false);
   const Counters now = read_counters();
   net_.allocs += now.allocs - start_counters_.allocs;
   net_.bytes += now.bytes - start_counters_.bytes;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 #include <string_view>
+#include <utility>
 
 #include "bench/name_matcher.hpp"
 
@@ -68,6 +69,27 @@ bool parse_duration(std::string_view s, std::chrono::nanoseconds& out) {
   return true;
 }
 
+// A positive byte count: digits with an optional KiB or MiB suffix, < 2^40.
+bool parse_byte_count(const std::string& text, std::uint64_t& out) {
+  std::string digits = text;
+  std::uint64_t scale = 1;
+  for (const auto& [suffix, factor] : {std::pair<std::string_view, std::uint64_t>{"KiB", 1024},
+                                       std::pair<std::string_view, std::uint64_t>{"MiB", 1 << 20}}) {
+    if (digits.size() > suffix.size() && digits.ends_with(suffix)) {
+      digits.resize(digits.size() - suffix.size());
+      scale = factor;
+      break;
+    }
+  }
+  long long n = 0;
+  if (digits.empty() || digits[0] < '0' || digits[0] > '9' || !parse_int(digits, n) || n < 1 ||
+      static_cast<std::uint64_t>(n) > (std::uint64_t{1} << 40) / scale) {
+    return false;
+  }
+  out = static_cast<std::uint64_t>(n) * scale;
+  return true;
+}
+
 std::string bad_value(std::string_view flag, const std::string& value, std::string_view why) {
   std::string e = "invalid value \"" + value + "\" for flag -" + std::string(flag);
   if (!why.empty()) e += ": " + std::string(why);
@@ -115,7 +137,9 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
     const bool is_bool = name == "benchmem" || name == "heap" || name == "faults" ||
                          name == "h" || name == "help";
     const bool is_valued = name == "bench" || name == "benchtime" || name == "count" ||
-                           name == "cpu" || name == "o" || name == "list";
+                           name == "cpu" || name == "o" || name == "list" ||
+                           name == "cpuprofile" || name == "cpuprofilerate" ||
+                           name == "memprofile" || name == "memprofilerate";
     if (!is_bool && !is_valued) {
       error = "flag provided but not defined: -" + name;
       return false;
@@ -168,6 +192,24 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
         return false;
       }
       options.output_file = *value;
+    } else if (name == "cpuprofile" || name == "memprofile") {
+      if (value->empty()) {
+        error = bad_value(name, *value, "empty file name");
+        return false;
+      }
+      (name == "cpuprofile" ? options.cpuprofile : options.memprofile) = *value;
+    } else if (name == "cpuprofilerate") {
+      long long n = 0;
+      if (!parse_int(*value, n) || n < 1 || n > 10000) {
+        error = bad_value(name, *value, "must be an integer from 1 to 10000 (samples per second)");
+        return false;
+      }
+      options.cpuprofilerate = static_cast<int>(n);
+    } else if (name == "memprofilerate") {
+      if (!parse_byte_count(*value, options.memprofilerate)) {
+        error = bad_value(name, *value, "must be a positive byte count (512KiB, 4096, 1)");
+        return false;
+      }
     } else if (name == "list") {
       std::string regex_error;
       if (!NameMatcher::validate(*value, regex_error)) {
@@ -205,6 +247,13 @@ std::string usage_text(const std::string& program) {
          "                     heap-leaked-B (slows allocation while on)\n"
          "  -o FILE            also write the results to FILE\n"
          "  -list REGEX        list the benchmarks matching REGEX and exit\n"
+         "  -cpuprofile FILE   write a CPU profile of the timed code to FILE (pprof's\n"
+         "                     legacy format: google-pprof --text BINARY FILE)\n"
+         "  -cpuprofilerate HZ CPU profile samples per second; default 100\n"
+         "  -memprofile FILE   write an allocation profile of the timed code to FILE\n"
+         "                     (pprof's legacy heap format)\n"
+         "  -memprofilerate N  sample one allocation per N bytes on average (512KiB,\n"
+         "                     4096; 1 = every allocation); default 512KiB\n"
          "  -h                 show this help\n";
 }
 

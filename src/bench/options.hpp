@@ -36,6 +36,10 @@ struct Options {
   std::string output_file;  // -o: also write the results here
   std::optional<std::string> list;  // -list: print matching names, run nothing
   bool help = false;        // -h
+  std::string cpuprofile;   // -cpuprofile: write a CPU profile of the timed code here
+  int cpuprofilerate = 100; // -cpuprofilerate: CPU samples per second
+  std::string memprofile;   // -memprofile: write an allocation profile here
+  std::uint64_t memprofilerate = 512 * 1024;  // -memprofilerate: bytes per sample (1: all)
 };
 
 // Parses a Go duration ("1s", "1.5s", "300ms", "2m30s", "10us", "1h") or an

@@ -11,6 +11,7 @@
 #include "bench/alloc_stats.hpp"
 #include "bench/machine.hpp"
 #include "bench/options.hpp"
+#include "bench/profiles.hpp"
 #include "bench/registry.hpp"
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
@@ -96,6 +97,14 @@ int bench_main(int argc, char** argv) {
     return 0;
   }
 
+  // Profiles first: an unwritable profile path is a usage error before
+  // anything runs.
+  ProfileSession profiles;
+  if (!profiles.start(options, error)) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), error.c_str());
+    return 2;
+  }
+
   RunState state(options, program);
   if (state.options.benchmem && !state.count_allocs) {
     std::fprintf(stderr,
@@ -120,6 +129,10 @@ int bench_main(int argc, char** argv) {
     root.run(entry.name, entry.function);
   }
   state.emit(state.any_failed ? "FAIL\n" : "PASS\n");
+  if (!profiles.finish(error)) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), error.c_str());
+    return 1;
+  }
 
   if (!state.options.output_file.empty() &&
       !write_file_atomically(state.options.output_file, state.file_output, error)) {
