@@ -58,7 +58,8 @@ struct Claim {
   std::string slower;
   std::string faster;
   double at_least = 1.0;
-  // kBound: lo <= median(benchmark in unit) * scale <= hi.
+  // kBound: lo <= median(benchmark in unit) * scale <= hi (lo and hi in
+  // the scaled unit, bound_unit).
   std::string benchmark;
   double scale = 1.0;
   double lo = 0;

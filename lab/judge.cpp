@@ -146,7 +146,8 @@ ClaimOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome
   c.provisional = v.provisional;
   c.here = sig3(v.median) + " " + claim.bound_unit;
   if (!v.provisional) c.here += " [" + sig3(v.lo) + ", " + sig3(v.hi) + "]";
-  c.detail = "limit [" + sig3(claim.lo) + ", " + sig3(claim.hi) + "] n=" + std::to_string(v.n);
+  c.detail = "limit [" + sig3(claim.lo) + ", " + sig3(claim.hi) + "] " + claim.bound_unit +
+             " n=" + std::to_string(v.n);
   return c;
 }
 
