@@ -11,10 +11,13 @@
 #   libbenchmark-dev                         Google Benchmark, the peer the
 #                                            harness is checked against
 #   clang libclang-rt-14-dev                 the libFuzzer targets (fuzz/)
+#   google-perftools                         google-pprof, which the profile
+#                                            tests read -cpuprofile and
+#                                            -memprofile output with
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
-          libbenchmark-dev clang libclang-rt-14-dev)
+          libbenchmark-dev clang libclang-rt-14-dev google-perftools)
 
 missing=()
 for p in "${packages[@]}"; do
