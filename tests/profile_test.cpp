@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -122,17 +121,19 @@ std::map<std::string, PprofEntry> pprof_text(const std::string& options, const s
                             " " + kFixture + " " + file);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   if (raw != nullptr) *raw = r.out;
+  // Lines are "flat flat% sum% cum cum% name [(inline)]".
   std::map<std::string, PprofEntry> entries;
-  static const std::regex line(R"(^\s*(\S+)\s+\S+%\s+\S+%\s+(\S+)\s+\S+%\s+(.+?)\s*$)");
   std::istringstream in(r.out);
   std::string text;
   int rank = 0;
   while (std::getline(in, text)) {
-    std::smatch m;
-    if (!std::regex_match(text, m, line)) continue;
-    PprofEntry e{std::strtod(m[1].str().c_str(), nullptr), std::strtod(m[2].str().c_str(), nullptr),
-                 rank++};
-    entries.emplace(m[3].str(), e);
+    std::istringstream fields(text);
+    std::string flat, flat_pct, sum_pct, cum, cum_pct, name, word;
+    if (!(fields >> flat >> flat_pct >> sum_pct >> cum >> cum_pct >> name)) continue;
+    if (flat_pct.back() != '%' || sum_pct.back() != '%' || cum_pct.back() != '%') continue;
+    while (fields >> word) name += " " + word;
+    entries.emplace(name, PprofEntry{std::strtod(flat.c_str(), nullptr),
+                                     std::strtod(cum.c_str(), nullptr), rank++});
   }
   return entries;
 }
