@@ -50,6 +50,7 @@ const std::vector<Experiment>& catalog() {
     all.push_back(make_merge_experiment());
     all.push_back(make_zero_cost_experiment());
     all.push_back(make_dirty_memory_experiment());
+    all.push_back(make_memclr_threshold_experiment());
     return all;
   }();
   return experiments;

@@ -24,6 +24,7 @@
 #ifndef ZEROLAB_LAB_EXPERIMENT_HPP_
 #define ZEROLAB_LAB_EXPERIMENT_HPP_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -39,6 +40,9 @@ struct BenchmarkSpec {
   // > 0: every run does exactly this many iterations (for benchmarks whose
   // one iteration takes a large fraction of a second, such as 1 GiB passes).
   std::int64_t iterations = 0;
+  // > 0: at most this much time per run (the lab's --benchtime still caps
+  // it), for experiments with many cheap, stable benchmarks.
+  std::chrono::nanoseconds benchtime{0};
 };
 
 // What a fact check saw.
@@ -97,6 +101,7 @@ const std::vector<Experiment>& catalog();
 Experiment make_merge_experiment();
 Experiment make_zero_cost_experiment();
 Experiment make_dirty_memory_experiment();
+Experiment make_memclr_threshold_experiment();
 
 }  // namespace zerolab::lab
 

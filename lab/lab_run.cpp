@@ -85,7 +85,7 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, Progress& progre
       if (failed.count(spec.name) != 0) continue;
       progress.show(k, n, e.id, spec.name, run, s.count);
       RunSettings rs;
-      rs.benchtime = s.benchtime;
+      rs.benchtime = spec.benchtime.count() > 0 ? std::min(spec.benchtime, s.benchtime) : s.benchtime;
       rs.iterations = spec.iterations > 0 ? spec.iterations : s.iterations;
       rs.cpu = 1;
       RunReport report = run_benchmark(spec.name, spec.function, rs);

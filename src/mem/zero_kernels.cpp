@@ -1,0 +1,284 @@
+// Zeroing kernels (zero_kernels.hpp). Each kernel:
+//   n < 16          two overlapping scalar stores (8, 4, 2 bytes) or one byte
+//   n <= 4 vectors  2 or 4 overlapping unaligned vector stores, no loop
+//   larger          rep stosb or non-temporal stores past their thresholds;
+//                   else one unaligned vector store at the start, an aligned
+//                   loop of 4 vector stores, and 4 overlapping unaligned
+//                   stores ending exactly at p + n.
+#include "mem/zero_kernels.hpp"
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace zerolab::internal {
+
+constinit std::atomic<std::size_t> g_zero_stosb_threshold{0};
+constinit std::atomic<std::size_t> g_zero_nt_threshold{0};
+
+namespace {
+
+inline void zero_below_16(unsigned char* p, std::size_t n) noexcept {
+  if (n >= 8) {
+    const std::uint64_t z = 0;
+    std::memcpy(p, &z, 8);
+    std::memcpy(p + n - 8, &z, 8);
+  } else if (n >= 4) {
+    const std::uint32_t z = 0;
+    std::memcpy(p, &z, 4);
+    std::memcpy(p + n - 4, &z, 4);
+  } else if (n >= 2) {
+    const std::uint16_t z = 0;
+    std::memcpy(p, &z, 2);
+    std::memcpy(p + n - 2, &z, 2);
+  } else if (n == 1) {
+    *p = 0;
+  }
+}
+
+inline unsigned char* align_up(unsigned char* p, std::uintptr_t a) noexcept {
+  return reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + a) & ~(a - 1));
+}
+
+inline bool use_nt(std::size_t n, std::size_t nt) noexcept { return nt != 0 && n >= nt; }
+inline bool use_stosb(std::size_t n, std::size_t stosb) noexcept { return stosb != 0 && n >= stosb; }
+
+// 16..64 bytes with SSE stores.
+inline void zero_16_to_64(unsigned char* p, std::size_t n) noexcept {
+  const __m128i z = _mm_setzero_si128();
+  auto* q = reinterpret_cast<__m128i*>(p);
+  auto* e = reinterpret_cast<__m128i*>(p + n);
+  _mm_storeu_si128(q, z);
+  _mm_storeu_si128(e - 1, z);
+  if (n > 32) {
+    _mm_storeu_si128(q + 1, z);
+    _mm_storeu_si128(e - 2, z);
+  }
+}
+
+}  // namespace
+
+void zero_rep_stosb(void* p, std::size_t n) noexcept {
+  asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
+}
+
+// ---- SSE2 (every x86-64) ----------------------------------------------------------
+
+void zero_nt_sse2(void* dst, std::size_t n) noexcept {
+  auto* p = static_cast<unsigned char*>(dst);
+  if (n < 128) {
+    zero_sse2(p, n, 0, 0);
+    return;
+  }
+  const __m128i z = _mm_setzero_si128();
+  unsigned char* end = p + n;
+  zero_16_to_64(p, 64);  // unaligned head
+  unsigned char* q = align_up(p, 64);
+  for (; end - q >= 64; q += 64) {
+    auto* v = reinterpret_cast<__m128i*>(q);
+    _mm_stream_si128(v, z);
+    _mm_stream_si128(v + 1, z);
+    _mm_stream_si128(v + 2, z);
+    _mm_stream_si128(v + 3, z);
+  }
+  if (q < end) zero_16_to_64(end - 64, 64);  // unaligned tail
+}
+
+void zero_sse2(void* dst, std::size_t n, std::size_t stosb, std::size_t nt) noexcept {
+  auto* p = static_cast<unsigned char*>(dst);
+  if (n < 16) {
+    zero_below_16(p, n);
+    return;
+  }
+  if (n <= 64) {
+    zero_16_to_64(p, n);
+    return;
+  }
+  if (use_nt(n, nt)) {
+    zero_nt_sse2(p, n);
+    _mm_sfence();
+    return;
+  }
+  if (use_stosb(n, stosb)) {
+    zero_rep_stosb(p, n);
+    return;
+  }
+  const __m128i z = _mm_setzero_si128();
+  unsigned char* end = p + n;
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), z);
+  unsigned char* q = align_up(p, 16);
+  for (; end - q > 64; q += 64) {
+    auto* v = reinterpret_cast<__m128i*>(q);
+    _mm_store_si128(v, z);
+    _mm_store_si128(v + 1, z);
+    _mm_store_si128(v + 2, z);
+    _mm_store_si128(v + 3, z);
+  }
+  auto* e = reinterpret_cast<__m128i*>(end);
+  _mm_storeu_si128(e - 4, z);
+  _mm_storeu_si128(e - 3, z);
+  _mm_storeu_si128(e - 2, z);
+  _mm_storeu_si128(e - 1, z);
+}
+
+// ---- AVX2 ---------------------------------------------------------------------------
+
+__attribute__((target("avx2"))) void zero_nt_avx2(void* dst, std::size_t n) noexcept {
+  auto* p = static_cast<unsigned char*>(dst);
+  if (n < 128) {
+    zero_avx2(p, n, 0, 0);
+    return;
+  }
+  const __m256i z = _mm256_setzero_si256();
+  unsigned char* end = p + n;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), z);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 32), z);
+  unsigned char* q = align_up(p, 64);
+  for (; end - q >= 128; q += 128) {
+    auto* v = reinterpret_cast<__m256i*>(q);
+    _mm256_stream_si256(v, z);
+    _mm256_stream_si256(v + 1, z);
+    _mm256_stream_si256(v + 2, z);
+    _mm256_stream_si256(v + 3, z);
+  }
+  if (end - q >= 64) {
+    auto* v = reinterpret_cast<__m256i*>(q);
+    _mm256_stream_si256(v, z);
+    _mm256_stream_si256(v + 1, z);
+    q += 64;
+  }
+  if (q < end) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(end - 64), z);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(end - 32), z);
+  }
+}
+
+__attribute__((target("avx2"))) void zero_avx2(void* dst, std::size_t n, std::size_t stosb,
+                                                std::size_t nt) noexcept {
+  auto* p = static_cast<unsigned char*>(dst);
+  if (n < 16) {
+    zero_below_16(p, n);
+    return;
+  }
+  if (n <= 32) {
+    const __m128i z = _mm_setzero_si128();
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), z);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + n - 16), z);
+    return;
+  }
+  const __m256i z = _mm256_setzero_si256();
+  auto* e = reinterpret_cast<__m256i*>(p + n);
+  auto* v = reinterpret_cast<__m256i*>(p);
+  if (n <= 128) {
+    _mm256_storeu_si256(v, z);
+    _mm256_storeu_si256(e - 1, z);
+    if (n > 64) {
+      _mm256_storeu_si256(v + 1, z);
+      _mm256_storeu_si256(e - 2, z);
+    }
+    return;
+  }
+  if (n <= 256) {
+    _mm256_storeu_si256(v, z);
+    _mm256_storeu_si256(v + 1, z);
+    _mm256_storeu_si256(v + 2, z);
+    _mm256_storeu_si256(v + 3, z);
+    _mm256_storeu_si256(e - 4, z);
+    _mm256_storeu_si256(e - 3, z);
+    _mm256_storeu_si256(e - 2, z);
+    _mm256_storeu_si256(e - 1, z);
+    return;
+  }
+  if (use_nt(n, nt)) {
+    zero_nt_avx2(p, n);
+    _mm_sfence();
+    return;
+  }
+  if (use_stosb(n, stosb)) {
+    zero_rep_stosb(p, n);
+    return;
+  }
+  unsigned char* end = p + n;
+  _mm256_storeu_si256(v, z);
+  unsigned char* q = align_up(p, 32);
+  for (; end - q > 128; q += 128) {
+    auto* a = reinterpret_cast<__m256i*>(q);
+    _mm256_store_si256(a, z);
+    _mm256_store_si256(a + 1, z);
+    _mm256_store_si256(a + 2, z);
+    _mm256_store_si256(a + 3, z);
+  }
+  _mm256_storeu_si256(e - 4, z);
+  _mm256_storeu_si256(e - 3, z);
+  _mm256_storeu_si256(e - 2, z);
+  _mm256_storeu_si256(e - 1, z);
+}
+
+// ---- AVX-512 ------------------------------------------------------------------------
+
+__attribute__((target("avx2,avx512f"))) void zero_avx512(void* dst, std::size_t n,
+                                                          std::size_t stosb,
+                                                          std::size_t nt) noexcept {
+  auto* p = static_cast<unsigned char*>(dst);
+  if (n <= 128) {
+    zero_avx2(p, n, 0, 0);
+    return;
+  }
+  const __m512i z = _mm512_setzero_si512();
+  auto* e = reinterpret_cast<__m512i*>(p + n);
+  auto* v = reinterpret_cast<__m512i*>(p);
+  if (n <= 256) {
+    _mm512_storeu_si512(v, z);
+    _mm512_storeu_si512(v + 1, z);
+    _mm512_storeu_si512(e - 2, z);
+    _mm512_storeu_si512(e - 1, z);
+    return;
+  }
+  if (use_nt(n, nt)) {
+    zero_nt_avx2(p, n);
+    _mm_sfence();
+    return;
+  }
+  if (use_stosb(n, stosb)) {
+    zero_rep_stosb(p, n);
+    return;
+  }
+  unsigned char* end = p + n;
+  _mm512_storeu_si512(v, z);
+  unsigned char* q = align_up(p, 64);
+  for (; end - q > 256; q += 256) {
+    auto* a = reinterpret_cast<__m512i*>(q);
+    _mm512_store_si512(a, z);
+    _mm512_store_si512(a + 1, z);
+    _mm512_store_si512(a + 2, z);
+    _mm512_store_si512(a + 3, z);
+  }
+  _mm512_storeu_si512(e - 4, z);
+  _mm512_storeu_si512(e - 3, z);
+  _mm512_storeu_si512(e - 2, z);
+  _mm512_storeu_si512(e - 1, z);
+}
+
+// ---- entry points with the thresholds in force ------------------------------------
+
+void fill_sse2(void* p, std::size_t n) noexcept {
+  zero_sse2(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
+            g_zero_nt_threshold.load(std::memory_order_relaxed));
+}
+
+void fill_avx2(void* p, std::size_t n) noexcept {
+  zero_avx2(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
+            g_zero_nt_threshold.load(std::memory_order_relaxed));
+}
+
+void fill_avx512(void* p, std::size_t n) noexcept {
+  zero_avx512(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
+              g_zero_nt_threshold.load(std::memory_order_relaxed));
+}
+
+void vector_sse2(void* p, std::size_t n) noexcept { zero_sse2(p, n, 0, 0); }
+void vector_avx2(void* p, std::size_t n) noexcept { zero_avx2(p, n, 0, 0); }
+void vector_avx512(void* p, std::size_t n) noexcept { zero_avx512(p, n, 0, 0); }
+
+}  // namespace zerolab::internal
