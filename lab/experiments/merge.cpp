@@ -1,8 +1,8 @@
 // Experiment `merge` (seed 000): merging three buffers of 10000, 20000 and
 // 50000 bytes into one new 80000-byte buffer, with the new buffer zeroed
-// first (std::vector<char>(n), malloc+memset, calloc) or left
-// uninitialized (malloc, make_unique_for_overwrite, a vector whose
-// allocator default-initializes). The seed's Go benchmark kept the last 128
+// first (std::vector<char>(n), make_unique<char[]>, malloc+memset, calloc)
+// or left uninitialized (malloc, zerolab::make_uninit,
+// zerolab::uninit_vector). The seed's Go benchmark kept the last 128
 // results alive (r[i&127]); here each strategy keeps a ring of 128 too, so
 // every iteration frees the result 128 iterations old and the allocator
 // hands back dirty memory — zeroing it is real work each time.
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "lab/experiment.hpp"
+#include "zerolab/uninit.hpp"
 
 namespace zerolab::lab {
 namespace {
@@ -55,27 +56,6 @@ inline T* opaque(T* p) {
   asm volatile("" : "+r"(p) : : "memory");
   return p;
 }
-
-// An allocator whose construct() default-initializes: resize() leaves
-// trivial elements uninitialized.
-template <class T>
-struct DefaultInitAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = DefaultInitAllocator<U>;
-  };
-  DefaultInitAllocator() = default;
-  template <class U>
-  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
 
 // A ring of the last kRing results owned through free().
 struct MallocRing {
@@ -150,17 +130,17 @@ void merge_make_unique_for_overwrite(B& b) {
   OwnerRing<std::unique_ptr<char[]>> ring;
   std::size_t i = 0;
   for (auto _ : b.loop()) {
-    auto r = std::make_unique_for_overwrite<char[]>(kTotal);
+    auto r = zerolab::make_uninit<char[]>(kTotal);
     copy_parts(r.get());
     ring.put(i++, std::move(r));
   }
 }
 
 void merge_vector_default_init(B& b) {
-  OwnerRing<std::vector<char, DefaultInitAllocator<char>>> ring;
+  OwnerRing<zerolab::uninit_vector<char>> ring;
   std::size_t i = 0;
   for (auto _ : b.loop()) {
-    std::vector<char, DefaultInitAllocator<char>> r(kTotal);
+    zerolab::uninit_vector<char> r(kTotal);
     copy_parts(r.data());
     ring.put(i++, std::move(r));
   }
@@ -181,20 +161,20 @@ Experiment make_merge_experiment() {
   const char* seed = "1.20x (20018 vs 16722 ns/op)";
   e.benchmarks = {
       {"BenchmarkMerge/vector-zeroed", &merge_vector_zeroed},
-      {"BenchmarkMerge/vector-default-init", &merge_vector_default_init},
+      {"BenchmarkMerge/uninit_vector", &merge_vector_default_init},
       {"BenchmarkMerge/malloc+memset", &merge_malloc_memset},
       {"BenchmarkMerge/malloc", &merge_malloc},
       {"BenchmarkMerge/make_unique", &merge_make_unique},
-      {"BenchmarkMerge/make_unique_for_overwrite", &merge_make_unique_for_overwrite},
+      {"BenchmarkMerge/make_uninit", &merge_make_unique_for_overwrite},
       {"BenchmarkMerge/calloc", &merge_calloc},
   };
   e.claims = {
       Claim::ratio("uninitialized allocation makes the merge faster: malloc vs malloc+memset",
                    seed, "BenchmarkMerge/malloc+memset", "BenchmarkMerge/malloc"),
-      Claim::ratio("... make_unique_for_overwrite<char[]> vs make_unique<char[]> (zeroed)", seed,
-                   "BenchmarkMerge/make_unique", "BenchmarkMerge/make_unique_for_overwrite"),
-      Claim::ratio("... vector with a default-init allocator vs std::vector<char>(n)", seed,
-                   "BenchmarkMerge/vector-zeroed", "BenchmarkMerge/vector-default-init"),
+      Claim::ratio("... zerolab::make_uninit<char[]> vs make_unique<char[]> (zeroed)", seed,
+                   "BenchmarkMerge/make_unique", "BenchmarkMerge/make_uninit"),
+      Claim::ratio("... zerolab::uninit_vector<char>(n) vs std::vector<char>(n)", seed,
+                   "BenchmarkMerge/vector-zeroed", "BenchmarkMerge/uninit_vector"),
   };
   return e;
 }

@@ -1,0 +1,10 @@
+# zerolab::mem: zero_fill on every path, size and alignment; zero_pages;
+# the uninitialized-allocation tools.
+zerolab_add_test(zero_test
+  SOURCES zero_test.cpp
+  LIBS zerolab_mem
+  LABELS mem)
+zerolab_add_test(uninit_test
+  SOURCES uninit_test.cpp
+  LIBS zerolab_mem
+  LABELS mem)
