@@ -51,6 +51,10 @@ const std::vector<Experiment>& catalog() {
     all.push_back(make_zero_cost_experiment());
     all.push_back(make_dirty_memory_experiment());
     all.push_back(make_memclr_threshold_experiment());
+    all.push_back(make_chunked_zero_experiment());
+    all.push_back(make_make_reuse_clear_experiment());
+    all.push_back(make_stack_zero_experiment());
+    all.push_back(make_copy_vs_append_experiment());
     return all;
   }();
   return experiments;

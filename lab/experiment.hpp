@@ -102,6 +102,10 @@ Experiment make_merge_experiment();
 Experiment make_zero_cost_experiment();
 Experiment make_dirty_memory_experiment();
 Experiment make_memclr_threshold_experiment();
+Experiment make_chunked_zero_experiment();
+Experiment make_make_reuse_clear_experiment();
+Experiment make_stack_zero_experiment();
+Experiment make_copy_vs_append_experiment();
 
 }  // namespace zerolab::lab
 

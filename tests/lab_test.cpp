@@ -414,8 +414,9 @@ TEST(LabCli, BadInputExits2AndWritesNothing) {
   const std::string results = dir + "/results";
   Command c = run_cli("lab nosuch -o " + results, dir);
   EXPECT_EQ(c.code, 2);
-  EXPECT_EQ(c.err,
-            "zerolab lab: unknown experiment \"nosuch\" (known: merge, zero-cost, dirty-memory)\n");
+  std::string known;
+  for (const Experiment& e : catalog()) known += (known.empty() ? "" : ", ") + e.id;
+  EXPECT_EQ(c.err, "zerolab lab: unknown experiment \"nosuch\" (known: " + known + ")\n");
   EXPECT_FALSE(exists(results));
   c = run_cli("lab --count 0 -o " + results, dir);
   EXPECT_EQ(c.code, 2);
