@@ -12,6 +12,8 @@
 #include "lab/judge.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/report.hpp"
+#include "profile/cpu_profiler.hpp"
+#include "profile/mem_profiler.hpp"
 #include "zerolab/bench_run.hpp"
 
 namespace zerolab::lab {
@@ -144,7 +146,29 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   bool any_error = false;
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
     ExperimentOutcome& o = outcomes[k];
+    internal::profile::CpuProfiler cpu;
+    internal::profile::MemProfiler mem;
+    std::string profile_error;
+    const std::string& id = o.experiment->id;
+    if (!s.cpuprofile_dir.empty() &&
+        !cpu.start(s.cpuprofile_dir + "/" + id + ".cpu.prof", s.cpuprofile_rate, profile_error)) {
+      std::fprintf(err, "zerolab lab: --cpuprofile: %s\n", profile_error.c_str());
+      any_error = true;
+    }
+    if (!s.memprofile_dir.empty() &&
+        !mem.start(s.memprofile_dir + "/" + id + ".mem.prof", s.memprofile_rate, profile_error)) {
+      std::fprintf(err, "zerolab lab: --memprofile: %s\n", profile_error.c_str());
+      any_error = true;
+    }
     run_benchmarks(s, o, progress, k + 1, outcomes.size());
+    if (cpu.running() && !cpu.stop(profile_error)) {
+      std::fprintf(err, "zerolab lab: --cpuprofile: %s\n", profile_error.c_str());
+      any_error = true;
+    }
+    if (mem.running() && !mem.stop(profile_error)) {
+      std::fprintf(err, "zerolab lab: --memprofile: %s\n", profile_error.c_str());
+      any_error = true;
+    }
     for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
       const Claim& c = o.experiment->claims[i];
       if (c.kind != ClaimKind::kFact) o.claims[i] = judge_measured(c, o, s.alpha);

@@ -38,6 +38,13 @@ struct LabSettings {
   std::string command;   // shown in report.md
   bool progress = false; // progress line on `err`
   double alpha = 0.05;
+  // When non-empty: a CPU / allocation profile of each experiment's timed
+  // code, written to <dir>/<id>.cpu.prof / <id>.mem.prof (pprof's legacy
+  // formats; google-pprof --text $(which zerolab) FILE).
+  std::string cpuprofile_dir;
+  int cpuprofile_rate = 100;
+  std::string memprofile_dir;
+  std::uint64_t memprofile_rate = 512 * 1024;
 };
 
 // Returns the exit code: 0, or 1 when a benchmark failed, a claim is an

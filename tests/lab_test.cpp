@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -439,6 +441,34 @@ TEST(LabCli, BadInputExits2AndWritesNothing) {
             "zerolab lab: cannot use output directory /etc/hostname/results: /etc/hostname is not a "
             "directory\n");
   EXPECT_TRUE(c.out.empty());
+}
+
+TEST(LabCli, ProfilesOneFilePerExperiment) {
+  const std::string dir = temp_dir();
+  const std::string prof = dir + "/prof";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  const std::string flags = " --cpuprofile " + prof;  // no -memprofile in sanitizer builds
+#else
+  const std::string flags = " --cpuprofile " + prof + " --memprofile " + prof + " --memprofilerate 1";
+#endif
+  const Command c = run_cli("lab merge --count 1 --benchtime 1000x -o " + dir + "/out" + flags, dir);
+  ASSERT_EQ(c.code, 0) << c.out << c.err;
+  const std::string cpu = read_file(prof + "/merge.cpu.prof");
+  ASSERT_GE(cpu.size(), 5 * sizeof(std::uintptr_t));
+  std::uintptr_t header[3];
+  std::memcpy(header, cpu.data(), sizeof header);
+  EXPECT_EQ(header[0], 0u);  // pprof's legacy CPU profile: 0, 3, 0, period, 0
+  EXPECT_EQ(header[1], 3u);
+  EXPECT_EQ(header[2], 0u);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  const std::string mem = read_file(prof + "/merge.mem.prof");
+  EXPECT_EQ(mem.rfind("heap profile: ", 0), 0u) << mem.substr(0, 80);
+#endif
+  const Command bad = run_cli("lab merge --cpuprofilerate 0 --cpuprofile " + prof, dir);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err,
+            "zerolab lab: invalid value \"0\" for flag -cpuprofilerate: must be an integer from 1 to "
+            "10000 (samples per second)\n");
 }
 
 TEST(LabCli, ListNamesEveryExperiment) {

@@ -69,7 +69,15 @@ bool parse_duration(std::string_view s, std::chrono::nanoseconds& out) {
   return true;
 }
 
-// A positive byte count: digits with an optional KiB or MiB suffix, < 2^40.
+
+std::string bad_value(std::string_view flag, const std::string& value, std::string_view why) {
+  std::string e = "invalid value \"" + value + "\" for flag -" + std::string(flag);
+  if (!why.empty()) e += ": " + std::string(why);
+  return e;
+}
+
+}  // namespace
+
 bool parse_byte_count(const std::string& text, std::uint64_t& out) {
   std::string digits = text;
   std::uint64_t scale = 1;
@@ -89,14 +97,6 @@ bool parse_byte_count(const std::string& text, std::uint64_t& out) {
   out = static_cast<std::uint64_t>(n) * scale;
   return true;
 }
-
-std::string bad_value(std::string_view flag, const std::string& value, std::string_view why) {
-  std::string e = "invalid value \"" + value + "\" for flag -" + std::string(flag);
-  if (!why.empty()) e += ": " + std::string(why);
-  return e;
-}
-
-}  // namespace
 
 bool parse_benchtime(const std::string& text, BenchTime& out, std::string& error) {
   if (!text.empty() && text.back() == 'x') {

@@ -46,6 +46,10 @@ struct Options {
 // iteration count ("100x"). Returns false with `error` set on bad input.
 bool parse_benchtime(const std::string& text, BenchTime& out, std::string& error);
 
+// Parses a positive byte count: digits with an optional KiB or MiB suffix,
+// below 2^40 ("512KiB", "4096", "1"). Returns false on anything else.
+bool parse_byte_count(const std::string& text, std::uint64_t& out);
+
 // Parses argv[1..argc). On failure returns false and sets `error` to the
 // one-line message (without the program name).
 bool parse_options(int argc, char** argv, Options& options, std::string& error);

@@ -10,6 +10,7 @@
 //   zerolab lab --quick              # one short run each, provisional verdicts
 //   zerolab lab merge zero-cost --count 20 -o results/today
 //   zerolab lab --list
+//   zerolab lab merge --cpuprofile prof --memprofile prof --memprofilerate 1
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,7 +45,12 @@ constexpr const char* kUsage =
     "  --quick          one short run of each benchmark (verdicts provisional)\n"
     "  --count N        runs of each benchmark, interleaved (default 10; >= 6 for tests)\n"
     "  --benchtime D    time per run, or Nx iterations (default 500ms; --quick 20ms)\n"
-    "  -o DIR           output directory (default zerolab-results/<UTC time>)\n";
+    "  -o DIR           output directory (default zerolab-results/<UTC time>)\n"
+    "  --cpuprofile DIR     a CPU profile of each experiment's timed code: DIR/<id>.cpu.prof\n"
+    "  --cpuprofilerate HZ  CPU samples per second (default 100)\n"
+    "  --memprofile DIR     an allocation profile of each experiment: DIR/<id>.mem.prof\n"
+    "  --memprofilerate N   sample one allocation per N bytes on average (default 512KiB; 1: all)\n"
+    "Read profiles with google-pprof --text $(command -v zerolab) FILE.\n";
 
 void fail(const std::string& message) { std::fprintf(stderr, "zerolab lab: %s\n", message.c_str()); }
 
@@ -96,6 +102,10 @@ struct LabFlags {
   std::string count_text;
   std::string benchtime_text;
   std::string out_dir;
+  std::string cpuprofile_dir;
+  std::string cpuprofile_rate;
+  std::string memprofile_dir;
+  std::string memprofile_rate;
   std::vector<std::string> experiments;
 };
 
@@ -139,13 +149,16 @@ bool parse_flags(std::span<char* const> args, LabFlags& f, std::string& error) {
     } else if (name == "benchtime") {
       if (!take_value()) return false;
       f.benchtime_text = value;
-    } else if (name == "o") {
+    } else if (name == "o" || name == "cpuprofile" || name == "memprofile") {
       if (!take_value()) return false;
       if (value.empty()) {
-        error = "invalid value \"\" for flag -o: empty directory name";
+        error = "invalid value \"\" for flag -" + name + ": empty directory name";
         return false;
       }
-      f.out_dir = value;
+      (name == "o" ? f.out_dir : name == "cpuprofile" ? f.cpuprofile_dir : f.memprofile_dir) = value;
+    } else if (name == "cpuprofilerate" || name == "memprofilerate") {
+      if (!take_value()) return false;
+      (name == "cpuprofilerate" ? f.cpuprofile_rate : f.memprofile_rate) = value;
     } else {
       error = "flag provided but not defined: " + arg;
       return false;
@@ -215,12 +228,35 @@ int run_lab_command(std::span<char* const> args) {
   s.benchtime = bt.duration;
   s.iterations = bt.iterations;
 
-  s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + utc_stamp() : flags.out_dir;
-  while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();
-  if (!make_directories(s.out_dir, error) || !check_writable(s.out_dir, error)) {
-    fail(error);
+  if (!flags.cpuprofile_rate.empty()) {
+    char* end = nullptr;
+    errno = 0;
+    const long hz = std::strtol(flags.cpuprofile_rate.c_str(), &end, 10);
+    if (end == flags.cpuprofile_rate.c_str() || *end != '\0' || errno != 0 || hz < 1 || hz > 10000) {
+      fail("invalid value \"" + flags.cpuprofile_rate +
+           "\" for flag -cpuprofilerate: must be an integer from 1 to 10000 (samples per second)");
+      return kExitBadUsage;
+    }
+    s.cpuprofile_rate = static_cast<int>(hz);
+  }
+  if (!flags.memprofile_rate.empty() &&
+      !internal::parse_byte_count(flags.memprofile_rate, s.memprofile_rate)) {
+    fail("invalid value \"" + flags.memprofile_rate +
+         "\" for flag -memprofilerate: must be a positive byte count (512KiB, 4096, 1)");
     return kExitBadUsage;
   }
+
+  s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + utc_stamp() : flags.out_dir;
+  while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();
+  for (const std::string* dir : {&flags.cpuprofile_dir, &flags.memprofile_dir, &s.out_dir}) {
+    if (dir->empty()) continue;
+    if (!make_directories(*dir, error) || !check_writable(*dir, error)) {
+      fail(error);
+      return kExitBadUsage;
+    }
+  }
+  s.cpuprofile_dir = flags.cpuprofile_dir;
+  s.memprofile_dir = flags.memprofile_dir;
 
   s.command = "zerolab lab";
   for (char* a : args) s.command += " " + std::string(a);
