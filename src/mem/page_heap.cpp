@@ -1,0 +1,390 @@
+// PageHeap (zerolab/page_heap.hpp): arenas, first-fit spans, per-range zero
+// tracking.
+//
+// Three sets of address ranges, guarded by one mutex:
+//   live  — the spans handed out, one map entry each (never merged);
+//   free  — the free memory of all arenas, coalesced;
+//   dirty — the part of `free` that may hold old bytes, coalesced.
+// So dirty ⊆ free, and free \ dirty is known zero: fresh from the kernel or
+// released with MADV_DONTNEED. allocate() takes the lowest free range that
+// fits, carves its head, and zero_fills only the dirty pieces it took (after
+// unlocking: the span is the caller's by then). deallocate() returns the
+// span to free and dirty. release() hands dirty ranges back to the kernel
+// from the highest address down, holding the lock so nobody can allocate a
+// page whose MADV_DONTNEED is still in flight.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cassert>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "mem/page_heap_os.hpp"
+#include "mem/page_heap_ranges.hpp"
+#include "zerolab/page_heap.hpp"
+#include "zerolab/zero.hpp"
+
+namespace zerolab {
+namespace {
+
+constexpr std::size_t kPage = PageHeap::kPageBytes;
+constexpr std::size_t kHuge = std::size_t{2} << 20;
+// Requests above this are too large: every rounding below stays far from overflow.
+constexpr std::size_t kMaxBytes = std::size_t{1} << 62;
+
+constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) & ~(to - 1); }
+
+// The node count the worst operation (an allocation that maps an arena)
+// takes from the pool.
+constexpr std::size_t kNodesPerOperation = 4;
+
+struct Arena {
+  void* map_base = nullptr;
+  std::size_t map_bytes = 0;
+  std::uintptr_t start = 0;  // 2 MiB-aligned usable range [start, end)
+  std::uintptr_t end = 0;
+};
+
+// The dirty pieces of one allocation, zeroed after the lock is dropped; past
+// the inline capacity, pieces are zeroed at once (under the lock).
+class Pieces {
+ public:
+  void add(std::uintptr_t start, std::uintptr_t end) noexcept {
+    if (count_ == pieces_.size()) {
+      zero_fill(reinterpret_cast<void*>(start), end - start);
+      return;
+    }
+    pieces_[count_++] = {start, end};
+  }
+  void zero_all() const noexcept {
+    for (std::size_t i = 0; i < count_; ++i) {
+      zero_fill(reinterpret_cast<void*>(pieces_[i].first), pieces_[i].second - pieces_[i].first);
+    }
+  }
+
+ private:
+  std::array<std::pair<std::uintptr_t, std::uintptr_t>, 16> pieces_{};
+  std::size_t count_ = 0;
+};
+
+std::string describe_size(std::size_t n) { return std::to_string(n) + " bytes"; }
+
+std::string hex(const void* p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", p);
+  return text;
+}
+
+}  // namespace
+
+struct PageHeap::Impl {
+  explicit Impl(PageHeapOptions o) : options(std::move(o)) {
+    huge = options.huge_pages == HugePages::kOn ||
+           (options.huge_pages == HugePages::kAuto && transparent_huge_pages_available());
+    arena_bytes = round_up(std::clamp<std::size_t>(options.arena_bytes, kHuge, kMaxBytes), kHuge);
+    if (!options.map) options.map = [](std::size_t bytes) { return internal::map_anonymous(bytes); };
+    if (!options.unmap) options.unmap = [](void* p, std::size_t bytes) { internal::unmap_anonymous(p, bytes); };
+  }
+
+  ~Impl() {
+    for (const Arena& a : arenas) options.unmap(a.map_base, a.map_bytes);
+  }
+
+  void* allocate(std::size_t n, Zero zero, std::error_code& error, int& sys_errno) noexcept;
+  std::error_code deallocate(void* p, std::size_t n) noexcept;
+  std::size_t release(std::size_t bytes, std::error_code& error, int& sys_errno) noexcept;
+  bool map_arena(std::size_t size, std::error_code& error, int& sys_errno) noexcept;
+  std::error_code classify_unknown(std::uintptr_t p) const noexcept;
+  std::string check_locked() const;
+  void debug_check_locked() const {
+#ifndef NDEBUG
+    const std::string broken = check_locked();
+    assert(broken.empty() && "PageHeap invariant broken");
+#endif
+  }
+
+  PageHeapOptions options;
+  bool huge = false;
+  std::size_t arena_bytes = 0;
+
+  mutable std::mutex mu;
+  std::vector<Arena> arenas;
+  internal::NodePool pool;
+  internal::RangeMap live;  // start -> end of every span handed out
+  internal::RangeSet free;
+  internal::RangeSet dirty;
+  std::size_t mapped = 0;
+  std::size_t in_use = 0;
+  std::uint64_t bytes_zeroed = 0;
+  std::uint64_t bytes_zero_skipped = 0;
+  std::uint64_t bytes_released = 0;
+  std::uint64_t allocations = 0;
+  std::uint64_t deallocations = 0;
+  std::atomic<std::uint64_t> prefault_fallbacks{0};
+};
+
+bool PageHeap::Impl::map_arena(std::size_t size, std::error_code& error, int& sys_errno) noexcept {
+  const std::size_t usable = std::max(arena_bytes, round_up(size, kHuge));
+  // 2 MiB of slack: the usable range starts 2 MiB-aligned and at least one
+  // page of the mapping follows it, so two arenas' ranges never touch.
+  const std::size_t map_bytes = usable + kHuge;
+  errno = 0;
+  void* m = options.map(map_bytes);
+  if (m == nullptr || m == MAP_FAILED) {
+    sys_errno = errno != 0 ? errno : ENOMEM;
+    error = PageHeapErrc::out_of_memory;
+    return false;
+  }
+  const std::uintptr_t start = round_up(reinterpret_cast<std::uintptr_t>(m), kHuge);
+  internal::advise_huge_pages(reinterpret_cast<void*>(start), usable, huge);
+  arenas.push_back({m, map_bytes, start, start + usable});  // capacity reserved by the caller
+  free.insert(start, start + usable, pool);
+  mapped += usable;
+  return true;
+}
+
+void* PageHeap::Impl::allocate(std::size_t n, Zero zero, std::error_code& error,
+                               int& sys_errno) noexcept {
+  if (n < kMinBytes) {
+    error = PageHeapErrc::too_small;
+    return nullptr;
+  }
+  if (n > kMaxBytes) {
+    error = PageHeapErrc::too_large;
+    return nullptr;
+  }
+  const std::size_t size = round_up(n, kPage);
+  Pieces to_zero;
+  std::uintptr_t start = 0;
+  {
+    std::lock_guard lock(mu);
+    try {
+      pool.fill(kNodesPerOperation);
+      arenas.reserve(arenas.size() + 1);
+    } catch (...) {
+      error = PageHeapErrc::out_of_memory;
+      sys_errno = ENOMEM;
+      return nullptr;
+    }
+    auto fit = free.first_fit(size);
+    if (fit == free.ranges().end()) {
+      if (!map_arena(size, error, sys_errno)) return nullptr;
+      fit = free.first_fit(size);
+    }
+    start = fit->first;
+    const std::uintptr_t end = start + size;
+    live.insert(pool.take(start, end));
+    free.erase(start, end, pool, [](std::uintptr_t, std::uintptr_t) {});
+    const std::size_t dirty_bytes = dirty.erase(start, end, pool, [&](std::uintptr_t s, std::uintptr_t e) {
+      if (zero == Zero::yes) to_zero.add(s, e);
+    });
+    in_use += size;
+    ++allocations;
+    if (zero == Zero::yes) {
+      bytes_zeroed += dirty_bytes;
+      bytes_zero_skipped += size - dirty_bytes;
+    }
+    debug_check_locked();
+  }
+  to_zero.zero_all();
+  void* p = reinterpret_cast<void*>(start);
+  if (options.prefault && !internal::prefault_pages(p, size)) {
+    prefault_fallbacks.fetch_add(1, std::memory_order_relaxed);
+  }
+#ifndef NDEBUG
+  if (zero == Zero::yes) {  // sample the span: the zero tracking must be right
+    const std::size_t pages = size / kPage;
+    const std::size_t step = std::max<std::size_t>(1, pages / 64);
+    for (std::size_t i = 0; i < pages; i += step) {
+      const auto* word = reinterpret_cast<const volatile std::uint64_t*>(start + i * kPage);
+      assert(*word == 0 && "PageHeap: a Zero::yes span is not zero");
+    }
+    assert(*reinterpret_cast<const volatile std::uint64_t*>(start + size - 8) == 0);
+  }
+#endif
+  return p;
+}
+
+std::error_code PageHeap::Impl::classify_unknown(std::uintptr_t p) const noexcept {
+  if (free.find(p) != free.ranges().end()) return PageHeapErrc::double_free;
+  auto it = live.upper_bound(p);
+  if (it != live.begin() && p < std::prev(it)->second) return PageHeapErrc::interior_pointer;
+  return PageHeapErrc::unknown_pointer;
+}
+
+std::error_code PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
+  if (ptr == nullptr) return PageHeapErrc::null_pointer;
+  const auto p = reinterpret_cast<std::uintptr_t>(ptr);
+  std::lock_guard lock(mu);
+  try {
+    pool.fill(kNodesPerOperation);
+  } catch (...) {
+    return PageHeapErrc::out_of_memory;
+  }
+  auto it = live.find(p);
+  if (it == live.end()) return classify_unknown(p);
+  const std::size_t size = it->second - it->first;
+  if (n != 0 && (n > kMaxBytes || round_up(n, kPage) != size)) return PageHeapErrc::size_mismatch;
+  pool.give(live.extract(it));
+  free.insert(p, p + size, pool);
+  dirty.insert(p, p + size, pool);
+  in_use -= size;
+  ++deallocations;
+  debug_check_locked();
+  return {};
+}
+
+std::size_t PageHeap::Impl::release(std::size_t bytes, std::error_code& error, int& sys_errno) noexcept {
+  std::size_t remaining = bytes > kMaxBytes ? kMaxBytes : round_up(bytes, kPage);
+  std::size_t released = 0;
+  std::lock_guard lock(mu);
+  internal::RangeMap& ranges = dirty.ranges();
+  while (remaining > 0 && !ranges.empty()) {
+    auto last = std::prev(ranges.end());
+    const std::size_t take = std::min<std::size_t>(last->second - last->first, remaining);
+    void* p = reinterpret_cast<void*>(last->second - take);
+    const ZeroPagesResult r = zero_pages(p, take);
+    if (r.error) {
+      error = PageHeapErrc::release_failed;
+      sys_errno = r.error.value();
+      break;
+    }
+    dirty.trim_back(last, take, pool);
+    released += take;
+    remaining -= take;
+  }
+  bytes_released += released;
+  debug_check_locked();
+  return released;
+}
+
+std::string PageHeap::Impl::check_locked() const {
+  auto in_arena = [this](std::uintptr_t s, std::uintptr_t e) {
+    for (const Arena& a : arenas) {
+      if (s >= a.start && e <= a.end) return true;
+    }
+    return false;
+  };
+  auto check_set = [&](const internal::RangeMap& m, const char* what, bool coalesced,
+                       std::size_t& total) -> std::string {
+    std::uintptr_t prev_end = 0;
+    total = 0;
+    for (const auto& [s, e] : m) {
+      if (s >= e || s % kPage != 0 || e % kPage != 0) return std::string(what) + ": bad range at " + hex(reinterpret_cast<void*>(s));
+      if (s < prev_end || (coalesced && s == prev_end)) return std::string(what) + ": overlapping or uncoalesced at " + hex(reinterpret_cast<void*>(s));
+      if (!in_arena(s, e)) return std::string(what) + ": range outside the arenas at " + hex(reinterpret_cast<void*>(s));
+      prev_end = e;
+      total += e - s;
+    }
+    return "";
+  };
+  std::size_t live_bytes = 0, free_bytes = 0, dirty_bytes = 0;
+  if (std::string e = check_set(live, "live", false, live_bytes); !e.empty()) return e;
+  if (std::string e = check_set(free.ranges(), "free", true, free_bytes); !e.empty()) return e;
+  if (std::string e = check_set(dirty.ranges(), "dirty", true, dirty_bytes); !e.empty()) return e;
+  for (const auto& [s, e] : live) {
+    if (free.overlaps(s, e)) return "a live span overlaps free memory at " + hex(reinterpret_cast<void*>(s));
+  }
+  for (const auto& [s, e] : dirty.ranges()) {
+    auto f = free.find(s);
+    if (f == free.ranges().end() || f->second < e) return "dirty memory outside free memory at " + hex(reinterpret_cast<void*>(s));
+  }
+  if (live_bytes != in_use) return "in_use is " + std::to_string(in_use) + ", live spans hold " + std::to_string(live_bytes);
+  if (free_bytes != free.bytes() || dirty_bytes != dirty.bytes()) return "free or dirty byte counts drifted";
+  if (mapped != in_use + free_bytes) return "mapped != in_use + free";
+  std::size_t arena_total = 0;
+  for (const Arena& a : arenas) arena_total += a.end - a.start;
+  if (arena_total != mapped) return "mapped is not the arenas' size";
+  return "";
+}
+
+// ---- PageHeap ------------------------------------------------------------------
+
+PageHeap::PageHeap() : PageHeap(PageHeapOptions{}) {}
+
+PageHeap::PageHeap(PageHeapOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+PageHeap::~PageHeap() = default;
+
+void* PageHeap::try_allocate(std::size_t n, Zero zero, std::error_code& error) noexcept {
+  int sys_errno = 0;
+  error.clear();
+  return impl_->allocate(n, zero, error, sys_errno);
+}
+
+void* PageHeap::allocate(std::size_t n, Zero zero) {
+  std::error_code error;
+  int sys_errno = 0;
+  void* p = impl_->allocate(n, zero, error, sys_errno);
+  if (p != nullptr) return p;
+  std::string what = "PageHeap::allocate(" + describe_size(n) + ")";
+  if (sys_errno != 0) what += ": mapping an arena: " + std::string(std::strerror(sys_errno));
+  throw std::system_error(error, what);
+}
+
+std::error_code PageHeap::try_deallocate(void* p, std::size_t n) noexcept { return impl_->deallocate(p, n); }
+
+void PageHeap::deallocate(void* p) {
+  if (std::error_code e = impl_->deallocate(p, 0)) {
+    throw std::system_error(e, "PageHeap::deallocate(" + hex(p) + ")");
+  }
+}
+
+void PageHeap::deallocate(void* p, std::size_t n) {
+  if (n == 0) {
+    throw std::system_error(PageHeapErrc::size_mismatch, "PageHeap::deallocate(" + hex(p) + ", 0)");
+  }
+  if (std::error_code e = impl_->deallocate(p, n)) {
+    throw std::system_error(e, "PageHeap::deallocate(" + hex(p) + ", " + describe_size(n) + ")");
+  }
+}
+
+std::size_t PageHeap::release(std::size_t bytes) {
+  std::error_code error;
+  int sys_errno = 0;
+  const std::size_t released = impl_->release(bytes, error, sys_errno);
+  if (error) {
+    throw std::system_error(error, "PageHeap::release: " + std::string(std::strerror(sys_errno)));
+  }
+  return released;
+}
+
+std::size_t PageHeap::span_size(const void* p) const noexcept {
+  std::lock_guard lock(impl_->mu);
+  auto it = impl_->live.find(reinterpret_cast<std::uintptr_t>(p));
+  return it == impl_->live.end() ? 0 : it->second - it->first;
+}
+
+PageHeapStats PageHeap::stats() const noexcept {
+  PageHeapStats s;
+  std::lock_guard lock(impl_->mu);
+  s.mapped = impl_->mapped;
+  s.in_use = impl_->in_use;
+  s.free_dirty = impl_->dirty.bytes();
+  s.free_zero = impl_->free.bytes() - impl_->dirty.bytes();
+  s.arenas = impl_->arenas.size();
+  s.bytes_zeroed = impl_->bytes_zeroed;
+  s.bytes_zero_skipped = impl_->bytes_zero_skipped;
+  s.bytes_released = impl_->bytes_released;
+  s.allocations = impl_->allocations;
+  s.deallocations = impl_->deallocations;
+  s.prefault_fallbacks = impl_->prefault_fallbacks.load(std::memory_order_relaxed);
+  return s;
+}
+
+bool PageHeap::huge_pages() const noexcept { return impl_->huge; }
+
+std::string PageHeap::check() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->check_locked();
+}
+
+}  // namespace zerolab

@@ -1,0 +1,48 @@
+// page_heap_category and the PageHeapErrc messages (zerolab/page_heap.hpp).
+#include <string>
+#include <system_error>
+
+#include "zerolab/page_heap.hpp"
+
+namespace zerolab {
+namespace {
+
+class PageHeapCategory final : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "zerolab.page_heap"; }
+  std::string message(int value) const override {
+    switch (static_cast<PageHeapErrc>(value)) {
+      case PageHeapErrc::too_small: return "request below PageHeap's 64 KiB minimum";
+      case PageHeapErrc::too_large: return "request too large (overflows when rounded to pages)";
+      case PageHeapErrc::out_of_memory: return "mapping a new arena failed";
+      case PageHeapErrc::null_pointer: return "null pointer";
+      case PageHeapErrc::unknown_pointer: return "pointer not handed out by this PageHeap";
+      case PageHeapErrc::interior_pointer: return "pointer into the middle of a span";
+      case PageHeapErrc::double_free: return "span already free (double free)";
+      case PageHeapErrc::size_mismatch: return "size does not match the span's";
+      case PageHeapErrc::bad_alignment: return "alignment above the page size";
+      case PageHeapErrc::release_failed: return "madvise(MADV_DONTNEED) failed";
+    }
+    return "unknown PageHeap error";
+  }
+  std::error_condition default_error_condition(int value) const noexcept override {
+    switch (static_cast<PageHeapErrc>(value)) {
+      case PageHeapErrc::out_of_memory: return std::errc::not_enough_memory;
+      case PageHeapErrc::too_large: return std::errc::value_too_large;
+      default: return std::errc::invalid_argument;
+    }
+  }
+};
+
+}  // namespace
+
+const std::error_category& page_heap_category() noexcept {
+  static const PageHeapCategory category;
+  return category;
+}
+
+std::error_code make_error_code(PageHeapErrc e) noexcept {
+  return {static_cast<int>(e), page_heap_category()};
+}
+
+}  // namespace zerolab

@@ -1,0 +1,555 @@
+// zerolab::PageHeap (zerolab/page_heap.hpp): exact behaviour, exact
+// accounting, a randomized property test against a page-level model,
+// mmap-failure injection, bad input, and the pmr adapter. No timings.
+//
+// Reading memory: every byte a test reads was either written by the test
+// or handed out as Zero::yes (zeroed or fresh from the kernel), so no read
+// is of an indeterminate value. Zero::no reuse is checked only on bytes the
+// test wrote before freeing them.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <iterator>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory_resource>
+#include <random>
+#include <set>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "zerolab/page_heap.hpp"
+
+namespace {
+
+using zerolab::PageHeap;
+using zerolab::PageHeapErrc;
+using zerolab::PageHeapOptions;
+using zerolab::PageHeapStats;
+using zerolab::Zero;
+
+constexpr std::size_t kKiB = 1024;
+constexpr std::size_t kMiB = 1024 * kKiB;
+constexpr std::size_t kPage = PageHeap::kPageBytes;
+
+PageHeapOptions small_arenas(std::size_t arena = 2 * kMiB) {
+  PageHeapOptions o;
+  o.arena_bytes = arena;
+  o.huge_pages = zerolab::HugePages::kOff;
+  return o;
+}
+
+bool all_bytes(const void* p, std::size_t n, unsigned char value) {
+  const auto* b = static_cast<const unsigned char*>(p);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (b[i] != value) return false;
+  }
+  return true;
+}
+
+std::error_code code_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::system_error& e) {
+    return e.code();
+  }
+  return {};
+}
+
+void expect_same(const PageHeapStats& a, const PageHeapStats& b) {
+  EXPECT_EQ(a.mapped, b.mapped);
+  EXPECT_EQ(a.in_use, b.in_use);
+  EXPECT_EQ(a.free_dirty, b.free_dirty);
+  EXPECT_EQ(a.free_zero, b.free_zero);
+  EXPECT_EQ(a.arenas, b.arenas);
+  EXPECT_EQ(a.bytes_zeroed, b.bytes_zeroed);
+  EXPECT_EQ(a.bytes_zero_skipped, b.bytes_zero_skipped);
+  EXPECT_EQ(a.allocations, b.allocations);
+  EXPECT_EQ(a.deallocations, b.deallocations);
+}
+
+TEST(PageHeap, MapsNothingUntilTheFirstAllocation) {
+  PageHeap heap(small_arenas());
+  const PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.mapped, 0u);
+  EXPECT_EQ(s.arenas, 0u);
+  EXPECT_EQ(heap.check(), "");
+}
+
+TEST(PageHeap, FreshMemoryIsNotZeroedAgain) {
+  PageHeap heap(small_arenas());
+  void* p = heap.allocate(100 * kKiB, Zero::yes);  // rounds to 25 pages
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % (2 * kMiB), 0u) << "arenas are 2 MiB-aligned";
+  EXPECT_EQ(heap.span_size(p), 100 * kKiB);
+  EXPECT_TRUE(all_bytes(p, 100 * kKiB, 0));
+  const PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.mapped, 2 * kMiB);
+  EXPECT_EQ(s.arenas, 1u);
+  EXPECT_EQ(s.in_use, 100 * kKiB);
+  EXPECT_EQ(s.free_zero, 2 * kMiB - 100 * kKiB);
+  EXPECT_EQ(s.free_dirty, 0u);
+  EXPECT_EQ(s.bytes_zeroed, 0u);
+  EXPECT_EQ(s.bytes_zero_skipped, 100 * kKiB);
+  EXPECT_EQ(s.allocations, 1u);
+  heap.deallocate(p);
+  EXPECT_EQ(heap.check(), "");
+}
+
+TEST(PageHeap, SizesRoundUpToPages) {
+  PageHeap heap(small_arenas());
+  void* p = heap.allocate(64 * kKiB + 1, Zero::no);
+  EXPECT_EQ(heap.span_size(p), 64 * kKiB + kPage);
+  EXPECT_EQ(heap.stats().in_use, 64 * kKiB + kPage);
+  heap.deallocate(p, 64 * kKiB + 1);  // the size it was allocated with
+  EXPECT_EQ(heap.stats().in_use, 0u);
+}
+
+TEST(PageHeap, DirtyMemoryIsZeroedOnlyWhenAsked) {
+  PageHeap heap(small_arenas());
+  auto* p = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  std::memset(p, 0xAB, 256 * kKiB);
+  heap.deallocate(p);
+  EXPECT_EQ(heap.stats().free_dirty, 256 * kKiB);
+
+  // Zero::no: first fit gives the same span back, untouched.
+  auto* q = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::no));
+  ASSERT_EQ(q, p);
+  EXPECT_TRUE(all_bytes(q, 256 * kKiB, 0xAB));
+  EXPECT_EQ(heap.stats().bytes_zeroed, 0u);
+  EXPECT_EQ(heap.stats().bytes_zero_skipped, 256 * kKiB) << "only the first, fresh allocation";
+  heap.deallocate(q);
+
+  // Zero::yes: zeroed with zero_fill, and counted.
+  auto* r = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  ASSERT_EQ(r, p);
+  EXPECT_TRUE(all_bytes(r, 256 * kKiB, 0));
+  const PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.bytes_zeroed, 256 * kKiB);
+  EXPECT_EQ(s.bytes_zero_skipped, 256 * kKiB);
+  EXPECT_EQ(s.free_dirty, 0u);
+  heap.deallocate(r);
+}
+
+TEST(PageHeap, OnlyTheDirtyPartOfASpanIsZeroed) {
+  PageHeap heap(small_arenas());
+  auto* a = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
+  auto* b = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
+  ASSERT_EQ(b, a + 64 * kKiB) << "first fit by address";
+  std::memset(a, 0x11, 64 * kKiB);
+  heap.deallocate(a);
+  // 192 KiB from a's address: a's 64 KiB are dirty, then b is live, so the
+  // span cannot start at a; the first fit is past b.
+  auto* c = static_cast<unsigned char*>(heap.allocate(192 * kKiB, Zero::yes));
+  EXPECT_EQ(c, b + 64 * kKiB);
+  EXPECT_EQ(heap.stats().bytes_zeroed, 0u);
+  heap.deallocate(b);  // coalesces with a: 128 KiB free at a, 64 dirty + 64 dirty
+  std::memset(c, 0x22, 192 * kKiB);
+  heap.deallocate(c);  // all one free range from a now
+  EXPECT_EQ(heap.stats().free_dirty, 320 * kKiB);
+  // 512 KiB from a: 320 KiB dirty, 192 KiB fresh.
+  auto* d = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::yes));
+  ASSERT_EQ(d, a);
+  EXPECT_TRUE(all_bytes(d, 512 * kKiB, 0));
+  const PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.bytes_zeroed, 320 * kKiB);
+  EXPECT_EQ(s.bytes_zero_skipped, 192 * kKiB + 192 * kKiB);
+  EXPECT_EQ(s.free_dirty, 0u);
+  EXPECT_EQ(s.in_use, 512 * kKiB);
+  EXPECT_EQ(heap.check(), "");
+  heap.deallocate(d);
+}
+
+TEST(PageHeap, ReleaseMakesDirtyMemoryZeroAgain) {
+  PageHeap heap(small_arenas());
+  auto* p = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::no));
+  std::memset(p, 0x5A, 512 * kKiB);
+  heap.deallocate(p);
+  // Partial release: the highest dirty addresses first, rounded to pages.
+  EXPECT_EQ(heap.release(100 * kKiB + 1), 100 * kKiB + kPage);
+  EXPECT_EQ(heap.stats().free_dirty, 512 * kKiB - 100 * kKiB - kPage);
+  EXPECT_EQ(heap.stats().bytes_released, 100 * kKiB + kPage);
+  EXPECT_TRUE(all_bytes(p + 512 * kKiB - 100 * kKiB - kPage, 100 * kKiB + kPage, 0))
+      << "released pages read as zero (read through the free span: the test owns the mapping's bytes)";
+  EXPECT_EQ(heap.release(), 512 * kKiB - 100 * kKiB - kPage);
+  EXPECT_EQ(heap.release(), 0u) << "nothing dirty left";
+  PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.free_dirty, 0u);
+  EXPECT_EQ(s.free_zero, 2 * kMiB);
+  EXPECT_EQ(s.bytes_released, 512 * kKiB);
+
+  auto* q = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::yes));
+  ASSERT_EQ(q, p);
+  EXPECT_TRUE(all_bytes(q, 512 * kKiB, 0));
+  s = heap.stats();
+  EXPECT_EQ(s.bytes_zeroed, 0u) << "released memory is trusted zero";
+  EXPECT_EQ(s.bytes_zero_skipped, 512 * kKiB);
+  heap.deallocate(q);
+}
+
+TEST(PageHeap, CoalescesFreedNeighbours) {
+  PageHeap heap(small_arenas());
+  void* a = heap.allocate(64 * kKiB, Zero::no);
+  void* b = heap.allocate(64 * kKiB, Zero::no);
+  void* c = heap.allocate(64 * kKiB, Zero::no);
+  heap.deallocate(b);
+  heap.deallocate(a);
+  heap.deallocate(c);
+  EXPECT_EQ(heap.check(), "");
+  // One free range again: the whole arena fits in one span.
+  void* all = heap.allocate(2 * kMiB, Zero::no);
+  EXPECT_EQ(all, a);
+  EXPECT_EQ(heap.stats().arenas, 1u);
+  heap.deallocate(all);
+}
+
+TEST(PageHeap, GrowsByArenasAndGivesLargeRequestsTheirOwn) {
+  PageHeap heap(small_arenas(2 * kMiB));
+  void* a = heap.allocate(1536 * kKiB, Zero::yes);
+  void* b = heap.allocate(1536 * kKiB, Zero::yes);  // does not fit the first arena's rest
+  EXPECT_EQ(heap.stats().arenas, 2u);
+  void* big = heap.allocate(5 * kMiB, Zero::yes);  // rounded to 6 MiB, an arena of its own
+  PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.arenas, 3u);
+  EXPECT_EQ(s.mapped, 2 * kMiB + 2 * kMiB + 6 * kMiB);
+  EXPECT_EQ(s.in_use, 2 * 1536 * kKiB + 5 * kMiB);
+  EXPECT_EQ(s.free_zero, s.mapped - s.in_use);
+  // A small request takes the hole at the lowest address (arenas are mapped
+  // wherever the kernel puts them, often downwards).
+  void* c = heap.allocate(512 * kKiB, Zero::yes);
+  char* const holes[] = {static_cast<char*>(a) + 1536 * kKiB, static_cast<char*>(b) + 1536 * kKiB,
+                         static_cast<char*>(big) + 5 * kMiB};
+  EXPECT_EQ(static_cast<char*>(c), *std::min_element(std::begin(holes), std::end(holes)));
+  for (void* p : {a, b, big, c}) heap.deallocate(p);
+  s = heap.stats();
+  EXPECT_EQ(s.in_use, 0u);
+  EXPECT_EQ(s.free_dirty, 2 * 1536 * kKiB + 5 * kMiB + 512 * kKiB) << "what was handed out";
+  EXPECT_EQ(s.free_zero, s.mapped - s.free_dirty);
+  EXPECT_EQ(heap.check(), "");
+}
+
+TEST(PageHeap, BadInputIsAClearErrorThatChangesNothing) {
+  PageHeap heap(small_arenas());
+  void* p = heap.allocate(64 * kKiB, Zero::yes);
+  void* q = heap.allocate(128 * kKiB, Zero::yes);
+  heap.deallocate(q);
+  const PageHeapStats before = heap.stats();
+
+  EXPECT_EQ(code_of([&] { heap.allocate(0, Zero::yes); }), PageHeapErrc::too_small);
+  EXPECT_EQ(code_of([&] { heap.allocate(64 * kKiB - 1, Zero::no); }), PageHeapErrc::too_small);
+  EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX, Zero::yes); }), PageHeapErrc::too_large);
+  EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX - kPage + 2, Zero::yes); }), PageHeapErrc::too_large);
+  EXPECT_EQ(code_of([&] { heap.deallocate(nullptr); }), PageHeapErrc::null_pointer);
+  int on_stack = 0;
+  EXPECT_EQ(code_of([&] { heap.deallocate(&on_stack); }), PageHeapErrc::unknown_pointer);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(p) + kPage); }),
+            PageHeapErrc::interior_pointer);
+  EXPECT_EQ(code_of([&] { heap.deallocate(q); }), PageHeapErrc::double_free);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }), PageHeapErrc::double_free);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, 128 * kKiB); }), PageHeapErrc::size_mismatch);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, 0); }), PageHeapErrc::size_mismatch);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, SIZE_MAX); }), PageHeapErrc::size_mismatch);
+
+  expect_same(before, heap.stats());
+  EXPECT_EQ(heap.check(), "");
+  EXPECT_EQ(heap.span_size(p), 64 * kKiB) << "p is still live after the failed calls";
+
+  // The messages say what was wrong.
+  try {
+    heap.deallocate(q);
+    FAIL() << "no exception";
+  } catch (const std::system_error& e) {
+    EXPECT_NE(std::string(e.what()).find("double free"), std::string::npos) << e.what();
+    EXPECT_STREQ(e.code().category().name(), "zerolab.page_heap");
+  }
+  heap.deallocate(p);
+}
+
+TEST(PageHeap, TryCallsReturnCodes) {
+  PageHeap heap(small_arenas());
+  std::error_code error;
+  EXPECT_EQ(heap.try_allocate(10, Zero::yes, error), nullptr);
+  EXPECT_EQ(error, PageHeapErrc::too_small);
+  EXPECT_EQ(error, std::errc::invalid_argument);
+  void* p = heap.try_allocate(64 * kKiB, Zero::yes, error);
+  ASSERT_NE(p, nullptr);
+  EXPECT_FALSE(error);
+  EXPECT_FALSE(heap.try_deallocate(p));
+  EXPECT_EQ(heap.try_deallocate(p), PageHeapErrc::double_free);
+  EXPECT_EQ(heap.try_deallocate(nullptr), PageHeapErrc::null_pointer);
+}
+
+// A mapping function that fails on demand, and counts.
+struct FlakyMapper {
+  int fail = 0;  // fail this many calls from now on
+  int maps = 0;
+  int unmaps = 0;
+  std::map<void*, std::size_t> live;
+  PageHeapOptions options(std::size_t arena) {
+    PageHeapOptions o = small_arenas(arena);
+    o.map = [this](std::size_t bytes) -> void* {
+      if (fail > 0) {
+        --fail;
+        errno = ENOMEM;
+        return nullptr;
+      }
+      void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) return nullptr;
+      ++maps;
+      live[p] = bytes;
+      return p;
+    };
+    o.unmap = [this](void* p, std::size_t bytes) {
+      ++unmaps;
+      EXPECT_EQ(live[p], bytes);
+      live.erase(p);
+      munmap(p, bytes);
+    };
+    return o;
+  }
+};
+
+TEST(PageHeap, MappingFailureIsACleanError) {
+  FlakyMapper mapper;
+  {
+    PageHeap heap(mapper.options(2 * kMiB));
+    mapper.fail = 1;
+    try {
+      heap.allocate(64 * kKiB, Zero::yes);
+      FAIL() << "no exception";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code(), PageHeapErrc::out_of_memory);
+      EXPECT_EQ(e.code(), std::errc::not_enough_memory);
+      EXPECT_NE(std::string(e.what()).find(std::strerror(ENOMEM)), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(heap.stats().mapped, 0u);
+    EXPECT_EQ(heap.check(), "");
+
+    // The next attempt maps; a request that needs a second arena fails cleanly
+    // and leaves the first arena's spans alone.
+    auto* a = static_cast<unsigned char*>(heap.allocate(1 * kMiB, Zero::yes));
+    std::memset(a, 0x77, 1 * kMiB);
+    const PageHeapStats before = heap.stats();
+    mapper.fail = 1;
+    std::error_code error;
+    EXPECT_EQ(heap.try_allocate(2 * kMiB, Zero::yes, error), nullptr);
+    EXPECT_EQ(error, PageHeapErrc::out_of_memory);
+    expect_same(before, heap.stats());
+    EXPECT_EQ(heap.check(), "");
+    EXPECT_TRUE(all_bytes(a, 1 * kMiB, 0x77));
+    // A request that fits the existing arena needs no mapping.
+    mapper.fail = 1;
+    void* b = heap.allocate(512 * kKiB, Zero::yes);
+    EXPECT_NE(b, nullptr);
+    mapper.fail = 0;
+    void* c = heap.allocate(2 * kMiB, Zero::yes);
+    EXPECT_EQ(heap.stats().arenas, 2u);
+    for (void* p : {static_cast<void*>(a), b, c}) heap.deallocate(p);
+    EXPECT_EQ(mapper.maps, 2);
+    EXPECT_EQ(mapper.unmaps, 0);
+  }
+  EXPECT_EQ(mapper.unmaps, 2) << "the destructor unmaps every arena, with its mapping's size";
+  EXPECT_TRUE(mapper.live.empty());
+}
+
+TEST(PageHeap, PrefaultMakesPagesResidentWithoutChangingThem) {
+  PageHeapOptions o = small_arenas();
+  o.prefault = true;
+  PageHeap heap(o);
+  auto* p = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  std::vector<unsigned char> residency(256 * kKiB / kPage);
+  ASSERT_EQ(mincore(p, 256 * kKiB, residency.data()), 0);
+  for (const unsigned char r : residency) EXPECT_EQ(r & 1, 1);
+  EXPECT_TRUE(all_bytes(p, 256 * kKiB, 0));
+  std::memset(p, 0x3C, 256 * kKiB);
+  heap.deallocate(p);
+  auto* q = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::no));
+  ASSERT_EQ(q, p);
+  EXPECT_TRUE(all_bytes(q, 256 * kKiB, 0x3C));
+  heap.deallocate(q);
+}
+
+TEST(PageHeap, HugePageOption) {
+  PageHeapOptions o;
+  o.huge_pages = zerolab::HugePages::kOff;
+  EXPECT_FALSE(PageHeap(o).huge_pages());
+  o.huge_pages = zerolab::HugePages::kOn;
+  EXPECT_TRUE(PageHeap(o).huge_pages());
+  o.huge_pages = zerolab::HugePages::kAuto;
+  EXPECT_EQ(PageHeap(o).huge_pages(), zerolab::transparent_huge_pages_available());
+}
+
+TEST(PageHeapResource, LargeRequestsGoToTheHeapSmallOnesUpstream) {
+  PageHeap heap(small_arenas());
+  zerolab::PageHeapResource resource(heap);
+  {
+    std::pmr::vector<char> small(1000, 'x', &resource);
+    EXPECT_EQ(heap.stats().in_use, 0u);
+    std::pmr::vector<char> large(1 * kMiB, 'y', &resource);
+    EXPECT_EQ(heap.stats().in_use, 1 * kMiB);
+    EXPECT_EQ(heap.span_size(large.data()), 1 * kMiB);
+  }
+  EXPECT_EQ(heap.stats().in_use, 0u);
+  EXPECT_EQ(code_of([&] { static_cast<void>(resource.allocate(1 * kMiB, 8192)); }), PageHeapErrc::bad_alignment);
+  zerolab::PageHeapResource same(heap);
+  EXPECT_TRUE(resource.is_equal(same));
+  PageHeap other_heap(small_arenas());
+  zerolab::PageHeapResource other(other_heap);
+  EXPECT_FALSE(resource.is_equal(other));
+}
+
+TEST(PageHeapResource, FailedMappingIsBadAlloc) {
+  FlakyMapper mapper;
+  PageHeap heap(mapper.options(2 * kMiB));
+  zerolab::PageHeapResource resource(heap, Zero::yes);
+  mapper.fail = 1;
+  EXPECT_THROW(static_cast<void>(resource.allocate(1 * kMiB)), std::bad_alloc);
+  void* p = resource.allocate(1 * kMiB);
+  EXPECT_TRUE(all_bytes(p, 1 * kMiB, 0));
+  resource.deallocate(p, 1 * kMiB);
+}
+
+// The property test: random allocations (Zero::yes and no), frees and
+// releases against a page-level model of which free pages are dirty.
+// Checks, at every step: Zero::yes spans read all zero; a new span overlaps
+// no live span; live spans keep the bytes written to them; the heap's
+// counts equal the model's exactly.
+class Model {
+ public:
+  explicit Model(std::uint32_t seed) : rng_(seed) {}
+
+  void run(int steps) {
+    PageHeapOptions o = small_arenas(4 * kMiB);
+    PageHeap heap(o);
+    for (int step = 0; step < steps; ++step) {
+      const unsigned op = pick(100);
+      if (op < 50 || live_.empty()) {
+        allocate(heap, step);
+      } else if (op < 92) {
+        free_one(heap);
+      } else {
+        release(heap);
+      }
+      ASSERT_NO_FATAL_FAILURE(compare(heap)) << "step " << step;
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+    while (!live_.empty()) free_one(heap);
+    compare(heap);
+    EXPECT_EQ(heap.check(), "");
+  }
+
+ private:
+  struct Span {
+    std::size_t size;
+    unsigned char pattern;
+  };
+
+  unsigned pick(unsigned n) { return std::uniform_int_distribution<unsigned>(0, n - 1)(rng_); }
+
+  void allocate(PageHeap& heap, int step) {
+    // Mostly small (64 KiB .. 512 KiB), sometimes past an arena.
+    const std::size_t size = pick(40) == 0 ? (4 * kMiB + pick(4) * 300 * kKiB)
+                                           : PageHeap::kMinBytes + pick(7 * 16) * kPage + pick(2) * pick(4096);
+    const Zero zero = pick(2) == 0 ? Zero::yes : Zero::no;
+    auto* p = static_cast<unsigned char*>(heap.allocate(size, zero));
+    const std::size_t rounded = (size + kPage - 1) / kPage * kPage;
+    const auto start = reinterpret_cast<std::uintptr_t>(p);
+    ASSERT_EQ(start % kPage, 0u);
+    // No overlap with any live span.
+    auto next = live_.lower_bound(start);
+    if (next != live_.end()) {
+      ASSERT_GE(next->first, start + rounded) << "overlaps the next live span";
+    }
+    if (next != live_.begin()) {
+      auto prev = std::prev(next);
+      ASSERT_LE(prev->first + prev->second.size, start) << "overlaps the previous live span";
+    }
+    // The model: which of its pages were dirty.
+    std::size_t dirty_pages = 0;
+    for (auto it = dirty_.lower_bound(start); it != dirty_.end() && *it < start + rounded;) {
+      ++dirty_pages;
+      it = dirty_.erase(it);
+    }
+    if (zero == Zero::yes) {
+      ASSERT_TRUE(all_bytes(p, rounded, 0)) << "a Zero::yes span is not zero";
+      zeroed_ += dirty_pages * kPage;
+      skipped_ += rounded - dirty_pages * kPage;
+    }
+    // Write a pattern on every page (the whole span, one time in four).
+    const auto pattern = static_cast<unsigned char>(1 + step % 254);
+    if (pick(4) == 0) {
+      std::memset(p, pattern, rounded);
+    } else {
+      for (std::size_t off = 0; off < rounded; off += kPage) p[off] = pattern;
+      p[rounded - 1] = pattern;
+    }
+    live_[start] = {rounded, pattern};
+    in_use_ += rounded;
+  }
+
+  void free_one(PageHeap& heap) {
+    auto it = live_.begin();
+    std::advance(it, pick(static_cast<unsigned>(live_.size())));
+    auto* p = reinterpret_cast<unsigned char*>(it->first);
+    const Span span = it->second;
+    for (std::size_t off = 0; off < span.size; off += kPage) {
+      ASSERT_EQ(p[off], span.pattern) << "a live span lost its bytes";
+    }
+    ASSERT_EQ(p[span.size - 1], span.pattern);
+    if (pick(2) == 0) {
+      heap.deallocate(p);
+    } else {
+      heap.deallocate(p, span.size);
+    }
+    for (std::size_t off = 0; off < span.size; off += kPage) dirty_.insert(it->first + off);
+    in_use_ -= span.size;
+    live_.erase(it);
+  }
+
+  void release(PageHeap& heap) {
+    const std::size_t want = pick(3) == 0 ? SIZE_MAX : (1 + pick(64)) * kPage;
+    const std::size_t got = heap.release(want);
+    std::size_t expected = 0;
+    while (!dirty_.empty() && expected < want) {  // the highest pages first
+      dirty_.erase(std::prev(dirty_.end()));
+      expected += kPage;
+    }
+    ASSERT_EQ(got, expected);
+    released_ += expected;
+  }
+
+  void compare(const PageHeap& heap) {
+    const PageHeapStats s = heap.stats();
+    ASSERT_EQ(s.in_use, in_use_);
+    ASSERT_EQ(s.free_dirty, dirty_.size() * kPage);
+    ASSERT_EQ(s.mapped, s.in_use + s.free_dirty + s.free_zero);
+    ASSERT_EQ(s.bytes_zeroed, zeroed_);
+    ASSERT_EQ(s.bytes_zero_skipped, skipped_);
+    ASSERT_EQ(s.bytes_released, released_);
+  }
+
+  std::mt19937 rng_;
+  std::map<std::uintptr_t, Span> live_;
+  std::set<std::uintptr_t> dirty_;  // free pages that may hold old bytes
+  std::size_t in_use_ = 0;
+  std::uint64_t zeroed_ = 0;
+  std::uint64_t skipped_ = 0;
+  std::uint64_t released_ = 0;
+};
+
+TEST(PageHeapProperty, RandomOperationsAgainstAModel) {
+  for (const std::uint32_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Model model(seed);
+    model.run(2000);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+}  // namespace
