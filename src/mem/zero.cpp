@@ -16,6 +16,7 @@
 #include <mutex>
 
 #include "mem/cpu_features.hpp"
+#include "mem/size_text.hpp"
 #include "mem/zero_kernels.hpp"
 #include "zerolab/zero.hpp"
 
@@ -71,24 +72,6 @@ bool cpu_has(ZeroIsa isa) {
   return false;
 }
 
-// Parses "4096", "64K", "32M", "1G" (binary multiples). False on junk or overflow.
-bool parse_size(const char* text, std::size_t& out) {
-  if (text == nullptr || *text < '0' || *text > '9') return false;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = std::strtoull(text, &end, 10);
-  if (errno != 0) return false;
-  unsigned shift = 0;
-  if (*end == 'K' || *end == 'k') shift = 10;
-  if (*end == 'M' || *end == 'm') shift = 20;
-  if (*end == 'G' || *end == 'g') shift = 30;
-  if (shift != 0) ++end;
-  if (*end != '\0') return false;
-  if (shift != 0 && v > (~0ULL >> shift)) return false;
-  out = static_cast<std::size_t>(v << shift);
-  return true;
-}
-
 void install(ZeroIsa isa, std::size_t stosb, std::size_t nt) {
   internal::g_zero_stosb_threshold.store(stosb, std::memory_order_relaxed);
   internal::g_zero_nt_threshold.store(nt, std::memory_order_relaxed);
@@ -127,14 +110,14 @@ void resolve() {
     }
     std::size_t value = 0;
     if (const char* v = std::getenv("ZEROLAB_ZERO_STOSB")) {
-      if (parse_size(v, value)) {
+      if (internal::parse_size_text(v, value)) {
         stosb = value;
       } else {
         error = std::string("ZEROLAB_ZERO_STOSB=") + v + ": not a size in bytes (K/M/G allowed)";
       }
     }
     if (const char* v = std::getenv("ZEROLAB_ZERO_NT")) {
-      if (parse_size(v, value)) {
+      if (internal::parse_size_text(v, value)) {
         nt = value;
       } else {
         error = std::string("ZEROLAB_ZERO_NT=") + v + ": not a size in bytes (K/M/G allowed)";

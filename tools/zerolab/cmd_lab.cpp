@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/options.hpp"
 #include "command.hpp"
+#include "lab_flags.hpp"
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
 
@@ -95,82 +96,10 @@ bool check_writable(const std::string& dir, std::string& error) {
   return true;
 }
 
-struct LabFlags {
-  bool list = false;
-  bool quick = false;
-  bool help = false;
-  std::string count_text;
-  std::string benchtime_text;
-  std::string out_dir;
-  std::string cpuprofile_dir;
-  std::string cpuprofile_rate;
-  std::string memprofile_dir;
-  std::string memprofile_rate;
-  std::vector<std::string> experiments;
-};
-
-// Parses -flag, --flag, -flag value and -flag=value. Returns false with
-// `error` set on a bad flag.
-bool parse_flags(std::span<char* const> args, LabFlags& f, std::string& error) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string arg = args[i];
-    if (arg.size() < 2 || arg[0] != '-') {
-      f.experiments.push_back(arg);
-      continue;
-    }
-    std::string name = arg.substr(arg[1] == '-' ? 2 : 1);
-    std::string value;
-    bool has_value = false;
-    if (const auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    auto take_value = [&]() -> bool {
-      if (has_value) return true;
-      if (i + 1 >= args.size()) {
-        error = "flag needs an argument: -" + name;
-        return false;
-      }
-      value = args[++i];
-      return true;
-    };
-    if (name == "list" || name == "quick" || name == "h" || name == "help") {
-      if (has_value) {
-        error = "flag -" + name + " takes no value (got \"" + value + "\")";
-        return false;
-      }
-      if (name == "list") f.list = true;
-      if (name == "quick") f.quick = true;
-      if (name == "h" || name == "help") f.help = true;
-    } else if (name == "count") {
-      if (!take_value()) return false;
-      f.count_text = value;
-    } else if (name == "benchtime") {
-      if (!take_value()) return false;
-      f.benchtime_text = value;
-    } else if (name == "o" || name == "cpuprofile" || name == "memprofile") {
-      if (!take_value()) return false;
-      if (value.empty()) {
-        error = "invalid value \"\" for flag -" + name + ": empty directory name";
-        return false;
-      }
-      (name == "o" ? f.out_dir : name == "cpuprofile" ? f.cpuprofile_dir : f.memprofile_dir) = value;
-    } else if (name == "cpuprofilerate" || name == "memprofilerate") {
-      if (!take_value()) return false;
-      (name == "cpuprofilerate" ? f.cpuprofile_rate : f.memprofile_rate) = value;
-    } else {
-      error = "flag provided but not defined: " + arg;
-      return false;
-    }
-  }
-  return true;
-}
-
 int run_lab_command(std::span<char* const> args) {
   LabFlags flags;
   std::string error;
-  if (!parse_flags(args, flags, error)) {
+  if (!parse_lab_flags(args, flags, error)) {
     fail(error);
     return kExitBadUsage;
   }
@@ -206,45 +135,12 @@ int run_lab_command(std::span<char* const> args) {
     for (const auto& e : all) s.experiments.push_back(&e);
   }
 
-  s.count = flags.quick ? 1 : 10;
-  if (!flags.count_text.empty()) {
-    char* end = nullptr;
-    errno = 0;
-    const long n = std::strtol(flags.count_text.c_str(), &end, 10);
-    if (end == flags.count_text.c_str() || *end != '\0' || errno != 0 || n < 1 || n > 100000) {
-      fail("invalid value \"" + flags.count_text +
-           "\" for flag -count: must be a whole number from 1 to 100000");
-      return kExitBadUsage;
-    }
-    s.count = static_cast<int>(n);
-  }
-  s.benchtime_text = flags.quick ? "20ms" : "500ms";
-  if (!flags.benchtime_text.empty()) s.benchtime_text = flags.benchtime_text;
-  internal::BenchTime bt;
-  if (!internal::parse_benchtime(s.benchtime_text, bt, error)) {
-    fail("invalid value \"" + s.benchtime_text + "\" for flag -benchtime: " + error);
-    return kExitBadUsage;
-  }
-  s.benchtime = bt.duration;
-  s.iterations = bt.iterations;
-
-  if (!flags.cpuprofile_rate.empty()) {
-    char* end = nullptr;
-    errno = 0;
-    const long hz = std::strtol(flags.cpuprofile_rate.c_str(), &end, 10);
-    if (end == flags.cpuprofile_rate.c_str() || *end != '\0' || errno != 0 || hz < 1 || hz > 10000) {
-      fail("invalid value \"" + flags.cpuprofile_rate +
-           "\" for flag -cpuprofilerate: must be an integer from 1 to 10000 (samples per second)");
-      return kExitBadUsage;
-    }
-    s.cpuprofile_rate = static_cast<int>(hz);
-  }
-  if (!flags.memprofile_rate.empty() &&
-      !internal::parse_byte_count(flags.memprofile_rate, s.memprofile_rate)) {
-    fail("invalid value \"" + flags.memprofile_rate +
-         "\" for flag -memprofilerate: must be a positive byte count (512KiB, 4096, 1)");
-    return kExitBadUsage;
-  }
+  s.count = flags.count;
+  s.benchtime = flags.benchtime;
+  s.iterations = flags.iterations;
+  s.benchtime_text = flags.benchtime_text;
+  s.cpuprofile_rate = flags.cpuprofile_rate;
+  s.memprofile_rate = flags.memprofile_rate;
 
   s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + utc_stamp() : flags.out_dir;
   while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();

@@ -1,0 +1,50 @@
+// libFuzzer target for `zerolab lab`'s flag parser and the ZEROLAB_ZERO_*
+// size parser: argv is the input split at NUL bytes; every argument is also
+// read as a size. Any input must parse or fail with an error message, and a
+// parsed plain number must print back to the same digits; never crash.
+//
+// Example:
+//   ./lab_flags_fuzz -max_total_time=600 fuzz/corpus/lab_flags_fuzz
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lab_flags.hpp"
+#include "mem/size_text.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 4096) return 0;
+  std::vector<std::string> args;
+  std::string current;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == 0) {
+      args.push_back(current);
+      current.clear();
+    } else {
+      current.push_back(static_cast<char>(data[i]));
+    }
+  }
+  args.push_back(current);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  zerolab::cli::LabFlags flags;
+  std::string error;
+  if (zerolab::cli::parse_lab_flags(argv, flags, error)) {
+    if (flags.count < 1 || flags.count > 100000) __builtin_trap();
+    if (flags.cpuprofile_rate < 1 || flags.cpuprofile_rate > 10000) __builtin_trap();
+    if (flags.memprofile_rate < 1) __builtin_trap();
+  } else if (error.empty()) {
+    __builtin_trap();  // a failure must say why
+  }
+  for (const auto& a : args) {
+    // A parsed plain number must come back the same (leading zeros aside).
+    std::size_t n = 0;
+    const bool digits_only = !a.empty() && a.find_first_not_of("0123456789") == std::string::npos;
+    if (zerolab::internal::parse_size_text(a.c_str(), n) && digits_only) {
+      const auto first = a.find_first_not_of('0');
+      if (std::to_string(n) != (first == std::string::npos ? "0" : a.substr(first))) __builtin_trap();
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,46 @@
+// The flags of `zerolab lab`, parsed and checked: -flag, --flag, -flag value
+// and -flag=value, as the harness takes them. Experiment names are kept as
+// given (the catalog check is cmd_lab's); every value is checked here, so a
+// bad one is reported before anything runs or is written.
+//
+// Thread-safety: pure function.
+//
+// Example:
+//   LabFlags f;
+//   std::string error;
+//   if (!parse_lab_flags(args, f, error)) { print "zerolab lab: " + error; exit 2; }
+//   // f.count == 10, f.benchtime_text == "500ms" unless given
+#ifndef ZEROLAB_TOOLS_ZEROLAB_LAB_FLAGS_HPP_
+#define ZEROLAB_TOOLS_ZEROLAB_LAB_FLAGS_HPP_
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zerolab::cli {
+
+struct LabFlags {
+  bool list = false;
+  bool quick = false;
+  bool help = false;
+  std::vector<std::string> experiments;
+  int count = 10;                   // 1 with --quick
+  std::string benchtime_text = "500ms";  // "20ms" with --quick
+  std::chrono::nanoseconds benchtime{std::chrono::milliseconds(500)};
+  std::int64_t iterations = 0;      // --benchtime Nx
+  std::string out_dir;              // "" means the default
+  std::string cpuprofile_dir;
+  int cpuprofile_rate = 100;
+  std::string memprofile_dir;
+  std::uint64_t memprofile_rate = 512 * 1024;
+};
+
+// Returns false with `error` (one line, no prefix) on an unknown flag, a
+// missing value or a bad value.
+bool parse_lab_flags(std::span<char* const> args, LabFlags& flags, std::string& error);
+
+}  // namespace zerolab::cli
+
+#endif  // ZEROLAB_TOOLS_ZEROLAB_LAB_FLAGS_HPP_
