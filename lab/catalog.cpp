@@ -55,6 +55,7 @@ const std::vector<Experiment>& catalog() {
     all.push_back(make_make_reuse_clear_experiment());
     all.push_back(make_stack_zero_experiment());
     all.push_back(make_copy_vs_append_experiment());
+    all.push_back(make_needzero_experiment());
     return all;
   }();
   return experiments;

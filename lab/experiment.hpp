@@ -106,6 +106,7 @@ Experiment make_chunked_zero_experiment();
 Experiment make_make_reuse_clear_experiment();
 Experiment make_stack_zero_experiment();
 Experiment make_copy_vs_append_experiment();
+Experiment make_needzero_experiment();
 
 }  // namespace zerolab::lab
 
