@@ -1,0 +1,135 @@
+// page_heap_bench: the PageHeap figures of issue 5, and what its lock costs.
+//
+//   Fresh/zero=yes|no/size=S   new heap, allocate S, first write to every
+//                              page (alloc + first touch); Zero::yes of fresh
+//                              memory should cost what Zero::no does
+//   Dirty/method=pageheap/size=S     allocate(S, Zero::yes) + deallocate of a
+//                              resident dirty span: zero_fill plus bookkeeping
+//   Dirty/method=zero_fill/size=S    zero_fill over the same bytes
+//   Touch/pages=4KiB|2MiB      first touch of 256 MiB of a new heap with
+//                              HugePages::kOff or kOn (set_bytes: MB/s = per GiB)
+//   Lock/alloc-free            allocate(64 KiB, Zero::no) + deallocate, one thread
+//   Lock/mutex-x2              two uncontended std::mutex lock/unlock pairs
+//   Lock/alloc-free-parallel   alloc-free from GOMAXPROCS-like threads (contended)
+//
+// Example:
+//   ./build/release/examples/page_heap_bench -bench 'Fresh|Dirty' -count 10 > ph.txt
+//   zerolab compare -filter ... ph.txt
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "zerolab/bench.hpp"
+#include "zerolab/page_heap.hpp"
+#include "zerolab/zero.hpp"
+
+namespace {
+
+constexpr std::size_t kKiB = 1024;
+constexpr std::size_t kMiB = 1024 * kKiB;
+constexpr std::size_t kPage = 4096;
+
+std::string size_name(std::size_t n) {
+  return n >= kMiB ? std::to_string(n / kMiB) + "MiB" : std::to_string(n / kKiB) + "KiB";
+}
+
+void touch(void* p, std::size_t n) {
+  auto* b = static_cast<unsigned char*>(p);
+  for (std::size_t off = 0; off < n; off += kPage) *static_cast<volatile unsigned char*>(b + off) = 1;
+}
+
+void fresh(zerolab::B& b, std::size_t n, zerolab::Zero zero, zerolab::HugePages huge) {
+  b.set_bytes(static_cast<std::int64_t>(n));
+  zerolab::PageHeapOptions options;
+  options.huge_pages = huge;
+  for (std::int64_t i = 0; i < b.n(); ++i) {
+    b.stop_timer();
+    std::optional<zerolab::PageHeap> heap(std::in_place, options);
+    b.start_timer();
+    void* p = heap->allocate(n, zero);
+    touch(p, n);
+    b.stop_timer();
+    heap.reset();
+    b.start_timer();
+  }
+}
+
+}  // namespace
+
+ZEROLAB_BENCHMARK(Fresh) {
+  for (const std::size_t n : {16 * kMiB, 256 * kMiB}) {
+    for (const auto zero : {zerolab::Zero::yes, zerolab::Zero::no}) {
+      b.run(std::string("zero=") + (zero == zerolab::Zero::yes ? "yes" : "no") + "/size=" + size_name(n),
+            [n, zero](zerolab::B& sb) { fresh(sb, n, zero, zerolab::HugePages::kAuto); });
+    }
+  }
+}
+
+ZEROLAB_BENCHMARK(Dirty) {
+  for (const std::size_t n : {64 * kKiB, 256 * kKiB, 1 * kMiB, 64 * kMiB, 256 * kMiB}) {
+    b.run("method=pageheap/size=" + size_name(n), [n](zerolab::B& sb) {
+      zerolab::PageHeap heap;
+      void* p = heap.allocate(n, zerolab::Zero::no);
+      zerolab::zero_fill(p, n);  // resident
+      heap.deallocate(p);
+      sb.set_bytes(static_cast<std::int64_t>(n));
+      sb.reset_timer();
+      for (auto _ : sb.loop()) {
+        void* q = heap.allocate(n, zerolab::Zero::yes);
+        zerolab::do_not_optimize(q);
+        heap.deallocate(q);
+      }
+    });
+    b.run("method=zero_fill/size=" + size_name(n), [n](zerolab::B& sb) {
+      zerolab::PageHeap heap;
+      void* p = heap.allocate(n, zerolab::Zero::no);
+      zerolab::zero_fill(p, n);
+      sb.set_bytes(static_cast<std::int64_t>(n));
+      sb.reset_timer();
+      for (auto _ : sb.loop()) {
+        zerolab::zero_fill(p, n);
+        zerolab::clobber_memory();
+      }
+      sb.stop_timer();
+      heap.deallocate(p);
+    });
+  }
+}
+
+ZEROLAB_BENCHMARK(Touch) {
+  b.run("pages=4KiB", [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::no, zerolab::HugePages::kOff); });
+  b.run("pages=2MiB", [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::no, zerolab::HugePages::kOn); });
+}
+
+ZEROLAB_BENCHMARK(Lock) {
+  b.run("alloc-free", [](zerolab::B& sb) {
+    zerolab::PageHeap heap;
+    heap.deallocate(heap.allocate(64 * kKiB, zerolab::Zero::no));
+    for (auto _ : sb.loop()) {
+      void* p = heap.allocate(64 * kKiB, zerolab::Zero::no);
+      zerolab::do_not_optimize(p);
+      heap.deallocate(p);
+    }
+  });
+  b.run("mutex-x2", [](zerolab::B& sb) {
+    std::mutex mu;
+    for (auto _ : sb.loop()) {
+      mu.lock();
+      zerolab::clobber_memory();
+      mu.unlock();
+      mu.lock();
+      zerolab::clobber_memory();
+      mu.unlock();
+    }
+  });
+  b.run("alloc-free-parallel", [](zerolab::B& sb) {
+    zerolab::PageHeap heap;
+    sb.run_parallel([&heap](zerolab::PB& pb) {
+      while (pb.next()) {
+        void* p = heap.allocate(64 * kKiB, zerolab::Zero::no);
+        zerolab::do_not_optimize(p);
+        heap.deallocate(p);
+      }
+    });
+  });
+}
