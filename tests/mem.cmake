@@ -8,3 +8,8 @@ zerolab_add_test(uninit_test
   SOURCES uninit_test.cpp
   LIBS zerolab_mem
   LABELS mem)
+# zerolab::Arena (zerolab/arena.hpp).
+zerolab_add_test(arena_test
+  SOURCES arena_test.cpp
+  LIBS zerolab_mem
+  LABELS mem)
