@@ -1,0 +1,209 @@
+// copy_fd: checks the descriptors, picks the kernel path for the pair, and
+// falls back along the chain while nothing has been copied (copy.hpp).
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <string>
+
+#include "io/copier.hpp"
+#include "io/fd_info.hpp"
+#include "zerolab/copy.hpp"
+
+namespace zerolab {
+namespace {
+
+using io::Copier;
+using io::FdInfo;
+using io::FdKind;
+using io::Step;
+
+std::string fd_name(const char* role, int fd) { return std::string(role) + " fd " + std::to_string(fd); }
+
+CopyResult bad_input(int err, std::string message) {
+  CopyResult r;
+  r.error = std::error_code(err, std::system_category());
+  r.message = std::move(message);
+  return r;
+}
+
+CopyResult bad_fd(const char* role, int fd, int err) {
+  return bad_input(err, fd_name(role, fd) + ": " + std::system_category().message(err));
+}
+
+// Blocks SIGPIPE in the calling thread for the copy (unless it already
+// was), so sendfile/splice/write into a closed pipe or socket fails with
+// EPIPE instead of killing the process; a SIGPIPE the copy raised is
+// consumed before the signal is unblocked.
+class SigpipeGuard {
+ public:
+  explicit SigpipeGuard(bool needed) noexcept {
+    if (!needed) return;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    sigset_t old;
+    if (pthread_sigmask(SIG_BLOCK, &set, &old) == 0) active_ = sigismember(&old, SIGPIPE) == 0;
+  }
+  SigpipeGuard(const SigpipeGuard&) = delete;
+  SigpipeGuard& operator=(const SigpipeGuard&) = delete;
+  ~SigpipeGuard() { finish(false); }
+
+  void finish(bool had_epipe) noexcept {
+    if (!active_) return;
+    active_ = false;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    if (had_epipe) {
+      sigset_t pending;
+      if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
+        const timespec zero{};
+        while (sigtimedwait(&set, nullptr, &zero) < 0 && errno == EINTR) {
+        }
+      }
+    }
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  }
+
+ private:
+  bool active_ = false;
+};
+
+bool is_stream(FdKind kind) { return kind == FdKind::kPipe || kind == FdKind::kStreamSocket; }
+
+// The checks that reject a pair before anything is written. Sets
+// c.remaining to the overlap-free length for a copy within one file.
+CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
+                      const CopyOptions& o, Copier& c) {
+  if (si.kind == FdKind::kDirectory) return bad_input(EISDIR, fd_name("source", src) + " is a directory");
+  if (di.kind == FdKind::kDirectory) {
+    return bad_input(EISDIR, fd_name("destination", dst) + " is a directory");
+  }
+  if (!si.readable()) return bad_input(EBADF, fd_name("source", src) + " is not open for reading");
+  if (!di.writable()) {
+    return bad_input(EBADF, fd_name("destination", dst) + " is not open for writing");
+  }
+  if (o.src_offset >= 0 && !si.seekable()) {
+    return bad_input(ESPIPE, fd_name("source", src) + " is not seekable, but src_offset was given");
+  }
+  if (o.dst_offset >= 0 && !di.seekable()) {
+    return bad_input(ESPIPE,
+                     fd_name("destination", dst) + " is not seekable, but dst_offset was given");
+  }
+  if (o.dst_offset >= 0 && di.append()) {
+    return bad_input(EINVAL, fd_name("destination", dst) +
+                                 " is O_APPEND: writes ignore dst_offset, so it cannot be given");
+  }
+  if (si.st.st_dev != di.st.st_dev || si.st.st_ino != di.st.st_ino) return {};
+  if (si.kind == FdKind::kPipe) {
+    return bad_input(EINVAL, fd_name("source", src) + " and " + fd_name("destination", dst) +
+                                 " are the same pipe");
+  }
+  if (si.kind != FdKind::kRegular) return {};
+  // One regular file: the byte ranges must not overlap, and the copy stops
+  // at the size the file has now (it would otherwise read its own output).
+  const loff_t size = si.st.st_size;
+  const loff_t s = o.src_offset >= 0 ? o.src_offset : lseek(src, 0, SEEK_CUR);
+  const loff_t d = di.append() ? size : o.dst_offset >= 0 ? o.dst_offset : lseek(dst, 0, SEEK_CUR);
+  const std::uint64_t len =
+      s < size ? std::min<std::uint64_t>(c.remaining, static_cast<std::uint64_t>(size - s)) : 0;
+  const auto ilen = static_cast<loff_t>(len);
+  if (len > 0 && s < d + ilen && d < s + ilen) {
+    return bad_input(EINVAL, fd_name("source", src) + " and " + fd_name("destination", dst) +
+                                 " are the same file and the byte ranges overlap");
+  }
+  c.remaining = len;
+  return {};
+}
+
+}  // namespace
+
+std::string_view to_string(CopyPath path) noexcept {
+  switch (path) {
+    case CopyPath::kNone: return "none";
+    case CopyPath::kClone: return "clone";
+    case CopyPath::kCopyFileRange: return "copy_file_range";
+    case CopyPath::kSendfile: return "sendfile";
+    case CopyPath::kSplice: return "splice";
+    case CopyPath::kReadWrite: return "read_write";
+  }
+  return "unknown";
+}
+
+CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
+  FdInfo si;
+  FdInfo di;
+  if (int e = io::inspect_fd(src, si); e != 0) return bad_fd("source", src, e);
+  if (int e = io::inspect_fd(dst, di); e != 0) return bad_fd("destination", dst, e);
+
+  Copier c;
+  c.src = src;
+  c.dst = dst;
+  c.si = &si;
+  c.di = &di;
+  c.remaining = options.max_bytes;
+  if (CopyResult bad = check_pair(src, dst, si, di, options, c); bad.error) return bad;
+  c.src_positional = options.src_offset >= 0;
+  c.dst_positional = options.dst_offset >= 0;
+  c.src_pos = c.src_positional ? options.src_offset : 0;
+  c.dst_pos = c.dst_positional ? options.dst_offset : 0;
+  c.timeout_ms = options.timeout.count() < 0
+                     ? -1
+                     : static_cast<int>(std::min<std::int64_t>(options.timeout.count(), 1 << 30));
+
+  const bool src_file = si.kind == FdKind::kRegular && !si.pseudo_fs;
+  const bool dst_file = di.kind == FdKind::kRegular && !di.append();
+  SigpipeGuard guard(di.kind == FdKind::kPipe || di.kind == FdKind::kStreamSocket ||
+                     di.kind == FdKind::kOtherSocket);
+
+  Step step = Step::kFallback;
+  if (src_file && dst_file) {
+    if (options.reflink) {
+      c.path = CopyPath::kClone;
+      step = c.clone();
+    }
+    if (step == Step::kFallback && options.sparse) step = c.sparse_loop();
+    if (step == Step::kFallback) {
+      c.path = CopyPath::kCopyFileRange;
+      step = c.copy_file_range_loop();
+    }
+    if (step == Step::kFallback && !c.zero_first && !c.dst_positional) {
+      c.path = CopyPath::kSendfile;
+      step = c.sendfile_loop();
+    }
+  } else if (src_file && is_stream(di.kind)) {
+    c.path = CopyPath::kSendfile;
+    step = c.sendfile_loop();
+  } else if (is_stream(si.kind) && (dst_file || is_stream(di.kind))) {
+    c.path = CopyPath::kSplice;
+    step = c.splice_loop();
+  }
+  if (step == Step::kFallback) {
+    c.path = CopyPath::kReadWrite;
+    step = c.read_write_loop();
+  }
+
+  CopyResult r;
+  r.bytes = c.written;
+  r.path = c.path;
+  if (step == Step::kError) {
+    // Leave a seekable source just after the bytes the destination got.
+    if (c.unwritten > 0 && !c.src_positional && si.seekable()) {
+      lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
+    }
+    guard.finish(c.error == EPIPE);
+    r.error = std::error_code(c.error, std::system_category());
+    r.message = std::string(c.failed_call) + " from " + fd_name("source", src) + " to " +
+                fd_name("destination", dst) + ": " +
+                (c.error == ETIMEDOUT ? std::string("timed out waiting for a non-blocking descriptor")
+                                      : std::system_category().message(c.error)) +
+                " (after " + std::to_string(c.written) + " bytes)";
+  }
+  return r;
+}
+
+}  // namespace zerolab

@@ -1,0 +1,76 @@
+// What copy_fd needs to know about a descriptor (fd_info.hpp).
+#include "io/fd_info.hpp"
+
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/socket.h>
+#include <sys/vfs.h>
+
+#include <cerrno>
+
+namespace zerolab::io {
+namespace {
+
+// Filesystems whose regular files report a size unrelated to what a read
+// returns (procfs 0, sysfs 4096, ...).
+bool is_pseudo_fs(int fd) noexcept {
+  struct statfs fs {};
+  if (fstatfs(fd, &fs) != 0) return false;
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool FdInfo::may_block() const noexcept {
+  return (flags & O_NONBLOCK) != 0 && kind != FdKind::kRegular && kind != FdKind::kBlock;
+}
+bool FdInfo::append() const noexcept { return (flags & O_APPEND) != 0; }
+bool FdInfo::readable() const noexcept {
+  const int mode = flags & O_ACCMODE;
+  return (flags & O_PATH) == 0 && (mode == O_RDONLY || mode == O_RDWR);
+}
+bool FdInfo::writable() const noexcept {
+  const int mode = flags & O_ACCMODE;
+  return (flags & O_PATH) == 0 && (mode == O_WRONLY || mode == O_RDWR);
+}
+
+int inspect_fd(int fd, FdInfo& info) noexcept {
+  if (fd < 0) return EBADF;
+  if (fstat(fd, &info.st) != 0) return errno;
+  info.flags = fcntl(fd, F_GETFL);
+  if (info.flags < 0) return errno;
+  const mode_t mode = info.st.st_mode;
+  info.pseudo_fs = false;
+  if (S_ISREG(mode)) {
+    info.kind = FdKind::kRegular;
+    // Only sizes pseudo filesystems report are worth a statfs call.
+    if (info.st.st_size == 0 || info.st.st_size == 4096) info.pseudo_fs = is_pseudo_fs(fd);
+  } else if (S_ISDIR(mode)) {
+    info.kind = FdKind::kDirectory;
+  } else if (S_ISFIFO(mode)) {
+    info.kind = FdKind::kPipe;
+  } else if (S_ISSOCK(mode)) {
+    int type = 0;
+    socklen_t len = sizeof type;
+    const bool stream = getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
+    info.kind = stream ? FdKind::kStreamSocket : FdKind::kOtherSocket;
+  } else if (S_ISBLK(mode)) {
+    info.kind = FdKind::kBlock;
+  } else {
+    info.kind = FdKind::kOther;
+  }
+  return 0;
+}
+
+}  // namespace zerolab::io

@@ -1,0 +1,12 @@
+# Tests for zerolab::io (include/zerolab/copy.hpp, src/io/): data integrity
+# for every pair of descriptor kinds, faults with exact byte counts, bad
+# input, zero allocations after warm-up. The signal test is labelled
+# "concurrent" so the TSan build runs it too. Included by tests/CMakeLists.txt.
+#
+# Example: cmake --build build --target copy_integrity_test && build/tests/copy_integrity_test
+zerolab_add_test(copy_integrity_test SOURCES copy_integrity_test.cpp LIBS zerolab_io LABELS io)
+zerolab_add_test(copy_fault_test SOURCES copy_fault_test.cpp LIBS zerolab_io LABELS io)
+zerolab_add_test(copy_signal_test SOURCES copy_signal_test.cpp LIBS zerolab_io
+  LABELS "io;concurrent")
+zerolab_add_test(copy_alloc_test SOURCES copy_alloc_test.cpp
+  LIBS zerolab_io zerolab_bench zerolab_alloc_hooks LABELS io)
