@@ -13,3 +13,8 @@ zerolab_add_test(arena_test
   SOURCES arena_test.cpp
   LIBS zerolab_mem
   LABELS mem)
+# zerolab::Pool and SimplePool (zerolab/pool.hpp); concurrent: also TSan.
+zerolab_add_test(pool_test
+  SOURCES pool_test.cpp
+  LIBS zerolab_mem
+  LABELS mem concurrent)
