@@ -18,3 +18,8 @@ zerolab_add_test(pool_test
   SOURCES pool_test.cpp
   LIBS zerolab_mem
   LABELS mem concurrent)
+# zerolab::Interner (zerolab/intern.hpp); concurrent: also TSan.
+zerolab_add_test(intern_test
+  SOURCES intern_test.cpp
+  LIBS zerolab_mem
+  LABELS mem concurrent)
