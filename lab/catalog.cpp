@@ -57,6 +57,8 @@ const std::vector<Experiment>& catalog() {
     all.push_back(make_copy_vs_append_experiment());
     all.push_back(make_needzero_experiment());
     all.push_back(make_copy_experiment());
+    all.push_back(make_arena_experiment());
+    all.push_back(make_oid_experiment());
     return all;
   }();
   return experiments;

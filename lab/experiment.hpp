@@ -108,6 +108,8 @@ Experiment make_stack_zero_experiment();
 Experiment make_copy_vs_append_experiment();
 Experiment make_needzero_experiment();
 Experiment make_copy_experiment();
+Experiment make_arena_experiment();
+Experiment make_oid_experiment();
 
 }  // namespace zerolab::lab
 

@@ -1,0 +1,185 @@
+// lab/experiments/oid.hpp — seed 001's OID conversions in C++, one function
+// per variant, shared by the `oid` experiment and tests/oid_test.cpp.
+//
+// An OID here is up to five dot-separated sections of 0..999 packed into an
+// int64 (n = s0 + 1000*s1 + ...). As in the seed's Go code, the string
+// starts with the LEAST significant section and stops at the last non-zero
+// one: 1002003 formats as "3.2.1", 0 as "0".
+//
+// Thread-safety: the functions are pure; memoized() uses a thread-safe
+// Interner.
+//
+// Example:
+//   std::string s = zerolab::lab::oid::format_table(1002003);  // "3.2.1"
+//   zerolab::lab::oid::Parsed p = zerolab::lab::oid::parse_no_alloc(s);
+#ifndef ZEROLAB_LAB_EXPERIMENTS_OID_HPP_
+#define ZEROLAB_LAB_EXPERIMENTS_OID_HPP_
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zerolab/intern.hpp"
+
+namespace zerolab::lab::oid {
+
+constexpr int kSections = 5;
+constexpr std::int64_t kMul = 1000;
+constexpr std::int64_t kMax = kMul * kMul * kMul * kMul * kMul - 1;
+constexpr std::size_t kMaxLen = 19;  // "999.999.999.999.999"
+
+// Foolish: += of a temporary std::to_string per section.
+inline std::string format_foolish(std::int64_t n) {
+  std::string dst;
+  for (;;) {
+    dst += std::to_string(n % kMul);
+    n /= kMul;
+    if (n == 0) return dst;
+    dst += ".";
+  }
+}
+
+// Naive: std::to_string per section into a stream.
+inline std::string format_naive(std::int64_t n) {
+  std::ostringstream out;
+  for (;;) {
+    out << std::to_string(n % kMul);
+    n /= kMul;
+    if (n == 0) return out.str();
+    out << '.';
+  }
+}
+
+// StringBuilder: reserve the maximum, then append std::to_string per section.
+inline std::string format_builder(std::int64_t n) {
+  std::string dst;
+  dst.reserve(kMaxLen);
+  for (;;) {
+    dst.append(std::to_string(n % kMul));
+    n /= kMul;
+    if (n == 0) return dst;
+    dst.push_back('.');
+  }
+}
+
+// AppendInt: std::to_chars into a stack buffer, one string at the end.
+inline std::string format_append_int(std::int64_t n) {
+  char buf[kMaxLen + 8];
+  char* p = buf;
+  for (;;) {
+    p = std::to_chars(p, buf + sizeof buf, n % kMul).ptr;
+    n /= kMul;
+    if (n == 0) return std::string(buf, p);
+    *p++ = '.';
+  }
+}
+
+// The 4000-byte table: entry i is i right-aligned in 3 bytes, then '.'.
+inline const std::array<char, 4000>& format_table_bytes() {
+  static const std::array<char, 4000> table = [] {
+    std::array<char, 4000> t{};
+    for (int i = 0; i < 1000; ++i) {
+      char* e = t.data() + 4 * i;
+      e[0] = i >= 100 ? static_cast<char>('0' + i / 100) : ' ';
+      e[1] = i >= 10 ? static_cast<char>('0' + i / 10 % 10) : ' ';
+      e[2] = static_cast<char>('0' + i % 10);
+      e[3] = '.';
+    }
+    return t;
+  }();
+  return table;
+}
+
+// StringTable: copy pre-formatted "ddd." sections, one string at the end.
+inline std::string format_table(std::int64_t n) {
+  const char* table = format_table_bytes().data();
+  char buf[kMaxLen + 1];
+  std::size_t i = 0;
+  for (int s = 0; s < kSections; ++s) {
+    const auto section = static_cast<std::size_t>(n % kMul);
+    const std::size_t skip = section >= 100 ? 0 : section >= 10 ? 1 : 2;
+    for (std::size_t k = skip; k < 4; ++k) buf[i++] = table[4 * section + k];
+    n /= kMul;
+    if (n == 0) break;
+  }
+  return std::string(buf, i - 1);
+}
+
+// Memoized: the StringTable string, made once per OID and interned.
+inline std::string_view format_memoized(Interner<std::int64_t>& cache, std::int64_t n) {
+  return cache.intern(n, [](std::int64_t k) { return format_table(k); });
+}
+
+struct Parsed {
+  std::int64_t value = 0;
+  const char* error = nullptr;  // null when value is valid
+};
+
+inline bool all_digits(std::string_view s) {
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// ParseNaive: split into strings, std::stoi each.
+inline Parsed parse_naive(const std::string& s) {
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char c : s) {
+    if (c == '.') {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  parts.push_back(cur);
+  if (parts.size() > static_cast<std::size_t>(kSections)) return {0, "too many sections"};
+  std::int64_t result = 0;
+  for (std::size_t i = parts.size(); i > 0; --i) {
+    const std::string& p = parts[i - 1];
+    if (p.empty()) return {0, "empty section"};
+    if (!all_digits(p)) return {0, "section has a non-digit (sign, space or other)"};
+    int v = 0;
+    try {
+      v = std::stoi(p);
+    } catch (const std::out_of_range&) {
+      return {0, "section overflows"};
+    }
+    if (v >= kMul) return {0, "section >= 1000"};
+    result = result * kMul + v;
+  }
+  return {result, nullptr};
+}
+
+// ParseNoAlloc: std::from_chars on each section, from the back.
+inline Parsed parse_no_alloc(std::string_view s) {
+  std::int64_t result = 0;
+  for (int section = 0; section < kSections; ++section) {
+    const std::size_t dot = s.rfind('.');
+    const std::size_t start = dot == std::string_view::npos ? 0 : dot + 1;
+    const std::string_view part = s.substr(start);
+    if (part.empty()) return {0, "empty section"};
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec == std::errc::result_out_of_range) return {0, "section overflows"};
+    if (ec != std::errc() || end != part.data() + part.size()) {
+      return {0, "section has a non-digit (sign, space or other)"};
+    }
+    if (v >= static_cast<std::uint64_t>(kMul)) return {0, "section >= 1000"};
+    result = result * kMul + static_cast<std::int64_t>(v);
+    if (dot == std::string_view::npos) return {result, nullptr};
+    s = s.substr(0, dot);
+  }
+  return {0, "too many sections"};
+}
+
+}  // namespace zerolab::lab::oid
+
+#endif  // ZEROLAB_LAB_EXPERIMENTS_OID_HPP_
