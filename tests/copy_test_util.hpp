@@ -46,7 +46,7 @@ inline std::string pattern(std::size_t size, std::uint32_t seed = 1) {
 // FNV-1a: a checksum printed on mismatch instead of megabytes.
 inline std::uint64_t checksum(const std::string& s) {
   std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
   return h;
 }
 
