@@ -115,6 +115,11 @@ inline std::string_view format_memoized(Interner<std::int64_t>& cache, std::int6
   return cache.intern(n, [](std::int64_t k) { return format_table(k); });
 }
 
+// A parse's result. Both parsers reject bad input with the same message
+// (checking sections from the last one): "empty OID", "empty section",
+// "too many sections" (more than kSections), "section has a non-digit
+// (sign, space or other)", "section overflows" (beyond int), "section >=
+// 1000". Leading zeros are accepted ("007" is 7).
 struct Parsed {
   std::int64_t value = 0;
   const char* error = nullptr;  // null when value is valid
@@ -129,6 +134,7 @@ inline bool all_digits(std::string_view s) {
 
 // ParseNaive: split into strings, std::stoi each.
 inline Parsed parse_naive(const std::string& s) {
+  if (s.empty()) return {0, "empty OID"};
   std::vector<std::string> parts;
   std::string cur;
   for (char c : s) {
@@ -140,9 +146,13 @@ inline Parsed parse_naive(const std::string& s) {
     }
   }
   parts.push_back(cur);
-  if (parts.size() > static_cast<std::size_t>(kSections)) return {0, "too many sections"};
+  // Checked from the last section, as parse_no_alloc does, so both report
+  // the same error for the same input.
   std::int64_t result = 0;
   for (std::size_t i = parts.size(); i > 0; --i) {
+    if (parts.size() - i == static_cast<std::size_t>(kSections)) {
+      return {0, "too many sections"};
+    }
     const std::string& p = parts[i - 1];
     if (p.empty()) return {0, "empty section"};
     if (!all_digits(p)) return {0, "section has a non-digit (sign, space or other)"};
@@ -160,20 +170,24 @@ inline Parsed parse_naive(const std::string& s) {
 
 // ParseNoAlloc: std::from_chars on each section, from the back.
 inline Parsed parse_no_alloc(std::string_view s) {
+  if (s.empty()) return {0, "empty OID"};
   std::int64_t result = 0;
   for (int section = 0; section < kSections; ++section) {
     const std::size_t dot = s.rfind('.');
     const std::size_t start = dot == std::string_view::npos ? 0 : dot + 1;
     const std::string_view part = s.substr(start);
     if (part.empty()) return {0, "empty section"};
-    std::uint64_t v = 0;
+    // from_chars into int accepts '-' (std::stoi after the digit check does
+    // not) and overflows where std::stoi does: the errors match parse_naive's.
+    if (part.front() == '-') return {0, "section has a non-digit (sign, space or other)"};
+    int v = 0;
     const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    if (ec == std::errc::result_out_of_range) return {0, "section overflows"};
-    if (ec != std::errc() || end != part.data() + part.size()) {
+    if (end != part.data() + part.size() || ec == std::errc::invalid_argument) {
       return {0, "section has a non-digit (sign, space or other)"};
     }
-    if (v >= static_cast<std::uint64_t>(kMul)) return {0, "section >= 1000"};
-    result = result * kMul + static_cast<std::int64_t>(v);
+    if (ec == std::errc::result_out_of_range) return {0, "section overflows"};
+    if (v >= kMul) return {0, "section >= 1000"};
+    result = result * kMul + v;
     if (dot == std::string_view::npos) return {result, nullptr};
     s = s.substr(0, dot);
   }
