@@ -59,6 +59,8 @@ const std::vector<Experiment>& catalog() {
     all.push_back(make_copy_experiment());
     all.push_back(make_arena_experiment());
     all.push_back(make_oid_experiment());
+    all.push_back(make_append_int_experiment());
+    all.push_back(make_reset_cost_experiment());
     return all;
   }();
   return experiments;

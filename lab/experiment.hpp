@@ -110,6 +110,8 @@ Experiment make_needzero_experiment();
 Experiment make_copy_experiment();
 Experiment make_arena_experiment();
 Experiment make_oid_experiment();
+Experiment make_append_int_experiment();
+Experiment make_reset_cost_experiment();
 
 }  // namespace zerolab::lab
 
