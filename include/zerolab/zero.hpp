@@ -35,7 +35,9 @@
 #ifndef ZEROLAB_ZERO_HPP_
 #define ZEROLAB_ZERO_HPP_
 
+#include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <system_error>
 #include <type_traits>
@@ -78,9 +80,10 @@ ZeroConfig default_zero_config();
 // (returns false, nothing changes).
 bool set_zero_config(const ZeroConfig& config);
 
-// memset(p, 0, n), dispatched by size and CPU. REQUIRES: p valid for n
-// bytes (p may be null when n == 0).
-void zero_fill(void* p, std::size_t n) noexcept;
+// memset(p, 0, n), dispatched by size and CPU: sizes up to 32 bytes inline
+// (two overlapping stores), larger ones through the kernel chosen for the
+// CPU. REQUIRES: p valid for n bytes (p may be null when n == 0).
+inline void zero_fill(void* p, std::size_t n) noexcept;
 
 // Zeroes with non-temporal stores regardless of size (small heads and tails
 // use ordinary stores), followed by a store fence.
@@ -118,11 +121,41 @@ ZeroPagesResult zero_pages(void* p, std::size_t n) noexcept;
 // ---- implementation ----------------------------------------------------------
 
 namespace internal {
+// The kernel zero_fill calls past 32 bytes: resolved on first use, then the
+// one chosen for the CPU (zero.cpp).
+using ZeroFillFn = void (*)(void*, std::size_t) noexcept;
+extern std::atomic<ZeroFillFn> g_zero_fill;
 // True when a range of n bytes should take the non-temporal path.
 bool zero_uses_nt(std::size_t n) noexcept;
 void zero_nt_no_fence(void* p, std::size_t n) noexcept;
 void zero_store_fence() noexcept;
 }  // namespace internal
+
+inline void zero_fill(void* p, std::size_t n) noexcept {
+  // The hot small sizes: two overlapping stores, no call. Stores through
+  // memcpy of zero constants compile to plain moves.
+  static constexpr unsigned char kZeros[16] = {};
+  auto* b = static_cast<unsigned char*>(p);
+  if (n <= 32) {
+    if (n >= 16) {
+      std::memcpy(b, kZeros, 16);
+      std::memcpy(b + n - 16, kZeros, 16);
+    } else if (n >= 8) {
+      std::memcpy(b, kZeros, 8);
+      std::memcpy(b + n - 8, kZeros, 8);
+    } else if (n >= 4) {
+      std::memcpy(b, kZeros, 4);
+      std::memcpy(b + n - 4, kZeros, 4);
+    } else if (n >= 2) {
+      std::memcpy(b, kZeros, 2);
+      std::memcpy(b + n - 2, kZeros, 2);
+    } else if (n == 1) {
+      *b = 0;
+    }
+    return;
+  }
+  internal::g_zero_fill.load(std::memory_order_relaxed)(p, n);
+}
 
 template <class Between>
 void zero_chunked(void* p, std::size_t n, std::size_t chunk, Between&& between) {

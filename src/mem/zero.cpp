@@ -27,9 +27,15 @@ using Fill = void (*)(void*, std::size_t) noexcept;
 
 void resolve_and_fill(void* p, std::size_t n) noexcept;
 
+}  // namespace
+
 // zero_fill is one relaxed load and an indirect call: the pointer starts at
 // resolve_and_fill, which installs the kernel for the CPU and calls it.
-constinit std::atomic<Fill> g_fill{&resolve_and_fill};
+constinit std::atomic<internal::ZeroFillFn> internal::g_zero_fill{&resolve_and_fill};
+
+namespace {
+
+std::atomic<Fill>& g_fill = internal::g_zero_fill;
 constinit std::atomic<int> g_isa{0};
 void resolve_and_vector(void* p, std::size_t n) noexcept;
 constinit std::atomic<Fill> g_vector{&resolve_and_vector};
@@ -214,7 +220,7 @@ bool set_zero_config(const ZeroConfig& config) {
   return true;
 }
 
-void zero_fill(void* p, std::size_t n) noexcept { g_fill.load(std::memory_order_relaxed)(p, n); }
+
 
 void zero_fill_nt(void* p, std::size_t n) noexcept {
   internal::zero_nt_no_fence(p, n);

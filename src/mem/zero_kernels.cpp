@@ -57,35 +57,11 @@ inline void zero_16_to_64(unsigned char* p, std::size_t n) noexcept {
   }
 }
 
-}  // namespace
 
-void zero_rep_stosb(void* p, std::size_t n) noexcept {
-  asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
-}
+// ---- cores, inlined into every entry point -------------------------------------------
 
-// ---- SSE2 (every x86-64) ----------------------------------------------------------
-
-void zero_nt_sse2(void* dst, std::size_t n) noexcept {
-  auto* p = static_cast<unsigned char*>(dst);
-  if (n < 128) {
-    zero_sse2(p, n, 0, 0);
-    return;
-  }
-  const __m128i z = _mm_setzero_si128();
-  unsigned char* end = p + n;
-  zero_16_to_64(p, 64);  // unaligned head
-  unsigned char* q = align_up(p, 64);
-  for (; end - q >= 64; q += 64) {
-    auto* v = reinterpret_cast<__m128i*>(q);
-    _mm_stream_si128(v, z);
-    _mm_stream_si128(v + 1, z);
-    _mm_stream_si128(v + 2, z);
-    _mm_stream_si128(v + 3, z);
-  }
-  if (q < end) zero_16_to_64(end - 64, 64);  // unaligned tail
-}
-
-void zero_sse2(void* dst, std::size_t n, std::size_t stosb, std::size_t nt) noexcept {
+__attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n, std::size_t stosb,
+                                                  std::size_t nt) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n < 16) {
     zero_below_16(p, n);
@@ -122,40 +98,9 @@ void zero_sse2(void* dst, std::size_t n, std::size_t stosb, std::size_t nt) noex
   _mm_storeu_si128(e - 1, z);
 }
 
-// ---- AVX2 ---------------------------------------------------------------------------
-
-__attribute__((target("avx2"))) void zero_nt_avx2(void* dst, std::size_t n) noexcept {
-  auto* p = static_cast<unsigned char*>(dst);
-  if (n < 128) {
-    zero_avx2(p, n, 0, 0);
-    return;
-  }
-  const __m256i z = _mm256_setzero_si256();
-  unsigned char* end = p + n;
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), z);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 32), z);
-  unsigned char* q = align_up(p, 64);
-  for (; end - q >= 128; q += 128) {
-    auto* v = reinterpret_cast<__m256i*>(q);
-    _mm256_stream_si256(v, z);
-    _mm256_stream_si256(v + 1, z);
-    _mm256_stream_si256(v + 2, z);
-    _mm256_stream_si256(v + 3, z);
-  }
-  if (end - q >= 64) {
-    auto* v = reinterpret_cast<__m256i*>(q);
-    _mm256_stream_si256(v, z);
-    _mm256_stream_si256(v + 1, z);
-    q += 64;
-  }
-  if (q < end) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(end - 64), z);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(end - 32), z);
-  }
-}
-
-__attribute__((target("avx2"))) void zero_avx2(void* dst, std::size_t n, std::size_t stosb,
-                                                std::size_t nt) noexcept {
+__attribute__((target("avx2"), always_inline)) inline void core_avx2(void* dst, std::size_t n,
+                                                                    std::size_t stosb,
+                                                                    std::size_t nt) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n < 16) {
     zero_below_16(p, n);
@@ -215,14 +160,11 @@ __attribute__((target("avx2"))) void zero_avx2(void* dst, std::size_t n, std::si
   _mm256_storeu_si256(e - 1, z);
 }
 
-// ---- AVX-512 ------------------------------------------------------------------------
-
-__attribute__((target("avx2,avx512f"))) void zero_avx512(void* dst, std::size_t n,
-                                                          std::size_t stosb,
-                                                          std::size_t nt) noexcept {
+__attribute__((target("avx2,avx512f"), always_inline)) inline void core_avx512(
+    void* dst, std::size_t n, std::size_t stosb, std::size_t nt) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n <= 128) {
-    zero_avx2(p, n, 0, 0);
+    core_avx2(p, n, 0, 0);
     return;
   }
   const __m512i z = _mm512_setzero_si512();
@@ -260,25 +202,113 @@ __attribute__((target("avx2,avx512f"))) void zero_avx512(void* dst, std::size_t 
   _mm512_storeu_si512(e - 1, z);
 }
 
-// ---- entry points with the thresholds in force ------------------------------------
+}  // namespace
 
+void zero_rep_stosb(void* p, std::size_t n) noexcept {
+  asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
+}
+
+// ---- non-temporal --------------------------------------------------------------------
+
+void zero_nt_sse2(void* dst, std::size_t n) noexcept {
+  auto* p = static_cast<unsigned char*>(dst);
+  if (n < 128) {
+    core_sse2(p, n, 0, 0);
+    return;
+  }
+  const __m128i z = _mm_setzero_si128();
+  unsigned char* end = p + n;
+  zero_16_to_64(p, 64);  // unaligned head
+  unsigned char* q = align_up(p, 64);
+  for (; end - q >= 64; q += 64) {
+    auto* v = reinterpret_cast<__m128i*>(q);
+    _mm_stream_si128(v, z);
+    _mm_stream_si128(v + 1, z);
+    _mm_stream_si128(v + 2, z);
+    _mm_stream_si128(v + 3, z);
+  }
+  if (q < end) zero_16_to_64(end - 64, 64);  // unaligned tail
+}
+
+__attribute__((target("avx2"))) void zero_nt_avx2(void* dst, std::size_t n) noexcept {
+  auto* p = static_cast<unsigned char*>(dst);
+  if (n < 128) {
+    core_avx2(p, n, 0, 0);
+    return;
+  }
+  const __m256i z = _mm256_setzero_si256();
+  unsigned char* end = p + n;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), z);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 32), z);
+  unsigned char* q = align_up(p, 64);
+  for (; end - q >= 128; q += 128) {
+    auto* v = reinterpret_cast<__m256i*>(q);
+    _mm256_stream_si256(v, z);
+    _mm256_stream_si256(v + 1, z);
+    _mm256_stream_si256(v + 2, z);
+    _mm256_stream_si256(v + 3, z);
+  }
+  if (end - q >= 64) {
+    auto* v = reinterpret_cast<__m256i*>(q);
+    _mm256_stream_si256(v, z);
+    _mm256_stream_si256(v + 1, z);
+    q += 64;
+  }
+  if (q < end) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(end - 64), z);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(end - 32), z);
+  }
+}
+
+// ---- the exported kernels ------------------------------------------------------------
+
+void zero_sse2(void* p, std::size_t n, std::size_t stosb, std::size_t nt) noexcept {
+  core_sse2(p, n, stosb, nt);
+}
+__attribute__((target("avx2"))) void zero_avx2(void* p, std::size_t n, std::size_t stosb,
+                                                std::size_t nt) noexcept {
+  core_avx2(p, n, stosb, nt);
+}
+__attribute__((target("avx2,avx512f"))) void zero_avx512(void* p, std::size_t n, std::size_t stosb,
+                                                          std::size_t nt) noexcept {
+  core_avx512(p, n, stosb, nt);
+}
+
+// zero_fill's targets: the kernel inlined, the thresholds loaded only for
+// sizes past every small-size path.
 void fill_sse2(void* p, std::size_t n) noexcept {
-  zero_sse2(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
+  if (n <= 64) {
+    core_sse2(p, n, 0, 0);
+    return;
+  }
+  core_sse2(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
             g_zero_nt_threshold.load(std::memory_order_relaxed));
 }
 
-void fill_avx2(void* p, std::size_t n) noexcept {
-  zero_avx2(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
+__attribute__((target("avx2"))) void fill_avx2(void* p, std::size_t n) noexcept {
+  if (n <= 256) {
+    core_avx2(p, n, 0, 0);
+    return;
+  }
+  core_avx2(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
             g_zero_nt_threshold.load(std::memory_order_relaxed));
 }
 
-void fill_avx512(void* p, std::size_t n) noexcept {
-  zero_avx512(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
+__attribute__((target("avx2,avx512f"))) void fill_avx512(void* p, std::size_t n) noexcept {
+  if (n <= 256) {
+    core_avx512(p, n, 0, 0);
+    return;
+  }
+  core_avx512(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
               g_zero_nt_threshold.load(std::memory_order_relaxed));
 }
 
-void vector_sse2(void* p, std::size_t n) noexcept { zero_sse2(p, n, 0, 0); }
-void vector_avx2(void* p, std::size_t n) noexcept { zero_avx2(p, n, 0, 0); }
-void vector_avx512(void* p, std::size_t n) noexcept { zero_avx512(p, n, 0, 0); }
+void vector_sse2(void* p, std::size_t n) noexcept { core_sse2(p, n, 0, 0); }
+__attribute__((target("avx2"))) void vector_avx2(void* p, std::size_t n) noexcept {
+  core_avx2(p, n, 0, 0);
+}
+__attribute__((target("avx2,avx512f"))) void vector_avx512(void* p, std::size_t n) noexcept {
+  core_avx512(p, n, 0, 0);
+}
 
 }  // namespace zerolab::internal
