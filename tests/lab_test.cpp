@@ -475,12 +475,12 @@ TEST(LabCli, ListNamesEveryExperiment) {
   const std::string dir = temp_dir();
   const Command c = run_cli("lab --list", dir);
   EXPECT_EQ(c.code, 0);
+  std::size_t width = 0;
+  for (const Experiment& e : catalog()) width = std::max(width, e.id.size());
   std::string expected;
   for (const Experiment& e : catalog()) {
-    char line[512];
-    std::snprintf(line, sizeof line, "%-14s %s (seed %s)\n", e.id.c_str(), e.title.c_str(),
-                  e.seed_file.c_str());
-    expected += line;
+    expected += e.id + std::string(width - e.id.size() + 2, ' ') + e.title + " (seed " +
+                e.seed_file + ")\n";
   }
   EXPECT_EQ(c.out, expected);
 }

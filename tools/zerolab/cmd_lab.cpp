@@ -109,8 +109,10 @@ int run_lab_command(std::span<char* const> args) {
   }
   const auto& all = lab::catalog();
   if (flags.list) {
+    int width = 0;
+    for (const auto& e : all) width = std::max(width, static_cast<int>(e.id.size()));
     for (const auto& e : all) {
-      std::printf("%-14s %s (seed %s)\n", e.id.c_str(), e.title.c_str(), e.seed_file.c_str());
+      std::printf("%-*s  %s (seed %s)\n", width, e.id.c_str(), e.title.c_str(), e.seed_file.c_str());
     }
     return 0;
   }
