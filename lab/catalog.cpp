@@ -61,6 +61,7 @@ const std::vector<Experiment>& catalog() {
     all.push_back(make_oid_experiment());
     all.push_back(make_append_int_experiment());
     all.push_back(make_reset_cost_experiment());
+    all.push_back(make_udp_buffers_experiment());
     return all;
   }();
   return experiments;

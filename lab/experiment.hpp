@@ -112,6 +112,7 @@ Experiment make_arena_experiment();
 Experiment make_oid_experiment();
 Experiment make_append_int_experiment();
 Experiment make_reset_cost_experiment();
+Experiment make_udp_buffers_experiment();
 
 }  // namespace zerolab::lab
 
