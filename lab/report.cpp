@@ -34,12 +34,17 @@ std::string here_cell(const ClaimOutcome& c) {
   return c.here;
 }
 
-// Escapes the characters that would break a Markdown table cell.
+// Escapes the characters that would break a Markdown table cell or be
+// read as HTML.
 std::string md_cell(const std::string& s) {
   std::string out;
   for (const char ch : s) {
     if (ch == '|') {
       out += "\\|";
+    } else if (ch == '<') {
+      out += "&lt;";  // or a renderer takes "<char[]>" for an HTML tag
+    } else if (ch == '>') {
+      out += "&gt;";
     } else if (ch == '\n') {
       out += ' ';
     } else {

@@ -244,6 +244,25 @@ TEST(Report, SummaryLine) {
             "2 errors");
 }
 
+TEST(Report, MarkdownEscapesPipesAndAngleBrackets) {
+  Experiment e;
+  e.id = "x";
+  e.title = "a | b";
+  e.seed_file = "s.txt";
+  e.seed_section = "sec";
+  e.claims.push_back(Claim::fact("make_uninit<char[]> | vector", "", [] {
+    return FactResult{true, "seen <here>"};
+  }));
+  ExperimentOutcome o;
+  o.experiment = &e;
+  o.claims.push_back(judge_fact(e.claims[0]));
+  const std::string md = report_markdown({o}, MachineInfo{}, ReportContext{});
+  EXPECT_NE(md.find("## x: a \\| b\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| make_uninit&lt;char[]&gt; \\| vector | — | seen &lt;here&gt; | holds |\n"),
+            std::string::npos)
+      << md;
+}
+
 // ---- the driver on synthetic experiments -------------------------------------------
 
 void allocate_one_64_byte_block(B& b) {
