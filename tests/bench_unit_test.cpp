@@ -88,6 +88,10 @@ TEST(Options, BadFlagsFail) {
   parse({"-bench", "a+++++++++++++++++++++++++++++"}, false);
   parse({"-bench", "((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"}, false);
   parse({"-bench", "(a{1000}){1000}"}, false);
+  // Counts are digits only: "1e2221" is not an exponent (the fuzzer found
+  // that std::stod threw out_of_range here).
+  parse({"-bench", "a{1e2221}"}, false);
+  parse({"-bench", "(a{99999999999}){2}"}, false);
   parse({"-bench", "Foo*?"});
   parse({"-bench", "Alloc(New|Cal)+/size=[0-9]{1,3}$"});
   parse({"-bench", "[*+]+"});

@@ -102,12 +102,15 @@ bool check_repetition(const std::string& e, std::string& error) {
       const std::string counts = e.substr(i + 1, close - i - 1);
       double largest = 0;
       for (std::size_t k = 0; k < counts.size();) {
-        std::size_t used = 0;
-        double v = 0;
         if (counts[k] >= '0' && counts[k] <= '9') {
-          v = std::stod(counts.substr(k, 6), &used);
+          // Digits only (stod would read "1e2221" as an exponent and throw);
+          // more than 6 digits is past any limit that matters here.
+          double v = 0;
+          std::size_t digits = 0;
+          for (; k < counts.size() && counts[k] >= '0' && counts[k] <= '9'; ++k, ++digits) {
+            if (digits < 7) v = v * 10 + (counts[k] - '0');
+          }
           largest = std::max(largest, v);
-          k += used;
         } else {
           ++k;
         }
