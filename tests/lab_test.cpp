@@ -406,7 +406,13 @@ TEST(LabCli, QuickRunWritesEveryExperiment) {
     EXPECT_NE(report.find("\n## " + e.id + ": "), std::string::npos);
     // Every claim has a row with a verdict.
     for (const Claim& claim : e.claims) {
-      const auto at = report.find("| " + claim.statement + " |");
+      // As report.md escapes a cell: | < > become \| &lt; &gt;.
+      std::string cell;
+      for (const char ch : claim.statement) {
+        cell += ch == '|' ? std::string("\\|") : ch == '<' ? std::string("&lt;")
+                : ch == '>' ? std::string("&gt;") : std::string(1, ch);
+      }
+      const auto at = report.find("| " + cell + " |");
       ASSERT_NE(at, std::string::npos) << claim.statement;
       const std::string row = report.substr(at, report.find('\n', at) - at);
       EXPECT_TRUE(has_verdict(row)) << row;
