@@ -9,6 +9,7 @@
 #include <ctime>
 #include <set>
 
+#include "bench/atomic_file.hpp"
 #include "lab/judge.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/report.hpp"
@@ -105,22 +106,6 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, Progress& progre
 
 }  // namespace
 
-bool write_file_atomically(const std::string& path, const std::string& text, std::string& error) {
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(temp.c_str(), "w");
-  if (f == nullptr) {
-    error = "cannot create " + temp + ": " + std::strerror(errno);
-    return false;
-  }
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed || std::rename(temp.c_str(), path.c_str()) != 0) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    std::remove(temp.c_str());
-    return false;
-  }
-  return true;
-}
 
 int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   const std::string started = utc_now_iso();
@@ -175,7 +160,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     }
     progress.clear();
     std::string error;
-    if (!write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
+    if (!internal::write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
                                raw_results_text(o, machine), error)) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
       any_error = true;
@@ -194,7 +179,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   context.count = s.count;
   context.benchtime = s.benchtime_text;
   std::string error;
-  if (!write_file_atomically(s.out_dir + "/report.md", report_markdown(outcomes, machine, context),
+  if (!internal::write_file_atomically(s.out_dir + "/report.md", report_markdown(outcomes, machine, context),
                              error)) {
     std::fprintf(err, "zerolab lab: %s\n", error.c_str());
     any_error = true;

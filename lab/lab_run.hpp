@@ -51,9 +51,6 @@ struct LabSettings {
 // error or a file could not be written.
 int run_lab(const LabSettings& settings, std::FILE* out, std::FILE* err);
 
-// Writes `text` to `path` through `path.tmp.<pid>` and a rename.
-bool write_file_atomically(const std::string& path, const std::string& text, std::string& error);
-
 }  // namespace zerolab::lab
 
 #endif  // ZEROLAB_LAB_LAB_RUN_HPP_

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "bench/alloc_stats.hpp"
+#include "bench/atomic_file.hpp"
 #include "bench/machine.hpp"
 #include "bench/options.hpp"
 #include "bench/profiles.hpp"
@@ -26,24 +27,6 @@ std::string base_name(const char* path) {
   return slash != nullptr ? std::string(slash + 1) : std::string(path);
 }
 
-// Writes `text` to `path` through a temporary file and a rename, so a
-// failure never leaves a half-written file.
-bool write_file_atomically(const std::string& path, const std::string& text, std::string& error) {
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(temp.c_str(), "w");
-  if (f == nullptr) {
-    error = "cannot create " + temp + ": " + std::strerror(errno);
-    return false;
-  }
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed || std::rename(temp.c_str(), path.c_str()) != 0) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    std::remove(temp.c_str());
-    return false;
-  }
-  return true;
-}
 
 }  // namespace
 
