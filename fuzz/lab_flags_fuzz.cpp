@@ -8,24 +8,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "fuzz_args.hpp"
 #include "lab_flags.hpp"
 #include "mem/size_text.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;
-  std::vector<std::string> args;
-  std::string current;
-  for (std::size_t i = 0; i < size; ++i) {
-    if (data[i] == 0) {
-      args.push_back(current);
-      current.clear();
-    } else {
-      current.push_back(static_cast<char>(data[i]));
-    }
-  }
-  args.push_back(current);
+  std::vector<std::string> args = zerolab_fuzz::split_at_nul(data, size);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   zerolab::cli::LabFlags flags;
