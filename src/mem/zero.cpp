@@ -186,14 +186,16 @@ ZeroConfig default_zero_config() {
   c.l2 = f.l2;
   c.l3 = f.l3;
   c.isa = f.avx2 ? ZeroIsa::kAvx2 : ZeroIsa::kSse2;
-  // Vector stores win while the buffer lives in the caches; past that,
-  // rep stosb's microcode writes whole lines without reading them first
-  // (no read-for-ownership), which plain stores into missing lines cannot.
-  // Measured on a Zen 4 VM (examples/zero_sweep): vector stores lead up to
-  // 16 MiB, rep stosb from 24 MiB. Rule: a quarter of the L3, at least the
-  // L2, at most 16 MiB.
-  std::size_t stosb = std::size_t{16} << 20;
-  if (f.l3 != 0) stosb = std::min(stosb, std::max(f.l3 / 4, f.l2));
+  // Vector stores win while the buffer fits the L2; past that, rep stosb's
+  // microcode writes whole lines without reading them first (no
+  // read-for-ownership), which plain stores into missing lines cannot.
+  // Measured on a quiet Zen 4 VM (examples/zero_sweep, 8 interleaved runs):
+  // at 512 KiB vector stores 206 GiB/s vs rep stosb 135; at 1 MiB (the L2)
+  // level; at 2-31 MiB rep stosb 88-112 vs vector 60-91. Rule: the L2 size
+  // (1 MiB when the CPU does not say). An earlier rule (a quarter of the L3)
+  // came from runs with a compiler busy on the other core, which favoured
+  // vector stores at 4-16 MiB; on a quiet machine they lose there by 20%.
+  const std::size_t stosb = f.l2 != 0 ? f.l2 : (std::size_t{1} << 20);
   c.stosb_threshold = f.erms ? stosb : 0;
   // Non-temporal stores skip the caches entirely: Go's memclr switches at
   // 32 MiB, where they double its speed (seed 004); bounded by the L3 size.
