@@ -18,6 +18,11 @@ zerolab_add_test(pool_test
   SOURCES pool_test.cpp
   LIBS zerolab_mem
   LABELS mem concurrent)
+# Pool's lock-free chain of rings (detail::PoolChain); concurrent: also TSan.
+zerolab_add_test(pool_chain_test
+  SOURCES pool_chain_test.cpp
+  LIBS zerolab_mem
+  LABELS mem concurrent)
 # zerolab::Interner (zerolab/intern.hpp); concurrent: also TSan.
 zerolab_add_test(intern_test
   SOURCES intern_test.cpp

@@ -1,31 +1,60 @@
 // zerolab/pool.hpp — a cache of reusable objects, Go's sync.Pool for threads.
 //
 // Pool<T> keeps objects that are expensive to make (buffers, builders) for
-// the next get(), so a hot loop stops allocating. Its layout follows Go's
-// sync.Pool: every thread that uses a pool gets its own private slot (get
-// and put touch nothing shared when it hits: no lock, no atomic RMW), a
-// per-thread shared list other threads steal from when their own is empty,
-// and a victim cache that holds what the last rotation moved out. Without a
-// garbage collector the clean-up is explicit: rotate() moves every primary
-// cache to the victim and drops the old victim, so an object unused for one
-// rotation survives it and is freed by the second; rotation can also run
-// automatically every K gets or every T milliseconds (PoolOptions). Each
-// thread's shared list is bounded (extra puts free the object). When a
-// thread exits, its cache goes back to the pool (into the victim), and a
-// new thread takes over the exited thread's slot.
+// the next get(), so a hot loop stops allocating. Its layout is Go's
+// sync.Pool (sync/pool.go, sync/poolqueue.go) with threads in the place of
+// Ps. Every thread that uses a pool owns a Local with
+//   - a private slot: get and put touch nothing shared when it hits (no
+//     lock, no atomic read-modify-write; one relaxed load of the epoch);
+//   - a shared chain, Go's poolChain: a lock-free chain of ring buffers
+//     (8 slots, then each ring twice the last) into which the owner pushes
+//     and from which it pops at the head, while other threads steal the
+//     oldest objects from the tail (detail::PoolChain, src/mem/pool_chain.cpp);
+//   - a victim chain, the same structure: what the last rotation moved out
+//     of this thread's cache, which any thread may take from the tail.
+// get() looks at the private slot, then its own shared head, then steals
+// from the other threads' shared tails, then tries its own victim and the
+// other threads' victims, and only then calls the factory. put() fills the
+// private slot, else pushes onto the shared head; past the per-thread bound
+// (PoolOptions::per_thread_bound objects in one thread's shared chain) it
+// frees the object.
 //
-// FIRST VERSION, said plainly: the private slot is lock-free, but each
-// per-thread shared list is a mutex-protected vector (uncontended unless
-// someone steals), not Go's lock-free poolChain; the victim is one
-// mutex-protected list per pool, not per thread. A thread that stops using
-// a pool keeps at most its private object until it exits or uses the pool
-// again (rotation ages it lazily, by epoch).
+// Rotation, the clean-up Go does at each GC with the world stopped, is
+// explicit here, and runs while other threads get, put and steal: rotate()
+// takes the pool's registry mutex (which also guards the victim chains'
+// push end and thread registration, never the get/put fast paths), bumps
+// the epoch, and for every Local frees what is left in its victim chain,
+// then moves its shared chain into its victim chain by stealing from the
+// tail, as any thief would. The private slot belongs to its owner alone, so
+// it ages lazily: the owner notices the new epoch at its next get or put
+// and, under the same mutex, moves a private object one rotation old to its
+// victim chain and frees one two rotations old. The guarantee: an object
+// that sits in the pool while rotate() runs is still there for a get() after
+// it (in a victim), and after a second rotate() no get() hands it out again
+// and it is freed — at that rotation if it was in a chain, or at the owner's
+// next get/put or exit if it was a private object (a thread that stops
+// using a pool keeps that one object until then). A put or get that runs at
+// the same time as a rotation counts as before or after it. Optional
+// automatic rotation: every K gets of one thread, or on a get that misses
+// when T milliseconds have passed (PoolOptions).
+//
+// Memory: rings are never freed while the pool lives (a thief may still be
+// reading one the chain has moved past; keeping them is the reclamation
+// scheme, instead of Go's GC), and a chain stops growing at twice the bound
+// rounded up to a power of two, so each thread costs a few KiB of rings at
+// most. A put that finds a ring it cannot grow (the bound, or a thief slow
+// to release a slot of a full ring) frees the object, as sync.Pool may drop
+// anything. When a thread exits, its private object goes to its shared
+// chain (within the bound) and its Local stays in the pool: other threads
+// steal from it, rotations age it, and the next new thread takes it over.
+// Nothing leaks; the pool's end frees every cached object and every ring.
 //
 // SimplePool<T> is the baseline: one mutex around one vector.
 //
-// Thread-safety: get, put, borrow and rotate are safe from any thread. An
-// object belongs to exactly one owner: the pool or whoever got it. The pool
-// must outlive every call on it and every Borrowed handle.
+// Thread-safety: get, put, borrow, rotate and stats are safe from any
+// thread. An object belongs to exactly one owner: the pool or whoever got
+// it. The pool must outlive every call on it and every Borrowed handle. The
+// factory, the reset hook and ~T run outside the pool's mutex.
 //
 // Example:
 //   zerolab::Pool<std::string> pool([] { return std::make_unique<std::string>(); },
@@ -55,7 +84,7 @@
 namespace zerolab {
 
 struct PoolOptions {
-  std::size_t per_thread_bound = 64;  // objects in one thread's shared list
+  std::size_t per_thread_bound = 64;  // objects in one thread's shared chain
   std::uint64_t rotate_every_gets = 0;  // > 0: rotate() after this many gets (per thread)
   std::chrono::milliseconds rotate_every{0};  // > 0: rotate() when a get misses and this passed
 };
@@ -64,6 +93,7 @@ struct PoolStats {
   std::uint64_t created = 0;    // objects made by the factory
   std::uint64_t destroyed = 0;  // objects freed by bound, rotation or the pool's end
   std::uint64_t rotations = 0;
+  std::uint64_t rings = 0;      // ring buffers allocated by all threads' chains
 };
 
 namespace detail {
@@ -92,6 +122,67 @@ PoolLocalBase* find_pool_local(std::uint64_t id) noexcept;
 // Remembers (id, local) for this thread; thread_exit runs when it exits.
 void register_pool_local(std::uint64_t id, std::weak_ptr<PoolSharedBase> shared,
                          PoolLocalBase* local);
+
+struct PoolRing;  // one ring buffer of a PoolChain (src/mem/pool_chain.cpp)
+
+// Go's poolChain for pointers: a single-producer, multi-consumer deque made
+// of ring buffers (Go's poolDequeue), each twice the size of the one before.
+// The producer pushes and pops at the head (LIFO: the object it put last is
+// the warmest); any thread pops at the tail (FIFO: thieves take the oldest).
+// Lock-free: a push is a load, a store and an atomic add; a pop is a CAS
+// loop on the ring's packed head/tail word. Rings the tail has moved past
+// stay allocated until the chain is destroyed (a slow thief may still be
+// looking at one), so no pointer in the chain ever dangles; the chain stops
+// growing at max_ring slots per ring, which bounds that memory.
+//
+// Thread-safety: push_head, pop_head and size_bound are for the producer
+// only (one thread at a time; a handover between threads needs a
+// release/acquire pair, as Pool's `owned` flag gives); pop_tail and rings
+// are safe from any thread at any time. Null is never stored.
+class PoolChain {
+ public:
+  static constexpr std::size_t kFirstRing = 8;
+  static constexpr std::size_t kMaxRing = std::size_t{1} << 30;
+
+  // The ring size that holds `bound` objects with room to spare: twice the
+  // bound rounded up to a power of two, at least kFirstRing, at most
+  // kMaxRing; 0 for a bound of 0 (a chain that holds nothing).
+  static std::size_t ring_limit(std::size_t bound) noexcept;
+
+  // max_ring: the largest ring it may allocate (a power of two, or 0).
+  explicit PoolChain(std::size_t max_ring) noexcept : max_ring_(max_ring) {}
+  ~PoolChain();
+  PoolChain(const PoolChain&) = delete;
+  PoolChain& operator=(const PoolChain&) = delete;
+
+  // Producer: adds x at the head. False when the head ring is full and
+  // cannot grow (max_ring reached, or out of memory): x stays the caller's.
+  bool push_head(void* x) noexcept;
+  // Producer: the newest object, or null when empty.
+  void* pop_head() noexcept;
+  // Producer: at least the number of objects held (exact when no pop_tail
+  // is half done).
+  std::size_t size_bound() const noexcept {
+    return static_cast<std::size_t>(pushed_ - popped_head_ -
+                                    popped_tail_.load(std::memory_order_relaxed));
+  }
+  // Any thread: the oldest object, or null when empty.
+  void* pop_tail() noexcept;
+  // Any thread: ring buffers allocated so far.
+  std::size_t rings() const noexcept { return rings_.load(std::memory_order_relaxed); }
+
+ private:
+  // Producer side.
+  PoolRing* head_ = nullptr;  // the ring pushes go to; each ring links the one before
+  std::uint64_t pushed_ = 0;
+  std::uint64_t popped_head_ = 0;
+  std::size_t max_ring_;
+  // Consumer side, on its own cache line: thieves write it, the owner
+  // rarely reads it.
+  alignas(64) std::atomic<PoolRing*> tail_{nullptr};
+  std::atomic<std::uint64_t> popped_tail_{0};
+  std::atomic<std::size_t> rings_{0};
+};
 
 // A move-only handle that puts its object back when it goes out of scope.
 template <typename P, typename T>
@@ -156,11 +247,14 @@ class Pool {
   T* get() {
     Local* l = local();
     Shared& s = *shared_;
-    if (l->seen_epoch_ != s.epoch_.load(std::memory_order_relaxed)) s.catch_up(l);
     if (s.options_.rotate_every_gets != 0 && ++l->gets_ >= s.options_.rotate_every_gets) {
       l->gets_ = 0;
-      rotate();
+      s.rotate();
     }
+    // Relaxed: a stale epoch only means this get counts as before the
+    // rotation it has not seen (the private slot is ours alone); catch_up
+    // reads the epoch again under the mutex.
+    if (l->seen_epoch_ != s.epoch_.load(std::memory_order_relaxed)) s.catch_up(l);
     if (T* x = l->private_) {
       l->private_ = nullptr;
       return x;
@@ -187,7 +281,8 @@ class Pool {
   // get() with a handle that put()s the object back at the end of its scope.
   Borrowed borrow() { return Borrowed(this, get()); }
 
-  // Moves the primary caches to the victim and frees the old victim.
+  // Frees every thread's victim chain and moves every thread's shared chain
+  // into its victim chain; private objects age at their owner's next use.
   void rotate() { shared_->rotate(); }
 
   PoolStats stats() const {
@@ -195,20 +290,28 @@ class Pool {
     st.created = shared_->created_.load(std::memory_order_relaxed);
     st.destroyed = shared_->destroyed_.load(std::memory_order_relaxed);
     st.rotations = shared_->epoch_.load(std::memory_order_relaxed);
+    for (Local* o = shared_->head_.load(std::memory_order_acquire); o != nullptr; o = o->next_) {
+      st.rings += o->shared_.rings() + o->victim_.rings();
+    }
     return st;
   }
 
  private:
   struct alignas(64) Local : detail::PoolLocalBase {
-    // Owner-only (the thread holding `owned`):
+    explicit Local(std::size_t bound)
+        : shared_(detail::PoolChain::ring_limit(bound)),
+          victim_(detail::PoolChain::ring_limit(bound == SIZE_MAX ? bound : bound + 1)) {}
+    // Owner-only (the thread holding `owned`; handed over with it):
     T* private_ = nullptr;
-    std::uint64_t private_epoch_ = 0;
-    std::uint64_t seen_epoch_ = 0;
+    std::uint64_t private_epoch_ = 0;  // the epoch private_ was put in
+    std::uint64_t seen_epoch_ = 0;     // the last epoch this owner caught up with
     std::uint64_t gets_ = 0;
-    // Shared, under mu_:
-    std::mutex mu_;
-    std::vector<T*> shared_;
-    Local* next_ = nullptr;  // immutable once published
+    Local* next_ = nullptr;  // the pool's list of Locals; immutable once published
+    // Producer: the owner. Consumers: thieves, the rotator.
+    alignas(64) detail::PoolChain shared_;
+    // Producer: whoever holds Shared::mu_ (the rotator, a catching-up
+    // owner). Consumers: any get.
+    alignas(64) detail::PoolChain victim_;
   };
 
   struct Shared final : detail::PoolSharedBase {
@@ -217,15 +320,16 @@ class Pool {
       last_rotate_ns_.store(now_ns(), std::memory_order_relaxed);
     }
     ~Shared() override {
+      // No other thread can use the pool now: plain walks.
       Local* l = head_.load(std::memory_order_acquire);
       while (l != nullptr) {
         Local* next = l->next_;
         delete l->private_;
-        for (T* x : l->shared_) delete x;
-        delete l;
+        while (void* x = l->shared_.pop_tail()) delete static_cast<T*>(x);
+        while (void* x = l->victim_.pop_tail()) delete static_cast<T*>(x);
+        delete l;  // and its rings
         l = next;
       }
-      for (T* x : victim_) delete x;
     }
 
     static std::int64_t now_ns() {
@@ -239,47 +343,45 @@ class Pool {
       destroyed_.fetch_add(1, std::memory_order_relaxed);
     }
 
-    // The owner catches up with rotations it missed: its private object
-    // ages by epoch (one rotation: to the victim; two: freed).
+    // The owner catches up with the rotations it missed: its private object
+    // ages by epoch (one rotation: to its victim chain; two: freed). Under
+    // mu_, so no rotation runs in between and the victim's producer is us.
     void catch_up(Local* l) {
-      const std::uint64_t e = epoch_.load(std::memory_order_acquire);
-      if (T* x = l->private_) {
-        l->private_ = nullptr;
-        if (e - l->private_epoch_ >= 2) {
-          destroy(x);
-        } else {
-          std::lock_guard<std::mutex> g(victim_mu_);
-          victim_.push_back(x);
+      T* dead = nullptr;
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        const std::uint64_t e = epoch_.load(std::memory_order_relaxed);
+        if (T* x = l->private_; x != nullptr && e != l->private_epoch_) {
+          l->private_ = nullptr;
+          if (e - l->private_epoch_ >= 2 || !l->victim_.push_head(x)) dead = x;
         }
+        l->seen_epoch_ = e;
       }
-      l->seen_epoch_ = e;
+      if (dead != nullptr) destroy(dead);
+    }
+
+    // Calls f(o) for every Local but l, starting after l (as Go starts at
+    // pid+1, so thieves spread over their victims), until f returns non-null.
+    template <typename F>
+    static void* each_other(Local* head, Local* l, F&& f) {
+      for (Local* o = l->next_; o != nullptr; o = o->next_) {
+        if (void* x = f(o)) return x;
+      }
+      for (Local* o = head; o != l && o != nullptr; o = o->next_) {
+        if (void* x = f(o)) return x;
+      }
+      return nullptr;
     }
 
     T* get_slow(Local* l) {
-      {
-        std::lock_guard<std::mutex> g(l->mu_);
-        if (!l->shared_.empty()) {
-          T* x = l->shared_.back();
-          l->shared_.pop_back();
-          return x;
-        }
+      if (void* x = l->shared_.pop_head()) return static_cast<T*>(x);
+      Local* head = head_.load(std::memory_order_acquire);
+      if (void* x = each_other(head, l, [](Local* o) { return o->shared_.pop_tail(); })) {
+        return static_cast<T*>(x);
       }
-      for (Local* o = head_.load(std::memory_order_acquire); o != nullptr; o = o->next_) {
-        if (o == l) continue;
-        std::lock_guard<std::mutex> g(o->mu_);
-        if (!o->shared_.empty()) {  // steal the oldest
-          T* x = o->shared_.front();
-          o->shared_.erase(o->shared_.begin());
-          return x;
-        }
-      }
-      {
-        std::lock_guard<std::mutex> g(victim_mu_);
-        if (!victim_.empty()) {
-          T* x = victim_.back();
-          victim_.pop_back();
-          return x;
-        }
+      if (void* x = l->victim_.pop_tail()) return static_cast<T*>(x);
+      if (void* x = each_other(head, l, [](Local* o) { return o->victim_.pop_tail(); })) {
+        return static_cast<T*>(x);
       }
       if (options_.rotate_every.count() > 0) {
         const std::int64_t now = now_ns();
@@ -292,56 +394,47 @@ class Pool {
     }
 
     void put_slow(Local* l, T* x) {
-      {
-        std::lock_guard<std::mutex> g(l->mu_);
-        if (l->shared_.size() < options_.per_thread_bound) {
-          l->shared_.push_back(x);
-          return;
-        }
-      }
+      if (l->shared_.size_bound() < options_.per_thread_bound && l->shared_.push_head(x)) return;
       destroy(x);
     }
 
     void rotate() {
-      std::lock_guard<std::mutex> rg(rotate_mu_);
-      std::vector<T*> old;
+      std::vector<void*> dead;
       {
-        std::lock_guard<std::mutex> g(victim_mu_);
-        old.swap(victim_);
-      }
-      for (Local* o = head_.load(std::memory_order_acquire); o != nullptr; o = o->next_) {
-        std::vector<T*> moved;
-        {
-          std::lock_guard<std::mutex> g(o->mu_);
-          moved.swap(o->shared_);
+        std::lock_guard<std::mutex> g(mu_);
+        // Relaxed: every reader that acts on the epoch (catch_up) reads it
+        // again under mu_; the fast paths only compare it.
+        epoch_.fetch_add(1, std::memory_order_relaxed);
+        // At most the bound per chain, so an owner pushing as fast as we
+        // steal cannot keep us here: what it pushes after we start counts
+        // as put after this rotation.
+        const std::size_t limit = options_.per_thread_bound < detail::PoolChain::kMaxRing
+                                      ? options_.per_thread_bound
+                                      : detail::PoolChain::kMaxRing;
+        for (Local* o = head_.load(std::memory_order_acquire); o != nullptr; o = o->next_) {
+          // The old victim goes (only mu_'s holder pushes to it: this ends).
+          while (void* x = o->victim_.pop_tail()) dead.push_back(x);
+          for (std::size_t i = 0; i < limit; ++i) {
+            void* x = o->shared_.pop_tail();
+            if (x == nullptr) break;
+            if (!o->victim_.push_head(x)) dead.push_back(x);
+          }
         }
-        if (!moved.empty()) {
-          std::lock_guard<std::mutex> g(victim_mu_);
-          victim_.insert(victim_.end(), moved.begin(), moved.end());
-        }
+        last_rotate_ns_.store(now_ns(), std::memory_order_relaxed);
       }
-      epoch_.fetch_add(1, std::memory_order_release);
-      last_rotate_ns_.store(now_ns(), std::memory_order_relaxed);
-      for (T* x : old) destroy(x);
+      for (void* x : dead) destroy(static_cast<T*>(x));
     }
 
     void thread_exit(detail::PoolLocalBase* base) noexcept override {
       auto* l = static_cast<Local*>(base);
-      catch_up(l);  // ages the private object, and it goes to the victim
-      if (T* x = l->private_) {
+      catch_up(l);  // ages the private object
+      if (T* x = l->private_) {  // still current: to the shared chain, where thieves find it
         l->private_ = nullptr;
-        std::lock_guard<std::mutex> g(victim_mu_);
-        victim_.push_back(x);
+        put_slow(l, x);
       }
-      std::vector<T*> moved;
-      {
-        std::lock_guard<std::mutex> g(l->mu_);
-        moved.swap(l->shared_);
-      }
-      {
-        std::lock_guard<std::mutex> g(victim_mu_);
-        victim_.insert(victim_.end(), moved.begin(), moved.end());
-      }
+      l->gets_ = 0;
+      // Release: the next owner (claim's acquire CAS) sees this thread's
+      // producer-side state of the chains and the empty private slot.
       l->owned.store(false, std::memory_order_release);
     }
 
@@ -351,18 +444,18 @@ class Pool {
         bool expected = false;
         if (!o->owned.load(std::memory_order_relaxed) &&
             o->owned.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
-          o->seen_epoch_ = epoch_.load(std::memory_order_acquire);
-          o->gets_ = 0;
-          return o;
+          return o;  // seen_epoch_ is stale at worst: the first get or put catches up
         }
       }
-      auto* l = new Local;
-      l->seen_epoch_ = epoch_.load(std::memory_order_acquire);
-      Local* h = head_.load(std::memory_order_relaxed);
-      do {
-        l->next_ = h;
-      } while (!head_.compare_exchange_weak(h, l, std::memory_order_release,
-                                            std::memory_order_relaxed));
+      auto* l = new Local(options_.per_thread_bound);
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        l->seen_epoch_ = epoch_.load(std::memory_order_relaxed);
+        // Release: a thread that finds l through head_ (acquire) sees it
+        // constructed. Under mu_ so rotate's walk and ours stay simple.
+        l->next_ = head_.load(std::memory_order_relaxed);
+        head_.store(l, std::memory_order_release);
+      }
       return l;
     }
 
@@ -370,10 +463,8 @@ class Pool {
     ResetHook reset_;
     PoolOptions options_;
     std::atomic<std::uint64_t> epoch_{0};
-    std::atomic<Local*> head_{nullptr};
-    std::mutex rotate_mu_;
-    std::mutex victim_mu_;
-    std::vector<T*> victim_;
+    std::atomic<Local*> head_{nullptr};  // Locals are only added, and freed with the pool
+    std::mutex mu_;  // registration, rotation, the victim chains' push end
     std::atomic<std::uint64_t> created_{0};
     std::atomic<std::uint64_t> destroyed_{0};
     std::atomic<std::int64_t> last_rotate_ns_{0};
