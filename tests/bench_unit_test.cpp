@@ -89,9 +89,12 @@ TEST(Options, BadFlagsFail) {
   parse({"-bench", "((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"}, false);
   parse({"-bench", "(a{1000}){1000}"}, false);
   // Counts are digits only: "1e2221" is not an exponent (the fuzzer found
-  // that std::stod threw out_of_range here).
-  parse({"-bench", "a{1e2221}"}, false);
+  // that std::stod threw out_of_range here). As in Go, a brace that does
+  // not open a valid count is a literal.
+  parse({"-bench", "a{1e2221}"});
   parse({"-bench", "(a{99999999999}){2}"}, false);
+  parse({"-bench", "(a{100}){100}"}, false);  // Go: nested counts over 1000
+  parse({"-bench", "Copy\\d+/size=\\w+"});     // Go's escapes work
   parse({"-bench", "Foo*?"});
   parse({"-bench", "Alloc(New|Cal)+/size=[0-9]{1,3}$"});
   parse({"-bench", "[*+]+"});
@@ -123,6 +126,12 @@ TEST(NameMatcher, LevelsAlternativesAndPartialMatches) {
   EXPECT_FALSE(m.matches("BenchmarkFoo/x"));
   m.set_pattern("(Foo/)");
   EXPECT_FALSE(m.matches("BenchmarkFoo/x"));
+  // Go's regexp syntax, not POSIX's: \d, (?i), non-greedy repeats.
+  m.set_pattern("Size\\d+$/(?i)JSON");
+  EXPECT_TRUE(m.matches("BenchmarkSize64/json"));
+  EXPECT_FALSE(m.matches("BenchmarkSizeX/json"));
+  m.set_pattern("Fo+?/[\\w-]+=\\d");
+  EXPECT_TRUE(m.matches("BenchmarkFoo/size-x=4"));
 }
 
 TEST(NameMatcher, UniqueNamesAndRewrites) {

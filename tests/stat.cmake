@@ -9,6 +9,7 @@ zerolab_add_test(stat_test
     stat_reader_test.cpp
     stat_filter_test.cpp
     stat_table_test.cpp
+    stat_go_regex_test.cpp
   LIBS zerolab_stat
   LABELS stat)
 target_compile_definitions(stat_test PRIVATE ZEROLAB_STAT_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")

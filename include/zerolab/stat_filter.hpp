@@ -7,8 +7,9 @@
 // Keys (see golang.org/x/perf/benchproc/syntax): .name, .fullname, .file,
 // /<sub-name key> (/gomaxprocs also reads the "-N" suffix), .unit (filters
 // only), .config (projections only), any other word a file configuration
-// key. Regular expressions use std::regex's ECMAScript grammar (Go's RE2
-// syntax agrees on the common subset; a leading "(?i)" is understood).
+// key. Regular expressions are Go's RE2 syntax, translated to POSIX ERE and
+// run by glibc without backtracking (src/stat/go_regex.hpp says what is
+// translated and what is refused).
 //
 // Thread-safety: a Filter is immutable once parsed. A Projection interns
 // keys as results are projected: one thread at a time.

@@ -56,90 +56,10 @@ bool NameMatcher::validate(const std::string& pattern, std::string& error) {
   return true;
 }
 
-namespace {
-
-// glibc compiles `x+` as `xx*` and `x{n,m}` as m copies of x, so nested
-// repetition grows the compiled expression geometrically. Bound the worst
-// case (every repetition nested in the previous one), and reject a
-// quantifier applied directly to a quantifier, as Go's RE2 syntax does
-// (one '?' after a quantifier is Go's non-greedy form and allowed).
-bool check_repetition(const std::string& e, std::string& error) {
-  constexpr double kMaxExpansion = 10000;
-  double expansion = 1;
-  bool after_quantifier = false;
-  bool after_lazy = false;
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    const char c = e[i];
-    if (c == '\\') {
-      ++i;
-      after_quantifier = after_lazy = false;
-      continue;
-    }
-    if (c == '[') {  // skip a bracket expression: its characters are literal
-      std::size_t j = i + 1;
-      if (j < e.size() && e[j] == '^') ++j;
-      if (j < e.size() && e[j] == ']') ++j;
-      while (j < e.size() && e[j] != ']') ++j;
-      i = j;
-      after_quantifier = after_lazy = false;
-      continue;
-    }
-    const bool quantifier = c == '*' || c == '+' || c == '?' || c == '{';
-    if (quantifier && after_quantifier) {
-      if (c == '?' && !after_lazy) {
-        after_lazy = true;
-        continue;
-      }
-      error = "invalid nested repetition operator in \"" + e + "\"";
-      return false;
-    }
-    after_lazy = false;
-    after_quantifier = quantifier;
-    if (c == '+') expansion *= 2;
-    if (c == '{') {
-      const std::size_t close = e.find('}', i);
-      if (close == std::string::npos) break;  // regcomp reports it
-      const std::string counts = e.substr(i + 1, close - i - 1);
-      double largest = 0;
-      for (std::size_t k = 0; k < counts.size();) {
-        if (counts[k] >= '0' && counts[k] <= '9') {
-          // Digits only (stod would read "1e2221" as an exponent and throw);
-          // more than 6 digits is past any limit that matters here.
-          double v = 0;
-          std::size_t digits = 0;
-          for (; k < counts.size() && counts[k] >= '0' && counts[k] <= '9'; ++k, ++digits) {
-            if (digits < 7) v = v * 10 + (counts[k] - '0');
-          }
-          largest = std::max(largest, v);
-        } else {
-          ++k;
-        }
-      }
-      if (counts.empty() || counts.back() == ',') largest = std::max(largest, 1.0) + 1;
-      expansion *= largest + 1;
-      i = close;
-    }
-    if (expansion > kMaxExpansion) {
-      error = "pattern \"" + e + "\" has too much nested repetition";
-      return false;
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
 NameMatcher::Regex NameMatcher::compile(const std::string& expression, std::string& error) {
-  if (!check_repetition(expression, error)) return nullptr;
-  Regex re(new regex_t);
-  const int code = regcomp(re.get(), expression.c_str(), REG_EXTENDED | REG_NOSUB);
-  if (code != 0) {
-    char message[256];
-    regerror(code, re.get(), message, sizeof message);
-    delete re.release();  // regcomp failed: nothing to regfree
-    error = "bad regular expression \"" + expression + "\": " + message;
-    return nullptr;
-  }
+  std::string what;
+  Regex re = GoRegex::compile(expression, &what);
+  if (!re) error = "bad regular expression \"" + expression + "\": error parsing regexp: " + what;
   return re;
 }
 
@@ -157,7 +77,7 @@ bool NameMatcher::matches(const std::vector<std::string>& levels, bool& partial)
   for (const Levels& alternative : alternatives_) {
     bool ok = true;
     for (std::size_t i = 0; i < levels.size() && i < alternative.size(); ++i) {
-      if (!alternative[i] || regexec(alternative[i].get(), levels[i].c_str(), 0, nullptr, 0) != 0) {
+      if (!alternative[i] || !alternative[i]->search(levels[i])) {
         ok = false;
         break;
       }

@@ -1,8 +1,7 @@
 // Go's benchmark-name matching and naming rules (testing/match.go).
 //
-// Expressions are POSIX extended regular expressions (glibc's regcomp), which
-// cover what -bench patterns use in Go (alternation, groups, classes, anchors,
-// repetition) and, like Go's RE2 and unlike std::regex, match without
+// Expressions are Go's RE2 syntax run on glibc's POSIX ERE engine
+// (stat/go_regex.hpp), which like RE2 and unlike std::regex matches without
 // exponential backtracking. A -bench pattern is split at top-level '/' into one regular expression per
 // name level ("BenchmarkX/size=1"), and at top-level '|' into alternatives.
 // A name matches when every level it has matches its expression (a search,
@@ -18,13 +17,13 @@
 #ifndef ZEROLAB_SRC_BENCH_NAME_MATCHER_HPP_
 #define ZEROLAB_SRC_BENCH_NAME_MATCHER_HPP_
 
-#include <regex.h>
-
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "stat/go_regex.hpp"
 
 namespace zerolab::internal {
 
@@ -53,13 +52,7 @@ class NameMatcher {
   bool matches(const std::string& name) const;
 
  private:
-  struct RegexDeleter {
-    void operator()(regex_t* re) const {
-      regfree(re);
-      delete re;
-    }
-  };
-  using Regex = std::unique_ptr<regex_t, RegexDeleter>;
+  using Regex = std::unique_ptr<GoRegex>;
   using Levels = std::vector<Regex>;
   // Compiles one level; on failure returns null and sets `error`.
   static Regex compile(const std::string& expression, std::string& error);

@@ -5,8 +5,8 @@
 //   std::string err;
 //   auto f = zerolab::stat::Filter::parse("-(/size:1k OR /size:2k)", &err);
 //   f->to_string();  // "-(/size:1k OR /size:2k)"
-// libstdc++ 12's <regex> trips a false -Wmaybe-uninitialized inside
-// std::function when optimized with sanitizers (GCC bug 105562).
+// libstdc++ 12 trips a false -Wmaybe-uninitialized inside std::function
+// when optimized with sanitizers (GCC bug 105562).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
-#include <regex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -23,6 +22,7 @@
 #include <vector>
 
 #include "go_compat.hpp"
+#include "go_regex.hpp"
 #include "zerolab/stat_filter.hpp"
 
 namespace zerolab::stat {
@@ -96,7 +96,7 @@ bool is_start_op(char32_t c) { return is_op(c) || c == '-' || c == '*'; }
 
 struct CompiledRegex {
   std::string source;
-  std::regex re;
+  std::unique_ptr<zerolab::internal::GoRegex> re;
 };
 
 struct ErrorTracker {
@@ -235,21 +235,15 @@ bool regexp_parse_until_slash(std::string_view str, std::string_view& expr, std:
 }
 
 std::shared_ptr<CompiledRegex> compile_regex(std::string_view expr, std::string* error) {
-  std::string src(expr);
-  auto flags = std::regex::ECMAScript;
-  if (src.rfind("(?i)", 0) == 0) {
-    src.erase(0, 4);
-    flags |= std::regex::icase;
-  }
-  try {
-    auto c = std::make_shared<CompiledRegex>();
-    c->source.assign(expr);
-    c->re = std::regex(src, flags);
-    return c;
-  } catch (const std::regex_error& e) {
-    *error = std::string("error parsing regexp: ") + e.what() + ": `" + std::string(expr) + "`";
+  auto c = std::make_shared<CompiledRegex>();
+  c->source.assign(expr);
+  std::string what;
+  c->re = zerolab::internal::GoRegex::compile(expr, &what);
+  if (!c->re) {
+    *error = "error parsing regexp: " + what;
     return nullptr;
   }
+  return c;
 }
 
 // benchproc's tokenizer. Like Go's pointer-receiver methods, peeking at a
@@ -514,7 +508,7 @@ struct Filter::Node {
   std::function<bool(const BenchRecord&)> predicate;
 
   bool matches(std::string_view value) const {
-    if (re) return std::regex_search(value.begin(), value.end(), re->re);
+    if (re) return re->re->search(value);
     return literal == value;
   }
 
