@@ -343,10 +343,11 @@ class Pool {
       destroyed_.fetch_add(1, std::memory_order_relaxed);
     }
 
+    // The slow paths are kept out of line, so the inlined get/put stay small.
     // The owner catches up with the rotations it missed: its private object
     // ages by epoch (one rotation: to its victim chain; two: freed). Under
     // mu_, so no rotation runs in between and the victim's producer is us.
-    void catch_up(Local* l) {
+    [[gnu::noinline]] void catch_up(Local* l) {
       T* dead = nullptr;
       {
         std::lock_guard<std::mutex> g(mu_);
@@ -373,7 +374,7 @@ class Pool {
       return nullptr;
     }
 
-    T* get_slow(Local* l) {
+    [[gnu::noinline]] T* get_slow(Local* l) {
       if (void* x = l->shared_.pop_head()) return static_cast<T*>(x);
       Local* head = head_.load(std::memory_order_acquire);
       if (void* x = each_other(head, l, [](Local* o) { return o->shared_.pop_tail(); })) {
@@ -393,12 +394,12 @@ class Pool {
       return made.release();
     }
 
-    void put_slow(Local* l, T* x) {
+    [[gnu::noinline]] void put_slow(Local* l, T* x) {
       if (l->shared_.size_bound() < options_.per_thread_bound && l->shared_.push_head(x)) return;
       destroy(x);
     }
 
-    void rotate() {
+    [[gnu::noinline]] void rotate() {
       std::vector<void*> dead;
       {
         std::lock_guard<std::mutex> g(mu_);
@@ -476,7 +477,7 @@ class Pool {
     return local_slow();
   }
 
-  Local* local_slow() {
+  [[gnu::noinline]] Local* local_slow() {
     detail::PoolLocalBase* base = detail::find_pool_local(id_);
     if (base == nullptr) {
       base = shared_->claim();
