@@ -1,7 +1,8 @@
 // copy_fd under faults, each proving the exact byte count: tiny socket
 // buffers (partial writes), non-blocking peers that stall (EAGAIN and the
 // timeout), a full filesystem (ENOSPC on a small tmpfs in a private mount
-// namespace, or EFBIG under RLIMIT_FSIZE where namespaces are not allowed),
+// namespace, skipped where namespaces are not allowed) and a file-size limit
+// (EFBIG under RLIMIT_FSIZE, everywhere),
 // a reader that closes early (EPIPE, the process survives); and bad input.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -139,22 +141,39 @@ TEST(CopyFaults, StalledNonBlockingDestinationTimesOutWithExactCount) {
   }
 }
 
+// The 1 MiB sources full_filesystem_checks copies from that are files: made
+// in the parent, before a child limits its file sizes (RLIMIT_FSIZE applies
+// to writing a memfd too).
+struct FileSources {
+  explicit FileSources(const TempDir& disk) : disk_path(disk.file("src")) {
+    const std::string data = pattern(1 << 20);
+    memfd = make_memfd(data);
+    const int fd = create_file(disk_path, data);
+    if (fd >= 0) close(fd);
+  }
+  ~FileSources() { close(memfd); }
+  FileSources(const FileSources&) = delete;
+  FileSources& operator=(const FileSources&) = delete;
+  int memfd = -1;
+  std::string disk_path;
+};
+
 // Runs in a child: copies 1 MiB from each kind of source into a destination
-// that has room for less, and checks the exact count. Returns a message, ""
-// when every check held.
-std::string full_filesystem_checks(const std::string& dir, int expected_error) {
+// in `dir` that has room for less, and checks the exact count. Returns a
+// message, "" when every check held.
+std::string full_filesystem_checks(const std::string& dir, const FileSources& files,
+                                   int expected_error) {
   const std::string data = pattern(1 << 20);
   std::string failures;
-  for (int source = 0; source < 3; ++source) {
+  for (int source = 0; source < 4; ++source) {
     const std::string dst_path = dir + "/out" + std::to_string(source);
     const int out = open(dst_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (out < 0) return "cannot create " + dst_path;
     CopyResult r;
     int in = -1;
     std::unique_ptr<Feed> feed;
-    if (source == 0) {  // regular file on disk → copy_file_range (cross-fs: sendfile)
-      in = memfd_create("src", MFD_CLOEXEC);
-      write_all(in, data.data(), data.size());
+    if (source == 0) {  // memfd → file (another filesystem: sendfile)
+      in = dup(files.memfd);
       lseek(in, 0, SEEK_SET);
       r = copy_fd(in, out);
     } else if (source == 1) {  // pipe → splice
@@ -163,11 +182,15 @@ std::string full_filesystem_checks(const std::string& dir, int expected_error) {
       in = p[0];
       feed = std::make_unique<Feed>(p[1], data);
       r = copy_fd(in, out);
-    } else {  // /dev/zero → read/write
+    } else if (source == 2) {  // /dev/zero → read/write
       in = open("/dev/zero", O_RDONLY | O_CLOEXEC);
       CopyOptions o;
       o.max_bytes = data.size();
       r = copy_fd(in, out, o);
+    } else {  // a file on disk → copy_file_range (same filesystem) or sendfile
+      in = open(files.disk_path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (in < 0) return "cannot open " + files.disk_path;
+      r = copy_fd(in, out);
     }
     struct stat st {};
     fstat(out, &st);
@@ -180,9 +203,11 @@ std::string full_filesystem_checks(const std::string& dir, int expected_error) {
       failures += label + "bytes " + std::to_string(r.bytes) + " != file size " +
                   std::to_string(st.st_size) + "; ";
     }
-    if (r.bytes == 0 || r.bytes >= data.size()) failures += label + "no partial copy; ";
+    if (r.bytes == 0 || r.bytes >= data.size()) {
+      failures += label + "no partial copy (" + std::to_string(r.bytes) + " bytes); ";
+    }
     if (got != want) failures += label + "contents differ; ";
-    if (source == 0 && lseek(in, 0, SEEK_CUR) != static_cast<off_t>(r.bytes)) {
+    if ((source == 0 || source == 3) && lseek(in, 0, SEEK_CUR) != static_cast<off_t>(r.bytes)) {
       failures += label + "source position is not just after the bytes written; ";
     }
     close(in);  // the feeder then fails with EPIPE; SIGPIPE is ignored in this child
@@ -193,35 +218,20 @@ std::string full_filesystem_checks(const std::string& dir, int expected_error) {
   return failures;
 }
 
-TEST(CopyFaults, FullFilesystemStopsWithTheBytesWritten) {
+// Runs `body` in a forked child with SIGPIPE ignored; `body` returns the
+// name of what ran ("" if it could not run) and fills `failures`. The
+// parent prints what ran and fails the test if the child's checks did.
+// Returns what ran.
+std::string run_in_child(const std::function<std::string(std::string&)>& body) {
   int report[2];
-  ASSERT_EQ(pipe2(report, O_CLOEXEC), 0);
+  EXPECT_EQ(pipe2(report, O_CLOEXEC), 0);
   const pid_t child = fork();
-  ASSERT_GE(child, 0);
+  EXPECT_GE(child, 0);
   if (child == 0) {
     close(report[0]);
     signal(SIGPIPE, SIG_IGN);
-    std::string ran;
     std::string failures;
-    char dir[] = "/tmp/zerolab_enospc_XXXXXX";
-    const bool have_dir = mkdtemp(dir) != nullptr;
-    const bool mounted = have_dir &&
-                         (unshare(CLONE_NEWNS) == 0 ||
-                          unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0) &&
-                         mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
-                         mount("tmpfs", dir, "tmpfs", 0, "size=256k") == 0;
-    if (mounted) {
-      ran = "tmpfs of 256 KiB in a private mount namespace (ENOSPC)";
-      failures = full_filesystem_checks(dir, ENOSPC);
-      umount(dir);
-    } else {
-      ran = "RLIMIT_FSIZE of 256 KiB (EFBIG)";
-      signal(SIGXFSZ, SIG_IGN);
-      rlimit limit{256 << 10, 256 << 10};
-      setrlimit(RLIMIT_FSIZE, &limit);
-      failures = full_filesystem_checks(have_dir ? dir : "/tmp", EFBIG);
-    }
-    if (have_dir) rmdir(dir);
+    const std::string ran = body(failures);
     const std::string line = ran + "\n" + failures;
     write_all(report[1], line.data(), line.size());
     _exit(failures.empty() ? 0 : 1);
@@ -230,12 +240,55 @@ TEST(CopyFaults, FullFilesystemStopsWithTheBytesWritten) {
   const std::string out = read_all(report[0]);
   close(report[0]);
   int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_EQ(waitpid(child, &status, 0), child);
   const std::string ran = out.substr(0, out.find('\n'));
-  std::printf("full filesystem test ran with: %s\n", ran.c_str());
-  RecordProperty("full_filesystem", ran);
-  ASSERT_TRUE(WIFEXITED(status)) << out;
+  EXPECT_TRUE(WIFEXITED(status)) << out;
   EXPECT_EQ(WEXITSTATUS(status), 0) << out;
+  return ran;
+}
+
+// ENOSPC: a 256 KiB tmpfs mounted in a private mount namespace (skipped
+// where the machine allows neither CLONE_NEWNS nor a user namespace).
+TEST(CopyFaults, FullFilesystemStopsWithTheBytesWritten) {
+  TempDir disk("/tmp");
+  const FileSources files(disk);
+  const std::string ran = run_in_child([&](std::string& failures) -> std::string {
+    char dir[] = "/tmp/zerolab_enospc_XXXXXX";
+    if (mkdtemp(dir) == nullptr) return "";
+    const bool mounted = (unshare(CLONE_NEWNS) == 0 || unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0) &&
+                         mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+                         mount("tmpfs", dir, "tmpfs", 0, "size=256k") == 0;
+    if (!mounted) {
+      rmdir(dir);
+      return "";
+    }
+    failures = full_filesystem_checks(dir, files, ENOSPC);
+    umount(dir);
+    rmdir(dir);
+    return "tmpfs of 256 KiB in a private mount namespace (ENOSPC)";
+  });
+  std::printf("full filesystem test ran with: %s\n", ran.empty() ? "nothing (skipped)" : ran.c_str());
+  if (ran.empty()) GTEST_SKIP() << "no private mount namespace for a tmpfs here";
+  RecordProperty("full_filesystem", ran);
+}
+
+// EFBIG: a file-size limit (RLIMIT_FSIZE of 256 KiB, SIGXFSZ ignored) on
+// /tmp; runs everywhere.
+TEST(CopyFaults, FileSizeLimitStopsWithTheBytesWritten) {
+  TempDir disk("/tmp");
+  const FileSources files(disk);
+  const std::string ran = run_in_child([&](std::string& failures) -> std::string {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{256 << 10, 256 << 10};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) {
+      failures = "setrlimit(RLIMIT_FSIZE) failed";
+      return "RLIMIT_FSIZE";
+    }
+    failures = full_filesystem_checks(disk.path(), files, EFBIG);
+    return "RLIMIT_FSIZE of 256 KiB (EFBIG)";
+  });
+  std::printf("file size limit test ran with: %s\n", ran.c_str());
+  RecordProperty("file_size_limit", ran);
 }
 
 bool sigpipe_pending() {
