@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -438,6 +439,47 @@ TEST_F(CopyBadInput, WriteOnlySourceAndReadOnlyDestination) {
   close(ro);
   expect_untouched();
   EXPECT_EQ(lseek(in_, 0, SEEK_CUR), 0);
+}
+
+// copy_fd reads a regular source's open flags only when its first kernel
+// call fails with EBADF: the message still names the descriptor, nothing is
+// written, and the source's position is where it was, on every path.
+TEST_F(CopyBadInput, BadModesFoundByTheFirstCallNameTheDescriptor) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC | O_NONBLOCK), 0);
+  const auto pipe_empty = [&] {
+    int queued = -1;
+    return ioctl(p[0], FIONREAD, &queued) == 0 && queued == 0;
+  };
+  // sendfile: a write-only source, and the read end of a pipe as destination.
+  const int wo = open(dir_.file("in").c_str(), O_WRONLY | O_CLOEXEC);
+  CopyResult r = copy_fd(wo, p[1]);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "source fd " + std::to_string(wo) + " is not open for reading");
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_TRUE(pipe_empty());
+  close(wo);
+  r = copy_fd(in_, p[0]);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "destination fd " + std::to_string(p[0]) + " is not open for writing");
+  EXPECT_EQ(lseek(in_, 0, SEEK_CUR), 0);
+  // read/write: a read-only character device; the read is undone.
+  const int null_ro = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  r = copy_fd(in_, null_ro);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "destination fd " + std::to_string(null_ro) + " is not open for writing");
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(lseek(in_, 0, SEEK_CUR), 0);
+  close(null_ro);
+  // An O_PATH source (fstat works on it, nothing else does).
+  const int path_only = open(dir_.file("in").c_str(), O_PATH | O_CLOEXEC);
+  r = copy_fd(path_only, out_);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "source fd " + std::to_string(path_only) + " is not open for reading");
+  close(path_only);
+  close(p[0]);
+  close(p[1]);
+  expect_untouched();
 }
 
 TEST_F(CopyBadInput, SameFileOverlapping) {

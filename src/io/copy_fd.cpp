@@ -75,17 +75,38 @@ class SigpipeGuard {
 
 bool is_stream(FdKind kind) { return kind == FdKind::kPipe || kind == FdKind::kStreamSocket; }
 
-// The checks that reject a pair before anything is written. Sets
-// c.remaining to the overlap-free length for a copy within one file.
+// The checks on the open flags that reject a pair before anything is
+// written. REQUIRES: both flags known.
+CopyResult check_flags(int src, int dst, const FdInfo& si, const FdInfo& di, const CopyOptions& o) {
+  if (!si.readable()) return bad_input(EBADF, fd_name("source", src) + " is not open for reading");
+  if (!di.writable()) {
+    return bad_input(EBADF, fd_name("destination", dst) + " is not open for writing");
+  }
+  if (o.dst_offset >= 0 && di.append()) {
+    return bad_input(EINVAL, fd_name("destination", dst) +
+                                 " is O_APPEND: writes ignore dst_offset, so it cannot be given");
+  }
+  return {};
+}
+
+CopyResult load_and_check_flags(int src, int dst, FdInfo& si, FdInfo& di, const CopyOptions& o) {
+  if (int e = io::load_flags(src, si); e != 0) return bad_fd("source", src, e);
+  if (int e = io::load_flags(dst, di); e != 0) return bad_fd("destination", dst, e);
+  return check_flags(src, dst, si, di, o);
+}
+
+bool same_file(const FdInfo& si, const FdInfo& di) {
+  return si.st.st_dev == di.st.st_dev && si.st.st_ino == di.st.st_ino;
+}
+
+// The checks on the kinds and positions that reject a pair before anything
+// is written. Sets c.remaining to the overlap-free length for a copy within
+// one file. REQUIRES: the flags known if same_file(si, di).
 CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
                       const CopyOptions& o, Copier& c) {
   if (si.kind == FdKind::kDirectory) return bad_input(EISDIR, fd_name("source", src) + " is a directory");
   if (di.kind == FdKind::kDirectory) {
     return bad_input(EISDIR, fd_name("destination", dst) + " is a directory");
-  }
-  if (!si.readable()) return bad_input(EBADF, fd_name("source", src) + " is not open for reading");
-  if (!di.writable()) {
-    return bad_input(EBADF, fd_name("destination", dst) + " is not open for writing");
   }
   if (o.src_offset >= 0 && !si.seekable()) {
     return bad_input(ESPIPE, fd_name("source", src) + " is not seekable, but src_offset was given");
@@ -94,11 +115,7 @@ CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
     return bad_input(ESPIPE,
                      fd_name("destination", dst) + " is not seekable, but dst_offset was given");
   }
-  if (o.dst_offset >= 0 && di.append()) {
-    return bad_input(EINVAL, fd_name("destination", dst) +
-                                 " is O_APPEND: writes ignore dst_offset, so it cannot be given");
-  }
-  if (si.st.st_dev != di.st.st_dev || si.st.st_ino != di.st.st_ino) return {};
+  if (!same_file(si, di)) return {};
   if (si.kind == FdKind::kPipe) {
     return bad_input(EINVAL, fd_name("source", src) + " and " + fd_name("destination", dst) +
                                  " are the same pipe");
@@ -137,8 +154,20 @@ std::string_view to_string(CopyPath path) noexcept {
 CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
   FdInfo si;
   FdInfo di;
-  if (int e = io::inspect_fd(src, si); e != 0) return bad_fd("source", src, e);
-  if (int e = io::inspect_fd(dst, di); e != 0) return bad_fd("destination", dst, e);
+  if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
+  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
+  // The open flags cost a system call per descriptor, so they are read up
+  // front only where needed: a regular source's first kernel call checks
+  // both descriptors before it moves a byte (and a read whose write fails
+  // is undone by seeking back), so for it a bad mode shows up as EBADF with
+  // nothing written, and the flags are read then, to say which descriptor.
+  // O_APPEND destinations make copy_file_range and sendfile decline, and
+  // read/write appends.
+  const bool lazy_flags = si.kind == FdKind::kRegular && !same_file(si, di) &&
+                          options.dst_offset < 0 && !options.reflink && !options.sparse;
+  if (!lazy_flags) {
+    if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) return bad;
+  }
 
   Copier c;
   c.src = src;
@@ -187,14 +216,21 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
     step = c.read_write_loop();
   }
 
+  if (step == Step::kError && c.unwritten > 0 && !c.src_positional && si.seekable()) {
+    // Leave a seekable source just after the bytes the destination got.
+    lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
+  }
+  if (step == Step::kError && c.error == EBADF && c.written == 0 && !si.flags_known) {
+    if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) {
+      guard.finish(false);
+      return bad;
+    }
+  }
+
   CopyResult r;
   r.bytes = c.written;
   r.path = c.path;
   if (step == Step::kError) {
-    // Leave a seekable source just after the bytes the destination got.
-    if (c.unwritten > 0 && !c.src_positional && si.seekable()) {
-      lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
-    }
     guard.finish(c.error == EPIPE);
     r.error = std::error_code(c.error, std::system_category());
     r.message = std::string(c.failed_call) + " from " + fd_name("source", src) + " to " +

@@ -32,9 +32,6 @@ bool is_pseudo_fs(int fd) noexcept {
 
 }  // namespace
 
-bool FdInfo::may_block() const noexcept {
-  return (flags & O_NONBLOCK) != 0 && kind != FdKind::kRegular && kind != FdKind::kBlock;
-}
 bool FdInfo::append() const noexcept { return (flags & O_APPEND) != 0; }
 bool FdInfo::readable() const noexcept {
   const int mode = flags & O_ACCMODE;
@@ -45,17 +42,26 @@ bool FdInfo::writable() const noexcept {
   return (flags & O_PATH) == 0 && (mode == O_WRONLY || mode == O_RDWR);
 }
 
-int inspect_fd(int fd, FdInfo& info) noexcept {
+int load_flags(int fd, FdInfo& info) noexcept {
+  const int flags = fcntl(fd, F_GETFL);
+  if (flags < 0) return errno;
+  info.flags = flags;
+  info.flags_known = true;
+  return 0;
+}
+
+int inspect_fd(int fd, FdInfo& info, bool source) noexcept {
   if (fd < 0) return EBADF;
   if (fstat(fd, &info.st) != 0) return errno;
-  info.flags = fcntl(fd, F_GETFL);
-  if (info.flags < 0) return errno;
+  info.flags = 0;
+  info.flags_known = false;
   const mode_t mode = info.st.st_mode;
   info.pseudo_fs = false;
   if (S_ISREG(mode)) {
     info.kind = FdKind::kRegular;
-    // Only sizes pseudo filesystems report are worth a statfs call.
-    if (info.st.st_size == 0 || info.st.st_size == 4096) info.pseudo_fs = is_pseudo_fs(fd);
+    // Only a source's size matters, and only sizes pseudo filesystems
+    // report are worth a statfs call.
+    if (source && (info.st.st_size == 0 || info.st.st_size == 4096)) info.pseudo_fs = is_pseudo_fs(fd);
   } else if (S_ISDIR(mode)) {
     info.kind = FdKind::kDirectory;
   } else if (S_ISFIFO(mode)) {

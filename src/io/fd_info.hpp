@@ -1,14 +1,17 @@
 // src/io/fd_info.hpp — what copy_fd needs to know about one descriptor:
-// its kind (regular file, pipe, stream socket, ...), its open flags, and
-// for regular files whether they live on a pseudo filesystem whose st_size
-// lies (procfs, sysfs). Private to zerolab::io.
+// its kind (regular file, pipe, stream socket, ...), its open flags (only
+// when asked: one more system call), and for a source that is a regular
+// file whether it lives on a pseudo filesystem whose st_size lies (procfs,
+// sysfs). Private to zerolab::io.
 //
 // Thread-safety: pure functions of the descriptor.
 //
 // Example:
 //   FdInfo info;
-//   if (int err = inspect_fd(fd, info); err != 0) { ... }
+//   if (int err = inspect_fd(fd, info, /*source=*/true); err != 0) { ... }
 //   if (info.kind == FdKind::kRegular && !info.pseudo_fs) { ... }
+//   if (int err = load_flags(fd, info); err != 0) { ... }
+//   if (!info.readable()) { ... }
 #ifndef ZEROLAB_SRC_IO_FD_INFO_HPP_
 #define ZEROLAB_SRC_IO_FD_INFO_HPP_
 
@@ -29,19 +32,23 @@ enum class FdKind {
 struct FdInfo {
   FdKind kind = FdKind::kOther;
   struct stat st {};
-  int flags = 0;           // fcntl(F_GETFL)
-  bool pseudo_fs = false;  // regular file on procfs, sysfs, debugfs, ...
+  int flags = 0;             // fcntl(F_GETFL), once load_flags ran
+  bool flags_known = false;  // load_flags ran
+  bool pseudo_fs = false;    // a source's regular file on procfs, sysfs, debugfs, ...
 
   bool seekable() const noexcept { return kind == FdKind::kRegular || kind == FdKind::kBlock; }
-  // May return EAGAIN: a pipe, a socket or a character device opened O_NONBLOCK.
-  bool may_block() const noexcept;
+  // The flag tests. REQUIRES: flags_known.
   bool append() const noexcept;
   bool readable() const noexcept;
   bool writable() const noexcept;
 };
 
-// Fills `info` for `fd`; returns 0 or the errno of fstat/fcntl.
-int inspect_fd(int fd, FdInfo& info) noexcept;
+// Fills `info` for `fd` but its flags: fstat, SO_TYPE for sockets, and for
+// a `source` that is a regular file of size 0 or 4096, fstatfs. Returns 0
+// or the errno of fstat.
+int inspect_fd(int fd, FdInfo& info, bool source) noexcept;
+// Fills info.flags with fcntl(F_GETFL); returns 0 or its errno.
+int load_flags(int fd, FdInfo& info) noexcept;
 
 }  // namespace zerolab::io
 
