@@ -5,12 +5,8 @@
 //   double lg = zerolab::stat::internal::go_lgamma_int(10);  // log(9!) as Go computes it
 //
 // Floating-point expressions here must evaluate exactly as written (Go does
-// not fuse multiply-adds on amd64), so contraction is switched off.
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+// not fuse multiply-adds on amd64), so the library is built with
+// -ffp-contract=off (src/CMakeLists.txt).
 
 #include "go_compat.hpp"
 

@@ -6,12 +6,8 @@
 //   // ci.lo_order == 2, ci.hi_order == 9
 //
 // Every floating-point step follows go-moremath's order of operations so
-// the printed digits (and CSV/JSON's full precision) agree with benchstat.
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+// the printed digits (and CSV/JSON's full precision) agree with benchstat;
+// -ffp-contract=off (src/CMakeLists.txt) keeps the compiler from fusing them.
 
 #include <algorithm>
 #include <cmath>

@@ -5,11 +5,6 @@
 // Example:
 //   zerolab::stat::Tables t = builder.finish({0.95, 0.05, &files.units()});
 //   auto regressions = zerolab::stat::find_regressions(t, files.units(), 5.0);
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
 
 #include <cmath>
 #include <limits>

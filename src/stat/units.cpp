@@ -3,11 +3,6 @@
 //
 // Example:
 //   zerolab::stat::scale_value(1536, zerolab::stat::UnitClass::kBinary);  // "1.500Ki"
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
 
 #include <array>
 #include <cmath>
