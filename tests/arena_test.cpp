@@ -143,6 +143,83 @@ TEST(Arena, ChunksGrowToTheCap) {
   EXPECT_GE(s.bytes_reserved, 5000u * 64);
 }
 
+TEST(Arena, StatsAreExact) {
+  // 256-byte chunks that do not grow: 16 allocations of 16 fill one.
+  Arena arena(ArenaOptions{256, 256, 1});
+  EXPECT_EQ(arena.stats().bytes_used, 0u);
+  for (int i = 0; i < 40; ++i) arena.allocate(16, 16);
+  zerolab::ArenaStats s = arena.stats();
+  EXPECT_EQ(s.bytes_used, 40u * 16);
+  EXPECT_EQ(s.chunks, 3u);
+  EXPECT_EQ(s.bytes_reserved, 3u * 256);
+  // Padding counts: 1 byte, then 7 of padding and 8 (the chunk has 128
+  // bytes left, so both stay in it).
+  arena.allocate(1, 1);
+  arena.allocate(8, 8);
+  EXPECT_EQ(arena.stats().bytes_used, 40u * 16 + 16);
+  // The cursor is at offset 144 of the third chunk (chunks are 64-aligned):
+  // 64 bytes aligned to 64 pad 48 and end the chunk exactly.
+  const std::size_t before = arena.stats().bytes_used;
+  arena.allocate(64, 64);
+  EXPECT_EQ(arena.stats().bytes_used, before + 48 + 64);
+  EXPECT_EQ(arena.stats().chunks, 3u);
+  arena.allocate(8, 8);  // the chunk is full: a fourth one
+  EXPECT_EQ(arena.stats().bytes_used, before + 48 + 64 + 8);
+  EXPECT_EQ(arena.stats().chunks, 4u);
+  // 248 left in the fourth chunk: four of 56 fit, the fifth takes a fifth
+  // chunk, and the 24 bytes left behind are not counted.
+  for (int i = 0; i < 5; ++i) arena.allocate(56, 8);
+  EXPECT_EQ(arena.stats().bytes_used, before + 48 + 64 + 8 + 5 * 56);
+  EXPECT_EQ(arena.stats().chunks, 5u);
+  // A big block counts its size, no padding.
+  arena.allocate(1000, 8);
+  s = arena.stats();
+  EXPECT_EQ(s.bytes_used, before + 48 + 64 + 8 + 5 * 56 + 1000);
+  EXPECT_EQ(s.big_blocks, 1u);
+  EXPECT_EQ(s.bytes_reserved, 5u * 256 + 1000);
+  arena.reset();
+  s = arena.stats();
+  EXPECT_EQ(s.bytes_used, 0u);
+  EXPECT_EQ(s.chunks, 5u);
+  EXPECT_EQ(s.bytes_reserved, 5u * 256);
+  // Reused chunks count the same way.
+  for (int i = 0; i < 40; ++i) arena.allocate(16, 16);
+  EXPECT_EQ(arena.stats().bytes_used, 40u * 16);
+  EXPECT_EQ(arena.stats().chunks, 5u);
+  arena.release();
+  s = arena.stats();
+  EXPECT_EQ(s.bytes_used, 0u);
+  EXPECT_EQ(s.chunks, 0u);
+  EXPECT_EQ(s.bytes_reserved, 0u);
+}
+
+TEST(Arena, ChunkSizesRoundUpToSixtyFourBytes) {
+  Arena arena(ArenaOptions{1000, 3000, 2});
+  EXPECT_EQ(arena.options().first_chunk, 1024u);
+  EXPECT_EQ(arena.options().max_chunk, 3008u);
+  for (int i = 0; i < 200; ++i) arena.allocate(32, 8);  // 6400 bytes
+  EXPECT_EQ(arena.stats().bytes_reserved, 1024u + 2048 + 3008 + 3008);
+  Arena tiny(ArenaOptions{10, 10, 1});
+  EXPECT_EQ(tiny.options().first_chunk, 256u);
+  EXPECT_EQ(tiny.options().max_chunk, 256u);
+}
+
+TEST(Arena, OddChunkSizesKeepEveryAllocationInside) {
+  // Every size and alignment the fast path takes, against chunk ends that
+  // the options did not put on a 64-byte boundary (ASan: no byte outside).
+  Arena arena(ArenaOptions{300, 700, 3});
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t a = 1; a <= 128; a *= 2) {
+      for (std::size_t size = 1; size <= 70; ++size) {
+        auto* p = static_cast<unsigned char*>(arena.allocate(size, a));
+        ASSERT_TRUE(aligned(p, a)) << "align " << a << " size " << size;
+        std::memset(p, 0xcd, size);
+      }
+    }
+    arena.reset();
+  }
+}
+
 TEST(Arena, BigRequestsGetTheirOwnBlock) {
   Arena arena(ArenaOptions{4096, 4096, 2});
   void* small = arena.allocate(16, 8);

@@ -49,6 +49,8 @@
 
 namespace zerolab {
 
+// Chunk sizes are rounded up to a multiple of 64 bytes (first_chunk to at
+// least 256); options() returns the rounded values.
 struct ArenaOptions {
   std::size_t first_chunk = std::size_t{4} << 10;  // bytes of the first chunk
   std::size_t max_chunk = std::size_t{8} << 20;    // chunks grow to this size
@@ -71,17 +73,22 @@ class Arena {
 
   // Returns size bytes aligned to align, valid until reset()/release().
   // REQUIRES: align is a power of two (else std::bad_alloc).
+  //
+  // The fast path keeps two words of state, ptr_ and end_ (bytes used are
+  // worked out from the chunk pointers by stats(), not counted here): round
+  // ptr_ up, compare, store. It takes alignments up to kFastAlign; every
+  // chunk starts and ends on a kFastAlign boundary, so the rounded pointer
+  // never passes end_ and `end_ - start` cannot wrap. size 0 (size - 1
+  // wraps), an empty arena (ptr_ == end_ == nullptr), a full chunk, a bigger
+  // or invalid alignment all take the out-of-line slow path.
   void* allocate(std::size_t size, std::size_t align = alignof(std::max_align_t)) {
     check_thread();
     const auto cur = reinterpret_cast<std::uintptr_t>(ptr_);
-    const std::size_t avail = static_cast<std::size_t>(end_ - ptr_);
-    const std::size_t pad = static_cast<std::size_t>(-cur) & (align - 1);
-    // Strict comparisons: size 0 and an empty arena both take the slow path,
-    // so a pointer is never null; align checked there too.
-    if ((align & (align - 1)) == 0 && size < avail && pad < avail - size) {
-      ptr_ += pad + size;
-      used_ += pad + size;
-      return reinterpret_cast<void*>(cur + pad);
+    const std::uintptr_t start = (cur + align - 1) & ~(align - 1);
+    if (align - 1 < kFastAlign && (align & (align - 1)) == 0 &&
+        size - 1 < reinterpret_cast<std::uintptr_t>(end_) - start) [[likely]] {
+      ptr_ = reinterpret_cast<char*>(start + size);
+      return reinterpret_cast<void*>(start);
     }
     return allocate_slow(size, align);
   }
@@ -176,13 +183,21 @@ class Arena {
 #endif
   }
   void check_thread_slow();
-  void* allocate_slow(std::size_t size, std::size_t align);
+  [[gnu::noinline]] void* allocate_slow(std::size_t size, std::size_t align);
   void run_destructors() noexcept;
   void free_big_blocks() noexcept;
 
+  // Chunks are aligned to and sized in multiples of this (the options are
+  // rounded up to it), so the fast path may round ptr_ up to any alignment
+  // up to it without passing end_.
+  static constexpr std::size_t kFastAlign = 64;
+
+  // The fast path reads and writes only these two.
   char* ptr_ = nullptr;  // next free byte of the current chunk
   char* end_ = nullptr;  // end of the current chunk
-  std::size_t used_ = 0;
+  // Bytes handed out since reset() from chunks before current_ and from big
+  // blocks; stats() adds ptr_ - chunks_[current_].base for the current one.
+  std::size_t used_before_ = 0;
   DtorNode* dtors_ = nullptr;  // newest first
   std::vector<Block> chunks_;  // in allocation order; [0, current_] in use
   std::size_t current_ = 0;

@@ -8,7 +8,13 @@
 namespace zerolab {
 namespace {
 
+// Chunk bases and ends: multiples of Arena::kFastAlign (see allocate()).
 constexpr std::size_t kChunkAlign = 64;
+
+std::size_t round_up_chunk(std::size_t n) {
+  constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max() & ~(kChunkAlign - 1);
+  return n > kMax ? kMax : (n + kChunkAlign - 1) & ~(kChunkAlign - 1);
+}
 
 char* new_block(std::size_t size, std::size_t align) {
   return static_cast<char*>(::operator new(size, std::align_val_t{align}));
@@ -23,7 +29,12 @@ bool is_pow2(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
 }  // namespace
 
 Arena::Arena(ArenaOptions options) : options_(options) {
+  static_assert(kChunkAlign == kFastAlign);
   if (options_.first_chunk < 256) options_.first_chunk = 256;
+  // Chunk sizes stay multiples of kChunkAlign: the first and the cap are
+  // rounded up, and growth multiplies by a whole number.
+  options_.first_chunk = round_up_chunk(options_.first_chunk);
+  options_.max_chunk = round_up_chunk(options_.max_chunk);
   if (options_.max_chunk < options_.first_chunk) options_.max_chunk = options_.first_chunk;
   if (options_.growth == 0) options_.growth = 1;
   next_chunk_ = options_.first_chunk;
@@ -60,8 +71,11 @@ void* Arena::allocate_slow(std::size_t size, std::size_t align) {
   auto bump = [&](std::size_t pad) {
     char* r = ptr_ + pad;
     ptr_ = r + size;
-    used_ += pad + size;
     return static_cast<void*>(r);
+  };
+  // Leaving the current chunk: what it handed out moves to used_before_.
+  auto retire_current = [&] {
+    if (!chunks_.empty()) used_before_ += static_cast<std::size_t>(ptr_ - chunks_[current_].base);
   };
   if (std::size_t pad = fits(ptr_, end_); pad != std::numeric_limits<std::size_t>::max()) {
     return bump(pad);
@@ -73,12 +87,13 @@ void* Arena::allocate_slow(std::size_t size, std::size_t align) {
     big_.reserve(big_.size() + 1);
     char* p = new_block(size, a);
     big_.push_back({p, a});  // Block::size holds the alignment for big blocks
-    used_ += size;
+    used_before_ += size;
     big_bytes_ += size;
     return p;
   }
   // The next kept chunk (after reset) that fits, else a new one.
   while (!chunks_.empty() && current_ + 1 < chunks_.size()) {
+    retire_current();
     ++current_;
     ptr_ = chunks_[current_].base;
     end_ = ptr_ + chunks_[current_].size;
@@ -89,6 +104,7 @@ void* Arena::allocate_slow(std::size_t size, std::size_t align) {
   chunks_.reserve(chunks_.size() + 1);
   const std::size_t chunk = next_chunk_;
   char* base = new_block(chunk, kChunkAlign);
+  retire_current();
   chunks_.push_back({base, chunk});
   current_ = chunks_.size() - 1;
   ptr_ = base;
@@ -122,7 +138,7 @@ void Arena::reset() {
   check_thread();
   run_destructors();
   free_big_blocks();
-  used_ = 0;
+  used_before_ = 0;
   current_ = 0;
   if (chunks_.empty()) {
     ptr_ = end_ = nullptr;
@@ -140,14 +156,15 @@ void Arena::release() {
   chunks_.clear();
   chunks_.shrink_to_fit();
   current_ = 0;
-  used_ = 0;
+  used_before_ = 0;
   ptr_ = end_ = nullptr;
   next_chunk_ = options_.first_chunk;
 }
 
 ArenaStats Arena::stats() const {
   ArenaStats s;
-  s.bytes_used = used_;
+  s.bytes_used = used_before_;
+  if (!chunks_.empty()) s.bytes_used += static_cast<std::size_t>(ptr_ - chunks_[current_].base);
   for (const Block& c : chunks_) s.bytes_reserved += c.size;
   s.bytes_reserved += big_bytes_;
   s.chunks = chunks_.size();
