@@ -8,4 +8,4 @@ zerolab_add_test(page_heap_test
 zerolab_add_test(page_heap_concurrent_test
   SOURCES page_heap_concurrent_test.cpp
   LIBS zerolab_mem
-  LABELS concurrent)  # one label: zerolab_add_test passes only the first of a list
+  LABELS mem concurrent)  # one joined label, "mem,concurrent": also runs under TSan
