@@ -95,6 +95,53 @@ TEST(PageHeapConcurrent, ThreadsAllocateWriteAndFree) {
   EXPECT_EQ(heap.check(), "");
 }
 
+// Every thread reuses a few fixed sizes, so most allocations take a cached
+// span (often one another thread freed) while the janitor empties the cache
+// with release(). Zero::yes reuse must still read zero.
+TEST(PageHeapConcurrent, CachedSpansAcrossThreads) {
+  zerolab::PageHeapOptions o;
+  o.arena_bytes = 8 << 20;
+  o.huge_pages = zerolab::HugePages::kOff;
+  PageHeap heap(o);
+  constexpr int kThreads = 3;
+  std::atomic<int> bad_zero{0};
+  std::atomic<bool> done{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937 rng(static_cast<std::uint32_t>(200 + t));
+      for (int step = 0; step < 400; ++step) {
+        const std::size_t size = PageHeap::kMinBytes + (rng() % 3) * kPage;
+        auto* p = static_cast<unsigned char*>(heap.allocate(size, Zero::yes));
+        for (std::size_t off = 0; off < size; off += 256) {
+          if (p[off] != 0) {
+            ++bad_zero;
+            break;
+          }
+        }
+        std::memset(p, 0xEE, size);
+        heap.deallocate(p);
+      }
+    });
+  }
+  std::thread janitor([&] {
+    while (!done.load()) {
+      heap.release(128 * kKiB);
+      std::this_thread::yield();
+    }
+  });
+  for (auto& t : threads) t.join();
+  done = true;
+  janitor.join();
+  EXPECT_EQ(bad_zero.load(), 0);
+  const zerolab::PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.in_use, 0u);
+  EXPECT_EQ(s.allocations, s.deallocations);
+  EXPECT_EQ(s.free_dirty + s.free_zero, s.mapped);
+  EXPECT_EQ(heap.check(), "");
+  EXPECT_EQ(heap.release() + s.free_zero, s.mapped) << "release() gives back every dirty byte, cached ones too";
+}
+
 TEST(PageHeapConcurrent, PmrResourceFromManyThreads) {
   PageHeap heap;
   zerolab::PageHeapResource resource(heap, Zero::yes);

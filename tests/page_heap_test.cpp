@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include "mem/page_heap_cache.hpp"  // SpanCache::kCapacity, for the model
 #include "zerolab/page_heap.hpp"
 
 namespace {
@@ -33,6 +34,7 @@ using zerolab::PageHeapErrc;
 using zerolab::PageHeapOptions;
 using zerolab::PageHeapStats;
 using zerolab::Zero;
+using zerolab::internal::SpanCache;
 
 constexpr std::size_t kKiB = 1024;
 constexpr std::size_t kMiB = 1024 * kKiB;
@@ -385,6 +387,228 @@ TEST(PageHeap, HugePageOption) {
   EXPECT_EQ(PageHeap(o).huge_pages(), zerolab::transparent_huge_pages_available());
 }
 
+// ---- the span cache: freed spans kept whole for the next allocation of
+// their exact size ---------------------------------------------------------
+
+TEST(PageHeapCache, AFreedSpanComesBackZeroedForZeroYes) {
+  constexpr std::size_t kSize = 100 * kKiB;  // 25 pages
+  PageHeap heap(small_arenas());
+  auto* p = static_cast<unsigned char*>(heap.allocate(kSize, Zero::yes));
+  std::memset(p, 0xAB, kSize);
+  heap.deallocate(p);
+  PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.in_use, 0u);
+  EXPECT_EQ(s.free_dirty, kSize) << "a cached span is free dirty memory";
+  EXPECT_EQ(s.free_zero, 2 * kMiB - kSize);
+  EXPECT_EQ(heap.span_size(p), 0u) << "a cached span is not live";
+  EXPECT_EQ(heap.check(), "");
+
+  auto* q = static_cast<unsigned char*>(heap.allocate(kSize, Zero::yes));
+  ASSERT_EQ(q, p);
+  EXPECT_TRUE(all_bytes(q, kSize, 0));
+  s = heap.stats();
+  EXPECT_EQ(s.bytes_zeroed, kSize);
+  EXPECT_EQ(s.bytes_zero_skipped, kSize) << "only the first, fresh allocation";
+  EXPECT_EQ(s.in_use, kSize);
+  EXPECT_EQ(s.free_dirty, 0u);
+  EXPECT_EQ(heap.span_size(q), kSize);
+
+  // Zero::no gets the old bytes back, and counts nothing; any n that rounds
+  // to the same page count hits.
+  std::memset(q, 0xCD, kSize);
+  heap.deallocate(q, kSize);
+  auto* r = static_cast<unsigned char*>(heap.allocate(kSize - kPage + 1, Zero::no));
+  ASSERT_EQ(r, p);
+  EXPECT_TRUE(all_bytes(r, kSize, 0xCD));
+  s = heap.stats();
+  EXPECT_EQ(s.bytes_zeroed, kSize);
+  EXPECT_EQ(s.allocations, 3u);
+  EXPECT_EQ(s.deallocations, 2u);
+  heap.deallocate(r);
+  EXPECT_EQ(heap.check(), "");
+}
+
+TEST(PageHeapCache, NewestSpanOfTheExactSizeFirst) {
+  PageHeap heap(small_arenas());
+  void* a = heap.allocate(64 * kKiB, Zero::no);
+  void* b = heap.allocate(64 * kKiB, Zero::no);
+  void* c = heap.allocate(128 * kKiB, Zero::no);
+  void* d = heap.allocate(64 * kKiB, Zero::no);  // keeps c from the free tail
+  heap.deallocate(a);
+  heap.deallocate(c);
+  heap.deallocate(b);
+  EXPECT_EQ(heap.stats().free_dirty, 256 * kKiB);
+  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::yes), b) << "LIFO";
+  EXPECT_EQ(heap.allocate(128 * kKiB, Zero::yes), c) << "an older span of another size";
+  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::yes), a);
+  const PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.bytes_zeroed, 256 * kKiB);
+  EXPECT_EQ(s.bytes_zero_skipped, 0u);
+  EXPECT_EQ(s.free_dirty, 0u);
+  EXPECT_EQ(s.in_use, 320 * kKiB);
+  EXPECT_EQ(s.arenas, 1u);
+  EXPECT_EQ(heap.check(), "");
+  for (void* p : {a, b, c, d}) heap.deallocate(p);
+}
+
+TEST(PageHeapCache, AMissReturnsCachedSpansToTheFreeRanges) {
+  PageHeap heap(small_arenas());
+  auto* a = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
+  auto* b = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
+  auto* c = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
+  auto* d = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));  // live after c
+  ASSERT_EQ(b, a + 64 * kKiB);
+  ASSERT_EQ(c, b + 64 * kKiB);
+  ASSERT_EQ(d, c + 64 * kKiB);
+  std::memset(a, 1, 192 * kKiB);
+  heap.deallocate(b);
+  heap.deallocate(a);  // both cached, not yet coalesced
+  // 128 KiB is no cached size: a and b go back to the free ranges, coalesce
+  // into one 128 KiB range at a, and first fit takes it.
+  auto* ab = static_cast<unsigned char*>(heap.allocate(128 * kKiB, Zero::yes));
+  ASSERT_EQ(ab, a);
+  EXPECT_TRUE(all_bytes(ab, 128 * kKiB, 0));
+  PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.bytes_zeroed, 128 * kKiB) << "both pieces were dirty";
+  EXPECT_EQ(s.free_dirty, 0u);
+  EXPECT_EQ(heap.check(), "");
+  // A miss with a cached span that is not used: it stays free dirty.
+  heap.deallocate(c);
+  auto* e = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  EXPECT_EQ(e, d + 64 * kKiB) << "c's 64 KiB are too small; the free tail after d";
+  s = heap.stats();
+  EXPECT_EQ(s.free_dirty, 64 * kKiB);
+  EXPECT_EQ(s.bytes_zeroed, 128 * kKiB) << "the tail was fresh";
+  // c is an ordinary free range now; a 64 KiB request finds it first fit.
+  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::yes), c);
+  EXPECT_EQ(heap.stats().bytes_zeroed, 192 * kKiB);
+  EXPECT_EQ(heap.check(), "");
+}
+
+TEST(PageHeapCache, ReleaseEmptiesTheCache) {
+  PageHeap heap(small_arenas());
+  auto* a = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::no));
+  auto* b = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::no));
+  std::memset(a, 0x5A, 512 * kKiB);
+  heap.deallocate(a);
+  heap.deallocate(b);
+  // A partial release takes the highest dirty pages: b's top 64 KiB.
+  EXPECT_EQ(heap.release(64 * kKiB), 64 * kKiB);
+  PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.free_dirty, 448 * kKiB);
+  EXPECT_EQ(s.free_zero, 2 * kMiB - 448 * kKiB);
+  EXPECT_EQ(heap.check(), "");
+  // The cache is empty now: the next 256 KiB is a first fit from a, whose
+  // pages are all dirty (a and b coalesced when they left the cache).
+  auto* c = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  ASSERT_EQ(c, a);
+  EXPECT_TRUE(all_bytes(c, 256 * kKiB, 0));
+  EXPECT_EQ(heap.stats().bytes_zeroed, 256 * kKiB);
+  heap.deallocate(c);
+  // A full release gives everything back, cached spans included.
+  EXPECT_EQ(heap.release(), 448 * kKiB);
+  s = heap.stats();
+  EXPECT_EQ(s.free_dirty, 0u);
+  EXPECT_EQ(s.free_zero, 2 * kMiB);
+  EXPECT_EQ(s.bytes_released, 512 * kKiB);
+  EXPECT_EQ(heap.check(), "");
+  // Released memory is trusted zero: a Zero::yes span writes nothing.
+  auto* d = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::yes));
+  ASSERT_EQ(d, a);
+  EXPECT_TRUE(all_bytes(d, 512 * kKiB, 0));
+  s = heap.stats();
+  EXPECT_EQ(s.bytes_zeroed, 256 * kKiB);
+  EXPECT_EQ(s.bytes_zero_skipped, 512 * kKiB);
+  // release(0) changes nothing, the cache included.
+  heap.deallocate(d);
+  EXPECT_EQ(heap.release(0), 0u);
+  EXPECT_EQ(heap.allocate(512 * kKiB, Zero::no), d) << "still cached";
+  heap.deallocate(d);
+}
+
+TEST(PageHeapCache, FreeingACachedSpanAgainIsADoubleFree) {
+  PageHeap heap(small_arenas());
+  void* p = heap.allocate(128 * kKiB, Zero::yes);
+  void* q = heap.allocate(64 * kKiB, Zero::yes);
+  heap.deallocate(p);  // cached
+  const PageHeapStats before = heap.stats();
+  EXPECT_EQ(code_of([&] { heap.deallocate(p); }), PageHeapErrc::double_free);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, 128 * kKiB); }), PageHeapErrc::double_free);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, 64 * kKiB); }), PageHeapErrc::double_free)
+      << "a double free, whatever the size";
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(p) + kPage); }), PageHeapErrc::double_free)
+      << "a pointer into a cached span points into free memory";
+  EXPECT_EQ(heap.try_deallocate(p), PageHeapErrc::double_free);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }), PageHeapErrc::interior_pointer);
+  expect_same(before, heap.stats());
+  EXPECT_EQ(heap.check(), "");
+  // Still cached after the failed calls: the next 128 KiB gets it.
+  EXPECT_EQ(heap.allocate(128 * kKiB, Zero::no), p);
+  heap.deallocate(p);
+  heap.deallocate(q);
+}
+
+TEST(PageHeapCache, FreesPastTheCapacityGoToTheFreeRanges) {
+  constexpr std::size_t kSpans = SpanCache::kCapacity + 8;
+  PageHeap heap(small_arenas(16 * kMiB));
+  std::vector<void*> spans;
+  for (std::size_t i = 0; i < kSpans; ++i) {
+    spans.push_back(heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::no));
+  }
+  std::size_t bytes = 0;
+  for (void* p : spans) {
+    bytes += heap.span_size(p);
+    heap.deallocate(p);
+    ASSERT_EQ(heap.check(), "");
+  }
+  PageHeapStats s = heap.stats();
+  EXPECT_EQ(s.in_use, 0u);
+  EXPECT_EQ(s.free_dirty, bytes);
+  EXPECT_EQ(s.deallocations, kSpans);
+  // The cached ones (the first kCapacity freed) come back newest first;
+  // then the cache is empty and the rest come first fit from the free
+  // ranges, where they lie in the same order as before.
+  std::set<void*> seen;
+  for (std::size_t i = SpanCache::kCapacity; i-- > 0;) {
+    void* p = heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::yes);
+    EXPECT_EQ(p, spans[i]) << i;
+    EXPECT_TRUE(seen.insert(p).second) << "handed out twice";
+    EXPECT_TRUE(all_bytes(p, 64 * kKiB, 0));
+  }
+  for (std::size_t i = SpanCache::kCapacity; i < kSpans; ++i) {
+    void* p = heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::yes);
+    EXPECT_EQ(p, spans[i]) << i;
+    EXPECT_TRUE(seen.insert(p).second) << "handed out twice";
+    EXPECT_TRUE(all_bytes(p, 64 * kKiB, 0));
+  }
+  s = heap.stats();
+  EXPECT_EQ(s.in_use, bytes);
+  EXPECT_EQ(s.bytes_zeroed, bytes);
+  EXPECT_EQ(heap.check(), "");
+  for (void* p : seen) heap.deallocate(p);
+  EXPECT_EQ(heap.release(), bytes);
+  EXPECT_EQ(heap.stats().free_zero, heap.stats().mapped);
+}
+
+TEST(PageHeapCache, AFailedMappingKeepsTheCounts) {
+  FlakyMapper mapper;
+  PageHeap heap(mapper.options(2 * kMiB));
+  void* a = heap.allocate(512 * kKiB, Zero::yes);
+  void* b = heap.allocate(512 * kKiB, Zero::yes);
+  heap.deallocate(a);  // cached
+  const PageHeapStats before = heap.stats();
+  mapper.fail = 1;
+  std::error_code error;
+  EXPECT_EQ(heap.try_allocate(2 * kMiB, Zero::yes, error), nullptr) << "a miss that needs an arena";
+  EXPECT_EQ(error, PageHeapErrc::out_of_memory);
+  expect_same(before, heap.stats());
+  EXPECT_EQ(heap.check(), "");
+  EXPECT_EQ(code_of([&] { heap.deallocate(a); }), PageHeapErrc::double_free);
+  EXPECT_EQ(heap.allocate(512 * kKiB, Zero::no), a) << "a's range is free; first fit finds it";
+  heap.deallocate(a);
+  heap.deallocate(b);
+}
+
 TEST(PageHeapResource, LargeRequestsGoToTheHeapSmallOnesUpstream) {
   PageHeap heap(small_arenas());
   zerolab::PageHeapResource resource(heap);
@@ -416,10 +640,12 @@ TEST(PageHeapResource, FailedMappingIsBadAlloc) {
 }
 
 // The property test: random allocations (Zero::yes and no), frees and
-// releases against a page-level model of which free pages are dirty.
-// Checks, at every step: Zero::yes spans read all zero; a new span overlaps
-// no live span; live spans keep the bytes written to them; the heap's
-// counts equal the model's exactly.
+// releases against a page-level model of which free pages are dirty, and of
+// the span cache. Checks, at every step: Zero::yes spans read all zero; a
+// new span overlaps no live span; live spans keep the bytes written to
+// them; an allocation of a cached span's exact size gets the newest such
+// span; freeing a cached span again is a double free that changes nothing;
+// the heap's counts equal the model's exactly.
 class Model {
  public:
   explicit Model(std::uint32_t seed) : rng_(seed) {}
@@ -431,8 +657,10 @@ class Model {
       const unsigned op = pick(100);
       if (op < 50 || live_.empty()) {
         allocate(heap, step);
-      } else if (op < 92) {
+      } else if (op < 88) {
         free_one(heap);
+      } else if (op < 92) {
+        double_free(heap);
       } else {
         release(heap);
       }
@@ -453,14 +681,30 @@ class Model {
   unsigned pick(unsigned n) { return std::uniform_int_distribution<unsigned>(0, n - 1)(rng_); }
 
   void allocate(PageHeap& heap, int step) {
-    // Mostly small (64 KiB .. 512 KiB), sometimes past an arena.
-    const std::size_t size = pick(40) == 0 ? (4 * kMiB + pick(4) * 300 * kKiB)
-                                           : PageHeap::kMinBytes + pick(7 * 16) * kPage + pick(2) * pick(4096);
+    // Mostly small (64 KiB .. 512 KiB), sometimes past an arena; one time in
+    // three the size of a cached span (any n that rounds to its pages).
+    std::size_t size = pick(40) == 0 ? (4 * kMiB + pick(4) * 300 * kKiB)
+                                     : PageHeap::kMinBytes + pick(7 * 16) * kPage + pick(2) * pick(4096);
+    if (!cache_.empty() && pick(3) == 0) {
+      size = cache_[pick(static_cast<unsigned>(cache_.size()))].second;
+      if (size > PageHeap::kMinBytes) size -= pick(static_cast<unsigned>(kPage));
+    }
     const Zero zero = pick(2) == 0 ? Zero::yes : Zero::no;
     auto* p = static_cast<unsigned char*>(heap.allocate(size, zero));
     const std::size_t rounded = (size + kPage - 1) / kPage * kPage;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
     ASSERT_EQ(start % kPage, 0u);
+    // The cache: the newest span of exactly these pages, or on a miss every
+    // cached span goes back to the free ranges.
+    auto hit = std::find_if(cache_.rbegin(), cache_.rend(), [&](const auto& c) { return c.second == rounded; });
+    const bool from_cache = hit != cache_.rend();
+    if (from_cache) {
+      ASSERT_EQ(start, hit->first) << "not the newest cached span of its size";
+      cache_.erase(std::next(hit).base());
+      ++hits_;
+    } else {
+      cache_.clear();
+    }
     // No overlap with any live span.
     auto next = live_.lower_bound(start);
     if (next != live_.end()) {
@@ -475,6 +719,9 @@ class Model {
     for (auto it = dirty_.lower_bound(start); it != dirty_.end() && *it < start + rounded;) {
       ++dirty_pages;
       it = dirty_.erase(it);
+    }
+    if (from_cache) {
+      ASSERT_EQ(dirty_pages * kPage, rounded) << "a cached span is dirty as a whole";
     }
     if (zero == Zero::yes) {
       ASSERT_TRUE(all_bytes(p, rounded, 0)) << "a Zero::yes span is not zero";
@@ -508,13 +755,25 @@ class Model {
       heap.deallocate(p, span.size);
     }
     for (std::size_t off = 0; off < span.size; off += kPage) dirty_.insert(it->first + off);
+    if (cache_.size() < SpanCache::kCapacity) cache_.emplace_back(it->first, span.size);
     in_use_ -= span.size;
     live_.erase(it);
+  }
+
+  // Frees a cached span again (at its start or inside it): a double free.
+  void double_free(PageHeap& heap) {
+    if (cache_.empty()) return;
+    const auto& [start, size] = cache_[pick(static_cast<unsigned>(cache_.size()))];
+    const std::uintptr_t at = start + pick(static_cast<unsigned>(size / kPage)) * kPage;
+    ASSERT_EQ(heap.try_deallocate(reinterpret_cast<void*>(at), pick(2) == 0 ? 0 : size),
+              PageHeapErrc::double_free);
+    ASSERT_EQ(heap.span_size(reinterpret_cast<void*>(start)), 0u);
   }
 
   void release(PageHeap& heap) {
     const std::size_t want = pick(3) == 0 ? SIZE_MAX : (1 + pick(64)) * kPage;
     const std::size_t got = heap.release(want);
+    cache_.clear();
     std::size_t expected = 0;
     while (!dirty_.empty() && expected < want) {  // the highest pages first
       dirty_.erase(std::prev(dirty_.end()));
@@ -537,10 +796,14 @@ class Model {
   std::mt19937 rng_;
   std::map<std::uintptr_t, Span> live_;
   std::set<std::uintptr_t> dirty_;  // free pages that may hold old bytes
+  std::vector<std::pair<std::uintptr_t, std::size_t>> cache_;  // oldest first
   std::size_t in_use_ = 0;
   std::uint64_t zeroed_ = 0;
   std::uint64_t skipped_ = 0;
   std::uint64_t released_ = 0;
+
+ public:
+  int hits_ = 0;
 };
 
 TEST(PageHeapProperty, RandomOperationsAgainstAModel) {
@@ -549,6 +812,7 @@ TEST(PageHeapProperty, RandomOperationsAgainstAModel) {
     Model model(seed);
     model.run(2000);
     if (::testing::Test::HasFatalFailure()) return;
+    EXPECT_GT(model.hits_, 100) << "the cache's fast path ran";
   }
 }
 

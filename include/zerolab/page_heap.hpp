@@ -14,6 +14,16 @@
 // costs a page fault (the kernel zeroes it) on its next touch, which on
 // this project's VM is far dearer than zero_fill over a resident page.
 //
+// Reuse: the last spans freed (up to 32) are kept whole in a cache, dirty.
+// An allocation of exactly the page count of a cached span takes the newest
+// such span back — zero_fill over all of it for Zero::yes, no range-map work
+// — so the allocate/free/allocate pattern of a reused buffer costs one short
+// critical section per call. Any other allocation first returns the cached
+// spans to the free ranges (where they coalesce) and then fits first by
+// address, as above; release() empties the cache the same way before it
+// hands memory back. Cached spans count as free_dirty; freeing one again is
+// a double free.
+//
 // Arenas: each is one mmap(PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|
 // MAP_NORESERVE) of PageHeapOptions::arena_bytes (1 GiB by default; a
 // larger request gets an arena of its own), aligned to 2 MiB inside the
@@ -37,14 +47,20 @@
 // Debug builds (without NDEBUG) check more: the heap's invariants after
 // every change, and that pages a Zero::yes allocation skipped read as zero.
 // A failed mapping (out of memory, or an injected failure through
-// PageHeapOptions::map) leaves the heap exactly as it was.
+// PageHeapOptions::map) leaves every span and count as it was (cached spans
+// may have gone back to the free ranges, as on any cache miss).
 //
 // Thread-safety: all member functions are safe to call concurrently. One
-// mutex guards the span maps; zero_fill and prefaulting of the span being
-// handed out run outside it, release() holds it while it madvises. An
-// uncontended allocate+deallocate pair (64 KiB, Zero::no) takes ~80 ns here,
-// ~7 ns of it the two lock/unlock pairs; two threads hammering one heap pay
-// ~270 ns a pair (examples/page_heap_bench.cpp, -bench Lock).
+// mutex guards the span maps and the cache, taken once per call; zero_fill
+// and prefaulting of the span being handed out run outside it, release()
+// holds it while it madvises. An uncontended allocate+deallocate pair that
+// reuses a cached span (64 KiB, Zero::no) takes ~13 ns on this project's
+// Zen 4 VM, ~7 ns of it the two lock/unlock pairs (~75 ns before the cache;
+// examples/page_heap_bench.cpp, -bench Lock). The lock's atomic
+// read-modify-write also waits for the stores still in flight: right after
+// 64 KiB of zero_fill, two bare lock/unlock pairs cost ~15 ns more than
+// zero_fill alone, so a dirty 64 KiB Zero::yes allocate+deallocate costs
+// ~1.05-1.1x zero_fill, not less (1.27x before the cache).
 //
 // Example:
 //   zerolab::PageHeap heap;
@@ -162,9 +178,11 @@ class PageHeap {
   // (any n that rounds up to the span's pages).
   void deallocate(void* p, std::size_t n);
 
-  // Hands up to `bytes` (rounded up to pages) of dirty free memory back to
-  // the kernel, highest addresses first, and marks it zero; returns the
-  // bytes released. Throws std::system_error if madvise fails.
+  // Hands up to `bytes` (rounded up to pages) of dirty free memory, cached
+  // spans included, back to the kernel, highest addresses first, and marks
+  // it zero; returns the bytes released. Throws std::system_error if
+  // madvise fails (release_failed), or if emptying the span cache cannot
+  // allocate a map node (out_of_memory; nothing changed then).
   std::size_t release(std::size_t bytes = SIZE_MAX);
 
   // allocate() without exceptions: nullptr and `error` set on failure.

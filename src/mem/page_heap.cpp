@@ -1,21 +1,29 @@
 // PageHeap (zerolab/page_heap.hpp): arenas, first-fit spans, per-range zero
-// tracking.
+// tracking, and a cache of recently freed spans.
 //
-// Three sets of address ranges, guarded by one mutex:
-//   live  — the spans handed out, one map entry each (never merged);
-//   free  — the free memory of all arenas, coalesced;
+// Three sets of address ranges and a span cache, guarded by one mutex:
+//   live  — the spans handed out, one map entry each (never merged), and
+//           the cached ones;
+//   cache — spans freed recently, kept whole and dirty (page_heap_cache.hpp);
+//   free  — the rest of the free memory of all arenas, coalesced;
 //   dirty — the part of `free` that may hold old bytes, coalesced.
 // So dirty ⊆ free, and free \ dirty is known zero: fresh from the kernel or
-// released with MADV_DONTNEED. allocate() takes the lowest free range that
-// fits, carves its head, and zero_fills only the dirty pieces it took (after
-// unlocking: the span is the caller's by then). deallocate() returns the
-// span to free and dirty. release() hands dirty ranges back to the kernel
-// from the highest address down, holding the lock so nobody can allocate a
-// page whose MADV_DONTNEED is still in flight.
+// released with MADV_DONTNEED. Free dirty memory is dirty ∪ cache.
+//
+// deallocate() validates the pointer with one live-map lookup and pushes the
+// span onto the cache (when the cache is full: back into free and dirty).
+// allocate() first takes the newest cached span of exactly its page count —
+// no map is touched, and Zero::yes zero_fills the whole span — and on a miss
+// returns every cached span to free and dirty (so they coalesce), then takes
+// the lowest free range that fits, carves its head, and zero_fills only the
+// dirty pieces it took. Zeroing runs after unlocking: the span is the
+// caller's by then. release() empties the cache the same way, then hands
+// dirty ranges back to the kernel from the highest address down, holding
+// the lock so nobody can allocate a page whose MADV_DONTNEED is still in
+// flight.
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cassert>
 #include <cerrno>
@@ -27,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "mem/page_heap_cache.hpp"
 #include "mem/page_heap_os.hpp"
 #include "mem/page_heap_ranges.hpp"
 #include "zerolab/page_heap.hpp"
@@ -40,10 +49,13 @@ constexpr std::size_t kHuge = std::size_t{2} << 20;
 // Requests above this are too large: every rounding below stays far from overflow.
 constexpr std::size_t kMaxBytes = std::size_t{1} << 62;
 
+constexpr PageHeapErrc kOk{};  // no failure (PageHeapErrc starts at 1)
+
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) & ~(to - 1); }
 
 // The node count the worst operation (an allocation that maps an arena)
-// takes from the pool.
+// takes from the pool, not counting the cache flush before it (two per
+// cached span: see Impl::flush_cache).
 constexpr std::size_t kNodesPerOperation = 4;
 
 struct Arena {
@@ -54,11 +66,12 @@ struct Arena {
 };
 
 // The dirty pieces of one allocation, zeroed after the lock is dropped; past
-// the inline capacity, pieces are zeroed at once (under the lock).
+// the inline capacity, pieces are zeroed at once (under the lock). The
+// array is left uninitialized: only [0, count_) is ever read.
 class Pieces {
  public:
   void add(std::uintptr_t start, std::uintptr_t end) noexcept {
-    if (count_ == pieces_.size()) {
+    if (count_ == kCapacity) {
       zero_fill(reinterpret_cast<void*>(start), end - start);
       return;
     }
@@ -66,12 +79,17 @@ class Pieces {
   }
   void zero_all() const noexcept {
     for (std::size_t i = 0; i < count_; ++i) {
-      zero_fill(reinterpret_cast<void*>(pieces_[i].first), pieces_[i].second - pieces_[i].first);
+      zero_fill(reinterpret_cast<void*>(pieces_[i].start), pieces_[i].end - pieces_[i].start);
     }
   }
 
  private:
-  std::array<std::pair<std::uintptr_t, std::uintptr_t>, 16> pieces_{};
+  static constexpr std::size_t kCapacity = 16;
+  struct Piece {
+    std::uintptr_t start;
+    std::uintptr_t end;
+  };
+  Piece pieces_[kCapacity];
   std::size_t count_ = 0;
 };
 
@@ -98,11 +116,15 @@ struct PageHeap::Impl {
     for (const Arena& a : arenas) options.unmap(a.map_base, a.map_bytes);
   }
 
-  void* allocate(std::size_t n, Zero zero, std::error_code& error, int& sys_errno) noexcept;
-  std::error_code deallocate(void* p, std::size_t n) noexcept;
-  std::size_t release(std::size_t bytes, std::error_code& error, int& sys_errno) noexcept;
-  bool map_arena(std::size_t size, std::error_code& error, int& sys_errno) noexcept;
-  std::error_code classify_unknown(std::uintptr_t p) const noexcept;
+  // Failures come back as a PageHeapErrc (kOk: none) rather than a
+  // std::error_code, whose construction calls into libstdc++ even on success.
+  void* allocate(std::size_t n, Zero zero, PageHeapErrc& error, int& sys_errno) noexcept;
+  PageHeapErrc deallocate(void* p, std::size_t n) noexcept;
+  std::size_t release(std::size_t bytes, PageHeapErrc& error, int& sys_errno) noexcept;
+  bool map_arena(std::size_t size, PageHeapErrc& error, int& sys_errno) noexcept;
+  void* hand_out(std::uintptr_t start, std::size_t size, Zero zero) noexcept;
+  void flush_cache() noexcept;
+  PageHeapErrc classify_unknown(std::uintptr_t p) const noexcept;
   std::string check_locked() const;
   void debug_check_locked() const {
 #ifndef NDEBUG
@@ -118,11 +140,12 @@ struct PageHeap::Impl {
   mutable std::mutex mu;
   std::vector<Arena> arenas;
   internal::NodePool pool;
-  internal::RangeMap live;  // start -> end of every span handed out
+  internal::RangeMap live;  // start -> end of every span handed out or cached
+  internal::SpanCache cache;
   internal::RangeSet free;
   internal::RangeSet dirty;
   std::size_t mapped = 0;
-  std::size_t in_use = 0;
+  std::size_t in_use = 0;  // live spans not cached
   std::uint64_t bytes_zeroed = 0;
   std::uint64_t bytes_zero_skipped = 0;
   std::uint64_t bytes_released = 0;
@@ -131,7 +154,7 @@ struct PageHeap::Impl {
   std::atomic<std::uint64_t> prefault_fallbacks{0};
 };
 
-bool PageHeap::Impl::map_arena(std::size_t size, std::error_code& error, int& sys_errno) noexcept {
+bool PageHeap::Impl::map_arena(std::size_t size, PageHeapErrc& error, int& sys_errno) noexcept {
   const std::size_t usable = std::max(arena_bytes, round_up(size, kHuge));
   // 2 MiB of slack: the usable range starts 2 MiB-aligned and at least one
   // page of the mapping follows it, so two arenas' ranges never touch.
@@ -151,8 +174,7 @@ bool PageHeap::Impl::map_arena(std::size_t size, std::error_code& error, int& sy
   return true;
 }
 
-void* PageHeap::Impl::allocate(std::size_t n, Zero zero, std::error_code& error,
-                               int& sys_errno) noexcept {
+void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, int& sys_errno) noexcept {
   if (n < kMinBytes) {
     error = PageHeapErrc::too_small;
     return nullptr;
@@ -162,39 +184,58 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, std::error_code& error,
     return nullptr;
   }
   const std::size_t size = round_up(n, kPage);
-  Pieces to_zero;
-  std::uintptr_t start = 0;
-  {
-    std::lock_guard lock(mu);
-    try {
-      pool.fill(kNodesPerOperation);
-      arenas.reserve(arenas.size() + 1);
-    } catch (...) {
-      error = PageHeapErrc::out_of_memory;
-      sys_errno = ENOMEM;
-      return nullptr;
-    }
-    auto fit = free.first_fit(size);
-    if (fit == free.ranges().end()) {
-      if (!map_arena(size, error, sys_errno)) return nullptr;
-      fit = free.first_fit(size);
-    }
-    start = fit->first;
-    const std::uintptr_t end = start + size;
-    live.insert(pool.take(start, end));
-    free.erase(start, end, pool, [](std::uintptr_t, std::uintptr_t) {});
-    const std::size_t dirty_bytes = dirty.erase(start, end, pool, [&](std::uintptr_t s, std::uintptr_t e) {
-      if (zero == Zero::yes) to_zero.add(s, e);
-    });
+  std::unique_lock lock(mu);
+
+  // The fast path: the newest cached span of this size, dirty as a whole and
+  // still in `live`; no map changes.
+  if (const std::uintptr_t start = cache.take(size); start != 0) {
     in_use += size;
     ++allocations;
-    if (zero == Zero::yes) {
-      bytes_zeroed += dirty_bytes;
-      bytes_zero_skipped += size - dirty_bytes;
-    }
+    if (zero == Zero::yes) bytes_zeroed += size;
     debug_check_locked();
+    lock.unlock();
+    if (zero == Zero::yes) zero_fill(reinterpret_cast<void*>(start), size);
+    return hand_out(start, size, zero);
   }
+
+  // First fit, after the cached spans went back to the free sets so that
+  // they coalesce with their neighbours.
+  try {
+    pool.fill(kNodesPerOperation + 2 * cache.size());
+    arenas.reserve(arenas.size() + 1);
+  } catch (...) {
+    error = PageHeapErrc::out_of_memory;
+    sys_errno = ENOMEM;
+    return nullptr;
+  }
+  flush_cache();
+  auto fit = free.first_fit(size);
+  if (fit == free.ranges().end()) {
+    if (!map_arena(size, error, sys_errno)) return nullptr;
+    fit = free.first_fit(size);
+  }
+  const std::uintptr_t start = fit->first;
+  const std::uintptr_t end = start + size;
+  Pieces to_zero;
+  live.insert(pool.take(start, end));
+  free.erase(start, end, pool, [](std::uintptr_t, std::uintptr_t) {});
+  const std::size_t dirty_bytes = dirty.erase(start, end, pool, [&](std::uintptr_t s, std::uintptr_t e) {
+    if (zero == Zero::yes) to_zero.add(s, e);
+  });
+  if (zero == Zero::yes) {
+    bytes_zeroed += dirty_bytes;
+    bytes_zero_skipped += size - dirty_bytes;
+  }
+  in_use += size;
+  ++allocations;
+  debug_check_locked();
+  lock.unlock();
   to_zero.zero_all();
+  return hand_out(start, size, zero);
+}
+
+// The end of every allocation, outside the lock once its span is zeroed.
+void* PageHeap::Impl::hand_out(std::uintptr_t start, std::size_t size, Zero zero) noexcept {
   void* p = reinterpret_cast<void*>(start);
   if (options.prefault && !internal::prefault_pages(p, size)) {
     prefault_fallbacks.fetch_add(1, std::memory_order_relaxed);
@@ -209,43 +250,76 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, std::error_code& error,
     }
     assert(*reinterpret_cast<const volatile std::uint64_t*>(start + size - 8) == 0);
   }
+#else
+  static_cast<void>(zero);
 #endif
   return p;
 }
 
-std::error_code PageHeap::Impl::classify_unknown(std::uintptr_t p) const noexcept {
+// REQUIRES: the pool holds two nodes per cached span (each span gives its
+// live node back first, then free and dirty take at most one each).
+void PageHeap::Impl::flush_cache() noexcept {
+  for (const internal::SpanCache::Span& s : cache) {
+    auto node = live.extract(s.start);
+    assert(!node.empty() && "PageHeap: a cached span is not in the live map");
+    pool.give(std::move(node));
+    free.insert(s.start, s.start + s.size, pool);
+    dirty.insert(s.start, s.start + s.size, pool);
+  }
+  cache.clear();
+}
+
+// p is not the start of a live map entry: say why.
+PageHeapErrc PageHeap::Impl::classify_unknown(std::uintptr_t p) const noexcept {
   if (free.find(p) != free.ranges().end()) return PageHeapErrc::double_free;
   auto it = live.upper_bound(p);
-  if (it != live.begin() && p < std::prev(it)->second) return PageHeapErrc::interior_pointer;
+  if (it != live.begin() && p < std::prev(it)->second) {
+    return cache.contains(std::prev(it)->first) ? PageHeapErrc::double_free : PageHeapErrc::interior_pointer;
+  }
   return PageHeapErrc::unknown_pointer;
 }
 
-std::error_code PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
+PageHeapErrc PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
   if (ptr == nullptr) return PageHeapErrc::null_pointer;
   const auto p = reinterpret_cast<std::uintptr_t>(ptr);
   std::lock_guard lock(mu);
-  try {
-    pool.fill(kNodesPerOperation);
-  } catch (...) {
-    return PageHeapErrc::out_of_memory;
-  }
   auto it = live.find(p);
   if (it == live.end()) return classify_unknown(p);
+  if (cache.contains(p)) return PageHeapErrc::double_free;
   const std::size_t size = it->second - it->first;
   if (n != 0 && (n > kMaxBytes || round_up(n, kPage) != size)) return PageHeapErrc::size_mismatch;
-  pool.give(live.extract(it));
-  free.insert(p, p + size, pool);
-  dirty.insert(p, p + size, pool);
+  if (!cache.full()) {
+    cache.push(p, size);  // stays in `live`; free and dirty from now on
+  } else {
+    try {
+      pool.fill(kNodesPerOperation);
+    } catch (...) {
+      return PageHeapErrc::out_of_memory;
+    }
+    pool.give(live.extract(it));
+    free.insert(p, p + size, pool);
+    dirty.insert(p, p + size, pool);
+  }
   in_use -= size;
   ++deallocations;
   debug_check_locked();
-  return {};
+  return kOk;
 }
 
-std::size_t PageHeap::Impl::release(std::size_t bytes, std::error_code& error, int& sys_errno) noexcept {
+std::size_t PageHeap::Impl::release(std::size_t bytes, PageHeapErrc& error, int& sys_errno) noexcept {
   std::size_t remaining = bytes > kMaxBytes ? kMaxBytes : round_up(bytes, kPage);
   std::size_t released = 0;
   std::lock_guard lock(mu);
+  if (remaining > 0 && !cache.empty()) {  // cached spans are released like any dirty memory
+    try {
+      pool.fill(2 * cache.size());
+    } catch (...) {
+      error = PageHeapErrc::out_of_memory;
+      sys_errno = ENOMEM;
+      return 0;
+    }
+    flush_cache();
+  }
   internal::RangeMap& ranges = dirty.ranges();
   while (remaining > 0 && !ranges.empty()) {
     auto last = std::prev(ranges.end());
@@ -297,9 +371,19 @@ std::string PageHeap::Impl::check_locked() const {
     auto f = free.find(s);
     if (f == free.ranges().end() || f->second < e) return "dirty memory outside free memory at " + hex(reinterpret_cast<void*>(s));
   }
-  if (live_bytes != in_use) return "in_use is " + std::to_string(in_use) + ", live spans hold " + std::to_string(live_bytes);
+  std::size_t cached_bytes = 0;
+  for (const internal::SpanCache::Span* c = cache.begin(); c != cache.end(); ++c) {
+    auto l = live.find(c->start);
+    if (l == live.end() || l->second - l->first != c->size) return "a cached span is not a live map entry of its size at " + hex(reinterpret_cast<void*>(c->start));
+    for (const internal::SpanCache::Span* d = cache.begin(); d != c; ++d) {
+      if (d->start == c->start) return "a span is cached twice at " + hex(reinterpret_cast<void*>(c->start));
+    }
+    cached_bytes += c->size;
+  }
+  if (cache.size() > internal::SpanCache::kCapacity || cached_bytes != cache.bytes()) return "the span cache's counts drifted";
+  if (live_bytes != in_use + cached_bytes) return "in_use is " + std::to_string(in_use) + " and " + std::to_string(cached_bytes) + " bytes are cached, live spans hold " + std::to_string(live_bytes);
   if (free_bytes != free.bytes() || dirty_bytes != dirty.bytes()) return "free or dirty byte counts drifted";
-  if (mapped != in_use + free_bytes) return "mapped != in_use + free";
+  if (mapped != live_bytes + free_bytes) return "mapped != in_use + cached + free";
   std::size_t arena_total = 0;
   for (const Arena& a : arenas) arena_total += a.end - a.start;
   if (arena_total != mapped) return "mapped is not the arenas' size";
@@ -315,13 +399,19 @@ PageHeap::PageHeap(PageHeapOptions options) : impl_(std::make_unique<Impl>(std::
 PageHeap::~PageHeap() = default;
 
 void* PageHeap::try_allocate(std::size_t n, Zero zero, std::error_code& error) noexcept {
+  PageHeapErrc e = kOk;
   int sys_errno = 0;
-  error.clear();
-  return impl_->allocate(n, zero, error, sys_errno);
+  void* p = impl_->allocate(n, zero, e, sys_errno);
+  if (p != nullptr) {
+    error.clear();
+  } else {
+    error = e;
+  }
+  return p;
 }
 
 void* PageHeap::allocate(std::size_t n, Zero zero) {
-  std::error_code error;
+  PageHeapErrc error = kOk;
   int sys_errno = 0;
   void* p = impl_->allocate(n, zero, error, sys_errno);
   if (p != nullptr) return p;
@@ -330,10 +420,14 @@ void* PageHeap::allocate(std::size_t n, Zero zero) {
   throw std::system_error(error, what);
 }
 
-std::error_code PageHeap::try_deallocate(void* p, std::size_t n) noexcept { return impl_->deallocate(p, n); }
+std::error_code PageHeap::try_deallocate(void* p, std::size_t n) noexcept {
+  const PageHeapErrc e = impl_->deallocate(p, n);
+  if (e == kOk) return {};
+  return e;
+}
 
 void PageHeap::deallocate(void* p) {
-  if (std::error_code e = impl_->deallocate(p, 0)) {
+  if (const PageHeapErrc e = impl_->deallocate(p, 0); e != kOk) {
     throw std::system_error(e, "PageHeap::deallocate(" + hex(p) + ")");
   }
 }
@@ -342,16 +436,16 @@ void PageHeap::deallocate(void* p, std::size_t n) {
   if (n == 0) {
     throw std::system_error(PageHeapErrc::size_mismatch, "PageHeap::deallocate(" + hex(p) + ", 0)");
   }
-  if (std::error_code e = impl_->deallocate(p, n)) {
+  if (const PageHeapErrc e = impl_->deallocate(p, n); e != kOk) {
     throw std::system_error(e, "PageHeap::deallocate(" + hex(p) + ", " + describe_size(n) + ")");
   }
 }
 
 std::size_t PageHeap::release(std::size_t bytes) {
-  std::error_code error;
+  PageHeapErrc error = kOk;
   int sys_errno = 0;
   const std::size_t released = impl_->release(bytes, error, sys_errno);
-  if (error) {
+  if (error != kOk) {
     throw std::system_error(error, "PageHeap::release: " + std::string(std::strerror(sys_errno)));
   }
   return released;
@@ -360,7 +454,8 @@ std::size_t PageHeap::release(std::size_t bytes) {
 std::size_t PageHeap::span_size(const void* p) const noexcept {
   std::lock_guard lock(impl_->mu);
   auto it = impl_->live.find(reinterpret_cast<std::uintptr_t>(p));
-  return it == impl_->live.end() ? 0 : it->second - it->first;
+  if (it == impl_->live.end() || impl_->cache.contains(it->first)) return 0;
+  return it->second - it->first;
 }
 
 PageHeapStats PageHeap::stats() const noexcept {
@@ -368,7 +463,7 @@ PageHeapStats PageHeap::stats() const noexcept {
   std::lock_guard lock(impl_->mu);
   s.mapped = impl_->mapped;
   s.in_use = impl_->in_use;
-  s.free_dirty = impl_->dirty.bytes();
+  s.free_dirty = impl_->dirty.bytes() + impl_->cache.bytes();
   s.free_zero = impl_->free.bytes() - impl_->dirty.bytes();
   s.arenas = impl_->arenas.size();
   s.bytes_zeroed = impl_->bytes_zeroed;
