@@ -7,9 +7,16 @@
 // from the back). Every variant sees the same 1000 seeded random OIDs; the
 // variants themselves are in oid.hpp (round-trip tested in oid_test).
 //
+// The Go peer: peers/go/oid implements the seed's Go variants under the same
+// benchmark names, over the same 1000 OIDs (the splitmix64 below; its test
+// checks the first two and the sum), and scripts/oid-go-peer.sh runs both
+// sides and compares them with `zerolab compare` (issue 6's figure: the best
+// C++ format <= 0.5x the time of Go's best on the same machine).
+//
 // Example:
 //   zerolab lab oid
-#include <random>
+//   scripts/oid-go-peer.sh build/release
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,12 +26,24 @@
 namespace zerolab::lab {
 namespace {
 
+// splitmix64 (Steele, Lea and Flood 2014): five lines, so the Go peer
+// (peers/go/oid/oid_test.go) draws the very same OIDs; each is the output
+// mod kMax + 1 (the bias, 2^64 mod 10^15 out of 2^64, is below 1e-4).
+std::uint64_t splitmix64(std::uint64_t& state) {
+  state += 0x9e3779b97f4a7c15u;
+  std::uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
 const std::vector<std::int64_t>& oids() {
   static const std::vector<std::int64_t> v = [] {
-    std::mt19937_64 rng(20240601);
-    std::uniform_int_distribution<std::int64_t> d(0, oid::kMax);
+    std::uint64_t state = 20240601;
     std::vector<std::int64_t> out(1000);
-    for (auto& x : out) x = d(rng);
+    for (auto& x : out) {
+      x = static_cast<std::int64_t>(splitmix64(state) % static_cast<std::uint64_t>(oid::kMax + 1));
+    }
     return out;
   }();
   return v;
@@ -100,7 +119,8 @@ Experiment make_oid_experiment() {
   e.seed_section = "cableshow.formatOID #1-#4 and cableshow.parseOID";
   e.note =
       "std::string keeps up to 15 chars inline (SSO): a section's to_string never allocates, "
-      "and only OIDs longer than 15 chars (most random ones) cost the final string's 1 alloc; allocs/op is printed truncated, as Go does, so 0.97 shows as 0 (see B/op).";
+      "and only OIDs longer than 15 chars (most random ones) cost the final string's 1 alloc; allocs/op is printed truncated, as Go does, so 0.97 shows as 0 (see B/op). "
+      "The Go peer, same names and OIDs: scripts/oid-go-peer.sh (peers/go/oid).";
   const auto t = std::chrono::milliseconds(100);
   e.benchmarks = {
       {fmt("Foolish"), &format<oid::format_foolish>, 0, t},

@@ -1,0 +1,3 @@
+module zerolab/peers/go/oid
+
+go 1.19
