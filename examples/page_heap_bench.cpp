@@ -6,6 +6,17 @@
 //   Dirty/method=pageheap/size=S     allocate(S, Zero::yes) + deallocate of a
 //                              resident dirty span: zero_fill plus bookkeeping
 //   Dirty/method=zero_fill/size=S    zero_fill over the same bytes
+//   DirtyPair/method=pageheap/size=S  the two above in alternating blocks
+//                              of a few microseconds over the same span,
+//                              reported as ratio (median over block pairs of
+//                              pageheap time / zero_fill time) and
+//                              extra-ns/op (median difference per operation).
+//                              A loaded machine slows both blocks of a pair
+//                              alike, so this figure holds where the separate
+//                              Dirty runs, seconds apart, do not; no ns/op
+//   DirtyPair/method=mutex-x2/size=64KiB  the same for zero_fill between two
+//                              bare lock/unlock pairs: the floor for any
+//                              allocator that locks once per call
 //   Touch/pages=4KiB|2MiB      first touch of 256 MiB of a new heap with
 //                              HugePages::kOff or kOn (set_bytes: MB/s = per GiB)
 //   Lock/alloc-free            allocate(64 KiB, Zero::no) + deallocate, one thread
@@ -15,9 +26,12 @@
 // Example:
 //   ./build/release/examples/page_heap_bench -bench 'Fresh|Dirty' -count 10 > ph.txt
 //   zerolab compare -filter ... ph.txt
+#include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "zerolab/bench.hpp"
 #include "zerolab/page_heap.hpp"
@@ -66,7 +80,7 @@ ZEROLAB_BENCHMARK(Fresh) {
 }
 
 ZEROLAB_BENCHMARK(Dirty) {
-  for (const std::size_t n : {64 * kKiB, 256 * kKiB, 1 * kMiB, 64 * kMiB, 256 * kMiB}) {
+  for (const std::size_t n : {64 * kKiB, 256 * kKiB, 1 * kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB}) {
     b.run("method=pageheap/size=" + size_name(n), [n](zerolab::B& sb) {
       zerolab::PageHeap heap;
       void* p = heap.allocate(n, zerolab::Zero::no);
@@ -94,6 +108,82 @@ ZEROLAB_BENCHMARK(Dirty) {
       heap.deallocate(p);
     });
   }
+}
+
+// DirtyPair: blocks of `op` (one operation per call, each zeroing the n
+// bytes of the heap's one span its own way) alternating with blocks of
+// zero_fill over that span; reports the median ratio and difference over
+// block pairs. With `hold`, the span is allocated (Zero::no, so the cache
+// hands the same one back) around op's block and op gets it; otherwise op
+// gets nullptr and must allocate it itself.
+template <class Op>
+void dirty_pair(zerolab::B& sb, std::size_t n, bool hold, Op op) {
+  using Clock = std::chrono::steady_clock;
+  zerolab::PageHeap heap;
+  void* p = heap.allocate(n, zerolab::Zero::no);
+  zerolab::zero_fill(p, n);  // resident
+  heap.deallocate(p);
+  const std::int64_t block = std::max<std::int64_t>(1, static_cast<std::int64_t>((1 * kMiB) / n));
+  std::vector<double> ratio;
+  std::vector<double> extra;
+  ratio.reserve(static_cast<std::size_t>(sb.n() / block + 1));
+  extra.reserve(ratio.capacity());
+  sb.reset_timer();
+  for (std::int64_t done = 0; done < sb.n(); done += block) {
+    void* held = hold ? heap.allocate(n, zerolab::Zero::no) : nullptr;
+    const auto t0 = Clock::now();
+    for (std::int64_t i = 0; i < block; ++i) op(heap, held);
+    const auto t1 = Clock::now();
+    if (held != nullptr) heap.deallocate(held);
+    void* q = heap.allocate(n, zerolab::Zero::no);
+    const auto t2 = Clock::now();
+    for (std::int64_t i = 0; i < block; ++i) {
+      zerolab::zero_fill(q, n);
+      zerolab::clobber_memory();
+    }
+    const auto t3 = Clock::now();
+    heap.deallocate(q);
+    const double op_ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
+    const double fill_ns = std::chrono::duration<double, std::nano>(t3 - t2).count();
+    ratio.push_back(op_ns / fill_ns);
+    extra.push_back((op_ns - fill_ns) / static_cast<double>(block));
+  }
+  sb.stop_timer();
+  auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  sb.report_metric(median(ratio), "ratio");
+  sb.report_metric(median(extra), "extra-ns/op");
+  sb.report_metric(0, "ns/op");
+}
+
+ZEROLAB_BENCHMARK(DirtyPair) {
+  for (const std::size_t n : {64 * kKiB, 256 * kKiB, 1 * kMiB, 16 * kMiB}) {
+    b.run("method=pageheap/size=" + size_name(n), [n](zerolab::B& sb) {
+      dirty_pair(sb, n, false, [n](zerolab::PageHeap& heap, void*) {
+        void* q = heap.allocate(n, zerolab::Zero::yes);
+        zerolab::do_not_optimize(q);
+        heap.deallocate(q);
+      });
+    });
+  }
+  // The floor for any design that takes a lock per call: two uncontended
+  // lock/unlock pairs around zero_fill. The lock's atomic read-modify-write
+  // waits for the zeroing stores still in flight.
+  b.run("method=mutex-x2/size=64KiB", [](zerolab::B& sb) {
+    std::mutex mu;
+    dirty_pair(sb, 64 * kKiB, true, [&mu](zerolab::PageHeap&, void* q) {
+      mu.lock();
+      zerolab::clobber_memory();
+      mu.unlock();
+      zerolab::zero_fill(q, 64 * kKiB);
+      zerolab::clobber_memory();
+      mu.lock();
+      zerolab::clobber_memory();
+      mu.unlock();
+    });
+  });
 }
 
 ZEROLAB_BENCHMARK(Touch) {

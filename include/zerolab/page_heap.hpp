@@ -53,14 +53,16 @@
 // Thread-safety: all member functions are safe to call concurrently. One
 // mutex guards the span maps and the cache, taken once per call; zero_fill
 // and prefaulting of the span being handed out run outside it, release()
-// holds it while it madvises. An uncontended allocate+deallocate pair that
-// reuses a cached span (64 KiB, Zero::no) takes ~13 ns on this project's
-// Zen 4 VM, ~7 ns of it the two lock/unlock pairs (~75 ns before the cache;
-// examples/page_heap_bench.cpp, -bench Lock). The lock's atomic
-// read-modify-write also waits for the stores still in flight: right after
-// 64 KiB of zero_fill, two bare lock/unlock pairs cost ~15 ns more than
-// zero_fill alone, so a dirty 64 KiB Zero::yes allocate+deallocate costs
-// ~1.05-1.1x zero_fill, not less (1.27x before the cache).
+// holds it while it madvises. On this project's 2-core Zen 4 VM an
+// uncontended allocate+deallocate pair that reuses a cached span (64 KiB,
+// Zero::no) takes 15-30 ns, ~7 ns of it the two lock/unlock pairs (80-160 ns
+// before the cache), two threads hammering one heap ~80 ns a pair (~180 ns
+// before; examples/page_heap_bench.cpp, -bench Lock). The lock's
+// atomic read-modify-write also waits for the zeroing stores still in
+// flight: zero_fill of 64 KiB between two bare lock/unlock pairs costs 1.035x
+// zero_fill alone, the floor for any allocator that locks once per call,
+// and a dirty 64 KiB Zero::yes allocate+deallocate costs 1.067x (1.26x
+// before the cache; 1.018x at 256 KiB, 1.006x at 1 MiB; -bench DirtyPair).
 //
 // Example:
 //   zerolab::PageHeap heap;
