@@ -129,7 +129,7 @@ struct PoolRing;  // one ring buffer of a PoolChain (src/mem/pool_chain.cpp)
 // of ring buffers (Go's poolDequeue), each twice the size of the one before.
 // The producer pushes and pops at the head (LIFO: the object it put last is
 // the warmest); any thread pops at the tail (FIFO: thieves take the oldest).
-// Lock-free: a push is a load, a store and an atomic add; a pop is a CAS
+// Lock-free: a push is two loads, a store and an atomic add; a pop is a CAS
 // loop on the ring's packed head/tail word. Rings the tail has moved past
 // stay allocated until the chain is destroyed (a slow thief may still be
 // looking at one), so no pointer in the chain ever dangles; the chain stops
