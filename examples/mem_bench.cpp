@@ -1,18 +1,29 @@
-// Issue 6's figures: zerolab::Arena against malloc/free and
-// std::pmr::monotonic_buffer_resource for 16/32/64 B objects (batches of
-// 256 per op, then reset/free/release: ns/op is per batch), and Pool<T> get+put against SimplePool<T>
-// on one thread and in parallel.
+// Issue 6's figures: zerolab::Arena against malloc/free,
+// std::pmr::monotonic_buffer_resource and, when installed, mimalloc
+// (mi_malloc/mi_free, and an mi_heap destroyed per batch) for 16/32/64 B
+// objects: batches of 256 per op, then reset/free/release, so ns/op is per
+// batch of 256. Names are BenchmarkAlloc/size=N/impl=I, so one run's file
+// gives the ratios against the arena column with p-values (-col /impl).
+// Also Pool<T> get+put against SimplePool<T> on one thread and in parallel.
+//
+// mimalloc is dlopen'ed, not linked (lab/mimalloc_peer.hpp says why):
+// malloc/free here stay glibc's. Its rows are absent when it is not
+// installed (or -DZEROLAB_WITH_MIMALLOC=OFF).
 //
 // Example (interleaved runs, then the comparison):
 //   for i in 1 2 3 4 5 6 7 8 9 10; do ./mem_bench -bench . -cpu 1,2 -count 1; done > mem.txt
-//   zerolab compare mem.txt
+//   zerolab compare -filter '.name:Alloc' -col /impl mem.txt
+//   zerolab compare -filter '-.name:Alloc' mem.txt
 #include <zerolab/arena.hpp>
 #include <zerolab/bench.hpp>
 #include <zerolab/pool.hpp>
 
 #include <cstdlib>
 #include <memory_resource>
+#include <string>
 #include <vector>
+
+#include "lab/mimalloc_peer.hpp"
 
 namespace {
 
@@ -55,6 +66,46 @@ void monotonic(zerolab::B& b) {
   }
 }
 
+#if defined(ZEROLAB_HAVE_MIMALLOC)
+template <std::size_t kSize>
+void mi_malloc_free(zerolab::B& b, const zerolab::lab::MimallocApi& mi) {
+  void* ps[kBatch];
+  for (auto _ : b.loop()) {
+    for (int i = 0; i < kBatch; ++i) {
+      ps[i] = mi.malloc(kSize);
+      zerolab::do_not_optimize(ps[i]);
+    }
+    for (int i = 0; i < kBatch; ++i) mi.free(ps[i]);
+  }
+}
+
+// mimalloc's arena-like use: a heap per batch, no frees, mi_heap_destroy.
+template <std::size_t kSize>
+void mi_heap_batch(zerolab::B& b, const zerolab::lab::MimallocApi& mi) {
+  for (auto _ : b.loop()) {
+    mi_heap_t* heap = mi.heap_new();
+    for (int i = 0; i < kBatch; ++i) {
+      void* p = mi.heap_malloc(heap, kSize);
+      zerolab::do_not_optimize(p);
+    }
+    mi.heap_destroy(heap);
+  }
+}
+#endif
+
+template <std::size_t kSize>
+void alloc_sized(zerolab::B& b) {
+  b.run("impl=arena", &arena_alloc<kSize>);
+  b.run("impl=monotonic", &monotonic<kSize>);
+  b.run("impl=malloc", &malloc_free<kSize>);
+#if defined(ZEROLAB_HAVE_MIMALLOC)
+  if (const auto* mi = zerolab::lab::mimalloc()) {
+    b.run("impl=mimalloc", [mi](zerolab::B& sb) { mi_malloc_free<kSize>(sb, *mi); });
+    b.run("impl=mi-heap", [mi](zerolab::B& sb) { mi_heap_batch<kSize>(sb, *mi); });
+  }
+#endif
+}
+
 struct Buf {
   char bytes[1024];
 };
@@ -81,14 +132,10 @@ void get_put(zerolab::B& b, P& p) {
 
 }  // namespace
 
-ZEROLAB_BENCHMARK(ArenaAlloc16) { arena_alloc<16>(b); }
-ZEROLAB_BENCHMARK(ArenaAlloc32) { arena_alloc<32>(b); }
-ZEROLAB_BENCHMARK(ArenaAlloc64) { arena_alloc<64>(b); }
-ZEROLAB_BENCHMARK(MallocFree16) { malloc_free<16>(b); }
-ZEROLAB_BENCHMARK(MallocFree32) { malloc_free<32>(b); }
-ZEROLAB_BENCHMARK(MallocFree64) { malloc_free<64>(b); }
-ZEROLAB_BENCHMARK(Monotonic16) { monotonic<16>(b); }
-ZEROLAB_BENCHMARK(Monotonic32) { monotonic<32>(b); }
-ZEROLAB_BENCHMARK(Monotonic64) { monotonic<64>(b); }
+ZEROLAB_BENCHMARK(Alloc) {
+  b.run("size=16", &alloc_sized<16>);
+  b.run("size=32", &alloc_sized<32>);
+  b.run("size=64", &alloc_sized<64>);
+}
 ZEROLAB_BENCHMARK(PoolGetPut) { get_put(b, pool()); }
 ZEROLAB_BENCHMARK(SimplePoolGetPut) { get_put(b, simple_pool()); }

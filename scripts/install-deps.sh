@@ -14,10 +14,15 @@
 #   google-perftools                         google-pprof, which the profile
 #                                            tests read -cpuprofile and
 #                                            -memprofile output with
+#   libmimalloc-dev                          mimalloc, the optional peer of
+#                                            zerolab::Arena in the lab and
+#                                            mem_bench (dlopen'ed, never
+#                                            linked: cmake/MimallocPeer.cmake)
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
-          libbenchmark-dev clang libclang-rt-14-dev google-perftools)
+          libbenchmark-dev clang libclang-rt-14-dev google-perftools
+          libmimalloc-dev)
 
 missing=()
 for p in "${packages[@]}"; do
