@@ -308,6 +308,57 @@ TEST(CopyOptionsTest, LimitedCopyAdvancesPositionsByTheBytesCopied) {
   }
 }
 
+// copy_file_range and sendfile stop once they moved st_size bytes from the
+// start of a regular file, without the call that returns 0; a file that
+// grew since is still read to its new end, from wherever its position is.
+TEST(CopyOptionsTest, SourceThatGrewIsReadToItsNewEnd) {
+  TempDir disk("/tmp");
+  const std::string first = pattern(20000, 1);
+  const std::string more = pattern(5000, 2);
+  for (bool pipe_dst : {false, true}) {
+    const int in = create_file(disk.file("a"), first);
+    int p[2] = {-1, -1};
+    int out = -1;
+    std::unique_ptr<Drain> drain;
+    if (pipe_dst) {
+      ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+      out = p[1];
+      drain = std::make_unique<Drain>(p[0]);
+    } else {
+      out = create_file(disk.file("b"), "");
+    }
+    CopyResult r = copy_fd(in, out);
+    EXPECT_EQ(r.bytes, first.size()) << r.message;
+    EXPECT_EQ(r.path, pipe_dst ? CopyPath::kSendfile : CopyPath::kCopyFileRange);
+    EXPECT_EQ(lseek(in, 0, SEEK_CUR), static_cast<off_t>(first.size()));
+    // Grows by less than its old size, then by more than its whole size.
+    ASSERT_EQ(pwrite(in, more.data(), more.size(), static_cast<off_t>(first.size())),
+              static_cast<ssize_t>(more.size()));
+    r = copy_fd(in, out);
+    EXPECT_EQ(r.bytes, more.size()) << r.message;
+    const std::string big = pattern(60000, 3);
+    const off_t end = static_cast<off_t>(first.size() + more.size());
+    ASSERT_EQ(pwrite(in, big.data(), big.size(), end), static_cast<ssize_t>(big.size()));
+    r = copy_fd(in, out);
+    EXPECT_EQ(r.bytes, big.size()) << r.message;
+    // Positional: from an offset to the end, the file position untouched.
+    CopyOptions o;
+    o.src_offset = static_cast<std::int64_t>(first.size());
+    r = copy_fd(in, out, o);
+    EXPECT_EQ(r.bytes, more.size() + big.size()) << r.message;
+    EXPECT_EQ(lseek(in, 0, SEEK_CUR), end + static_cast<off_t>(big.size()));
+    const std::string want = first + more + big + more + big;
+    if (pipe_dst) {
+      close(out);
+      EXPECT_EQ(drain->take(), want);
+    } else {
+      EXPECT_EQ(pread_all(out), want);
+      close(out);
+    }
+    close(in);
+  }
+}
+
 TEST(CopyOptionsTest, AppendDestinationGetsTheBytesAtItsEnd) {
   TempDir disk("/tmp");
   const std::string data = pattern(20000);

@@ -139,15 +139,24 @@ Step Copier::clone() {
   return Step::kDone;
 }
 
+bool Copier::source_exhausted(std::uint64_t moved) const noexcept {
+  if (si->kind != FdKind::kRegular || si->pseudo_fs || si->st.st_size <= 0) return false;
+  return src_positional ? src_pos >= si->st.st_size
+                        : moved >= static_cast<std::uint64_t>(si->st.st_size);
+}
+
 Step Copier::copy_file_range_loop() {
   bool first = true;
+  std::uint64_t moved = 0;
   while (remaining > 0) {
     const auto chunk = static_cast<std::size_t>(std::min(remaining, kCopyFileRangeChunk));
     const ssize_t n = ::copy_file_range(src, src_off(), dst, dst_off(), chunk, 0);
     if (n > 0) {
       written += static_cast<std::uint64_t>(n);
       remaining -= static_cast<std::uint64_t>(n);
+      moved += static_cast<std::uint64_t>(n);
       first = false;
+      if (source_exhausted(moved)) break;
       continue;
     }
     if (n == 0) {
@@ -167,13 +176,16 @@ Step Copier::copy_file_range_loop() {
 
 Step Copier::sendfile_loop() {
   bool first = true;
+  std::uint64_t moved = 0;
   while (remaining > 0) {
     const auto chunk = static_cast<std::size_t>(std::min(remaining, kSendfileChunk));
     const ssize_t n = ::sendfile(dst, src, src_positional ? &src_pos : nullptr, chunk);
     if (n > 0) {
       written += static_cast<std::uint64_t>(n);
       remaining -= static_cast<std::uint64_t>(n);
+      moved += static_cast<std::uint64_t>(n);
       first = false;
+      if (source_exhausted(moved)) break;
       continue;
     }
     if (n == 0) {

@@ -60,6 +60,11 @@ struct Copier {
   Step read_write_loop();       // anything
   Step sparse_loop();           // regular → regular, holes kept
 
+  // True once a regular source whose st_size is not a pseudo filesystem's
+  // lie has given st_size bytes (`moved` by this loop from where it
+  // started, or src_pos when positional): the loop stops without the call
+  // that would return 0 at end of file.
+  bool source_exhausted(std::uint64_t moved) const noexcept;
   // Records a stop with `err` from `call`.
   Step fail(int err, const char* call) noexcept;
   // Waits until `fd` is ready for `events` (POLLIN/POLLOUT); 0 or ETIMEDOUT
