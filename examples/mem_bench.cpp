@@ -4,7 +4,9 @@
 // objects: batches of 256 per op, then reset/free/release, so ns/op is per
 // batch of 256. Names are BenchmarkAlloc/size=N/impl=I, so one run's file
 // gives the ratios against the arena column with p-values (-col /impl).
-// Also Pool<T> get+put against SimplePool<T> on one thread and in parallel.
+// Also Pool<T> get+put against SimplePool<T> on one thread and in parallel:
+// one object per op (Pool's private slot), and four (GetPut4: three of them
+// through Pool's per-thread shared chain).
 //
 // mimalloc is dlopen'ed, not linked (lab/mimalloc_peer.hpp says why):
 // malloc/free here stay glibc's. Its rows are absent when it is not
@@ -130,6 +132,22 @@ void get_put(zerolab::B& b, P& p) {
   });
 }
 
+// Four objects at a time: one lands in the private slot, three go through
+// the thread's shared list (Pool's lock-free chain, the one thieves use).
+template <typename P>
+void get_put4(zerolab::B& b, P& p) {
+  b.run_parallel([&](zerolab::PB& pb) {
+    Buf* x[4];
+    while (pb.next()) {
+      for (Buf*& e : x) {
+        e = p.get();
+        zerolab::do_not_optimize(e);
+      }
+      for (Buf* e : x) p.put(e);
+    }
+  });
+}
+
 }  // namespace
 
 ZEROLAB_BENCHMARK(Alloc) {
@@ -139,3 +157,5 @@ ZEROLAB_BENCHMARK(Alloc) {
 }
 ZEROLAB_BENCHMARK(PoolGetPut) { get_put(b, pool()); }
 ZEROLAB_BENCHMARK(SimplePoolGetPut) { get_put(b, simple_pool()); }
+ZEROLAB_BENCHMARK(PoolGetPut4) { get_put4(b, pool()); }
+ZEROLAB_BENCHMARK(SimplePoolGetPut4) { get_put4(b, simple_pool()); }
