@@ -401,6 +401,15 @@ class Pool {
 
     [[gnu::noinline]] void rotate() {
       std::vector<void*> dead;
+      // Objects are destroyed after mu_ is released; if remembering one
+      // fails for want of memory, it is destroyed at once instead of leaked.
+      auto drop = [&](void* x) {
+        try {
+          dead.push_back(x);
+        } catch (...) {
+          destroy(static_cast<T*>(x));
+        }
+      };
       {
         std::lock_guard<std::mutex> g(mu_);
         // Relaxed: every reader that acts on the epoch (catch_up) reads it
@@ -414,11 +423,11 @@ class Pool {
                                       : detail::PoolChain::kMaxRing;
         for (Local* o = head_.load(std::memory_order_acquire); o != nullptr; o = o->next_) {
           // The old victim goes (only mu_'s holder pushes to it: this ends).
-          while (void* x = o->victim_.pop_tail()) dead.push_back(x);
+          while (void* x = o->victim_.pop_tail()) drop(x);
           for (std::size_t i = 0; i < limit; ++i) {
             void* x = o->shared_.pop_tail();
             if (x == nullptr) break;
-            if (!o->victim_.push_head(x)) dead.push_back(x);
+            if (!o->victim_.push_head(x)) drop(x);
           }
         }
         last_rotate_ns_.store(now_ns(), std::memory_order_relaxed);
