@@ -32,10 +32,21 @@
 //       --same-cpu         copier and peer both on CPU 0
 //       --nodelay          TCP_NODELAY on the copier's socket
 //       --dir DIR          where the file lives (default /tmp)
-// Output: one line per strategy and round (GB/s, the copier's and the
-// peer's CPU seconds per GB: user+sys of each thread over the sample), then
-// per strategy the median GB/s and the median of per-round ratios to the
-// first strategy.
+// Output: one line per strategy and round (GB/s; the copier's and the
+// peer's CPU seconds per GB, user+sys of each thread over the sample; the
+// sending socket's retransmits and bytes per segment; how often each side
+// went to sleep per MB), then per strategy the median GB/s and the median
+// of per-round ratios to the first strategy.
+//
+// What it showed on the 2-vCPU PVM guest of issue 7 (kernel 6.18): a
+// syscall costs 1.2-2.5 µs; read+send of a 64 MiB cached file into loopback
+// TCP runs at a steady 3.2 GB/s, sender-bound (0.30 s/GB on the sender,
+// 0.15 on the receiver); sendfile takes the sender's two copies away but
+// the receiver then copies out of page-cache pages, and its sender cost
+// per GB swings 0.12-0.57 s/GB from round to round, so its throughput
+// swings 1.7-8.2 GB/s (median 0.74-1.21x the loop; smaller sendfile chunks
+// are worse); with both threads on one CPU it is a steady 0.81x (total CPU
+// 0.67 vs 0.56 s/GB).
 //
 // Example:
 //   copy_probe send rw:65536 sendfile:2147479552 splice:1048576
@@ -124,6 +135,14 @@ double cpu_of(int who) {
          static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
+// Times the calling thread went to sleep (voluntary context switches): a
+// peer that keeps up sleeps, and each sleep costs the other side a wake-up.
+double sleeps_of_thread() {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  return static_cast<double>(ru.ru_nvcsw);
+}
+
 void pin_to(int cpu) {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -173,7 +192,8 @@ void tcp_pair(const Config& c, int& ours, int& peer) {
 // The peer: drains (send mode) or streams (recv mode) until the socket
 // closes. Accumulates its CPU time in *cpu when it is a thread; a process
 // reports it through `report`.
-void peer_loop(int fd, bool sink, std::size_t buf_size, std::atomic<double>* cpu_now) {
+void peer_loop(int fd, bool sink, std::size_t buf_size, std::atomic<double>* cpu_now,
+               std::atomic<double>* sleeps_now) {
   std::vector<char> buf(buf_size, 'p');
   double last = 0;
   for (std::size_t i = 0;; ++i) {
@@ -184,6 +204,7 @@ void peer_loop(int fd, bool sink, std::size_t buf_size, std::atomic<double>* cpu
     if (cpu_now != nullptr && (i & 15) == 0) {
       last = cpu_of(RUSAGE_THREAD);
       cpu_now->store(last, std::memory_order_relaxed);
+      sleeps_now->store(sleeps_of_thread(), std::memory_order_relaxed);
     }
   }
 }
@@ -197,7 +218,7 @@ class Peer {
       if (pid_ == 0) {
         if (c.pin) pin_to(1);
         if (c.same_cpu) pin_to(0);
-        peer_loop(fd, sink, c.peer_buf, nullptr);
+        peer_loop(fd, sink, c.peer_buf, nullptr, nullptr);
         _exit(0);
       }
       return;
@@ -205,7 +226,7 @@ class Peer {
     thread_ = std::thread([this, c, fd, sink] {
       if (c.pin) pin_to(1);
       if (c.same_cpu) pin_to(0);
-      peer_loop(fd, sink, c.peer_buf, &cpu_);
+      peer_loop(fd, sink, c.peer_buf, &cpu_, &sleeps_);
     });
   }
   ~Peer() {
@@ -240,6 +261,11 @@ class Peer {
   pid_t pid_ = 0;
   std::thread thread_;
   std::atomic<double> cpu_{0};
+  std::atomic<double> sleeps_{0};
+
+ public:
+  // The peer thread's sleeps so far (0 for a process).
+  double sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
 };
 
 struct Pipe {
@@ -378,8 +404,8 @@ int run(const Config& c, const std::vector<Strategy>& strategies) {
               c.send ? "SO_SNDBUF" : "SO_RCVBUF", sock_buf, c.peer_process ? "process" : "thread",
               c.pin ? ", pinned 0/1" : c.same_cpu ? ", both on CPU 0" : "",
               c.nodelay ? ", TCP_NODELAY" : "");
-  std::printf("%-22s %5s %9s %12s %12s %8s %8s\n", "strategy", "round", "GB/s", "copier s/GB",
-              "peer s/GB", "retrans", "KB/seg");
+  std::printf("%-22s %5s %9s %12s %12s %8s %8s %13s %13s\n", "strategy", "round", "GB/s",
+              "copier s/GB", "peer s/GB", "retrans", "KB/seg", "copier slp/MB", "peer slp/MB");
   const int sending = c.send ? ours : peer_fd;
 
   const std::size_t k = strategies.size();
@@ -394,6 +420,8 @@ int run(const Config& c, const std::vector<Strategy>& strategies) {
       const double cpu0 = cpu_of(RUSAGE_THREAD);
       const unsigned r0 = retransmits(sending);
       const unsigned s0 = segments_out(sending);
+      const double sl0 = sleeps_of_thread();
+      const double psl0 = peer.sleeps();
       const double t0 = now();
       for (std::size_t n = 0; n < copies; ++n) {
         lseek(file, 0, SEEK_SET);
@@ -411,8 +439,9 @@ int run(const Config& c, const std::vector<Strategy>& strategies) {
       rates[i].push_back(gb / t);
       copier_cpu[i].push_back(cc);
       peer_cpu[i].push_back(pc);
-      std::printf("%-22s %5d %9.3f %12.3f %12.3f %8u %8.1f\n", s.label.c_str(), round, gb / t, cc,
-                  pc, rt, kb_per_seg);
+      std::printf("%-22s %5d %9.3f %12.3f %12.3f %8u %8.1f %13.2f %13.2f\n", s.label.c_str(), round,
+                  gb / t, cc, pc, rt, kb_per_seg, (sleeps_of_thread() - sl0) / (gb * 1e3),
+                  (peer.sleeps() - psl0) / (gb * 1e3));
     }
     for (std::size_t i = 0; i < k; ++i) ratios[i].push_back(this_round[i] / this_round[0]);
     std::fflush(stdout);
