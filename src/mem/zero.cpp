@@ -189,12 +189,13 @@ ZeroConfig default_zero_config() {
   // Vector stores win while the buffer fits the L2; past that, rep stosb's
   // microcode writes whole lines without reading them first (no
   // read-for-ownership), which plain stores into missing lines cannot.
-  // Measured on a quiet Zen 4 VM (examples/zero_sweep, 8 interleaved runs):
-  // at 512 KiB vector stores 206 GiB/s vs rep stosb 135; at 1 MiB (the L2)
-  // level; at 2-31 MiB rep stosb 88-112 vs vector 60-91. Rule: the L2 size
-  // (1 MiB when the CPU does not say). An earlier rule (a quarter of the L3)
-  // came from runs with a compiler busy on the other core, which favoured
-  // vector stores at 4-16 MiB; on a quiet machine they lose there by 20%.
+  // Measured on a quiet 2-vCPU Zen 4 VM (examples/zero_sweep pinned with
+  // taskset, GB/s): at 512 KiB vector stores 222 vs rep stosb 145; at 1-2 MiB
+  // rep stosb leads on both vCPUs (113 vs 97). Between 4 MiB and the L3 the
+  // vCPUs disagree: on one rep stosb runs at 109-113 (vector 91-105), on the
+  // other it streams at 68-70 from 4 MiB on (vector 85-89). The rule follows
+  // the first, where rep stosb keeps its lead up to 31 MiB: from the L2 size
+  // (1 MiB when the CPU does not say).
   const std::size_t stosb = f.l2 != 0 ? f.l2 : (std::size_t{1} << 20);
   c.stosb_threshold = f.erms ? stosb : 0;
   // Non-temporal stores skip the caches entirely: Go's memclr switches at
