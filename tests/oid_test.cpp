@@ -73,6 +73,18 @@ class Checker {
   int used_ = 0;
 };
 
+// The Go peer (peers/go/oid/oid_test.go) pins the same three numbers, so
+// the two sides time the same OIDs.
+TEST(Oid, BenchmarkOidsAreTheGoPeers) {
+  const std::vector<std::int64_t> v = zerolab::lab::oid::benchmark_oids();
+  ASSERT_EQ(v.size(), 1000u);
+  std::int64_t sum = 0;
+  for (std::int64_t n : v) sum += n;
+  EXPECT_EQ(v[0], 456245648421624);
+  EXPECT_EQ(v[1], 867311691464299);
+  EXPECT_EQ(sum, 478445316261395931);
+}
+
 TEST(Oid, KnownStrings) {
   EXPECT_EQ(oid::format_table(0), "0");
   EXPECT_EQ(oid::format_table(1002003), "3.2.1");

@@ -8,9 +8,9 @@
 // variants themselves are in oid.hpp (round-trip tested in oid_test).
 //
 // The Go peer: peers/go/oid implements the seed's Go variants under the same
-// benchmark names, over the same 1000 OIDs (the splitmix64 below; its test
-// checks the first two and the sum), and scripts/oid-go-peer.sh runs both
-// sides and compares them with `zerolab compare` (issue 6's figure: the best
+// benchmark names, over the same 1000 OIDs (oid::benchmark_oids; its test
+// and oid_test pin the first two and the sum), and scripts/oid-go-peer.sh
+// runs both sides and compares them with `zerolab compare` (issue 6's figure: the best
 // C++ format <= 0.5x the time of Go's best on the same machine).
 //
 // Example:
@@ -26,26 +26,8 @@
 namespace zerolab::lab {
 namespace {
 
-// splitmix64 (Steele, Lea and Flood 2014): five lines, so the Go peer
-// (peers/go/oid/oid_test.go) draws the very same OIDs; each is the output
-// mod kMax + 1 (the bias, 2^64 mod 10^15 out of 2^64, is below 1e-4).
-std::uint64_t splitmix64(std::uint64_t& state) {
-  state += 0x9e3779b97f4a7c15u;
-  std::uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
 const std::vector<std::int64_t>& oids() {
-  static const std::vector<std::int64_t> v = [] {
-    std::uint64_t state = 20240601;
-    std::vector<std::int64_t> out(1000);
-    for (auto& x : out) {
-      x = static_cast<std::int64_t>(splitmix64(state) % static_cast<std::uint64_t>(oid::kMax + 1));
-    }
-    return out;
-  }();
+  static const std::vector<std::int64_t> v = oid::benchmark_oids();
   return v;
 }
 

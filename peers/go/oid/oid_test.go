@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// splitmix64 is the generator of lab/experiments/oid.cpp's oids(), so both
+// splitmix64 is the generator of lab/experiments/oid.hpp's benchmark_oids(), so both
 // sides time the very same 1000 OIDs: state += 0x9e3779b97f4a7c15, then the
 // two xor-shift-multiply rounds; each OID is the output mod maxOID+1.
 func splitmix64(state *uint64) uint64 {
@@ -16,7 +16,7 @@ func splitmix64(state *uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-const oidSeed = 20240601 // lab/experiments/oid.cpp's seed
+const oidSeed = 20240601 // benchmark_oids()'s seed (lab/experiments/oid.hpp)
 
 func makeOIDs(n int) []int64 {
 	state := uint64(oidSeed)
