@@ -24,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/alloc_stats.hpp"
 #include "lab/experiment.hpp"
+#include "lab/experiments/udp_strategies.hpp"
 #include "lab/judge.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/report.hpp"
@@ -343,6 +345,90 @@ TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
             std::string::npos)
       << report;
   EXPECT_FALSE(exists(s.out_dir + "/report.md.tmp." + std::to_string(::getpid())));
+}
+
+// ---- udp-buffers' simulated mode -----------------------------------------------------
+
+// Runs strategy S over n simulated connections (no sockets: each packet is
+// memcpy'd into the strategy's buffer) for three rounds of packets; checks
+// every packet was handled and S holds exactly `held` bytes of buffers.
+template <typename S>
+void check_simulated_held(int n, std::size_t held) {
+  udp::SimulatedPackets packets(n);  // its payload is not the strategy's
+  (void)udp::packet_sizes();
+  const std::uint64_t heap_before = internal::alloc_stats::heap_in_use();
+  S s(n);
+  const std::int64_t count = 3 * n;
+  std::uint64_t expected_bytes = 0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    expected_bytes += udp::packet_sizes()[static_cast<std::size_t>(i) % udp::packet_sizes().size()];
+  }
+  EXPECT_EQ(udp::simulate(s, packets, count), expected_bytes);
+  EXPECT_EQ(s.held_bytes(), held);
+  // The allocator's count covers at least the buffers (plus bookkeeping).
+  const std::uint64_t heap = internal::alloc_stats::heap_in_use() - heap_before;
+  EXPECT_GE(heap, held);
+  EXPECT_LE(heap, held + static_cast<std::size_t>(n) * 64 + 16384);
+}
+
+TEST(LabUdpBuffers, SimulatedModeHoldsExactBytesPerStrategy) {
+  for (const int n : {1, 7, 100}) {
+    SCOPED_TRACE(n);
+    const auto conns = static_cast<std::size_t>(n);
+    check_simulated_held<udp::FixedLargeBuffer>(n, conns * 65535);
+    check_simulated_held<udp::AlwaysAllocate>(n, 0);
+    // One reader thread: the pools make one buffer and reuse it.
+    check_simulated_held<udp::SimplePoolClone>(n, 65535);
+    check_simulated_held<udp::PoolClone>(n, 65535);
+    check_simulated_held<udp::SharedLargeFixedSmall>(n, 65535 + conns * 1024);
+  }
+}
+
+TEST(LabUdpBuffers, SimulatedPacketsFollowTheSeedsDistribution) {
+  const auto& sizes = udp::packet_sizes();
+  double sum = 0;
+  for (const std::size_t s : sizes) {
+    EXPECT_GE(s, 255u);
+    EXPECT_LE(s, 65535u);
+    sum += static_cast<double>(s);
+  }
+  const double mean = sum / static_cast<double>(sizes.size());
+  EXPECT_GT(mean, 380);  // normal(400, 200) clamped below at 255: a little over 400
+  EXPECT_LT(mean, 450);
+  // Connections in turn, and the memcpy'd bytes are the payload's.
+  udp::SimulatedPackets packets(3);
+  EXPECT_EQ(packets.next_conn(), 0);
+  EXPECT_EQ(packets.next_conn(), 1);
+  EXPECT_EQ(packets.next_conn(), 2);
+  EXPECT_EQ(packets.next_conn(), 0);
+  std::vector<char> buf(udp::kBig, 0);
+  const ssize_t n = packets(0, buf.data(), buf.size());
+  ASSERT_EQ(n, static_cast<ssize_t>(sizes[0]));
+  EXPECT_EQ(std::count(buf.begin(), buf.begin() + n, 'x'), n);
+  EXPECT_EQ(buf[static_cast<std::size_t>(n)], 0);
+  // A short buffer gets a truncated packet, never an overrun.
+  char small[8] = {};
+  EXPECT_EQ(packets(0, small, sizeof small), 8);
+}
+
+TEST(LabUdpBuffers, SimulatedModeIsInTheCatalogAndStatedAsSuch) {
+  const Experiment* udp_e = nullptr;
+  for (const Experiment& e : catalog()) {
+    if (e.id == "udp-buffers") udp_e = &e;
+  }
+  ASSERT_NE(udp_e, nullptr);
+  EXPECT_NE(udp_e->note.find("simulated: no sockets, packets are memcpy'd"), std::string::npos);
+  int simulated = 0;
+  for (const BenchmarkSpec& b : udp_e->benchmarks) {
+    if (b.name.find("/mode=simulated/conns=100000") != std::string::npos) ++simulated;
+  }
+  EXPECT_EQ(simulated, 5);
+  for (const Claim& c : udp_e->claims) {
+    const std::string names = c.benchmark + c.slower + c.faster;
+    if (names.find("mode=simulated") != std::string::npos) {
+      EXPECT_NE(c.statement.find("(simulated"), std::string::npos) << c.statement;
+    }
+  }
 }
 
 // ---- zerolab lab end to end ------------------------------------------------------------
