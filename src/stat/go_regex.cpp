@@ -383,7 +383,6 @@ class Translator {
         if (close == std::string_view::npos) {
           add_char("[");
           ++j;
-          first = false;
           continue;
         }
         const std::string name(in_.substr(j + 2, close - j - 2));
@@ -570,9 +569,12 @@ GoRegex::~GoRegex() {
 }
 
 bool GoRegex::search(std::string_view text) const {
-  // regexec needs a NUL-terminated string; names are short.
-  const std::string s(text);
-  return regexec(&re_, s.c_str(), 0, nullptr, 0) == 0;
+  // REG_STARTEND (glibc, the BSDs) bounds the subject by pmatch[0] instead
+  // of a NUL, so no copy is made per match.
+  regmatch_t bounds[1];
+  bounds[0].rm_so = 0;
+  bounds[0].rm_eo = static_cast<regoff_t>(text.size());
+  return regexec(&re_, text.data() != nullptr ? text.data() : "", 0, bounds, REG_STARTEND) == 0;
 }
 
 }  // namespace zerolab::internal
