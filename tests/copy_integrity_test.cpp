@@ -72,6 +72,21 @@ struct Sink {
   }
 };
 
+// A destination that is a new empty file on `disk` or the write end of a
+// pipe drained by a thread; false if the pipe cannot be made.
+bool make_file_or_pipe_sink(bool pipe, const TempDir& disk, Sink& s) {
+  if (!pipe) {
+    s.fd = create_file(disk.file("b"), "");
+    s.file = true;
+    return s.fd >= 0;
+  }
+  int p[2] = {-1, -1};
+  if (pipe2(p, O_CLOEXEC) != 0) return false;
+  s.fd = p[1];
+  s.drain = std::make_unique<Drain>(p[0]);
+  return true;
+}
+
 void make_source(Src kind, std::size_t size, const TempDir& disk, const TempDir& shm, Source& s) {
   const std::string data = pattern(size, static_cast<std::uint32_t>(size) + 7);
   switch (kind) {
@@ -280,16 +295,9 @@ TEST(CopyOptionsTest, LimitedCopyAdvancesPositionsByTheBytesCopied) {
   const std::string data = pattern(70000);
   for (bool pipe_dst : {false, true}) {
     const int in = create_file(disk.file("a"), data);
-    int p[2] = {-1, -1};
-    int out = -1;
-    std::unique_ptr<Drain> drain;
-    if (pipe_dst) {
-      ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
-      out = p[1];
-      drain = std::make_unique<Drain>(p[0]);
-    } else {
-      out = create_file(disk.file("b"), "");
-    }
+    Sink sink;
+    ASSERT_TRUE(make_file_or_pipe_sink(pipe_dst, disk, sink));
+    const int out = sink.fd;
     CopyOptions o;
     o.max_bytes = 12345;
     const CopyResult r = copy_fd(in, out, o);
@@ -297,13 +305,7 @@ TEST(CopyOptionsTest, LimitedCopyAdvancesPositionsByTheBytesCopied) {
     EXPECT_EQ(lseek(in, 0, SEEK_CUR), 12345);
     const CopyResult rest = copy_fd(in, out);
     EXPECT_EQ(rest.bytes, 70000u - 12345u);
-    if (pipe_dst) {
-      close(out);
-      EXPECT_EQ(drain->take(), data);
-    } else {
-      EXPECT_EQ(pread_all(out), data);
-      close(out);
-    }
+    EXPECT_EQ(sink.collect(), data);
     close(in);
   }
 }
@@ -317,16 +319,9 @@ TEST(CopyOptionsTest, SourceThatGrewIsReadToItsNewEnd) {
   const std::string more = pattern(5000, 2);
   for (bool pipe_dst : {false, true}) {
     const int in = create_file(disk.file("a"), first);
-    int p[2] = {-1, -1};
-    int out = -1;
-    std::unique_ptr<Drain> drain;
-    if (pipe_dst) {
-      ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
-      out = p[1];
-      drain = std::make_unique<Drain>(p[0]);
-    } else {
-      out = create_file(disk.file("b"), "");
-    }
+    Sink sink;
+    ASSERT_TRUE(make_file_or_pipe_sink(pipe_dst, disk, sink));
+    const int out = sink.fd;
     CopyResult r = copy_fd(in, out);
     EXPECT_EQ(r.bytes, first.size()) << r.message;
     EXPECT_EQ(r.path, pipe_dst ? CopyPath::kSendfile : CopyPath::kCopyFileRange);
@@ -348,13 +343,7 @@ TEST(CopyOptionsTest, SourceThatGrewIsReadToItsNewEnd) {
     EXPECT_EQ(r.bytes, more.size() + big.size()) << r.message;
     EXPECT_EQ(lseek(in, 0, SEEK_CUR), end + static_cast<off_t>(big.size()));
     const std::string want = first + more + big + more + big;
-    if (pipe_dst) {
-      close(out);
-      EXPECT_EQ(drain->take(), want);
-    } else {
-      EXPECT_EQ(pread_all(out), want);
-      close(out);
-    }
+    EXPECT_EQ(sink.collect(), want);
     close(in);
   }
 }
