@@ -44,6 +44,30 @@ Claim Claim::fact(std::string statement, std::string seed_figure,
   return c;
 }
 
+PlotSpec PlotSpec::sweep(std::string title, std::string prefix, std::string x_key,
+                         std::string x_label, std::string unit, std::string y_label) {
+  PlotSpec p;
+  p.kind = Kind::kSweep;
+  p.title = std::move(title);
+  p.prefix = std::move(prefix);
+  p.x_key = std::move(x_key);
+  p.x_label = std::move(x_label);
+  p.unit = std::move(unit);
+  p.y_label = std::move(y_label);
+  return p;
+}
+
+PlotSpec PlotSpec::strip(std::string title, std::string prefix, std::string unit,
+                         std::string y_label) {
+  PlotSpec p;
+  p.kind = Kind::kStrip;
+  p.title = std::move(title);
+  p.prefix = std::move(prefix);
+  p.unit = std::move(unit);
+  p.y_label = std::move(y_label);
+  return p;
+}
+
 const std::vector<Experiment>& catalog() {
   static const std::vector<Experiment> experiments = [] {
     std::vector<Experiment> all;

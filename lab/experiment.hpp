@@ -83,6 +83,32 @@ struct Claim {
                     std::function<FactResult()> check);
 };
 
+// A plot report.html draws from an experiment's results (besides the one
+// per ratio claim, which every experiment gets).
+//   - kSweep: a line per series of the medians of `unit` against the value
+//     of the name element "<x_key>=VALUE" (a size such as "64KiB", or a
+//     number); the series is the rest of the name after `prefix`, without
+//     the elements whose keys are in `series_ignore`.
+//   - kStrip: every sample of `unit` of each benchmark under `prefix`, one
+//     row per benchmark, with its median and confidence interval.
+struct PlotSpec {
+  enum class Kind { kSweep, kStrip };
+  Kind kind = Kind::kSweep;
+  std::string title;
+  std::string prefix;  // "BenchmarkZero/"
+  std::string unit;    // "MB/s", "ns/op", "faults/op", "heap-after-B"
+  std::string y_label; // what the unit measures: "throughput"
+  std::string x_key;   // kSweep: "size"
+  std::string x_label; // kSweep: "buffer size"
+  std::vector<std::string> series_ignore;
+  bool cache_marks = false;  // kSweep: mark the machine's L1d, L2 and L3 sizes
+
+  static PlotSpec sweep(std::string title, std::string prefix, std::string x_key,
+                        std::string x_label, std::string unit, std::string y_label);
+  static PlotSpec strip(std::string title, std::string prefix, std::string unit,
+                        std::string y_label);
+};
+
 struct Experiment {
   std::string id;            // "merge": what `zerolab lab merge` selects
   std::string title;         // one line
@@ -92,6 +118,7 @@ struct Experiment {
   std::string note;
   std::vector<BenchmarkSpec> benchmarks;
   std::vector<Claim> claims;
+  std::vector<PlotSpec> plots;
 };
 
 // Every experiment, in the order the lab runs them.

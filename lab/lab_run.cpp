@@ -10,9 +10,11 @@
 #include <set>
 
 #include "bench/atomic_file.hpp"
+#include "lab/baseline.hpp"
 #include "lab/judge.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/report.hpp"
+#include "lab/report_html.hpp"
 #include "profile/cpu_profiler.hpp"
 #include "profile/mem_profiler.hpp"
 #include "zerolab/bench_run.hpp"
@@ -104,6 +106,45 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, Progress& progre
   }
 }
 
+std::vector<std::string> ids_of(const std::vector<const Experiment*>& experiments) {
+  std::vector<std::string> ids;
+  for (const Experiment* e : experiments) ids.push_back(e->id);
+  return ids;
+}
+
+// After the summary: the comparison's tables, the gate's regressions, and
+// --save. Returns the exit code (see run_lab).
+int finish_baseline(const LabSettings& s, const BaselineComparison* comparison, bool any_error,
+                    const std::string& started, std::FILE* out, std::FILE* err) {
+  bool regressed = false;
+  if (comparison != nullptr) {
+    std::fputs(baseline_text(*comparison).c_str(), out);
+    std::fflush(out);
+    regressed = comparison->gate && comparison->regression_count() > 0;
+    for (const auto& p : comparison->parts) {
+      if (!comparison->gate) break;
+      for (const auto& r : p.regressions) {
+        std::fprintf(err, "zerolab lab: regression: %s\n", regression_line(p.experiment_id, r).c_str());
+      }
+    }
+  }
+  if (!s.save_name.empty()) {
+    std::string error;
+    if (regressed) {
+      std::fprintf(err, "zerolab lab: baseline %s not saved: this run regressed against baseline %s\n",
+                   s.save_name.c_str(), comparison->name.c_str());
+    } else if (!save_baseline(s.out_dir, ids_of(s.experiments), s.save_dir, s.save_name,
+                              {started, s.command, s.count, s.benchtime_text}, error)) {
+      std::fprintf(err, "zerolab lab: cannot save baseline %s: %s\n", s.save_name.c_str(), error.c_str());
+      any_error = true;
+    } else {
+      std::fprintf(out, "saved as baseline %s: %s/%s\n", s.save_name.c_str(), s.save_dir.c_str(),
+                   s.save_name.c_str());
+    }
+  }
+  return any_error ? 1 : regressed ? 3 : 0;
+}
+
 }  // namespace
 
 
@@ -111,6 +152,11 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   const std::string started = utc_now_iso();
   const MachineInfo machine = describe_machine();
   for (const auto& w : machine.warnings) std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
+  BaselineComparison comparison;
+  if (s.baseline != nullptr) {
+    comparison = begin_baseline_comparison(*s.baseline, machine, ids_of(s.experiments), s.fail_percent);
+    for (const auto& w : comparison.warnings) std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
+  }
 
   std::vector<ExperimentOutcome> outcomes;
   for (const Experiment* e : s.experiments) {
@@ -178,15 +224,28 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   context.provisional = s.count < kMinRunsForTest;
   context.count = s.count;
   context.benchtime = s.benchtime_text;
+  if (s.baseline != nullptr) {
+    const std::size_t known = comparison.warnings.size();
+    compare_with_baseline(*s.baseline, s.out_dir, ids_of(s.experiments), s.alpha, comparison);
+    for (std::size_t i = known; i < comparison.warnings.size(); ++i) {
+      std::fprintf(err, "zerolab lab: warning: %s\n", comparison.warnings[i].c_str());
+    }
+    context.baseline = &comparison;
+  }
   std::string error;
   if (!internal::write_file_atomically(s.out_dir + "/report.md", report_markdown(outcomes, machine, context),
                              error)) {
     std::fprintf(err, "zerolab lab: %s\n", error.c_str());
     any_error = true;
   }
+  if (!internal::write_file_atomically(s.out_dir + "/report.html", report_html(outcomes, machine, context),
+                                       error)) {
+    std::fprintf(err, "zerolab lab: %s\n", error.c_str());
+    any_error = true;
+  }
   std::fprintf(out, "%s%s\nresults: %s\n", summary_line(t).c_str(),
                context.provisional ? " (provisional)" : "", s.out_dir.c_str());
-  return any_error ? 1 : 0;
+  return finish_baseline(s, s.baseline != nullptr ? &comparison : nullptr, any_error, started, out, err);
 }
 
 }  // namespace zerolab::lab

@@ -4,8 +4,9 @@
 // interleaved (A B C A B C ...) so drift hits all of them alike, judges the
 // claims, prints each experiment's claims table as it finishes, and writes
 // the raw results (<id>.txt, Go benchmark format with the machine's config
-// lines) and report.md into the output directory, each through a temporary
-// file and a rename.
+// lines), report.md and report.html into the output directory, each through a temporary
+// file and a rename. With a baseline (lab/baseline.hpp) it compares the
+// results with it after the run, and with save_name it saves them as one.
 //
 // Thread-safety: one lab run per process (the allocation counters and the
 // benchmarks' memory use are process-wide).
@@ -15,6 +16,7 @@
 //   s.experiments = {&catalog()[0]};
 //   s.out_dir = "zerolab-results/x";
 //   int code = run_lab(s, stdout, stderr);  // 0, or 1 if a claim errored
+//   // with s.baseline = &b and s.fail_percent = 5: 3 on a regression > 5%
 #ifndef ZEROLAB_LAB_LAB_RUN_HPP_
 #define ZEROLAB_LAB_LAB_RUN_HPP_
 
@@ -27,6 +29,8 @@
 #include "lab/experiment.hpp"
 
 namespace zerolab::lab {
+
+struct Baseline;  // lab/baseline.hpp
 
 struct LabSettings {
   std::vector<const Experiment*> experiments;
@@ -45,10 +49,23 @@ struct LabSettings {
   int cpuprofile_rate = 100;
   std::string memprofile_dir;
   std::uint64_t memprofile_rate = 512 * 1024;
+  // --baseline: after the run, each experiment's results are compared with
+  // this baseline's (loaded and checked beforehand by load_baseline); the
+  // text tables follow the summary, report.md gets a section. Null: none.
+  const Baseline* baseline = nullptr;
+  // >= 0 (--fail-on-regression=PCT, with baseline): exit 3 when a change is
+  // significant and worse by more than PCT% (unless the exit code is 1).
+  double fail_percent = -1;
+  // --save: after the run (and the comparison), keep the raw results as
+  // baseline save_name in save_dir (which must exist); not when the gate
+  // found a regression.
+  std::string save_name;
+  std::string save_dir;
 };
 
-// Returns the exit code: 0, or 1 when a benchmark failed, a claim is an
-// error or a file could not be written.
+// Returns the exit code: 0; 1 when a benchmark failed, a claim is an error
+// or a file (or the baseline) could not be written; else 3 when the
+// regression gate (fail_percent >= 0) found a regression.
 int run_lab(const LabSettings& settings, std::FILE* out, std::FILE* err);
 
 }  // namespace zerolab::lab

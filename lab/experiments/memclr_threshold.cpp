@@ -94,6 +94,9 @@ Experiment make_memclr_threshold_experiment() {
       Claim::fact("zero_fill's thresholds in force", "Go: rep stosq from 2 KiB, NT from 32 MiB",
                   [] { return FactResult{true, zero_config().to_string()}; }),
   };
+  e.plots.push_back(PlotSpec::sweep("zeroing throughput by buffer size, per method", "BenchmarkZero/",
+                                    "size", "buffer size", "MB/s", "throughput"));
+  e.plots.back().cache_marks = true;
   return e;
 }
 

@@ -242,6 +242,10 @@ Experiment make_needzero_experiment() {
                    "45-48 ms (Go, steady) vs 802.5 ms/GiB (C malloc+memset, fresh)",
                    "BenchmarkNeedZero/malloc+memset", "BenchmarkNeedZero/pageheap-dirty", 2.0),
   };
+  e.plots.push_back(PlotSpec::strip("time per 256 MiB pass", "BenchmarkNeedZero/", "ns/op",
+                                    "time per pass"));
+  e.plots.push_back(PlotSpec::strip("page faults per 256 MiB pass", "BenchmarkNeedZero/",
+                                    "faults/op", "page faults per pass"));
   return e;
 }
 

@@ -304,6 +304,14 @@ Experiment make_udp_buffers_experiment() {
       Claim::bound("100000 conns (simulated): SharedLargeFixedSmall ~0 allocs/op", "0 allocs/op",
                    sim_name("SharedLargeFixedSmall"), "allocs/op", 0, 0.01),
   };
+  e.plots.push_back(PlotSpec::sweep("heap after the run by connections, per strategy",
+                                    "BenchmarkUDPBuffers/", "conns", "connections", "heap-after-B",
+                                    "heap in use after the run"));
+  e.plots.back().series_ignore = {"mode"};
+  e.plots.push_back(PlotSpec::sweep("memory held per connection, per strategy",
+                                    "BenchmarkUDPBuffers/", "conns", "connections", "held-KiB/conn",
+                                    "held KiB per connection"));
+  e.plots.back().series_ignore = {"mode"};
   return e;
 }
 

@@ -210,6 +210,10 @@ Experiment make_zero_cost_experiment() {
       Claim::fact("a 64 MiB zero-initialized static adds almost nothing to the binary (.bss)",
                   "", &bss_takes_no_file_space),
   };
+  e.plots.push_back(PlotSpec::strip("time per 1 GiB pass", "BenchmarkZeroCost/", "ns/op",
+                                    "time per pass"));
+  e.plots.push_back(PlotSpec::strip("page faults per 1 GiB pass", "BenchmarkZeroCost/", "faults/op",
+                                    "page faults per pass"));
   return e;
 }
 

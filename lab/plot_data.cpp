@@ -1,0 +1,203 @@
+// Plots from an experiment's results (plot_data.hpp).
+#include "lab/plot_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "lab/judge.hpp"
+#include "lab/report.hpp"
+#include "zerolab/stat.hpp"
+
+namespace zerolab::lab {
+namespace {
+
+using report::ValueKind;
+
+// How the report shows a unit: a factor to a base unit and that unit's kind.
+struct UnitView {
+  double scale = 1;
+  ValueKind kind = ValueKind::kNumber;
+};
+
+UnitView view_of(const std::string& unit) {
+  if (unit == "MB/s") return {1e6, ValueKind::kBytesPerSecond};
+  if (unit.find("KiB") != std::string::npos) return {1024, ValueKind::kBytes};
+  if (unit.find("MiB") != std::string::npos) return {1048576, ValueKind::kBytes};
+  return {1, report::kind_of_unit(unit)};
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> parts;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t end = s.find(sep, pos);
+    parts.emplace_back(s.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return parts;
+}
+
+// The distinct result names under prefix, in first-seen order.
+std::vector<std::string> names_under(const std::vector<benchfmt::Result>& results,
+                                     const std::string& prefix) {
+  std::vector<std::string> names;
+  for (const auto& r : results) {
+    if (r.name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (std::find(names.begin(), names.end(), r.name) == names.end()) names.push_back(r.name);
+  }
+  return names;
+}
+
+report::StripRow strip_row(std::string label, const std::vector<double>& raw, double scale) {
+  report::StripRow row;
+  row.label = std::move(label);
+  for (const double v : raw) row.samples.push_back(v * scale);
+  if (row.samples.empty()) return row;
+  const stat::Summary s =
+      stat::summarize(stat::make_sample(row.samples), stat::Assumption::kNothing, 0.95);
+  row.center = s.center;
+  row.lo = s.lo;
+  row.hi = s.hi;
+  return row;
+}
+
+std::vector<double> all_samples(const report::StripPlot& p) {
+  std::vector<double> xs;
+  for (const auto& r : p.rows) xs.insert(xs.end(), r.samples.begin(), r.samples.end());
+  return xs;
+}
+
+}  // namespace
+
+bool parse_name_quantity(std::string_view text, double& value, bool& bytes) {
+  const std::string s(text);
+  if (s.empty() || !(std::isdigit(static_cast<unsigned char>(s[0])) != 0)) return false;
+  char* end = nullptr;
+  const double number = std::strtod(s.c_str(), &end);
+  const std::string suffix(end);
+  static const struct {
+    const char* suffix;
+    double factor;
+    bool bytes;
+  } kSuffixes[] = {{"", 1, false},           {"B", 1, true},         {"KiB", 1024.0, true},
+                   {"MiB", 1048576.0, true}, {"GiB", 1073741824.0, true},
+                   {"TiB", 1099511627776.0, true}, {"k", 1e3, false}, {"K", 1e3, false},
+                   {"M", 1e6, false},        {"G", 1e9, false}};
+  for (const auto& k : kSuffixes) {
+    if (suffix == k.suffix) {
+      value = number * k.factor;
+      bytes = k.bytes;
+      return std::isfinite(value);
+    }
+  }
+  return false;
+}
+
+std::vector<report::Mark> cache_marks(const MachineInfo& machine) {
+  std::vector<report::Mark> marks;
+  for (const auto& [key, value] : machine.config) {
+    if (key != "caches") continue;
+    for (std::string part : split(value, ',')) {
+      while (!part.empty() && part.front() == ' ') part.erase(part.begin());
+      const std::size_t space = part.find(' ');
+      if (space == std::string::npos) continue;
+      const std::string level = part.substr(0, space);
+      if (level == "L1i") continue;  // instructions: no data is zeroed there
+      double size = 0;
+      bool bytes = false;
+      if (!parse_name_quantity(part.substr(space + 1), size, bytes) || !bytes) continue;
+      marks.push_back({size, level + " " + report::format_value(size, ValueKind::kBytes)});
+    }
+  }
+  return marks;
+}
+
+report::LinePlot sweep_plot(const PlotSpec& spec, const std::vector<benchfmt::Result>& results,
+                            const MachineInfo& machine) {
+  const UnitView view = view_of(spec.unit);
+  report::LinePlot plot;
+  plot.title = spec.title;
+  plot.caption = "Medians of " + spec.unit + " over every run; one line per series.";
+  bool x_bytes = false;
+  std::vector<double> xs;
+  std::vector<double> ys;
+  const std::string x_prefix = spec.x_key + "=";
+  for (const std::string& name : names_under(results, spec.prefix)) {
+    double x = 0;
+    bool have_x = false;
+    std::string series;
+    for (const std::string& element : split(std::string_view(name).substr(spec.prefix.size()), '/')) {
+      if (element.compare(0, x_prefix.size(), x_prefix) == 0) {
+        bool bytes = false;
+        have_x = parse_name_quantity(element.substr(x_prefix.size()), x, bytes);
+        x_bytes = x_bytes || bytes;
+        continue;
+      }
+      const std::size_t eq = element.find('=');
+      if (eq != std::string::npos &&
+          std::find(spec.series_ignore.begin(), spec.series_ignore.end(), element.substr(0, eq)) !=
+              spec.series_ignore.end()) {
+        continue;
+      }
+      series += (series.empty() ? "" : "/") + (eq == std::string::npos ? element : element.substr(eq + 1));
+    }
+    const std::vector<double> values = samples_of(results, name, spec.unit);
+    if (!have_x || values.empty()) continue;
+    const double y =
+        stat::summarize(stat::make_sample(values), stat::Assumption::kNothing, 0.95).center * view.scale;
+    auto it = std::find_if(plot.series.begin(), plot.series.end(),
+                           [&](const report::Series& s) { return s.name == series; });
+    if (it == plot.series.end()) {
+      plot.series.push_back({series, {}});
+      it = plot.series.end() - 1;
+    }
+    it->points.emplace_back(x, y);
+    xs.push_back(x);
+    ys.push_back(y);
+  }
+  plot.x = {spec.x_label, report::wants_log(xs), x_bytes ? ValueKind::kBytes : ValueKind::kNumber};
+  plot.y = {spec.y_label + " (" + spec.unit + ")", report::wants_log(ys), view.kind};
+  plot.y_from_zero = true;
+  if (spec.cache_marks) plot.marks = cache_marks(machine);
+  return plot;
+}
+
+report::StripPlot strip_plot(const PlotSpec& spec, const std::vector<benchfmt::Result>& results) {
+  const UnitView view = view_of(spec.unit);
+  report::StripPlot plot;
+  plot.title = spec.title;
+  plot.caption = "Every run's " + spec.unit +
+                 " as a dot; the bar is the median, the band its 95% confidence interval.";
+  for (const std::string& name : names_under(results, spec.prefix)) {
+    const std::vector<double> values = samples_of(results, name, spec.unit);
+    if (values.empty()) continue;
+    plot.rows.push_back(strip_row(name.substr(spec.prefix.size()), values, view.scale));
+  }
+  plot.x = {spec.y_label + " (" + spec.unit + ")", report::wants_log(all_samples(plot)), view.kind};
+  return plot;
+}
+
+report::StripPlot ratio_claim_plot(const ClaimOutcome& claim, const ExperimentOutcome& outcome) {
+  const Claim& c = *claim.claim;
+  const UnitView view = view_of(c.unit);
+  report::StripPlot plot;
+  plot.title = c.statement;
+  std::string caption = "seed: " + (c.seed_figure.empty() ? std::string("—") : c.seed_figure);
+  caption += "; here: " + (claim.here.empty() ? std::string("—") : claim.here);
+  caption += "; " + verdict_text(claim) + (claim.detail.empty() ? "" : " (" + claim.detail + ")");
+  plot.caption = caption;
+  plot.rows.push_back(strip_row(c.slower, samples_of(outcome.results, c.slower, c.unit), view.scale));
+  plot.rows.push_back(strip_row(c.faster, samples_of(outcome.results, c.faster, c.unit), view.scale));
+  plot.x = {c.unit, report::wants_log(all_samples(plot)), view.kind};
+  return plot;
+}
+
+std::string render_plot(const PlotSpec& spec, const std::vector<benchfmt::Result>& results,
+                        const MachineInfo& machine) {
+  if (spec.kind == PlotSpec::Kind::kSweep) return report::render_line_plot(sweep_plot(spec, results, machine));
+  return report::render_strip_plot(strip_plot(spec, results));
+}
+
+}  // namespace zerolab::lab

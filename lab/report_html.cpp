@@ -1,0 +1,160 @@
+// report.html (report_html.hpp).
+#include "lab/report_html.hpp"
+
+#include <algorithm>
+
+#include "lab/judge.hpp"
+#include "lab/plot_data.hpp"
+#include "report/html_page.hpp"
+#include "report/svg_plot.hpp"
+#include "zerolab/stat.hpp"
+
+namespace zerolab::lab {
+namespace {
+
+using report::html_escape;
+
+// "v-replicates", "v-does-not-hold": the CSS class of a verdict.
+std::string verdict_class(Verdict v) {
+  std::string cls = "v-";
+  for (const char c : to_string(v)) cls += c == ' ' ? '-' : c;
+  return cls;
+}
+
+std::string verdict_span(const ClaimOutcome& c) {
+  return "<span class=\"verdict " + verdict_class(c.verdict) + "\">" + html_escape(verdict_text(c)) +
+         "</span>";
+}
+
+std::string header(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine,
+                   const ReportContext& context) {
+  std::string out = "<h1>zerolab lab report</h1>\n<p class=\"sub\">Run " + html_escape(context.started) +
+                    ": <code>" + html_escape(context.command) + "</code> — " +
+                    std::to_string(context.count) + (context.count == 1 ? " run" : " runs") +
+                    " of each benchmark, interleaved; benchtime " + html_escape(context.benchtime) + ".";
+  if (context.provisional) {
+    out += " <b>Provisional</b>: too few runs for the statistical tests; verdicts follow the point "
+           "estimates.";
+  }
+  out += "</p>\n";
+
+  const Tally t = tally(outcomes);
+  out += "<p class=\"summary\"><b>" + std::to_string(t.claims) + " claims:</b> ";
+  out += "<span class=\"verdict v-replicates\">" + std::to_string(t.replicate) + " replicate</span>";
+  out += "<span class=\"verdict v-contradicts\">" + std::to_string(t.contradict) + " contradict</span>";
+  out += "<span class=\"verdict v-inconclusive\">" + std::to_string(t.inconclusive) + " inconclusive</span>";
+  out += "<b>facts:</b> <span class=\"verdict v-holds\">" + std::to_string(t.hold) + " hold</span>";
+  out += "<span class=\"verdict v-does-not-hold\">" + std::to_string(t.do_not_hold) + " do not hold</span>";
+  if (t.errors > 0) {
+    out += "<span class=\"verdict v-error\">" + std::to_string(t.errors) +
+           (t.errors == 1 ? " error" : " errors") + "</span>";
+  }
+  out += "</p>\n";
+
+  out += "<h3>Machine</h3>\n<table>\n";
+  for (const auto& [key, value] : machine.config) {
+    out += "<tr><th>" + html_escape(key) + "</th><td>" + html_escape(value) + "</td></tr>\n";
+  }
+  out += "</table>\n";
+  for (const auto& w : machine.warnings) out += "<p class=\"warning\">warning: " + html_escape(w) + "</p>\n";
+
+  out += "<nav><h3>Experiments</h3><ul>\n";
+  for (const auto& o : outcomes) {
+    const Experiment& e = *o.experiment;
+    int replicate = 0;
+    int total = 0;
+    for (const auto& c : o.claims) {
+      if (c.claim->kind == ClaimKind::kFact) continue;
+      ++total;
+      replicate += c.verdict == Verdict::kReplicates ? 1 : 0;
+    }
+    out += "<li><a href=\"#" + html_escape(e.id) + "\">" + html_escape(e.id) + "</a> — " +
+           std::to_string(replicate) + " of " + std::to_string(total) + " claims replicate" +
+           (o.failures.empty() ? "" : ", <b>" + std::to_string(o.failures.size()) + " failed</b>") +
+           "</li>\n";
+  }
+  out += "</ul></nav>\n";
+  return out;
+}
+
+std::string claims_table(const ExperimentOutcome& o) {
+  std::string out = "<table class=\"claims\">\n<tr><th>claim</th><th>seed</th><th>here</th><th>verdict</th></tr>\n";
+  for (const auto& c : o.claims) {
+    const std::string here = c.verdict == Verdict::kError ? "error: " + c.detail : c.here;
+    out += "<tr><td>" + html_escape(c.claim->statement) + "</td><td>" +
+           html_escape(c.claim->seed_figure.empty() ? "—" : c.claim->seed_figure) + "</td><td>" +
+           html_escape(here) + "</td><td>" + verdict_span(c);
+    if (!c.detail.empty() && c.verdict != Verdict::kError) out += "<br><small>" + html_escape(c.detail) + "</small>";
+    out += "</td></tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+// Every benchmark's median per unit, with benchstat's ± interval.
+std::string medians_table(const ExperimentOutcome& o) {
+  std::vector<std::string> names;
+  std::vector<std::string> units;
+  for (const auto& r : o.results) {
+    if (std::find(names.begin(), names.end(), r.name) == names.end()) names.push_back(r.name);
+    for (const auto& m : r.metrics) {
+      if (std::find(units.begin(), units.end(), m.unit) == units.end()) units.push_back(m.unit);
+    }
+  }
+  if (names.empty()) return "";
+  std::string out = "<details><summary>Medians of every benchmark (" + std::to_string(names.size()) +
+                    ")</summary>\n<table>\n<tr><th>benchmark</th>";
+  for (const auto& u : units) out += "<th>" + html_escape(u) + "</th>";
+  out += "</tr>\n";
+  for (const auto& name : names) {
+    out += "<tr><td><code>" + html_escape(name) + "</code></td>";
+    for (const auto& u : units) {
+      const std::vector<double> values = samples_of(o.results, name, u);
+      std::string cell;
+      if (!values.empty()) {
+        const stat::Summary s =
+            stat::summarize(stat::make_sample(values), stat::Assumption::kNothing, 0.95);
+        cell = format_value(s.center, u) + " ± " + s.pct_range_string();
+      }
+      out += "<td class=\"num\">" + html_escape(cell) + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n</details>\n";
+}
+
+std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& machine) {
+  const Experiment& e = *o.experiment;
+  std::string out = "<section id=\"" + html_escape(e.id) + "\">\n<h2>" + html_escape(e.id) + ": " +
+                    html_escape(e.title) + "</h2>\n";
+  out += "<p class=\"sub\">Seed <code>" + html_escape(e.seed_file) + "</code>, " +
+         html_escape(e.seed_section) + ".</p>\n";
+  if (!e.note.empty()) out += "<p>C++ vs Go: " + html_escape(e.note) + "</p>\n";
+  for (const auto& f : o.failures) out += "<p class=\"failure\">failed: " + html_escape(f) + "</p>\n";
+  out += claims_table(o);
+  for (const PlotSpec& spec : e.plots) out += render_plot(spec, o.results, machine);
+  bool any_ratio = false;
+  for (const auto& c : o.claims) {
+    if (c.claim->kind != ClaimKind::kRatio) continue;
+    if (!any_ratio) out += "<h3>Ratio claims: the samples behind each verdict</h3>\n";
+    any_ratio = true;
+    out += report::render_strip_plot(ratio_claim_plot(c, o));
+  }
+  out += medians_table(o);
+  return out + "</section>\n";
+}
+
+}  // namespace
+
+std::string report_html(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine,
+                        const ReportContext& context) {
+  std::string out = report::html_page_open("zerolab lab report — " + context.started);
+  out += header(outcomes, machine, context);
+  if (outcomes.empty()) out += "<p>No experiments were run.</p>\n";
+  for (const auto& o : outcomes) out += experiment_section(o, machine);
+  out += "<footer>Written by zerolab lab. Raw results in the Go benchmark format sit beside this file "
+         "(one &lt;experiment&gt;.txt each); <code>zerolab compare</code> reads them.</footer>\n";
+  out += report::html_page_close();
+  return out;
+}
+
+}  // namespace zerolab::lab

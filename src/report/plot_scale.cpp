@@ -1,0 +1,176 @@
+// Axis scales, ticks and value labels (plot_scale.hpp).
+#include "report/plot_scale.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace zerolab::report {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Up to three significant digits, no exponent below 1e15.
+std::string short_number(double x) {
+  char buf[64];
+  if (std::fabs(x) >= 999.5) {
+    std::snprintf(buf, sizeof buf, "%.0f", x);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3g", x);
+  }
+  return buf;
+}
+
+// value scaled by the largest step in `steps` it reaches, with that step's name.
+std::string scaled(double value, const double* steps, const char* const* names, int n,
+                   const char* sep) {
+  const double a = std::fabs(value);
+  int k = 0;
+  while (k + 1 < n && a >= steps[k + 1] * 0.9995) ++k;
+  return short_number(value / steps[k]) + sep + names[k];
+}
+
+}  // namespace
+
+ValueKind kind_of_unit(std::string_view unit) {
+  if (ends_with(unit, "ns/op")) return ValueKind::kNanoseconds;
+  if (unit == "B/s" || unit == "MB/s") return ValueKind::kBytesPerSecond;
+  if (unit == "B/op" || ends_with(unit, "-B") || ends_with(unit, "-B/op")) return ValueKind::kBytes;
+  return ValueKind::kNumber;
+}
+
+std::string format_value(double value, ValueKind kind) {
+  if (!std::isfinite(value)) return value != value ? "NaN" : (value > 0 ? "+Inf" : "-Inf");
+  if (value == 0) return "0";
+  switch (kind) {
+    case ValueKind::kBytes: {
+      static const double steps[] = {1, 1024.0, 1048576.0, 1073741824.0, 1099511627776.0};
+      static const char* const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+      return scaled(value, steps, names, 5, " ");
+    }
+    case ValueKind::kNanoseconds: {
+      static const double steps[] = {1, 1e3, 1e6, 1e9};
+      static const char* const names[] = {"ns", "µs", "ms", "s"};
+      return scaled(value, steps, names, 4, " ");
+    }
+    case ValueKind::kBytesPerSecond: {
+      static const double steps[] = {1, 1e3, 1e6, 1e9, 1e12};
+      static const char* const names[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+      return scaled(value, steps, names, 5, " ");
+    }
+    case ValueKind::kNumber:
+      break;
+  }
+  if (std::fabs(value) < 1) return short_number(value);
+  static const double steps[] = {1, 1e3, 1e6, 1e9, 1e12};
+  static const char* const names[] = {"", "k", "M", "G", "T"};
+  return scaled(value, steps, names, 5, "");
+}
+
+double AxisScale::to_unit(double value) const {
+  double t;
+  if (log) {
+    if (!(value > 0)) return 0;
+    t = (std::log(value) - std::log(lo)) / (std::log(hi) - std::log(lo));
+  } else {
+    t = (value - lo) / (hi - lo);
+  }
+  if (!(t >= 0)) return 0;
+  return std::min(t, 1.0);
+}
+
+bool wants_log(std::span<const double> values) {
+  double lo = HUGE_VAL;
+  double hi = 0;
+  for (const double v : values) {
+    if (!std::isfinite(v)) continue;
+    if (v <= 0) return false;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  return hi > 0 && hi / lo >= 30;
+}
+
+AxisScale make_scale(std::span<const double> values, bool log, ValueKind kind, bool include_zero) {
+  AxisScale s;
+  s.log = log;
+  double lo = HUGE_VAL;
+  double hi = -HUGE_VAL;
+  for (const double v : values) {
+    if (!std::isfinite(v) || (log && v <= 0)) continue;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  const bool any = lo <= hi;
+
+  if (log) {
+    if (!any) {
+      lo = 1;
+      hi = 10;
+    }
+    // Powers of two for sizes, so the ticks fall on 1 KiB, 1 MiB, ...;
+    // powers of ten otherwise.
+    const double base = kind == ValueKind::kBytes ? 2.0 : 10.0;
+    const double lb = std::log(base);
+    auto e_lo = static_cast<long>(std::floor(std::log(lo) / lb + 1e-9));
+    auto e_hi = static_cast<long>(std::ceil(std::log(hi) / lb - 1e-9));
+    if (e_hi <= e_lo) e_hi = e_lo + 1;
+    s.lo = std::pow(base, static_cast<double>(e_lo));
+    s.hi = std::pow(base, static_cast<double>(e_hi));
+    static const long kBinarySteps[] = {1, 2, 5, 10, 20, 30};
+    static const long kDecimalSteps[] = {1, 2, 3, 5, 10};
+    const long* steps = kind == ValueKind::kBytes ? kBinarySteps : kDecimalSteps;
+    const int n_steps = kind == ValueKind::kBytes ? 6 : 5;
+    long step = steps[n_steps - 1];
+    for (int i = 0; i < n_steps; ++i) {
+      if ((e_hi - e_lo) / steps[i] + 1 <= 9) {
+        step = steps[i];
+        break;
+      }
+    }
+    long first = e_lo;
+    while (first % step != 0) ++first;
+    for (long e = first; e <= e_hi; e += step) s.ticks.push_back(std::pow(base, static_cast<double>(e)));
+    // One decade or less: add 2x and 5x so the axis has more than two labels.
+    if (kind != ValueKind::kBytes && e_hi - e_lo <= 1) {
+      for (const double m : {2.0, 5.0}) s.ticks.push_back(s.lo * m);
+      std::sort(s.ticks.begin(), s.ticks.end());
+    }
+    return s;
+  }
+
+  if (!any) {
+    lo = 0;
+    hi = 1;
+  }
+  if (include_zero) {
+    lo = std::min(lo, 0.0);
+    hi = std::max(hi, 0.0);
+  }
+  if (hi == lo) {
+    const double half = lo == 0 ? 0.5 : std::fabs(lo) * 0.5;
+    lo -= half;
+    hi += half;
+    if (include_zero && lo < 0 && hi > 0 && lo + half >= 0) lo = 0;
+  }
+  const double raw = (hi - lo) / 5;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = 10 * mag;
+  for (const double m : {1.0, 2.0, 5.0}) {
+    if (raw <= m * mag) {
+      step = m * mag;
+      break;
+    }
+  }
+  s.lo = std::floor(lo / step + 1e-9) * step;
+  s.hi = std::ceil(hi / step - 1e-9) * step;
+  if (s.hi <= s.lo) s.hi = s.lo + step;
+  for (double t = s.lo; t <= s.hi + step * 1e-6; t += step) {
+    s.ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+  }
+  return s;
+}
+
+}  // namespace zerolab::report

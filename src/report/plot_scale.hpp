@@ -1,0 +1,59 @@
+// report/plot_scale.hpp — the numbers behind a plot axis: how a value maps
+// to a pixel (linear or log), where the ticks go, and how a value is written
+// for a person ("64 KiB", "1.5 ms", "68 GB/s").
+//
+// Thread-safety: pure functions and plain values.
+//
+// Example:
+//   AxisScale s = make_scale({16, 1 << 30}, /*log=*/true, ValueKind::kBytes);
+//   double px = s.to_unit(4096) * width;            // 0..1 across the axis
+//   for (double t : s.ticks) label(format_value(t, ValueKind::kBytes));
+#ifndef ZEROLAB_SRC_REPORT_PLOT_SCALE_HPP_
+#define ZEROLAB_SRC_REPORT_PLOT_SCALE_HPP_
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zerolab::report {
+
+// What the numbers on an axis are, for formatting and tick placement.
+enum class ValueKind {
+  kNumber,          // plain: "12", "3.5k", "2e+09"
+  kBytes,           // binary sizes: "512 B", "64 KiB", "1 GiB"; log ticks at powers of 2
+  kNanoseconds,     // durations given in ns: "850 ns", "1.2 µs", "3 ms", "1.5 s"
+  kBytesPerSecond,  // decimal rates: "950 MB/s", "68 GB/s"
+};
+
+// The kind for a Go benchmark unit: "ns/op", "alloc-ns/op" → ns; "B/op",
+// "heap-after-B" → bytes; "B/s" → rate; anything else a number.
+ValueKind kind_of_unit(std::string_view unit);
+
+// A value as a short label: three significant digits at most, with the
+// kind's unit ("64 KiB", "1.25 ms").
+std::string format_value(double value, ValueKind kind);
+
+struct AxisScale {
+  bool log = false;
+  double lo = 0;  // domain, after padding and rounding out to ticks
+  double hi = 1;
+  std::vector<double> ticks;  // inside [lo, hi], increasing
+
+  // Where value lies across the axis, 0 at lo and 1 at hi (clamped).
+  double to_unit(double value) const;
+};
+
+// A scale covering `values` (finite ones; non-positive ones are ignored on a
+// log scale). An empty range gets a unit-wide domain around its one value;
+// no values at all get [0, 1]. With include_zero a linear domain reaches 0.
+AxisScale make_scale(std::span<const double> values, bool log, ValueKind kind,
+                     bool include_zero = false);
+
+// Whether values spread widely enough (max/min >= 30, all positive) that a
+// log axis reads better.
+bool wants_log(std::span<const double> values);
+
+}  // namespace zerolab::report
+
+#endif  // ZEROLAB_SRC_REPORT_PLOT_SCALE_HPP_
