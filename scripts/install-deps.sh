@@ -18,11 +18,16 @@
 #                                            zerolab::Arena in the lab and
 #                                            mem_bench (dlopen'ed, never
 #                                            linked: cmake/MimallocPeer.cmake)
+#   chromium chromium-driver python3         the browser tests (label
+#                                            "browser"): headless Chromium
+#                                            loads the HTML reports,
+#                                            tests/browser/check_html_page.py
+#                                            drives it through chromedriver
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
-          libmimalloc-dev)
+          libmimalloc-dev chromium chromium-driver python3)
 
 missing=()
 for p in "${packages[@]}"; do

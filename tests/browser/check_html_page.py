@@ -50,7 +50,7 @@ CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
                   "--force-device-scale-factor=1", "--no-first-run",
                   "--no-default-browser-check", "--disable-extensions",
                   "--disable-background-networking", "--disable-sync",
-                  "--disable-component-update", "--disable-default-apps",
+                  "--disable-component-update", "--disable-default-apps", "--disable-breakpad",
                   "--window-size=%d,%d" % WINDOW]
 
 
@@ -114,17 +114,24 @@ def plot_problems(plots):
 class Browser:
     """chromedriver + one Chromium session, torn down by close()."""
 
-    def __init__(self, chromedriver, chromium, deadline):
+    def __init__(self, deadline):
         self.deadline = deadline
         self.tmp = tempfile.mkdtemp(prefix="zerolab-browser-")
         self.profile = os.path.join(self.tmp, "profile")
         self.log_path = os.path.join(self.tmp, "chromedriver.log")
         self.proc = None
         self.session = None
+
+    def start(self, chromedriver, chromium):
+        """Call inside try/finally close(): it may fail half way."""
+        # Chromium writes crash reports and caches under XDG dirs: keep them
+        # in the throwaway directory too, not in the user's home.
+        env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(self.tmp, "config"),
+                   XDG_CACHE_HOME=os.path.join(self.tmp, "cache"))
         with open(self.log_path, "wb") as log:
             try:
                 self.proc = subprocess.Popen(
-                    [chromedriver, "--port=0"], stdin=subprocess.DEVNULL,
+                    [chromedriver, "--port=0"], stdin=subprocess.DEVNULL, env=env,
                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
             except OSError as e:
                 raise DriverError("cannot start chromedriver %s: %s" % (chromedriver, e))
@@ -199,28 +206,35 @@ class Browser:
             except ProcessLookupError:
                 pass
             self.proc.wait()
-        kill_profile_users(self.profile)
+        stop = time.monotonic() + 3
+        while kill_users_of(self.tmp) and time.monotonic() < stop:
+            time.sleep(0.05)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def kill_profile_users(profile):
-    """SIGKILLs any process still running with our throwaway profile (a
-    Chromium that left chromedriver's process group)."""
-    needle = ("--user-data-dir=" + profile).encode()
+def kill_users_of(tmp):
+    """SIGKILLs every process whose command line names our throwaway
+    directory (Chromium's profile, its crash handler's database): those that
+    left chromedriver's process group. Returns how many were alive."""
+    needle = (tmp + "/").encode()
+    alive = 0
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
             with open("/proc/%s/cmdline" % pid, "rb") as f:
-                if needle in f.read().split(b"\0"):
+                if needle in f.read():
                     os.kill(int(pid), signal.SIGKILL)
+                    alive += 1
         except OSError:
             pass
+    return alive
 
 
 def run_generator(command, page, deadline):
     """Deletes PAGE, runs command; FAIL lines if it fails or writes no PAGE."""
     page.unlink(missing_ok=True)
+    page.parent.mkdir(parents=True, exist_ok=True)
     try:
         r = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True,
                            timeout=max(1, deadline - time.monotonic()))
@@ -246,8 +260,9 @@ def check(args, deadline):
             return problems, "%s: not checked" % args.page
     if not page.is_file():
         raise DriverError("no such page: %s" % args.page)
-    browser = Browser(args.chromedriver, args.chromium, deadline)
+    browser = Browser(deadline)
     try:
+        browser.start(args.chromedriver, args.chromium)
         browser.call("POST", browser._s("/url"), {"url": page.as_uri()})
         # Let late console messages (failed loads after onload) arrive.
         time.sleep(args.settle)
@@ -325,11 +340,12 @@ def main():
     except DriverError as e:
         print("%s: ERROR: %s" % (PROG, e), file=sys.stderr)
         return 2
-    for p in problems:
-        print("%s: FAIL: %s" % (PROG, p))
+    lines = ["FAIL: " + p for p in problems]
+    for line in lines:
+        print("%s: %s" % (PROG, line))
     print("%s: %s, %.1f s" % (PROG, summary, time.monotonic() - start))
     if args.expect_failure:
-        missing = [s for s in args.expect_failure if not any(s in p for p in problems)]
+        missing = [s for s in args.expect_failure if not any(s in line for line in lines)]
         for s in missing:
             print("%s: expected a FAIL line containing %s; there is none"
                   % (PROG, json.dumps(s)), file=sys.stderr)
