@@ -226,8 +226,48 @@ TEST(GbJsonReader, MapsRunsToResults) {
   const BenchRecord& m = r.results[1];
   std::vector<std::string> units;
   for (const auto& metric : m.result.metrics) units.push_back(metric.unit);
-  EXPECT_EQ(units, (std::vector<std::string>{"sec/op", "allocs/op", "max-B", "alloc-B", "heap-B"}));
+  EXPECT_EQ(units, (std::vector<std::string>{"sec/op", "B/op", "allocs/op", "max-B", "net-heap-B"}));
   EXPECT_DOUBLE_EQ(m.result.metrics[0].value, 1e-3);
+  EXPECT_EQ(m.result.metrics[1].value, 12.8);  // 128 bytes in a memory pass of min(16, 10) iterations
+}
+
+// A benchmark::MemoryManager's figures (Google Benchmark measures them in a
+// separate pass of min(16, iterations per thread) iterations): B/op is the
+// pass's total_allocated_bytes over that count; the peak and the net growth
+// stay figures for the pass; the raw values are kept in `original`.
+TEST(GbJsonReader, MemoryFiguresBecomePerOpUnits) {
+  const Read r = read_json(R"({"benchmarks": [
+    {"name": "BM_T", "iterations": 20, "threads": 2, "real_time": 1, "time_unit": "ns", "Custom": 7,
+     "allocs_per_iter": 3, "max_bytes_used": 1064, "total_allocated_bytes": 10640, "net_heap_growth": -8},
+    {"name": "BM_Long", "iterations": 1000000, "real_time": 1, "time_unit": "ns",
+     "total_allocated_bytes": 1600, "allocs_per_iter": 0.0625},
+    {"name": "BM_Declared", "iterations": 1000, "memory_iterations": 4, "real_time": 1, "time_unit": "ns",
+     "total_allocated_bytes": 100},
+    {"name": "BM_NoIterations", "real_time": 1, "time_unit": "ns", "total_allocated_bytes": 77},
+    {"name": "BM_FewPerThread", "iterations": 5, "threads": 8, "real_time": 1, "time_unit": "ns",
+     "total_allocated_bytes": 40}
+  ]})");
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  ASSERT_EQ(r.results.size(), 5u);
+  auto metrics = [&r](std::size_t i) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& m : r.results[i].result.metrics) out.emplace_back(m.unit, m.value);
+    return out;
+  };
+  using M = std::vector<std::pair<std::string, double>>;
+  // 10 iterations per thread: a pass of 10, so 10640 bytes are 1064 B/op.
+  EXPECT_EQ(metrics(0), (M{{"sec/op", 1e-9},
+                           {"Custom", 7},
+                           {"B/op", 1064},
+                           {"allocs/op", 3},
+                           {"max-B", 1064},
+                           {"net-heap-B", -8}}));
+  EXPECT_EQ(r.results[0].original[2].value, 10640);
+  EXPECT_EQ(metrics(1), (M{{"sec/op", 1e-9}, {"B/op", 100}, {"allocs/op", 0.0625}}));  // a pass of 16
+  EXPECT_EQ(metrics(2), (M{{"sec/op", 1e-9}, {"B/op", 25}}));  // the file says 4
+  // The pass's length unknown: the total, under a unit that says so.
+  EXPECT_EQ(metrics(3), (M{{"sec/op", 1e-9}, {"alloc-B", 77}}));
+  EXPECT_EQ(metrics(4), (M{{"sec/op", 1e-9}, {"alloc-B", 40}}));
 }
 
 TEST(GbJsonReader, RejectsOtherJson) {

@@ -7,6 +7,7 @@
 //       {"name":"BM_A","run_type":"iteration","iterations":10,"real_time":5,"time_unit":"us"}]})");
 //   zerolab::stat::GbJsonReader r(src, "a.json");
 //   r.next();  // r.result().result.metrics[0] == {5e-6, "sec/op"}
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -372,15 +373,44 @@ bool is_known_non_metric(std::string_view key) {
 std::string unit_for_counter(std::string_view key) {
   if (key == "bytes_per_second") return "B/s";
   if (key == "items_per_second") return "items/s";
+  // A benchmark::MemoryManager's figures. Google Benchmark measures them in
+  // a separate pass of its own iteration count (see memory_pass_iterations):
+  // allocs_per_iter is already per iteration; total_allocated_bytes becomes
+  // B/op when that count is known (read_benchmark), else it stays the pass's
+  // total; the peak and the net growth are figures for the whole pass.
   if (key == "allocs_per_iter") return "allocs/op";
   if (key == "max_bytes_used") return "max-B";
   if (key == "total_allocated_bytes") return "alloc-B";
-  if (key == "net_heap_growth") return "heap-B";
+  if (key == "net_heap_growth") return "net-heap-B";
   std::string u(key);
   for (char& c : u) {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') c = '_';
   }
   return u;
+}
+
+// The iteration count of Google Benchmark's memory pass: the "memory_iterations"
+// field if present, else min(16, iterations per thread), as every Google
+// Benchmark from 1.5 to 1.9 chooses it (benchmark_runner.cc; the JSON's
+// "iterations" is the sum over threads, the memory pass runs on one).
+// 0 when unknown.
+double memory_pass_iterations(const Scalar* memory_iterations, const Scalar* iterations,
+                              const Scalar* threads) {
+  double v = 0;
+  if (memory_iterations != nullptr && memory_iterations->type == Scalar::Type::kNumber) {
+    return to_double(memory_iterations->text, v) && v >= 1 && v <= 1e18 ? std::floor(v) : 0;
+  }
+  if (iterations == nullptr || iterations->type != Scalar::Type::kNumber ||
+      !to_double(iterations->text, v) || !(v >= 1 && v <= 1e18)) {
+    return 0;
+  }
+  double t = 1;
+  if (threads != nullptr && threads->type == Scalar::Type::kNumber &&
+      (!to_double(threads->text, t) || !(t >= 1 && t <= 1e18))) {
+    return 0;
+  }
+  const double per_thread = std::floor(v / std::floor(t));
+  return per_thread >= 1 ? std::min(16.0, per_thread) : 0;
 }
 
 }  // namespace
@@ -561,11 +591,28 @@ struct GbJsonReader::Impl {
     if (!add_time("real_time", "sec/op") || !add_time("cpu_time", "cpu-sec/op")) {
       return emit_error("benchmark " + name->text + ": bad time value", start_line);
     }
+    // The memory manager's figures go last, in the Go order (B/op before
+    // allocs/op), whatever order the file has them in.
+    static constexpr std::string_view kMemoryKeys[] = {"total_allocated_bytes", "allocs_per_iter",
+                                                       "max_bytes_used", "net_heap_growth"};
+    const double memory_pass = memory_pass_iterations(find("memory_iterations"), find("iterations"), find("threads"));
     for (const auto& [key, value] : fields) {
       if (value.type != Scalar::Type::kNumber || is_known_non_metric(key) || key.empty()) continue;
+      if (std::find(std::begin(kMemoryKeys), std::end(kMemoryKeys), key) != std::end(kMemoryKeys)) continue;
       double v = 0;
       if (!to_double(value.text, v)) continue;
       result.result.metrics.push_back(benchfmt::Metric{v, unit_for_counter(key)});
+      result.original.push_back(benchfmt::Metric{v, std::string()});
+    }
+    for (std::string_view key : kMemoryKeys) {
+      const Scalar* value = find(key);
+      double v = 0;
+      if (value == nullptr || value->type != Scalar::Type::kNumber || !to_double(value->text, v)) continue;
+      if (key == "total_allocated_bytes" && memory_pass > 0) {
+        result.result.metrics.push_back(benchfmt::Metric{v / memory_pass, "B/op"});
+      } else {
+        result.result.metrics.push_back(benchfmt::Metric{v, unit_for_counter(key)});
+      }
       result.original.push_back(benchfmt::Metric{v, std::string()});
     }
     if (result.result.metrics.empty()) {

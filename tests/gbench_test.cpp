@@ -1,0 +1,289 @@
+// zerolab::gbench end to end: runs the Google Benchmark binaries built from
+// tests/gbench_fixture.cpp and checks, exactly, the memory figures in their
+// JSON, the columns MemoryReporter adds to their console rows, what
+// zerolab::stat's JSON reader makes of them, and `zerolab compare` on them.
+//
+// Under ASan/TSan the hooks cannot tell Google Benchmark's own allocations
+// from the benchmark's (no caller addresses there), so the figures include
+// Google Benchmark's bookkeeping: those tests check that they do, then skip.
+//
+// Example: build/release/tests/gbench_test
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "zerolab/stat_reader.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Output {
+  std::string out;
+  int status = -1;
+};
+
+// Runs `command` with sh, stdout captured; stderr goes to /dev/null.
+Output run(const std::string& command) {
+  Output r;
+  FILE* p = popen((command + " 2>/dev/null").c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path temp_dir() {
+  char tmpl[] = "/tmp/zerolab_gbench_test_XXXXXX";
+  const char* d = mkdtemp(tmpl);
+  return d != nullptr ? fs::path(d) : fs::path();
+}
+
+// One benchmark object of Google Benchmark's JSON: its numeric and string
+// fields, as text. (Google Benchmark writes one "key": value per line.)
+using Fields = std::map<std::string, std::string>;
+
+std::map<std::string, Fields> benchmarks_of(const std::string& json) {
+  std::map<std::string, Fields> out;
+  const std::regex field(R"re(^\s*"([^"]+)": ("?)([^",]*)\2,?$)re");
+  std::istringstream in(json);
+  Fields current;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("\"benchmarks\"") != std::string::npos) inside = true;
+    std::smatch m;
+    if (!inside || !std::regex_match(line, m, field)) continue;
+    if (m[1] == "name") {
+      current.clear();
+      out[m[3]] = {};
+    }
+    current[m[1]] = m[3];
+    if (current.count("name") != 0) out[current["name"]] = current;
+  }
+  return out;
+}
+
+double num(const Fields& f, const std::string& key) {
+  const auto it = f.find(key);
+  if (it == f.end()) {
+    ADD_FAILURE() << "no field " << key;
+    return -1;
+  }
+  return std::strtod(it->second.c_str(), nullptr);
+}
+
+const std::string kFixture = ZEROLAB_GBENCH_FIXTURE;
+const std::string kPlainFixture = ZEROLAB_GBENCH_FIXTURE_PLAIN;
+const std::string kRunFlags = " --benchmark_min_time=0.01";
+
+const char* const kThree = "BM_ThreeNews";
+const char* const kThreeThreads = "BM_ThreeNews/iterations:10/threads:2";
+const char* const kNone = "BM_NoAllocs";
+const char* const kArg = "BM_Arg/56/iterations:5";
+
+// In the exact mode: each benchmark's four figures, for a memory pass of
+// min(16, iterations per thread) iterations.
+void expect_exact_figures(const std::map<std::string, Fields>& b) {
+  ASSERT_EQ(b.count(kThree), 1u);
+  ASSERT_EQ(b.count(kThreeThreads), 1u);
+  ASSERT_EQ(b.count(kNone), 1u);
+  ASSERT_EQ(b.count(kArg), 1u);
+  const Fields& three = b.at(kThree);
+  const double pass = std::min(16.0, num(three, "iterations"));
+  EXPECT_EQ(num(three, "allocs_per_iter"), 3.0);
+  EXPECT_EQ(num(three, "total_allocated_bytes"), 1064.0 * pass);
+  EXPECT_EQ(num(three, "max_bytes_used"), 1064.0);
+  EXPECT_EQ(num(three, "net_heap_growth"), 0.0);
+
+  const Fields& threads = b.at(kThreeThreads);
+  EXPECT_EQ(num(threads, "iterations"), 20.0);
+  EXPECT_EQ(num(threads, "threads"), 2.0);
+  EXPECT_EQ(num(threads, "allocs_per_iter"), 3.0);
+  EXPECT_EQ(num(threads, "total_allocated_bytes"), 10640.0);  // a pass of 10
+  EXPECT_EQ(num(threads, "max_bytes_used"), 1064.0);
+  EXPECT_EQ(num(threads, "net_heap_growth"), 0.0);
+
+  const Fields& none = b.at(kNone);
+  EXPECT_EQ(num(none, "allocs_per_iter"), 0.0);
+  EXPECT_EQ(num(none, "total_allocated_bytes"), 0.0);
+  EXPECT_EQ(num(none, "max_bytes_used"), 0.0);
+  EXPECT_EQ(num(none, "net_heap_growth"), 0.0);
+
+  // Google Benchmark's copy of the argument vector is not counted.
+  const Fields& arg = b.at(kArg);
+  EXPECT_EQ(num(arg, "allocs_per_iter"), 1.0);
+  EXPECT_EQ(num(arg, "total_allocated_bytes"), 280.0);
+  EXPECT_EQ(num(arg, "max_bytes_used"), 56.0);
+  EXPECT_EQ(num(arg, "net_heap_growth"), 0.0);
+}
+
+// True in the exact mode. Otherwise checks that the figures are the exact
+// ones plus Google Benchmark's bookkeeping (the reason for skipping).
+bool exact_mode(const std::string& json, const std::map<std::string, Fields>& b) {
+  if (json.find("\"zerolab_alloc_counting\": \"exact\"") != std::string::npos) return true;
+  EXPECT_NE(json.find("\"zerolab_alloc_counting\": \"includes-benchmark-library\""),
+            std::string::npos)
+      << json;
+  if (b.count(kNone) == 1 && b.count(kThree) == 1) {
+    EXPECT_GT(num(b.at(kNone), "allocs_per_iter"), 0.0);
+    EXPECT_GT(num(b.at(kThree), "allocs_per_iter"), 3.0);
+    EXPECT_LT(num(b.at(kThree), "allocs_per_iter"), 4.0);
+  }
+  return false;
+}
+
+#define SKIP_UNLESS_EXACT(json, b)                                                           \
+  if (!exact_mode(json, b))                                                                \
+  GTEST_SKIP() << "this build's allocation hooks cannot see callers (sanitizer mode), so " \
+                  "Google Benchmark's own allocations during the memory pass are counted "  \
+                  "too; the exact figures need the normal (interposed) build"
+
+TEST(Gbench, JsonReportsExactAllocations) {
+  const Output r = run(kFixture + kRunFlags + " --benchmark_format=json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto b = benchmarks_of(r.out);
+  SKIP_UNLESS_EXACT(r.out, b);
+  expect_exact_figures(b);
+}
+
+TEST(Gbench, PlainBenchmarkMainCountsToo) {
+  const fs::path dir = temp_dir();
+  ASSERT_FALSE(dir.empty());
+  const fs::path json = dir / "plain.json";
+  const Output r = run(kPlainFixture + kRunFlags + " --benchmark_out_format=json --benchmark_out=" +
+                       json.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  // BENCHMARK_MAIN's console reporter is Google Benchmark's own: no columns.
+  EXPECT_NE(r.out.find("BM_ThreeNews"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("allocs/op"), std::string::npos) << r.out;
+  const std::string text = read_file(json);
+  const auto b = benchmarks_of(text);
+  fs::remove_all(dir);
+  SKIP_UNLESS_EXACT(text, b);
+  expect_exact_figures(b);
+}
+
+TEST(Gbench, ConsoleRowsShowMemoryColumns) {
+  const fs::path dir = temp_dir();
+  ASSERT_FALSE(dir.empty());
+  const fs::path json = dir / "out.json";
+  const Output r = run(kFixture + kRunFlags + " --benchmark_color=false --benchmark_out_format=json" +
+                       " --benchmark_out=" + json.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string text = read_file(json);
+  const auto b = benchmarks_of(text);
+  fs::remove_all(dir);
+  // Every benchmark row carries the columns, whatever the mode.
+  int rows = 0;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("BM_", 0) != 0) continue;
+    ++rows;
+    EXPECT_TRUE(std::regex_search(line, std::regex(R"( B/op +[0-9.]+ allocs/op +[0-9]+ max-B)")))
+        << line;
+  }
+  EXPECT_EQ(rows, 4) << r.out;
+  SKIP_UNLESS_EXACT(text, b);
+  const std::string number = R"( +[0-9.]+ ns +[0-9.]+ ns +[0-9]+)";
+  const std::vector<std::string> expected = {
+      "BM_ThreeNews " + number + "       1064 B/op          3 allocs/op       1064 max-B",
+      std::string(kThreeThreads) + " +[0-9.]+ ns +[0-9.]+ ns +20" +
+          "       1064 B/op          3 allocs/op       1064 max-B",
+      "BM_NoAllocs " + number + "          0 B/op          0 allocs/op          0 max-B",
+      std::string(kArg) + " +[0-9.]+ ns +[0-9.]+ ns +5" +
+          "         56 B/op          1 allocs/op         56 max-B"};
+  for (const std::string& row : expected) {
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("(^|\n)" + row + "\n"))) << row << "\nin\n"
+                                                                              << r.out;
+  }
+}
+
+// What `zerolab compare` sees: zerolab::stat's reader on the JSON.
+TEST(Gbench, StatReaderTurnsFiguresIntoPerOpUnits) {
+  const Output r = run(kFixture + kRunFlags + " --benchmark_format=json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto b = benchmarks_of(r.out);
+  SKIP_UNLESS_EXACT(r.out, b);
+  zerolab::stat::StringSource src(r.out);
+  zerolab::stat::GbJsonReader reader(src, "gb.json");
+  std::map<std::string, std::map<std::string, double>> got;
+  while (reader.next()) {
+    ASSERT_EQ(reader.kind(), zerolab::stat::RecordKind::kResult) << reader.syntax_error().message;
+    for (const auto& m : reader.result().result.metrics) got[reader.result().result.name][m.unit] = m.value;
+  }
+  ASSERT_EQ(got.size(), 4u);
+  for (const char* name : {kThree, kThreeThreads}) {
+    const auto& m = got["Benchmark" + std::string(name)];
+    EXPECT_EQ(m.at("B/op"), 1064.0) << name;
+    EXPECT_EQ(m.at("allocs/op"), 3.0) << name;
+    EXPECT_EQ(m.at("max-B"), 1064.0) << name;
+    EXPECT_EQ(m.at("net-heap-B"), 0.0) << name;
+  }
+  const auto& none = got["Benchmark" + std::string(kNone)];
+  EXPECT_EQ(none.at("B/op"), 0.0);
+  EXPECT_EQ(none.at("allocs/op"), 0.0);
+  const auto& arg = got["Benchmark" + std::string(kArg)];
+  EXPECT_EQ(arg.at("B/op"), 56.0);
+  EXPECT_EQ(arg.at("allocs/op"), 1.0);
+}
+
+TEST(Gbench, CompareShowsAllocsAndBytesPerOp) {
+#if !defined(ZEROLAB_CLI)
+  GTEST_SKIP() << "built without the zerolab CLI (ZEROLAB_BUILD_TOOLS=OFF)";
+#else
+  const fs::path dir = temp_dir();
+  ASSERT_FALSE(dir.empty());
+  const fs::path json = dir / "gb.json";
+  const Output r = run(kFixture + kRunFlags + " --benchmark_format=json > " + json.string());
+  ASSERT_EQ(r.status, 0);
+  const std::string text = read_file(json);
+  const auto b = benchmarks_of(text);
+  // Run where the file is, so the table's column is named "gb.json".
+  const Output c = run("cd " + dir.string() + " && " + std::string(ZEROLAB_CLI) + " compare gb.json");
+  fs::remove_all(dir);
+  ASSERT_EQ(c.status, 0) << c.out;
+  SKIP_UNLESS_EXACT(text, b);
+  // The B/op and allocs/op tables, as benchstat prints them.
+  for (const char* table : {
+           "                                     │    gb.json    │\n"
+           "                                     │     B/op      │\n"
+           "BM_ThreeNews                           1.039Ki ± ∞ ¹\n"
+           "BM_ThreeNews/iterations:10/threads:2   1.039Ki ± ∞ ¹\n"
+           "BM_NoAllocs                              0.000 ± ∞ ¹\n"
+           "BM_Arg/56/iterations:5                   56.00 ± ∞ ¹\n"
+           "geomean                                            ²\n",
+           "                                     │   gb.json   │\n"
+           "                                     │  allocs/op  │\n"
+           "BM_ThreeNews                           3.000 ± ∞ ¹\n"
+           "BM_ThreeNews/iterations:10/threads:2   3.000 ± ∞ ¹\n"
+           "BM_NoAllocs                            0.000 ± ∞ ¹\n"
+           "BM_Arg/56/iterations:5                 1.000 ± ∞ ¹\n"
+           "geomean                                          ²\n",
+       }) {
+    EXPECT_NE(c.out.find(table), std::string::npos) << table << "\nin\n" << c.out;
+  }
+#endif
+}
+
+}  // namespace
