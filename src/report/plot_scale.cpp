@@ -12,24 +12,24 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// Up to three significant digits, no exponent below 1e15.
-std::string short_number(double x) {
+// Up to `digits` significant digits, no exponent below 1e15.
+std::string short_number(double x, int digits) {
   char buf[64];
-  if (std::fabs(x) >= 999.5) {
+  if (std::fabs(x) >= std::pow(10.0, digits) - 0.5) {
     std::snprintf(buf, sizeof buf, "%.0f", x);
   } else {
-    std::snprintf(buf, sizeof buf, "%.3g", x);
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
   }
   return buf;
 }
 
 // value scaled by the largest step in `steps` it reaches, with that step's name.
 std::string scaled(double value, const double* steps, const char* const* names, int n,
-                   const char* sep) {
+                   const char* sep, int digits) {
   const double a = std::fabs(value);
   int k = 0;
   while (k + 1 < n && a >= steps[k + 1] * 0.9995) ++k;
-  return short_number(value / steps[k]) + sep + names[k];
+  return short_number(value / steps[k], digits) + sep + names[k];
 }
 
 }  // namespace
@@ -41,32 +41,44 @@ ValueKind kind_of_unit(std::string_view unit) {
   return ValueKind::kNumber;
 }
 
-std::string format_value(double value, ValueKind kind) {
+std::string format_value(double value, ValueKind kind, int digits) {
   if (!std::isfinite(value)) return value != value ? "NaN" : (value > 0 ? "+Inf" : "-Inf");
   if (value == 0) return "0";
   switch (kind) {
     case ValueKind::kBytes: {
       static const double steps[] = {1, 1024.0, 1048576.0, 1073741824.0, 1099511627776.0};
       static const char* const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-      return scaled(value, steps, names, 5, " ");
+      return scaled(value, steps, names, 5, " ", digits);
     }
     case ValueKind::kNanoseconds: {
       static const double steps[] = {1, 1e3, 1e6, 1e9};
       static const char* const names[] = {"ns", "µs", "ms", "s"};
-      return scaled(value, steps, names, 4, " ");
+      return scaled(value, steps, names, 4, " ", digits);
     }
     case ValueKind::kBytesPerSecond: {
       static const double steps[] = {1, 1e3, 1e6, 1e9, 1e12};
       static const char* const names[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
-      return scaled(value, steps, names, 5, " ");
+      return scaled(value, steps, names, 5, " ", digits);
     }
     case ValueKind::kNumber:
       break;
   }
-  if (std::fabs(value) < 1) return short_number(value);
+  if (std::fabs(value) < 1) return short_number(value, digits);
   static const double steps[] = {1, 1e3, 1e6, 1e9, 1e12};
   static const char* const names[] = {"", "k", "M", "G", "T"};
-  return scaled(value, steps, names, 5, "");
+  return scaled(value, steps, names, 5, "", digits);
+}
+
+std::vector<std::string> format_ticks(std::span<const double> ticks, ValueKind kind) {
+  std::vector<std::string> labels;
+  for (int digits = 3; digits <= 9; ++digits) {
+    labels.clear();
+    for (const double t : ticks) labels.push_back(format_value(t, kind, digits));
+    bool distinct = true;
+    for (std::size_t i = 1; i < labels.size(); ++i) distinct = distinct && labels[i] != labels[i - 1];
+    if (distinct) break;
+  }
+  return labels;
 }
 
 double AxisScale::to_unit(double value) const {

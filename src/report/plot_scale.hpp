@@ -30,9 +30,13 @@ enum class ValueKind {
 // "heap-after-B" → bytes; "B/s" → rate; anything else a number.
 ValueKind kind_of_unit(std::string_view unit);
 
-// A value as a short label: three significant digits at most, with the
+// A value as a short label: `digits` significant digits at most, with the
 // kind's unit ("64 KiB", "1.25 ms").
-std::string format_value(double value, ValueKind kind);
+std::string format_value(double value, ValueKind kind, int digits = 3);
+
+// Labels for a set of ticks: as short as format_value's, with more digits
+// where that is what tells neighbouring ticks apart ("611.5 ns", "612 ns").
+std::vector<std::string> format_ticks(std::span<const double> ticks, ValueKind kind);
 
 struct AxisScale {
   bool log = false;

@@ -106,13 +106,15 @@ std::string render_line_plot(const LinePlot& p) {
   out += svg_open(kWidth, kHeight, p.title);
   out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(pw) +
          "\" height=\"" + num(ph) + "\"/>\n";
-  for (const double t : sx.ticks) {
-    out += line(px(t), kTop, px(t), kTop + ph, "grid");
-    out += text(px(t), kTop + ph + 16, "middle", format_value(t, p.x.kind));
+  const std::vector<std::string> x_labels = format_ticks(sx.ticks, p.x.kind);
+  for (std::size_t i = 0; i < sx.ticks.size(); ++i) {
+    out += line(px(sx.ticks[i]), kTop, px(sx.ticks[i]), kTop + ph, "grid");
+    out += text(px(sx.ticks[i]), kTop + ph + 16, "middle", x_labels[i]);
   }
-  for (const double t : sy.ticks) {
-    out += line(kLeft, py(t), kLeft + pw, py(t), "grid");
-    out += text(kLeft - 6, py(t) + 4, "end", format_value(t, p.y.kind));
+  const std::vector<std::string> y_labels = format_ticks(sy.ticks, p.y.kind);
+  for (std::size_t i = 0; i < sy.ticks.size(); ++i) {
+    out += line(kLeft, py(sy.ticks[i]), kLeft + pw, py(sy.ticks[i]), "grid");
+    out += text(kLeft - 6, py(sy.ticks[i]) + 4, "end", y_labels[i]);
   }
   int mark_row = 0;
   for (const Mark& m : p.marks) {
@@ -185,9 +187,10 @@ std::string render_strip_plot(const StripPlot& p) {
   out += svg_open(kWidth, height, p.title);
   out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(pw) +
          "\" height=\"" + num(ph) + "\"/>\n";
-  for (const double t : sx.ticks) {
-    out += line(px(t), kTop, px(t), kTop + ph, "grid");
-    out += text(px(t), kTop + ph + 16, "middle", format_value(t, p.x.kind));
+  const std::vector<std::string> x_labels = format_ticks(sx.ticks, p.x.kind);
+  for (std::size_t i = 0; i < sx.ticks.size(); ++i) {
+    out += line(px(sx.ticks[i]), kTop, px(sx.ticks[i]), kTop + ph, "grid");
+    out += text(px(sx.ticks[i]), kTop + ph + 16, "middle", x_labels[i]);
   }
   for (std::size_t i = 0; i < p.rows.size(); ++i) {
     const StripRow& r = p.rows[i];

@@ -1,6 +1,6 @@
 // zerolab compare: benchstat v2 in C++. With default flags its stdout and
 // stderr are byte-identical to benchstat's for the same inputs (including
-// benchstat's "benchstat: ..." error lines); -format markdown/json and
+// benchstat's "benchstat: ..." error lines); -format markdown/json/html and
 // --fail-on-regression are additions.
 //
 // Exit codes: 0 done, 2 bad usage or input (or nothing to compare),
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "report/compare_html.hpp"
 #include "zerolab/stat.hpp"
 #include "zerolab/stat_filter.hpp"
 #include "zerolab/stat_reader.hpp"
@@ -62,7 +63,8 @@ constexpr const char* kUsage =
     "  -filter query\n"
     "    \tuse only benchmarks matching benchfilter query (default \"*\")\n"
     "  -format format\n"
-    "    \tprint results in format: text, csv, markdown or json (default \"text\")\n"
+    "    \tprint results in format: text, csv, markdown, json or html (default \"text\");\n"
+    "    \thtml is one self-contained page with the samples plotted\n"
     "  -ignore keys\n"
     "    \tignore variations in keys\n"
     "  -row projection\n"
@@ -198,8 +200,9 @@ int run_compare(std::span<char* const> args) {
   if (!(flags.confidence >= 0 && flags.confidence <= 1) && !std::isnan(flags.confidence)) {
     return benchstat_error("-confidence must be in range [0, 1]");
   }
-  if (flags.format != "text" && flags.format != "csv" && flags.format != "markdown" && flags.format != "json") {
-    return benchstat_error("-format must be text, csv, markdown or json");
+  if (flags.format != "text" && flags.format != "csv" && flags.format != "markdown" && flags.format != "json" &&
+      flags.format != "html") {
+    return benchstat_error("-format must be text, csv, markdown, json or html");
   }
 
   stat::TableBuilder builder(*table_by, *row_by, *col_by, *residue);
@@ -255,6 +258,8 @@ int run_compare(std::span<char* const> args) {
     out = stat::render_csv(tables, &warnings);
   } else if (flags.format == "markdown") {
     out = stat::render_markdown(tables);
+  } else if (flags.format == "html") {
+    out = report::render_compare_html(tables, paths);
   } else {
     out = stat::render_json(tables);
   }
