@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "lab/baseline.hpp"
 #include "lab/judge.hpp"
 #include "zerolab/stat.hpp"
 
@@ -164,6 +165,7 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
       out += "\n";
     }
   }
+  if (context.baseline != nullptr) out += baseline_markdown(*context.baseline);
   return out;
 }
 

@@ -29,12 +29,17 @@ std::string claims_table_text(const ExperimentOutcome& outcome);
 // not hold" (", 1 error" appended when there are errors).
 std::string summary_line(const Tally& t);
 
+struct BaselineComparison;  // lab/baseline.hpp
+
 struct ReportContext {
   std::string started;  // UTC, "2026-12-02T21:34:04Z"
   std::string command;  // the command line that ran
   bool provisional = false;
   int count = 0;
   std::string benchtime;
+  // With --baseline: the comparison with it, shown in a section of its own
+  // (baseline_markdown in report.md). Null: no baseline.
+  const BaselineComparison* baseline = nullptr;
 };
 
 // report.md: machine, settings, summary, then per experiment its claims

@@ -7,4 +7,11 @@ if(TARGET zerolab AND TARGET zerolab_lab)
     LABELS lab)
   target_compile_definitions(lab_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
   add_dependencies(lab_test zerolab)
+  # Baselines and the regression gate: save/load, the comparison, exit codes.
+  zerolab_add_test(lab_baseline_test
+    SOURCES lab_baseline_test.cpp
+    LIBS zerolab_lab zerolab_alloc_hooks
+    LABELS lab)
+  target_compile_definitions(lab_baseline_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
+  add_dependencies(lab_baseline_test zerolab)
 endif()

@@ -1,9 +1,12 @@
 // zerolab lab: the main job. Re-runs the measurable claims of the seed
 // documents on this machine and says, with statistics, which replicate.
 //
-// Exit codes: 0 done, 1 a benchmark failed or a claim could not be judged
-// (the rest of the lab still ran), 2 bad usage (nothing run, nothing
-// written).
+// Exit codes: 0 done, 1 a benchmark failed, a claim could not be judged or
+// a file (or --save's baseline) could not be written (the rest of the lab
+// still ran), 2 bad usage or an unusable --baseline (nothing run, nothing
+// written), 3 --fail-on-regression found a significant regression (and
+// nothing gave 1: 1 takes precedence, since a failed run's comparison is
+// incomplete; the regressions are listed on stderr either way).
 //
 // Example:
 //   zerolab lab                      # every experiment, 10 runs each
@@ -11,12 +14,15 @@
 //   zerolab lab merge zero-cost --count 20 -o results/today
 //   zerolab lab --list
 //   zerolab lab merge --cpuprofile prof --memprofile prof --memprofilerate 1
+//   zerolab lab --save main                                # zerolab-results/baselines/main/
+//   zerolab lab --baseline main --fail-on-regression=5     # exit 3 if >5% worse
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <span>
@@ -26,6 +32,7 @@
 
 #include "command.hpp"
 #include "lab_flags.hpp"
+#include "lab/baseline.hpp"
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
 
@@ -51,7 +58,21 @@ constexpr const char* kUsage =
     "  --cpuprofilerate HZ  CPU samples per second (default 100)\n"
     "  --memprofile DIR     an allocation profile of each experiment: DIR/<id>.mem.prof\n"
     "  --memprofilerate N   sample one allocation per N bytes on average (default 512KiB; 1: all)\n"
-    "Read profiles with google-pprof --text $(command -v zerolab) FILE.\n";
+    "  --save NAME          keep this run's raw results as baseline NAME (letters, digits, . _ -),\n"
+    "                       replacing an older one atomically; not saved if the gate fails\n"
+    "  --baseline NAME      compare this run with baseline NAME (checked before anything runs):\n"
+    "                       tables as zerolab compare's after the summary and in report.md\n"
+    "  --baseline-dir DIR   where baselines live (default $ZEROLAB_BASELINE_DIR, else\n"
+    "                       zerolab-results/baselines): DIR/NAME/{manifest,<id>.txt}\n"
+    "  --fail-on-regression[=PCT]\n"
+    "                       with --baseline: exit 3 if a statistically significant change is\n"
+    "                       worse by more than PCT% (default 0), as zerolab compare's flag\n"
+    "Read profiles with google-pprof --text $(command -v zerolab) FILE.\n"
+    "\n"
+    "Exit codes: 0 done; 1 a benchmark failed, a claim could not be judged or a file\n"
+    "could not be written (the rest still ran); 2 bad usage or a missing or corrupt\n"
+    "baseline (nothing run, nothing written); 3 --fail-on-regression found a regression\n"
+    "(only when nothing gave 1; regressions are listed on stderr either way).\n";
 
 void fail(const std::string& message) { std::fprintf(stderr, "zerolab lab: %s\n", message.c_str()); }
 
@@ -137,6 +158,25 @@ int run_lab_command(std::span<char* const> args) {
     for (const auto& e : all) s.experiments.push_back(&e);
   }
 
+  // The baseline is loaded and checked before anything runs or is written.
+  std::string baseline_dir = flags.baseline_dir;
+  if (baseline_dir.empty()) {
+    const char* env = std::getenv(lab::kBaselineDirEnv);
+    baseline_dir = env != nullptr && *env != '\0' ? env : lab::kDefaultBaselineDir;
+  }
+  while (baseline_dir.size() > 1 && baseline_dir.back() == '/') baseline_dir.pop_back();
+  lab::Baseline baseline;
+  if (!flags.baseline_name.empty()) {
+    std::vector<std::string> known;
+    for (const auto& e : all) known.push_back(e.id);
+    if (!lab::load_baseline(baseline_dir, flags.baseline_name, known, baseline, error)) {
+      fail(error);
+      return kExitBadUsage;
+    }
+    s.baseline = &baseline;
+    s.fail_percent = flags.fail_on_regression ? flags.fail_percent : -1;
+  }
+
   s.count = flags.count;
   s.benchtime = flags.benchtime;
   s.iterations = flags.iterations;
@@ -146,7 +186,11 @@ int run_lab_command(std::span<char* const> args) {
 
   s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + utc_stamp() : flags.out_dir;
   while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();
-  for (const std::string* dir : {&flags.cpuprofile_dir, &flags.memprofile_dir, &s.out_dir}) {
+  if (!flags.save_name.empty()) {
+    s.save_name = flags.save_name;
+    s.save_dir = baseline_dir;
+  }
+  for (const std::string* dir : {&flags.cpuprofile_dir, &flags.memprofile_dir, &s.out_dir, &s.save_dir}) {
     if (dir->empty()) continue;
     if (!make_directories(*dir, error) || !check_writable(*dir, error)) {
       fail(error);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "bench/options.hpp"
+#include "lab/baseline_name.hpp"
 
 namespace zerolab::cli {
 namespace {
@@ -60,6 +61,27 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
       if (name == "list") f.list = true;
       if (name == "quick") f.quick = true;
       if (name == "h" || name == "help") f.help = true;
+    } else if (name == "fail-on-regression") {
+      f.fail_on_regression = true;
+      if (has_value) {
+        std::string pct = value;
+        if (!pct.empty() && pct.back() == '%') pct.pop_back();
+        char* end = nullptr;
+        f.fail_percent = pct.empty() ? -1 : std::strtod(pct.c_str(), &end);
+        if (pct.empty() || *end != '\0' || pct.find_first_of(" \t\n") != std::string::npos ||
+            !(f.fail_percent >= 0)) {
+          error = bad(name, value, "must be a percentage >= 0 (5 or 5%)");
+          return false;
+        }
+      }
+    } else if (name == "save" || name == "baseline") {
+      if (!take_value()) return false;
+      std::string why;
+      if (!lab::check_baseline_name(value, why)) {
+        error = "flag -" + name + ": " + why;
+        return false;
+      }
+      (name == "save" ? f.save_name : f.baseline_name) = value;
     } else if (name == "count" || name == "benchtime" || name == "cpuprofilerate" ||
                name == "memprofilerate") {
       if (!take_value()) return false;
@@ -67,19 +89,26 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
        : name == "benchtime" ? benchtime_text
        : name == "cpuprofilerate" ? cpu_rate_text
                                   : mem_rate_text) = value;
-    } else if (name == "o" || name == "cpuprofile" || name == "memprofile") {
+    } else if (name == "o" || name == "cpuprofile" || name == "memprofile" || name == "baseline-dir") {
       if (!take_value()) return false;
       if (value.empty()) {
         error = bad(name, value, "empty directory name");
         return false;
       }
-      (name == "o" ? f.out_dir : name == "cpuprofile" ? f.cpuprofile_dir : f.memprofile_dir) = value;
+      (name == "o"            ? f.out_dir
+       : name == "cpuprofile" ? f.cpuprofile_dir
+       : name == "memprofile" ? f.memprofile_dir
+                              : f.baseline_dir) = value;
     } else {
       error = "flag provided but not defined: " + arg;
       return false;
     }
   }
 
+  if (f.fail_on_regression && f.baseline_name.empty()) {
+    error = "flag -fail-on-regression needs --baseline NAME (a baseline to compare with)";
+    return false;
+  }
   f.count = f.quick ? 1 : 10;
   long n = 0;
   if (!count_text.empty()) {

@@ -1,7 +1,9 @@
 // The flags of `zerolab lab`, parsed and checked: -flag, --flag, -flag value
-// and -flag=value, as the harness takes them. Experiment names are kept as
-// given (the catalog check is cmd_lab's); every value is checked here, so a
-// bad one is reported before anything runs or is written.
+// and -flag=value, as the harness takes them (--fail-on-regression takes
+// its PCT only as =PCT, as zerolab compare does). Experiment names are kept
+// as given (the catalog check is cmd_lab's); every value is checked here,
+// including baseline names and --fail-on-regression's need for --baseline,
+// so a bad one is reported before anything runs or is written.
 //
 // Thread-safety: pure function.
 //
@@ -10,6 +12,7 @@
 //   std::string error;
 //   if (!parse_lab_flags(args, f, error)) { print "zerolab lab: " + error; exit 2; }
 //   // f.count == 10, f.benchtime_text == "500ms" unless given
+//   // "--baseline main --fail-on-regression=5%": f.baseline_name == "main", f.fail_percent == 5
 #ifndef ZEROLAB_TOOLS_ZEROLAB_LAB_FLAGS_HPP_
 #define ZEROLAB_TOOLS_ZEROLAB_LAB_FLAGS_HPP_
 
@@ -35,6 +38,11 @@ struct LabFlags {
   int cpuprofile_rate = 100;
   std::string memprofile_dir;
   std::uint64_t memprofile_rate = 512 * 1024;
+  std::string save_name;       // --save NAME (checked: lab/baseline_name.hpp)
+  std::string baseline_name;   // --baseline NAME
+  std::string baseline_dir;    // --baseline-dir DIR; "" means $ZEROLAB_BASELINE_DIR or the default
+  bool fail_on_regression = false;  // --fail-on-regression[=PCT]; needs --baseline
+  double fail_percent = 0;          // PCT, >= 0 ("5" or "5%")
 };
 
 // Returns false with `error` (one line, no prefix) on an unknown flag, a

@@ -1,0 +1,156 @@
+// lab/baseline.hpp — named baselines for `zerolab lab`: `--save NAME` keeps
+// a run's raw results (each experiment's <id>.txt, Go benchmark format with
+// the machine's config lines) in <dir>/NAME/ beside a manifest;
+// `--baseline NAME` loads and checks them before anything runs, and after
+// the run compares each experiment with them through the stat engine, as
+// `zerolab compare NAME=<baseline>/<id>.txt this-run=<out>/<id>.txt` would,
+// except that the machine's config keys (cpu, kernel, ...) are ignored so a
+// new kernel does not split the tables.
+//
+// A baseline directory:
+//   manifest   "format: 1", name, date, command, runs, benchtime, and one
+//              "experiment: <id> <results>" line per experiment
+//   <id>.txt   the run's raw results, byte for byte
+// Saving writes everything into <dir>/NAME+tmp.<pid>/ and renames it into
+// place (over an existing NAME by an atomic exchange, so a process that
+// dies midway leaves either the old baseline or the new one under NAME,
+// never a mix; no valid name contains '+').
+//
+// Thread-safety: pure functions apart from the files they read and write.
+//
+// Example:
+//   Baseline b;
+//   std::string error;
+//   if (!load_baseline("zerolab-results/baselines", "main", {"merge"}, b, error)) {
+//     fail(error);  // "baseline \"main\" not found: zerolab-results/baselines/main does not exist"
+//   }
+//   BaselineComparison c = begin_baseline_comparison(b, describe_machine(), {"merge"}, 5.0);
+//   // ... run the lab into out_dir ...
+//   compare_with_baseline(b, out_dir, 0.05, c);
+//   std::fputs(baseline_text(c).c_str(), stdout);
+#ifndef ZEROLAB_LAB_BASELINE_HPP_
+#define ZEROLAB_LAB_BASELINE_HPP_
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lab/baseline_name.hpp"
+#include "lab/machine_info.hpp"
+#include "zerolab/stat_table.hpp"
+
+namespace zerolab::lab {
+
+// Where baselines live unless --baseline-dir or $ZEROLAB_BASELINE_DIR says.
+inline constexpr const char* kDefaultBaselineDir = "zerolab-results/baselines";
+inline constexpr const char* kBaselineDirEnv = "ZEROLAB_BASELINE_DIR";
+// The column label of the results being compared with the baseline.
+inline constexpr const char* kThisRunLabel = "this-run";
+
+// What save_baseline records besides the results.
+struct BaselineRecord {
+  std::string date;     // UTC, "2026-12-03T05:28:01Z"
+  std::string command;  // the command line that ran
+  int runs = 0;         // --count
+  std::string benchtime;
+};
+
+// Copies <results_dir>/<id>.txt for each id into <dir>/<name>/ with a
+// manifest, atomically (see above). Each file is read back through the
+// stat reader first: a syntax error stops the save. <dir> must exist.
+// Returns false with `error` (one line naming the file) and nothing
+// changed under <dir>/<name>.
+bool save_baseline(const std::string& results_dir, const std::vector<std::string>& experiment_ids,
+                   const std::string& dir, const std::string& name, const BaselineRecord& record,
+                   std::string& error);
+
+struct BaselineFile {
+  std::string experiment_id;
+  std::string path;         // <dir>/<name>/<id>.txt
+  std::size_t results = 0;  // result lines read (and as the manifest says)
+};
+
+// A baseline loaded and checked by load_baseline.
+struct Baseline {
+  std::string name;
+  std::string path;  // <dir>/<name>
+  BaselineRecord record;
+  std::vector<BaselineFile> files;  // experiments still known, in manifest order
+  // The config lines of the first result of the first file (the machine
+  // the baseline was recorded on).
+  std::vector<std::pair<std::string, std::string>> config;
+  // One line each: experiments of the baseline no longer known (skipped).
+  std::vector<std::string> warnings;
+};
+
+// Reads <dir>/<name>/manifest and every file it lists whose experiment is in
+// known_ids, reading each through the stat reader. Returns false with
+// `error`, one line naming the path (and line), when the baseline is
+// missing, the manifest is malformed, a file is unreadable, has a syntax
+// error, or holds a different number of results than the manifest says.
+bool load_baseline(const std::string& dir, const std::string& name,
+                   const std::vector<std::string>& known_ids, Baseline& out, std::string& error);
+
+// The comparison of a run with a baseline: what `zerolab lab --baseline`
+// prints after the summary and report.md (and report.html) show in a
+// section of their own.
+struct BaselineComparison {
+  std::string name;      // "main"
+  std::string path;      // "zerolab-results/baselines/main"
+  BaselineRecord record; // when and how the baseline was recorded
+  // One line each, no prefix: a different machine, experiments no longer in
+  // the catalog, experiments run now that the baseline lacks, unreadable
+  // results. Printed on stderr as "zerolab lab: warning: <line>".
+  std::vector<std::string> warnings;
+  // Baseline experiments not selected for this run (not compared; no warning).
+  std::vector<std::string> not_run;
+  bool gate = false;        // --fail-on-regression given
+  double gate_percent = 0;  // its PCT (0 when not gating)
+
+  struct Part {
+    std::string experiment_id;
+    std::string baseline_file;  // the two files compared
+    std::string run_file;
+    std::string text;      // stat::render_text of the tables
+    std::string markdown;  // stat::render_markdown of the same tables
+    // Significant changes for the worse by more than gate_percent (by any
+    // amount when not gating), as zerolab compare --fail-on-regression
+    // finds them; columns are the baseline's name and "this-run".
+    std::vector<stat::Regression> regressions;
+  };
+  std::vector<Part> parts;  // one per experiment in both, in run order
+
+  std::size_t regression_count() const;
+};
+
+// The warnings known before the run: the baseline's own (unknown
+// experiments), a different machine (config lines cpu, cpus, caches,
+// kernel, glibc, compiler and cxxflags), and experiments in run_ids that
+// the baseline lacks. gate_percent < 0 means no gate.
+BaselineComparison begin_baseline_comparison(const Baseline& baseline, const MachineInfo& machine,
+                                             const std::vector<std::string>& run_ids,
+                                             double gate_percent);
+
+// After the run: compares <results_dir>/<id>.txt with the baseline's file
+// for every id of run_ids the baseline has, appending a Part each (or a
+// warning when this run's file cannot be read or has no results).
+void compare_with_baseline(const Baseline& baseline, const std::string& results_dir,
+                           const std::vector<std::string>& run_ids, double alpha,
+                           BaselineComparison& comparison);
+
+// For stdout after the summary: a heading naming the baseline, then each
+// experiment's text tables.
+std::string baseline_text(const BaselineComparison& comparison);
+
+// report.md's "## Baseline NAME" section: warnings, markdown tables and
+// the regressions found.
+std::string baseline_markdown(const BaselineComparison& comparison);
+
+// "merge: Merge/malloc sec/op +12.00% (p=0.002 n=6) main -> this-run", as
+// zerolab compare words a regression, after the experiment's id.
+std::string regression_line(const std::string& experiment_id, const stat::Regression& r);
+
+}  // namespace zerolab::lab
+
+#endif  // ZEROLAB_LAB_BASELINE_HPP_
