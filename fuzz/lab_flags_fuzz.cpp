@@ -1,10 +1,12 @@
 // libFuzzer target for `zerolab lab`'s flag parser and the ZEROLAB_ZERO_*
 // size parser: argv is the input split at NUL bytes; every argument is also
 // read as a size. Any input must parse or fail with an error message, and a
-// parsed plain number must print back to the same digits; never crash.
+// parsed plain number must print back to the same digits; a parsed baseline
+// name must be valid and --fail-on-regression must come with --baseline;
+// never crash.
 //
 // Example:
-//   ./lab_flags_fuzz -max_total_time=600 fuzz/corpus/lab_flags_fuzz
+//   ./lab_flags_fuzz -max_total_time=600 -dict=fuzz/lab_flags.dict fuzz/corpus/lab_flags_fuzz
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "fuzz_args.hpp"
+#include "lab/baseline_name.hpp"
 #include "lab_flags.hpp"
 #include "mem/size_text.hpp"
 
@@ -26,6 +29,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (flags.count < 1 || flags.count > 100000) __builtin_trap();
     if (flags.cpuprofile_rate < 1 || flags.cpuprofile_rate > 10000) __builtin_trap();
     if (flags.memprofile_rate < 1) __builtin_trap();
+    // Baseline names are one safe path component; the gate needs a baseline.
+    std::string why;
+    if (!flags.save_name.empty() && !zerolab::lab::check_baseline_name(flags.save_name, why)) __builtin_trap();
+    if (!flags.baseline_name.empty() && !zerolab::lab::check_baseline_name(flags.baseline_name, why)) {
+      __builtin_trap();
+    }
+    if (flags.fail_on_regression && flags.baseline_name.empty()) __builtin_trap();
+    if (!(flags.fail_percent >= 0)) __builtin_trap();
   } else if (error.empty()) {
     __builtin_trap();  // a failure must say why
   }
