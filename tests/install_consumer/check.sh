@@ -24,4 +24,17 @@ PKG_CONFIG_PATH="$(dirname "$(find "$work/prefix" -name zerolab.pc)")" pkg-confi
 "$cxx" $flags "$src/tests/install_consumer/consumer_bench.cpp" -o "$work/pc_bench" \
   $(PKG_CONFIG_PATH="$(dirname "$(find "$work/prefix" -name zerolab.pc)")" pkg-config --cflags --libs zerolab)
 check_output "$("$work/pc_bench" -benchtime 10x)"
+# zerolab::gbench: the Google Benchmark binary reports its allocation (one
+# 8-byte block per iteration; exactly so unless the hooks cannot see callers).
+if [[ -x "$work/build/consumer_gbench" ]]; then
+  json=$("$work/build/consumer_gbench" --benchmark_min_time=0.01 --benchmark_format=json 2>/dev/null)
+  if grep -q '"zerolab_alloc_counting": "exact"' <<<"$json"; then
+    grep -q '"allocs_per_iter": 1.0000000000000000e+00' <<<"$json" \
+      || { echo "consumer_gbench: not 1 allocs/iter: $json"; exit 1; }
+  else
+    grep -q '"allocs_per_iter"' <<<"$json" || { echo "consumer_gbench: no allocs_per_iter: $json"; exit 1; }
+  fi
+  "$work/build/consumer_gbench" --benchmark_min_time=0.01 --benchmark_color=false 2>/dev/null \
+    | grep -Eq '^BM_ConsumerNew .* allocs/op ' || { echo "consumer_gbench: no allocs/op column"; exit 1; }
+fi
 echo "install consumer: ok"
