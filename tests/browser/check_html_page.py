@@ -44,13 +44,15 @@ import urllib.request
 from pathlib import Path
 
 PROG = "check_html_page"
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 WINDOW = (1280, 900)
 CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
                   "--disable-dev-shm-usage", "--hide-scrollbars",
                   "--force-device-scale-factor=1", "--no-first-run",
                   "--no-default-browser-check", "--disable-extensions",
                   "--disable-background-networking", "--disable-sync",
-                  "--disable-component-update", "--disable-default-apps", "--disable-breakpad",
+                  "--disable-component-update", "--disable-default-apps",
+                  "--disable-breakpad",
                   "--window-size=%d,%d" % WINDOW]
 
 
@@ -80,7 +82,7 @@ document.querySelectorAll('figure.plot').forEach((fig, i) => {
   plots.push(p);
 });
 const d = document.documentElement;
-return {plots: plots, title: document.title, readyState: document.readyState,
+return {plots: plots,
         width: Math.max(d.scrollWidth, d.clientWidth),
         height: Math.max(d.scrollHeight, d.clientHeight)};
 """
@@ -194,6 +196,9 @@ class Browser:
         return self.call("POST", self._s("/se/log"), {"type": "browser"})
 
     def close(self):
+        # A second SIGTERM must not cut the clean-up short.
+        for s in STOP_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
         if self.session and self.proc and self.proc.poll() is None:
             try:
                 self.deadline = max(self.deadline, time.monotonic() + 5)
@@ -328,10 +333,11 @@ def main():
     args.command = command
 
     # ctest and the shell stop us with SIGTERM/SIGINT/SIGHUP: unwind through
-    # the finally blocks so the browser is killed.
+    # the finally blocks so the browser is killed. (SIGKILL cannot be caught;
+    # ctest's own timeout, 30 s after ours, kills the whole process tree.)
     def stop(signum, _frame):
         raise SystemExit("%s: killed by signal %d" % (PROG, signum))
-    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    for s in STOP_SIGNALS:
         signal.signal(s, stop)
 
     start = time.monotonic()
