@@ -78,6 +78,7 @@ std::string header(const std::vector<ExperimentOutcome>& outcomes, const Machine
 }
 
 std::string claims_table(const ExperimentOutcome& o) {
+  if (o.claims.empty()) return "<p class=\"sub\">No claims: this experiment only measures.</p>\n";
   std::string out = "<table class=\"claims\">\n<tr><th>claim</th><th>seed</th><th>here</th><th>verdict</th></tr>\n";
   for (const auto& c : o.claims) {
     const std::string here = c.verdict == Verdict::kError ? "error: " + c.detail : c.here;

@@ -10,6 +10,7 @@
 //   zerolab compare old.txt new.txt
 //   zerolab compare -format markdown -filter '.unit:sec/op' base=a.txt head=b.txt
 //   zerolab compare --fail-on-regression=5 old.txt new.txt || echo "slower by >5%"
+//   zerolab compare -format html -o report.html old.txt new.txt
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/atomic_file.hpp"
 #include "command.hpp"
 #include "report/compare_html.hpp"
 #include "zerolab/stat.hpp"
@@ -38,6 +40,7 @@ struct CompareFlags {
   std::string ignore;
   std::string filter = "*";
   std::string format = "text";
+  std::string output;  // -o: write here (atomically) instead of stdout
   double alpha = 0.05;
   double confidence = 0.95;
   bool fail_on_regression = false;
@@ -67,6 +70,8 @@ constexpr const char* kUsage =
     "    \thtml is one self-contained page with the samples plotted\n"
     "  -ignore keys\n"
     "    \tignore variations in keys\n"
+    "  -o file\n"
+    "    \twrite the output to file (through a temporary file and a rename) instead of stdout\n"
     "  -row projection\n"
     "    \tsplit results into rows by distinct values of projection (default \".fullname\")\n"
     "  -table projection\n"
@@ -138,6 +143,7 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
     if (name == "ignore") str = &f.ignore;
     if (name == "filter") str = &f.filter;
     if (name == "format") str = &f.format;
+    if (name == "o") str = &f.output;
     if (name == "alpha") num = &f.alpha;
     if (name == "confidence") num = &f.confidence;
     if (str == nullptr && num == nullptr) return fail("flag provided but not defined: -" + std::string(name));
@@ -263,8 +269,13 @@ int run_compare(std::span<char* const> args) {
   } else {
     out = stat::render_json(tables);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fflush(stdout);
+  if (flags.output.empty()) {
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+  } else if (std::string write_error; !internal::write_file_atomically(flags.output, out, write_error)) {
+    print_err("zerolab compare: " + write_error + "\n");
+    return kExitBadInput;
+  }
   print_err(warnings);
 
   // Where benchstat would hang (go-moremath's U test loops forever on

@@ -1,0 +1,190 @@
+// Tests of report.html on synthetic lab results (lab/report_html.hpp,
+// lab/plot_data.hpp): every plot type, an experiment without results and
+// one with a single sample per benchmark; and of `zerolab compare -format
+// html` on result files.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lab/plot_data.hpp"
+#include "lab/report_html.hpp"
+#include "lab_report_fixture.hpp"
+
+namespace zerolab::lab {
+namespace {
+
+int count(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (std::size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+// data-points of every <figure class="plot">, in page order.
+std::vector<int> declared_points(const std::string& html) {
+  std::vector<int> out;
+  const std::regex figure("<figure class=\"plot\" data-points=\"([0-9]+)\">");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), figure); it != std::sregex_iterator(); ++it) {
+    out.push_back(std::stoi((*it)[1]));
+  }
+  return out;
+}
+
+TEST(LabReportHtml, EveryPlotTypeWithExactPointCounts) {
+  testing::ReportFixture f;
+  const std::string html = report_html(f.outcomes, f.machine, f.context);
+  EXPECT_EQ(declared_points(html), f.expected_points);
+  int total = 0;
+  for (const int n : f.expected_points) total += n;
+  EXPECT_EQ(count(html, "class=\"pt\""), total);
+  EXPECT_EQ(count(html, "class=\"plot-empty\""), f.expected_empty_plots);
+}
+
+TEST(LabReportHtml, HeaderHasTheMachineWarningsAndVerdictSummary) {
+  testing::ReportFixture f;
+  const std::string html = report_html(f.outcomes, f.machine, f.context);
+  EXPECT_NE(html.find("<tr><th>cpu</th><td>Test CPU &lt;model&gt;</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th>thp</th><td>madvise</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"warning\">warning: CPU frequency scaling governor is &quot;powersave&quot;"),
+            std::string::npos);
+  EXPECT_NE(html.find("<b>4 claims:</b> <span class=\"verdict v-replicates\">2 replicate</span>"
+                      "<span class=\"verdict v-contradicts\">1 contradict</span>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<span class=\"verdict v-error\">1 error</span>"), std::string::npos);
+  EXPECT_NE(html.find("<b>Provisional</b>"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#sweep\">sweep</a> — 1 of 1 claims replicate"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#empty\">empty</a> — 0 of 1 claims replicate, <b>1 failed</b>"),
+            std::string::npos);
+}
+
+TEST(LabReportHtml, ClaimsTablesAndFailuresAreEscaped) {
+  testing::ReportFixture f;
+  const std::string html = report_html(f.outcomes, f.machine, f.context);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("method b is faster at 1 MiB &lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("<h2>sweep: throughput by size &lt;&amp;&gt; method</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<td>2.00x</td><td><span class=\"verdict v-replicates\">replicates (provisional)</span>"
+                      "<br><small>n=3+3</small>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>error: BenchmarkX: no ns/op results</td>"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"failure\">failed: BenchmarkX: could not open /dev/null</p>"), std::string::npos);
+}
+
+TEST(LabReportHtml, SweepMarksTheDataCachesAndDropsIgnoredKeysFromSeries) {
+  testing::ReportFixture f;
+  const std::string html = report_html(f.outcomes, f.machine, f.context);
+  EXPECT_NE(html.find(">L1d 48 KiB</text>"), std::string::npos);
+  EXPECT_NE(html.find(">L2 1 MiB</text>"), std::string::npos);
+  EXPECT_NE(html.find(">L3 32 MiB</text>"), std::string::npos);
+  EXPECT_EQ(html.find("L1i"), html.find("L1i 32KiB"));  // only in the machine table, never a mark
+  // MB/s are plotted as bytes per second: method b at 1 MiB, median of 8000..8002 MB/s.
+  EXPECT_NE(html.find("<title>b: 1 MiB → 8 GB/s</title>"), std::string::npos);
+  // The simulated 100000-connection point joins its strategy's line.
+  EXPECT_NE(html.find("<title>Fixed: 100k → 95.4 MiB</title>"), std::string::npos);
+  EXPECT_EQ(html.find("Fixed/simulated"), std::string::npos);
+}
+
+TEST(LabReportHtml, NoExperimentsStillMakesAPage) {
+  testing::ReportFixture f;
+  const std::string html = report_html({}, f.machine, f.context);
+  EXPECT_NE(html.find("<p>No experiments were run.</p>"), std::string::npos);
+  EXPECT_NE(html.find("</html>\n"), std::string::npos);
+  EXPECT_EQ(count(html, "<figure"), 0);
+}
+
+TEST(PlotData, ParsesSizesAndCountsInNames) {
+  double v = 0;
+  bool bytes = false;
+  ASSERT_TRUE(parse_name_quantity("64KiB", v, bytes));
+  EXPECT_EQ(v, 65536);
+  EXPECT_TRUE(bytes);
+  ASSERT_TRUE(parse_name_quantity("100000", v, bytes));
+  EXPECT_EQ(v, 100000);
+  EXPECT_FALSE(bytes);
+  ASSERT_TRUE(parse_name_quantity("1GiB", v, bytes));
+  EXPECT_EQ(v, 1073741824.0);
+  EXPECT_FALSE(parse_name_quantity("fast", v, bytes));
+  EXPECT_FALSE(parse_name_quantity("64KB/s", v, bytes));
+  EXPECT_FALSE(parse_name_quantity("", v, bytes));
+}
+
+TEST(PlotData, RatioClaimPlotHasBothBenchmarksSlowerFirst) {
+  testing::ReportFixture f;
+  const ExperimentOutcome& o = f.outcomes[0];
+  const report::StripPlot p = ratio_claim_plot(o.claims[0], o);
+  ASSERT_EQ(p.rows.size(), 2u);
+  EXPECT_EQ(p.rows[0].label, "BenchmarkZero/method=a/size=1MiB");
+  EXPECT_EQ(p.rows[1].label, "BenchmarkZero/method=b/size=1MiB");
+  EXPECT_EQ(p.rows[0].samples, (std::vector<double>{4000e6, 4001e6, 4002e6}));
+  EXPECT_EQ(p.rows[0].center, 4001e6);
+  EXPECT_NE(p.caption.find("seed: 2.0x; here: 2.00x; replicates (provisional) (n=3+3)"), std::string::npos);
+}
+
+#ifdef ZEROLAB_CLI
+// Runs the CLI; returns its exit code, stdout in *out.
+int run_cli(const std::string& args, std::string* out) {
+  const std::string cmd = std::string(ZEROLAB_CLI) + " " + args + " 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return -1;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
+  const int status = ::pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(CompareHtml, PlotsEveryCellsSamplesAndASweepOverSizes) {
+  std::string old_text = "goos: linux\n";
+  std::string new_text = "goos: linux\n";
+  for (int run = 0; run < 6; ++run) {
+    for (const char* size : {"1KiB", "4KiB", "16KiB"}) {
+      old_text += std::string("BenchmarkZero/size=") + size + " 100 " + std::to_string(100 + run) + " ns/op\n";
+      new_text += std::string("BenchmarkZero/size=") + size + " 100 " + std::to_string(80 + run) + " ns/op\n";
+    }
+  }
+  const std::string a = write_temp("cmp_old.txt", old_text);
+  const std::string b = write_temp("cmp_new.txt", new_text);
+  std::string html;
+  ASSERT_EQ(run_cli("compare -format html old=" + a + " new=" + b, &html), 0);
+  // One sweep (3 sizes x 2 columns) and one strip plot per row (2 x 6 samples).
+  EXPECT_EQ(declared_points(html), (std::vector<int>{6, 12, 12, 12}));
+  EXPECT_NE(html.find("sec/op against size"), std::string::npos);
+  EXPECT_NE(html.find(">old</text>"), std::string::npos);
+  EXPECT_NE(html.find("vs the first column: new: -19.51% (p=0.002 n=6)"), std::string::npos);
+  EXPECT_NE(html.find("<summary>The tables as benchstat prints them (1)</summary>"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+
+  // -o writes the same page to a file, and nothing to stdout.
+  const std::string page = ::testing::TempDir() + "cmp.html";
+  std::string out;
+  ASSERT_EQ(run_cli("compare -format html -o " + page + " old=" + a + " new=" + b, &out), 0);
+  EXPECT_EQ(out, "");
+  std::ifstream in(page);
+  std::stringstream written;
+  written << in.rdbuf();
+  EXPECT_EQ(written.str(), html);
+}
+
+TEST(CompareHtml, AnUnwritableOutputIsAnErrorAndLeavesNothing) {
+  const std::string a = write_temp("cmp_one.txt", "BenchmarkA 1 5 ns/op\n");
+  std::string out;
+  EXPECT_EQ(run_cli("compare -format html -o /nonexistent-dir/x.html " + a, &out), 2);
+  EXPECT_EQ(::access("/nonexistent-dir/x.html", F_OK), -1);
+}
+#endif
+
+}  // namespace
+}  // namespace zerolab::lab
