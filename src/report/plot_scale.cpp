@@ -135,7 +135,9 @@ AxisScale make_scale(std::span<const double> values, bool log, ValueKind kind, b
     static const long kDecimalSteps[] = {1, 2, 3, 5, 10};
     const long* steps = kind == ValueKind::kBytes ? kBinarySteps : kDecimalSteps;
     const int n_steps = kind == ValueKind::kBytes ? 6 : 5;
-    long step = steps[n_steps - 1];
+    // A span wider than the largest step allows (10^-300..10^300) gets a
+    // step of its own, so there are never more than 9 ticks.
+    long step = (e_hi - e_lo) / 8 + 1;
     for (int i = 0; i < n_steps; ++i) {
       if ((e_hi - e_lo) / steps[i] + 1 <= 9) {
         step = steps[i];
@@ -178,8 +180,17 @@ AxisScale make_scale(std::span<const double> values, bool log, ValueKind kind, b
   }
   s.lo = std::floor(lo / step + 1e-9) * step;
   s.hi = std::ceil(hi / step - 1e-9) * step;
-  if (s.hi <= s.lo) s.hi = s.lo + step;
-  for (double t = s.lo; t <= s.hi + step * 1e-6; t += step) {
+  if (!(s.hi > s.lo) || !std::isfinite(s.hi - s.lo)) {
+    // Too wide for doubles (±1e308) or too narrow for them to tell apart
+    // (1e17 and 1e17 + 16): the values' own range, ticked at its ends.
+    s.lo = lo;
+    s.hi = hi > lo ? hi : std::nextafter(lo, HUGE_VAL);
+    s.ticks = {s.lo, s.hi};
+    return s;
+  }
+  for (int i = 0; i <= 12; ++i) {
+    const double t = s.lo + step * i;
+    if (t > s.hi + step * 1e-6) break;
     s.ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
   }
   return s;
