@@ -82,6 +82,19 @@ TEST(PlotScale, LinearTicksAreRoundAndCoverTheValues) {
   EXPECT_EQ(none.hi, 1);
 }
 
+TEST(PlotScale, RangesDoublesCannotStepThroughStillGetABoundedAxis) {
+  const std::vector<double> close = {1e17, 1e17 + 16};  // a step of 5 does not move 1e17
+  const AxisScale c = make_scale(close, false, ValueKind::kNumber);
+  EXPECT_GE(c.ticks.size(), 2u);
+  EXPECT_LE(c.ticks.size(), 13u);
+  EXPECT_LT(c.lo, c.hi);
+  const std::vector<double> huge = {-1e308, 1e308};  // hi - lo overflows
+  const AxisScale h = make_scale(huge, false, ValueKind::kNumber);
+  EXPECT_EQ(h.ticks, (std::vector<double>{-1e308, 1e308}));
+  const std::vector<double> decades = {1e-300, 1e300};  // 600 decades on a log axis
+  EXPECT_LE(make_scale(decades, true, ValueKind::kNumber).ticks.size(), 9u);
+}
+
 TEST(PlotScale, TickLabelsGainDigitsUntilDistinct) {
   const std::vector<double> t = {611, 611.5, 612};
   EXPECT_EQ(format_ticks(t, ValueKind::kNanoseconds),
