@@ -86,6 +86,8 @@ class MemoryManager final : public benchmark::MemoryManager {
   const char* counting_mode() const noexcept;
 
  private:
+  void fill(Result& result);
+
   bool exact_ = false;
   bool running_ = false;
   std::uint64_t allocs_before_ = 0;
@@ -118,10 +120,15 @@ bool memory_figures(const benchmark::BenchmarkReporter::Run& run, MemoryFigures&
 // " 64 net-heap-B" when the pass grew the heap).
 std::string format_memory_columns(const MemoryFigures& figures);
 
-// A display reporter that wraps another (by default the one
+// A reporter that wraps another (by default the display reporter
 // --benchmark_format asks for) and, when that is a console reporter,
 // appends format_memory_columns() to each row that has a memory result.
-// JSON and CSV pass through unchanged (JSON already has the fields).
+// JSON and CSV pass through (JSON already has the fields). It also repairs
+// a Google Benchmark 1.7.1 bug: with --benchmark_repetitions > 1 the
+// reports of earlier repetitions point at freed memory results (garbage in
+// the JSON); this reporter hands its inner one the copies the zerolab
+// MemoryManager kept. BENCHMARK_MAIN's own reporters keep the bug, so use
+// run_main (or this reporter for display and file) with repetitions.
 class MemoryReporter final : public benchmark::BenchmarkReporter {
  public:
   // Wraps benchmark::CreateDefaultDisplayReporter() (Google Benchmark's
@@ -146,8 +153,9 @@ class MemoryReporter final : public benchmark::BenchmarkReporter {
 };
 
 // A main(): benchmark::Initialize, install_memory_manager(), runs the
-// benchmarks with a MemoryReporter, benchmark::Shutdown. Returns main's
-// exit code (1 for unrecognized arguments, as BENCHMARK_MAIN does).
+// benchmarks with a MemoryReporter on the console and another around
+// --benchmark_out's JSON or console reporter, benchmark::Shutdown. Returns
+// main's exit code (1 for unrecognized arguments, as BENCHMARK_MAIN does).
 int run_main(int argc, char** argv);
 
 }  // namespace zerolab::gbench

@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "alloc_hooks/hooks_abi.h"
+#include "gbench/kept_results.hpp"
 #include "zerolab/gbench.hpp"
 
 namespace zerolab::gbench {
@@ -202,6 +203,11 @@ void MemoryManager::Start() {
 void MemoryManager::Stop(Result& result) {
   if (!running_) return;
   running_ = false;
+  fill(result);
+  internal::keep_result(&result, result);  // after counting stopped: not counted
+}
+
+void MemoryManager::fill(Result& result) {
   if (exact_) {
     zerolab_alloc_hooks_sampling(0);
     zerolab_alloc_hooks_set_sampler(nullptr, nullptr, 0);

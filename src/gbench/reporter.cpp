@@ -7,13 +7,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gbench/kept_results.hpp"
 #include "zerolab/gbench.hpp"
+
+// Google Benchmark's parsed flags: exported by libbenchmark (BENCHMARK_EXPORT
+// in its src/commandlineflags.h), not declared in benchmark.h.
+namespace benchmark {
+extern std::string FLAGS_benchmark_out;
+extern std::string FLAGS_benchmark_out_format;
+}  // namespace benchmark
 
 namespace zerolab::gbench {
 namespace {
@@ -38,7 +47,8 @@ void append_column(std::string& out, double value, int width, const char* unit) 
 }  // namespace
 
 bool memory_figures(const benchmark::BenchmarkReporter::Run& run, MemoryFigures& out) {
-  const benchmark::MemoryManager::Result* m = run.memory_result;
+  const benchmark::MemoryManager::Result* m = internal::kept_result(run);
+  if (m == nullptr) m = run.memory_result;
   if (m == nullptr || run.error_occurred || run.report_big_o || run.report_rms ||
       run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) {
     return false;
@@ -95,7 +105,13 @@ bool MemoryReporter::ReportContext(const Context& context) {
   return inner_->ReportContext(context);
 }
 
-void MemoryReporter::ReportRuns(const std::vector<Run>& reports) {
+void MemoryReporter::ReportRuns(const std::vector<Run>& given) {
+  // Point each report at the kept copy of its memory result (see
+  // kept_results.hpp): Google Benchmark's own may have been freed.
+  std::vector<Run> reports(given);
+  for (Run& run : reports) {
+    if (const benchmark::MemoryManager::Result* kept = internal::kept_result(run)) run.memory_result = kept;
+  }
   MemoryFigures figures;
   if (!console_ ||
       std::none_of(reports.begin(), reports.end(), [&figures](const Run& r) { return memory_figures(r, figures); })) {
@@ -132,8 +148,21 @@ int run_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   install_memory_manager();
-  MemoryReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  MemoryReporter display;
+  // --benchmark_out's reporter too, for the formats that show the memory
+  // figures (CSV does not; Google Benchmark makes that one itself).
+  std::unique_ptr<MemoryReporter> file;
+  const std::string& format = benchmark::FLAGS_benchmark_out_format;
+  if (!benchmark::FLAGS_benchmark_out.empty() && (format == "json" || format == "console")) {
+    std::unique_ptr<benchmark::BenchmarkReporter> inner;
+    if (format == "json") {
+      inner = std::make_unique<benchmark::JSONReporter>();
+    } else {
+      inner = std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
+    }
+    file = std::make_unique<MemoryReporter>(std::move(inner));
+  }
+  benchmark::RunSpecifiedBenchmarks(&display, file.get());
   benchmark::Shutdown();
   return 0;
 }
