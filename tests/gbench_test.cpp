@@ -3,9 +3,10 @@
 // JSON, the columns MemoryReporter adds to their console rows, what
 // zerolab::stat's JSON reader makes of them, and `zerolab compare` on them.
 //
-// Under ASan/TSan the hooks cannot tell Google Benchmark's own allocations
-// from the benchmark's (no caller addresses there), so the figures include
-// Google Benchmark's bookkeeping: those tests check that they do, then skip.
+// Where the manager cannot tell Google Benchmark's own allocations from the
+// benchmark's (TSan builds: no caller addresses there), the figures include
+// Google Benchmark's bookkeeping: the tests check that they do, then skip.
+// The normal and ASan builds are exact.
 //
 // Example: build/release/tests/gbench_test
 #include <gtest/gtest.h>
@@ -184,9 +185,9 @@ bool exact_mode(const std::string& json, const std::map<std::string, Fields>& b)
 #define SKIP_UNLESS_EXACT(json, b)                                                             \
   if (exact_mode(json, b)) {                                                                   \
   } else                                                                                       \
-    GTEST_SKIP() << "this build's allocation hooks cannot see callers (sanitizer mode), so " \
-                    "Google Benchmark's own allocations during the memory pass are counted "  \
-                    "too; the exact figures need the normal (interposed) build"
+    GTEST_SKIP() << "this build cannot see allocations' callers (TSan), so Google "          \
+                    "Benchmark's own allocations during the memory pass are counted too; "    \
+                    "the exact figures need the normal or the ASan build"
 
 TEST(Gbench, JsonReportsExactAllocations) {
   const Output r = run(kFixture + kRunFlags + " --benchmark_format=json");

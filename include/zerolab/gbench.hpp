@@ -23,14 +23,15 @@
 //                          requested size under ASan), relative to Start().
 //   net_heap_growth        usable bytes allocated minus usable bytes freed
 //                          during the pass (frees of older blocks count).
-// When exact() is true (normal builds with Google Benchmark as a shared
-// library), allocations that Google Benchmark's own library code makes
-// during the pass (its thread manager, its copy of the arguments, its
+// When exact() is true (normal and ASan builds, with Google Benchmark as a
+// shared library), allocations that Google Benchmark's own library code
+// makes during the pass (its thread manager, its copy of the arguments, its
 // counter bookkeeping) are left out of all four fields, so a benchmark that
-// allocates nothing reports 0. When false (ASan/TSan builds, whose hooks
-// cannot see the caller, or Google Benchmark linked statically), they are
-// included: 1.7.1 adds one allocation (and its bytes) per pass, more with
-// arguments or counters.
+// allocates nothing reports 0; they are told apart by the return address
+// into the code that called the allocator (the hooks' sampler; under ASan,
+// the block's allocation stack). When false (TSan builds, or Google
+// Benchmark linked statically), they are included: 1.7.1 adds one
+// allocation (and its bytes) per pass, more with arguments or counters.
 //
 // Thread-safety: install once, from main, before running the benchmarks.
 // The manager counts the allocations of every thread during a pass.
@@ -81,14 +82,15 @@ class MemoryManager final : public benchmark::MemoryManager {
   void Stop(Result* result) override;
 
   // True when Google Benchmark's own allocations are left out of the figures.
-  bool exact() const noexcept { return exact_; }
+  bool exact() const noexcept { return mode_ != Mode::kTotals; }
   // The hooks' mode: "interpose", "asan" or "tsan".
   const char* counting_mode() const noexcept;
 
  private:
+  enum class Mode { kSampler, kAsanHooks, kTotals };  // see src/gbench/memory_manager.cpp
   void fill(Result& result);
 
-  bool exact_ = false;
+  Mode mode_ = Mode::kTotals;
   bool running_ = false;
   std::uint64_t allocs_before_ = 0;
   std::uint64_t bytes_before_ = 0;
