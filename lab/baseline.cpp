@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "bench/atomic_file.hpp"
+#include "report/compare_html.hpp"
 #include "zerolab/stat_filter.hpp"
 #include "zerolab/stat_reader.hpp"
 
@@ -315,6 +316,7 @@ bool compare_files(const std::string& base_label, const std::string& baseline_fi
   const stat::Tables tables = builder.finish(options);
   part.text = stat::render_text(tables);
   part.markdown = stat::render_markdown(tables);
+  part.html = report::compare_sections_html(tables);
   for (const stat::Table& t : tables.tables) {
     for (const auto& [key, cell] : t.cells) {
       (void)key;

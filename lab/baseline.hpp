@@ -114,6 +114,7 @@ struct BaselineComparison {
     std::string run_file;
     std::string text;      // stat::render_text of the tables
     std::string markdown;  // stat::render_markdown of the same tables
+    std::string html;      // report::compare_sections_html: the tables and their plots
     // Significant changes for the worse by more than gate_percent (by any
     // amount when not gating), as zerolab compare --fail-on-regression
     // finds them; columns are the baseline's name and "this-run".

@@ -2,7 +2,9 @@
 #include "lab/report_html.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
+#include "lab/baseline.hpp"
 #include "lab/judge.hpp"
 #include "lab/plot_data.hpp"
 #include "report/html_page.hpp"
@@ -144,14 +146,54 @@ std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& ma
   return out + "</section>\n";
 }
 
+// The comparison with --baseline: what was compared, warnings, the
+// regressions, then per experiment the tables and their plots.
+std::string baseline_section(const BaselineComparison& c) {
+  std::string out = "<section id=\"baseline\">\n<h2>Baseline " + html_escape(c.name) + "</h2>\n";
+  out += "<p class=\"sub\">This run (<code>" + std::string(kThisRunLabel) + "</code>) against baseline <code>" +
+         html_escape(c.name) + "</code> (<code>" + html_escape(c.path) + "</code>)";
+  if (!c.record.date.empty()) out += ", recorded " + html_escape(c.record.date);
+  if (!c.record.command.empty()) out += " by <code>" + html_escape(c.record.command) + "</code>";
+  out += ". The machine's config lines are ignored when grouping.</p>\n";
+  for (const auto& w : c.warnings) out += "<p class=\"warning\">warning: " + html_escape(w) + "</p>\n";
+  if (!c.not_run.empty()) {
+    std::string ids;
+    for (const auto& id : c.not_run) ids += (ids.empty() ? "" : ", ") + id;
+    out += "<p>Not run this time: " + html_escape(ids) + ".</p>\n";
+  }
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%g%%", c.gate_percent);
+  const std::string threshold = c.gate ? std::string(" worse than ") + pct : "";
+  if (c.regression_count() == 0) {
+    out += "<p class=\"verdict v-replicates\">No statistically significant regression" + html_escape(threshold) +
+           ".</p>\n";
+  } else {
+    out += "<p class=\"failure\"><b>Statistically significant regressions" + html_escape(threshold) +
+           (c.gate ? " (--fail-on-regression: exit 3)" : "") + ":</b></p>\n<ul>\n";
+    for (const auto& p : c.parts) {
+      for (const auto& r : p.regressions) out += "<li>" + html_escape(regression_line(p.experiment_id, r)) + "</li>\n";
+    }
+    out += "</ul>\n";
+  }
+  for (const auto& p : c.parts) {
+    out += "<h3>" + html_escape(p.experiment_id) + ": " + html_escape(c.name) + " vs " + kThisRunLabel + "</h3>\n" + p.html;
+  }
+  return out + "</section>\n";
+}
+
 }  // namespace
 
 std::string report_html(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine,
                         const ReportContext& context) {
   std::string out = report::html_page_open("zerolab lab report — " + context.started);
   out += header(outcomes, machine, context);
+  if (context.baseline != nullptr) {
+    out += "<p><a href=\"#baseline\">Comparison with baseline " + html_escape(context.baseline->name) + "</a>: " +
+           std::to_string(context.baseline->regression_count()) + " significant regressions.</p>\n";
+  }
   if (outcomes.empty()) out += "<p>No experiments were run.</p>\n";
   for (const auto& o : outcomes) out += experiment_section(o, machine);
+  if (context.baseline != nullptr) out += baseline_section(*context.baseline);
   out += "<footer>Written by zerolab lab. Raw results in the Go benchmark format sit beside this file "
          "(one &lt;experiment&gt;.txt each); <code>zerolab compare</code> reads them.</footer>\n";
   out += report::html_page_close();

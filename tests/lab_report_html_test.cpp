@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/baseline.hpp"
 #include "lab/plot_data.hpp"
 #include "lab/report_html.hpp"
 #include "lab_report_fixture.hpp"
@@ -97,6 +98,47 @@ TEST(LabReportHtml, NoExperimentsStillMakesAPage) {
   EXPECT_NE(html.find("<p>No experiments were run.</p>"), std::string::npos);
   EXPECT_NE(html.find("</html>\n"), std::string::npos);
   EXPECT_EQ(count(html, "<figure"), 0);
+}
+
+TEST(LabReportHtml, BaselineSectionHasWarningsRegressionsAndTheComparisonsPlots) {
+  testing::ReportFixture f;
+  BaselineComparison c;
+  c.name = "main";
+  c.path = "zerolab-results/baselines/main";
+  c.record.date = "2026-12-02T10:00:00Z";
+  c.warnings = {"baseline main was recorded on a different machine: cpu A vs B (compared anyway)"};
+  c.not_run = {"merge"};
+  c.gate = true;
+  c.gate_percent = 5;
+  BaselineComparison::Part part;
+  part.experiment_id = "sweep";
+  part.html = "<figure class=\"plot\" data-points=\"1\"><svg><circle class=\"pt\"/></svg></figure>\n";
+  stat::Regression r;
+  r.unit = "sec/op";
+  r.row = "Zero/method=a/size=1MiB";
+  r.column = kThisRunLabel;
+  r.baseline_column = "main";
+  r.percent = 50;
+  r.comparison.p = 0.002;
+  r.comparison.n1 = 6;
+  r.comparison.n2 = 6;
+  part.regressions.push_back(r);
+  c.parts.push_back(part);
+  f.context.baseline = &c;
+  const std::string html = report_html(f.outcomes, f.machine, f.context);
+  EXPECT_NE(html.find("<a href=\"#baseline\">Comparison with baseline main</a>: 1 significant regressions."),
+            std::string::npos);
+  EXPECT_NE(html.find("<section id=\"baseline\">\n<h2>Baseline main</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"warning\">warning: baseline main was recorded on a different machine: cpu A vs B"),
+            std::string::npos);
+  EXPECT_NE(html.find("<p>Not run this time: merge.</p>"), std::string::npos);
+  EXPECT_NE(html.find("<b>Statistically significant regressions worse than 5% (--fail-on-regression: exit 3):</b>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<li>sweep: Zero/method=a/size=1MiB sec/op +50.00% (p=0.002 n=6) main -&gt; this-run</li>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<h3>sweep: main vs this-run</h3>\n" + part.html), std::string::npos);
+  // The section comes after every experiment.
+  EXPECT_GT(html.find("<section id=\"baseline\">"), html.find("<section id=\"single\">"));
 }
 
 TEST(PlotData, ParsesSizesAndCountsInNames) {

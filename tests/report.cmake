@@ -38,6 +38,15 @@ if(TARGET zerolab AND TARGET zerolab_lab)
       old=${PROJECT_SOURCE_DIR}/tests/data/report/memclr_old.txt
       new=${PROJECT_SOURCE_DIR}/tests/data/report/memclr_new.txt
     MIN_PLOTS 122)
+  # A run compared with a saved baseline: report.html's baseline section
+  # with compare's tables and plots.
+  set(baseline_dir ${CMAKE_BINARY_DIR}/browser/lab_baseline)
+  zerolab_add_browser_test(browser_lab_baseline
+    GENERATOR_COMMAND /bin/sh -c
+      "rm -rf ${baseline_dir} && $<TARGET_FILE:zerolab> lab --quick chunked-zero --baseline-dir ${baseline_dir}/saved --save base -o ${baseline_dir}/first >/dev/null && $<TARGET_FILE:zerolab> lab --quick chunked-zero --baseline-dir ${baseline_dir}/saved --baseline base -o ${baseline_dir}/second >/dev/null"
+    PAGE ${baseline_dir}/second/report.html
+    MIN_PLOTS 10
+    TIMEOUT 300)
   if(ZEROLAB_BROWSER_TESTS AND NOT zerolab_browser_missing)
     set_tests_properties(browser_lab_report PROPERTIES
       PASS_REGULAR_EXPRESSION "html: 7 plots, 48 points, 0 console messages")
