@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -73,6 +74,38 @@ std::string governors(int cpus) {
   return out;
 }
 
+// What cpufreq says about the clock: warnings when a CPU's maximum is held
+// below its hardware maximum, notes when boost is off or nothing is exposed.
+void check_frequency(int cpus, MachineInfo& m) {
+  const std::string root = "/sys/devices/system/cpu/";
+  bool exposed = false;
+  for (int i = 0; i < cpus; ++i) {
+    const std::string dir = root + "cpu" + std::to_string(i) + "/cpufreq/";
+    const std::string hw = read_first_line(dir + "cpuinfo_max_freq");
+    const std::string cap = read_first_line(dir + "scaling_max_freq");
+    if (hw.empty() || cap.empty()) continue;
+    exposed = true;
+    const long hw_khz = std::atol(hw.c_str());
+    const long cap_khz = std::atol(cap.c_str());
+    if (cap_khz > 0 && cap_khz < hw_khz) {
+      m.warnings.push_back("CPU " + std::to_string(i) + "'s clock is capped at " + std::to_string(cap_khz / 1000) +
+                           " MHz (hardware maximum " + std::to_string(hw_khz / 1000) +
+                           " MHz, scaling_max_freq): timings are slower than the machine can run");
+    }
+  }
+  if (!exposed) {
+    m.notes.push_back("the kernel exposes no cpufreq (usual in a VM): the governor and the clock "
+                      "cannot be checked here");
+    return;
+  }
+  if (read_first_line(root + "cpufreq/boost") == "0") {
+    m.notes.push_back("frequency boost is off (" + root + "cpufreq/boost = 0): steadier timings, lower peaks");
+  }
+  if (read_first_line(root + "intel_pstate/no_turbo") == "1") {
+    m.notes.push_back("turbo is off (intel_pstate/no_turbo = 1): steadier timings, lower peaks");
+  }
+}
+
 std::string compiler() {
 #if defined(__clang__)
   return "clang " __clang_version__;
@@ -119,6 +152,7 @@ MachineInfo describe_machine() {
                          "', not 'performance': timings will vary with the clock (set it with "
                          "cpupower frequency-set -g performance)");
   }
+  check_frequency(online > 0 ? online : cpus, m);
   double load1 = 0;
   if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
     if (std::fscanf(f, "%lf", &load1) != 1) load1 = 0;

@@ -24,6 +24,9 @@ struct MachineInfo {
   // the kernel exposes it), glibc, compiler, cxxflags.
   std::vector<std::pair<std::string, std::string>> config;
   std::vector<std::string> warnings;  // one line each, without a prefix
+  // Facts worth knowing that need no action (frequency not exposed, boost
+  // off), one line each; shown in the reports, not on stderr.
+  std::vector<std::string> notes;
 };
 
 MachineInfo describe_machine();

@@ -130,6 +130,7 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
     out += "| " + md_cell(key) + " | " + md_cell(value) + " |\n";
   }
   for (const auto& w : machine.warnings) out += "\n> warning: " + md_cell(w) + "\n";
+  for (const auto& n : machine.notes) out += "\nNote: " + md_cell(n) + "\n";
   out += "\n## Summary\n\n" + summary_line(tally(outcomes)) + "\n";
   for (const auto& o : outcomes) {
     const Experiment& e = *o.experiment;

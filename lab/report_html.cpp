@@ -59,6 +59,7 @@ std::string header(const std::vector<ExperimentOutcome>& outcomes, const Machine
   }
   out += "</table>\n";
   for (const auto& w : machine.warnings) out += "<p class=\"warning\">warning: " + html_escape(w) + "</p>\n";
+  for (const auto& n : machine.notes) out += "<p class=\"sub\">note: " + html_escape(n) + "</p>\n";
 
   out += "<nav><h3>Experiments</h3><ul>\n";
   for (const auto& o : outcomes) {

@@ -39,6 +39,7 @@ struct ReportFixture {
                       {"glibc", "2.36"},     {"compiler", "g++ 12.2.0"},
                       {"cxxflags", "-O2"}};
     machine.warnings = {"CPU frequency scaling governor is \"powersave\": results will be noisier"};
+    machine.notes = {"frequency boost is off"};
     context.started = "2026-12-03T06:00:00Z";
     context.command = "zerolab lab --count 3";
     context.count = 3;

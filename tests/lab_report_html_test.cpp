@@ -55,6 +55,7 @@ TEST(LabReportHtml, HeaderHasTheMachineWarningsAndVerdictSummary) {
   EXPECT_NE(html.find("<tr><th>thp</th><td>madvise</td></tr>"), std::string::npos);
   EXPECT_NE(html.find("<p class=\"warning\">warning: CPU frequency scaling governor is &quot;powersave&quot;"),
             std::string::npos);
+  EXPECT_NE(html.find("<p class=\"sub\">note: frequency boost is off</p>"), std::string::npos);
   EXPECT_NE(html.find("<b>4 claims:</b> <span class=\"verdict v-replicates\">2 replicate</span>"
                       "<span class=\"verdict v-contradicts\">1 contradict</span>"),
             std::string::npos);
