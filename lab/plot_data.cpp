@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 #include "lab/judge.hpp"
 #include "lab/report.hpp"
@@ -71,30 +70,6 @@ std::vector<double> all_samples(const report::StripPlot& p) {
 
 }  // namespace
 
-bool parse_name_quantity(std::string_view text, double& value, bool& bytes) {
-  const std::string s(text);
-  if (s.empty() || !(std::isdigit(static_cast<unsigned char>(s[0])) != 0)) return false;
-  char* end = nullptr;
-  const double number = std::strtod(s.c_str(), &end);
-  const std::string suffix(end);
-  static const struct {
-    const char* suffix;
-    double factor;
-    bool bytes;
-  } kSuffixes[] = {{"", 1, false},           {"B", 1, true},         {"KiB", 1024.0, true},
-                   {"MiB", 1048576.0, true}, {"GiB", 1073741824.0, true},
-                   {"TiB", 1099511627776.0, true}, {"k", 1e3, false}, {"K", 1e3, false},
-                   {"M", 1e6, false},        {"G", 1e9, false}};
-  for (const auto& k : kSuffixes) {
-    if (suffix == k.suffix) {
-      value = number * k.factor;
-      bytes = k.bytes;
-      return std::isfinite(value);
-    }
-  }
-  return false;
-}
-
 std::vector<report::Mark> cache_marks(const MachineInfo& machine) {
   std::vector<report::Mark> marks;
   for (const auto& [key, value] : machine.config) {
@@ -107,7 +82,7 @@ std::vector<report::Mark> cache_marks(const MachineInfo& machine) {
       if (level == "L1i") continue;  // instructions: no data is zeroed there
       double size = 0;
       bool bytes = false;
-      if (!parse_name_quantity(part.substr(space + 1), size, bytes) || !bytes) continue;
+      if (!report::parse_quantity(part.substr(space + 1), size, bytes) || !bytes) continue;
       marks.push_back({size, level + " " + report::format_value(size, ValueKind::kBytes)});
     }
   }
@@ -131,7 +106,7 @@ report::LinePlot sweep_plot(const PlotSpec& spec, const std::vector<benchfmt::Re
     for (const std::string& element : split(std::string_view(name).substr(spec.prefix.size()), '/')) {
       if (element.compare(0, x_prefix.size(), x_prefix) == 0) {
         bool bytes = false;
-        have_x = parse_name_quantity(element.substr(x_prefix.size()), x, bytes);
+        have_x = report::parse_quantity(element.substr(x_prefix.size()), x, bytes);
         x_bytes = x_bytes || bytes;
         continue;
       }

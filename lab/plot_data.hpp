@@ -23,10 +23,6 @@
 
 namespace zerolab::lab {
 
-// "64KiB" → 65536 (bytes = true), "100000" → 1e5 (bytes = false). Accepts
-// B, KiB, MiB, GiB, TiB and k, M, G suffixes; false for anything else.
-bool parse_name_quantity(std::string_view text, double& value, bool& bytes);
-
 // The L1d, L2 and L3 sizes of the machine's "caches" config line
 // ("L1d 48KiB, L1i 32KiB, L2 1MiB, L3 32MiB"), as plot marks.
 std::vector<report::Mark> cache_marks(const MachineInfo& machine);

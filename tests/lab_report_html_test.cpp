@@ -142,22 +142,6 @@ TEST(LabReportHtml, BaselineSectionHasWarningsRegressionsAndTheComparisonsPlots)
   EXPECT_GT(html.find("<section id=\"baseline\">"), html.find("<section id=\"single\">"));
 }
 
-TEST(PlotData, ParsesSizesAndCountsInNames) {
-  double v = 0;
-  bool bytes = false;
-  ASSERT_TRUE(parse_name_quantity("64KiB", v, bytes));
-  EXPECT_EQ(v, 65536);
-  EXPECT_TRUE(bytes);
-  ASSERT_TRUE(parse_name_quantity("100000", v, bytes));
-  EXPECT_EQ(v, 100000);
-  EXPECT_FALSE(bytes);
-  ASSERT_TRUE(parse_name_quantity("1GiB", v, bytes));
-  EXPECT_EQ(v, 1073741824.0);
-  EXPECT_FALSE(parse_name_quantity("fast", v, bytes));
-  EXPECT_FALSE(parse_name_quantity("64KB/s", v, bytes));
-  EXPECT_FALSE(parse_name_quantity("", v, bytes));
-}
-
 TEST(PlotData, RatioClaimPlotHasBothBenchmarksSlowerFirst) {
   testing::ReportFixture f;
   const ExperimentOutcome& o = f.outcomes[0];

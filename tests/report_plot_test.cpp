@@ -101,6 +101,25 @@ TEST(PlotScale, TickLabelsGainDigitsUntilDistinct) {
             (std::vector<std::string>{"611 ns", "611.5 ns", "612 ns"}));
 }
 
+TEST(PlotScale, ParsesSizesAndCountsAsNamesWriteThem) {
+  double v = 0;
+  bool bytes = false;
+  ASSERT_TRUE(parse_quantity("64KiB", v, bytes));
+  EXPECT_EQ(v, 65536);
+  EXPECT_TRUE(bytes);
+  ASSERT_TRUE(parse_quantity("100000", v, bytes));
+  EXPECT_EQ(v, 100000);
+  EXPECT_FALSE(bytes);
+  ASSERT_TRUE(parse_quantity("10k", v, bytes));
+  EXPECT_EQ(v, 10000);
+  ASSERT_TRUE(parse_quantity("1GiB", v, bytes));
+  EXPECT_EQ(v, 1073741824.0);
+  EXPECT_FALSE(parse_quantity("fast", v, bytes));
+  EXPECT_FALSE(parse_quantity("64KB/s", v, bytes));
+  EXPECT_FALSE(parse_quantity("", v, bytes));
+  EXPECT_FALSE(parse_quantity("1e999", v, bytes));  // not finite
+}
+
 TEST(PlotScale, WantsLogOnlyForWidePositiveRanges) {
   EXPECT_TRUE(wants_log(std::vector<double>{1, 30}));
   EXPECT_FALSE(wants_log(std::vector<double>{1, 29}));

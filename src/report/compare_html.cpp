@@ -46,23 +46,6 @@ std::vector<std::string> split_name(const std::string& name) {
   return parts;
 }
 
-// "64KiB" → 65536 bytes, "1000" → 1000; false for anything else.
-bool parse_quantity(const std::string& text, double& value, bool& bytes) {
-  if (text.empty() || text[0] < '0' || text[0] > '9') return false;
-  char* end = nullptr;
-  const double number = std::strtod(text.c_str(), &end);
-  const std::string suffix(end);
-  static const std::map<std::string, std::pair<double, bool>> kSuffixes = {
-      {"", {1, false}},           {"B", {1, true}},          {"KiB", {1024.0, true}},
-      {"MiB", {1048576.0, true}}, {"GiB", {1073741824.0, true}}, {"k", {1e3, false}},
-      {"K", {1e3, false}},        {"M", {1e6, false}},       {"G", {1e9, false}}};
-  const auto it = kSuffixes.find(suffix);
-  if (it == kSuffixes.end()) return false;
-  value = number * it->second.first;
-  bytes = it->second.second;
-  return std::isfinite(value);
-}
-
 // The name key that reads best as an x axis: present in at least half the
 // rows, a quantity in each, with the most distinct values (three or more).
 std::string sweep_key(const std::vector<std::string>& row_names) {

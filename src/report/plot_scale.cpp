@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace zerolab::report {
 namespace {
@@ -91,6 +93,30 @@ double AxisScale::to_unit(double value) const {
   }
   if (!(t >= 0)) return 0;
   return std::min(t, 1.0);
+}
+
+bool parse_quantity(std::string_view text, double& value, bool& bytes) {
+  const std::string s(text);
+  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
+  char* end = nullptr;
+  const double number = std::strtod(s.c_str(), &end);
+  const std::string_view suffix(end);
+  static const struct {
+    std::string_view suffix;
+    double factor;
+    bool bytes;
+  } kSuffixes[] = {{"", 1, false},          {"B", 1, true},           {"KiB", 1024.0, true},
+                   {"MiB", 1048576.0, true}, {"GiB", 1073741824.0, true},
+                   {"TiB", 1099511627776.0, true}, {"k", 1e3, false}, {"K", 1e3, false},
+                   {"M", 1e6, false},       {"G", 1e9, false}};
+  for (const auto& k : kSuffixes) {
+    if (suffix == k.suffix) {
+      value = number * k.factor;
+      bytes = k.bytes;
+      return std::isfinite(value);
+    }
+  }
+  return false;
 }
 
 bool wants_log(std::span<const double> values) {

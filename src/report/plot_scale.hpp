@@ -54,6 +54,11 @@ struct AxisScale {
 AxisScale make_scale(std::span<const double> values, bool log, ValueKind kind,
                      bool include_zero = false);
 
+// A size or count as benchmark names write them: "64KiB" → 65536 with
+// bytes = true, "100000" → 1e5 and "10k" → 1e4 with bytes = false. Accepts
+// B, KiB, MiB, GiB, TiB and k/K, M, G; false for anything else.
+bool parse_quantity(std::string_view text, double& value, bool& bytes);
+
 // Whether values spread widely enough (max/min >= 30, all positive) that a
 // log axis reads better.
 bool wants_log(std::span<const double> values);

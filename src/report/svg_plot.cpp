@@ -59,6 +59,19 @@ std::string line(double x1, double y1, double x2, double y2, const std::string& 
          "\" y2=\"" + num(y2) + "\"/>\n";
 }
 
+// Vertical grid lines at the x ticks, with their labels under the plot area.
+std::string x_ticks(const AxisScale& sx, ValueKind kind, double left, double width, double top,
+                    double height) {
+  std::string out;
+  const std::vector<std::string> labels = format_ticks(sx.ticks, kind);
+  for (std::size_t i = 0; i < sx.ticks.size(); ++i) {
+    const double x = left + sx.to_unit(sx.ticks[i]) * width;
+    out += line(x, top, x, top + height, "grid");
+    out += text(x, top + height + 16, "middle", labels[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string html_escape(std::string_view s) {
@@ -106,11 +119,7 @@ std::string render_line_plot(const LinePlot& p) {
   out += svg_open(kWidth, kHeight, p.title);
   out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(pw) +
          "\" height=\"" + num(ph) + "\"/>\n";
-  const std::vector<std::string> x_labels = format_ticks(sx.ticks, p.x.kind);
-  for (std::size_t i = 0; i < sx.ticks.size(); ++i) {
-    out += line(px(sx.ticks[i]), kTop, px(sx.ticks[i]), kTop + ph, "grid");
-    out += text(px(sx.ticks[i]), kTop + ph + 16, "middle", x_labels[i]);
-  }
+  out += x_ticks(sx, p.x.kind, kLeft, pw, kTop, ph);
   const std::vector<std::string> y_labels = format_ticks(sy.ticks, p.y.kind);
   for (std::size_t i = 0; i < sy.ticks.size(); ++i) {
     out += line(kLeft, py(sy.ticks[i]), kLeft + pw, py(sy.ticks[i]), "grid");
@@ -187,11 +196,7 @@ std::string render_strip_plot(const StripPlot& p) {
   out += svg_open(kWidth, height, p.title);
   out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(pw) +
          "\" height=\"" + num(ph) + "\"/>\n";
-  const std::vector<std::string> x_labels = format_ticks(sx.ticks, p.x.kind);
-  for (std::size_t i = 0; i < sx.ticks.size(); ++i) {
-    out += line(px(sx.ticks[i]), kTop, px(sx.ticks[i]), kTop + ph, "grid");
-    out += text(px(sx.ticks[i]), kTop + ph + 16, "middle", x_labels[i]);
-  }
+  out += x_ticks(sx, p.x.kind, kLeft, pw, kTop, ph);
   for (std::size_t i = 0; i < p.rows.size(); ++i) {
     const StripRow& r = p.rows[i];
     const char* colour = kPalette[i % kPaletteSize];
