@@ -12,7 +12,7 @@ if(TARGET zerolab_gbench)
   target_compile_definitions(gbench_fixture_plain PRIVATE ZEROLAB_FIXTURE_PLAIN_MAIN=1)
   target_link_libraries(gbench_fixture_plain PRIVATE zerolab::gbench zerolab_warnings)
 
-  zerolab_add_test(gbench_test SOURCES gbench_test.cpp LIBS zerolab_stat LABELS gbench)
+  zerolab_add_test(gbench_test SOURCES gbench_test.cpp LIBS zerolab_stat zerolab_gbench LABELS gbench)
   target_compile_definitions(gbench_test PRIVATE
     ZEROLAB_GBENCH_FIXTURE="$<TARGET_FILE:gbench_fixture>"
     ZEROLAB_GBENCH_FIXTURE_PLAIN="$<TARGET_FILE:gbench_fixture_plain>")

@@ -18,12 +18,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "zerolab/gbench.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace {
@@ -356,6 +358,103 @@ TEST(Gbench, CompareShowsAllocsAndBytesPerOp) {
     EXPECT_NE(c.out.find(table), std::string::npos) << table << "\nin\n" << c.out;
   }
 #endif
+}
+
+// ---- MemoryReporter and memory_figures on hand-made runs ---------------------
+
+}  // namespace
+
+// MemoryManager::Result's constructor names this constant, which Debian's
+// libbenchmark.so defines but does not export; Google Benchmark only ever
+// constructs Results inside the library. The hand-made ones below need it.
+const std::int64_t benchmark::MemoryManager::TombstoneValue = std::numeric_limits<std::int64_t>::max();
+
+namespace {
+
+benchmark::BenchmarkReporter::Run make_run(const benchmark::MemoryManager::Result* result,
+                                           std::int64_t iterations, std::int64_t threads,
+                                           double allocs_per_iter) {
+  benchmark::BenchmarkReporter::Run run;
+  run.run_name.function_name = "BM_Made";
+  run.iterations = iterations;
+  run.threads = threads;
+  run.real_accumulated_time = 1e-6 * static_cast<double>(iterations);
+  run.cpu_accumulated_time = run.real_accumulated_time;
+  run.memory_result = result;
+  run.allocs_per_iter = allocs_per_iter;
+  return run;
+}
+
+TEST(GbenchFigures, PerOpFromThePassLength) {
+  zerolab::gbench::MemoryFigures f;
+  // 49 allocations in a pass of 16 (3 per iteration and one more once).
+  benchmark::MemoryManager::Result r;
+  r.num_allocs = 49;
+  r.total_allocated_bytes = 17424;
+  r.max_bytes_used = 1464;
+  r.net_heap_growth = 0;
+  ASSERT_TRUE(zerolab::gbench::memory_figures(make_run(&r, 100000, 1, 49.0 / 16), f));
+  EXPECT_EQ(f.bytes_per_op, 17424.0 / 16);
+  EXPECT_EQ(f.allocs_per_op, 3.0625);
+  EXPECT_EQ(zerolab::gbench::format_memory_columns(f),
+            "       1089 B/op       3.06 allocs/op       1464 max-B");
+  // No allocations: the pass's length is min(16, iterations / threads).
+  benchmark::MemoryManager::Result none;
+  none.total_allocated_bytes = 0;
+  none.net_heap_growth = 64;
+  ASSERT_TRUE(zerolab::gbench::memory_figures(make_run(&none, 20, 2, 0), f));
+  EXPECT_TRUE(f.has_bytes);
+  EXPECT_EQ(zerolab::gbench::format_memory_columns(f),
+            "          0 B/op          0 allocs/op          0 max-B 64 net-heap-B");
+  // total_allocated_bytes not measured (TombstoneValue): no B/op column.
+  benchmark::MemoryManager::Result tomb;
+  tomb.num_allocs = 2;
+  ASSERT_TRUE(zerolab::gbench::memory_figures(make_run(&tomb, 5, 1, 0.4), f));
+  EXPECT_FALSE(f.has_bytes);
+  EXPECT_FALSE(f.has_net_heap);
+  EXPECT_EQ(zerolab::gbench::format_memory_columns(f), "       0.40 allocs/op          0 max-B");
+  // Rows without a memory result have no figures.
+  EXPECT_FALSE(zerolab::gbench::memory_figures(make_run(nullptr, 5, 1, 0), f));
+  benchmark::BenchmarkReporter::Run failed = make_run(&r, 5, 1, 1);
+  failed.error_occurred = true;
+  EXPECT_FALSE(zerolab::gbench::memory_figures(failed, f));
+  benchmark::BenchmarkReporter::Run mean = make_run(&r, 5, 1, 1);
+  mean.run_type = benchmark::BenchmarkReporter::Run::RT_Aggregate;
+  EXPECT_FALSE(zerolab::gbench::memory_figures(mean, f));
+}
+
+TEST(GbenchFigures, ReporterAppendsColumnsToConsoleRowsOnly) {
+  benchmark::MemoryManager::Result r;
+  r.num_allocs = 16;
+  r.total_allocated_bytes = 128;
+  r.max_bytes_used = 8;
+  r.net_heap_growth = 0;
+  const std::vector<benchmark::BenchmarkReporter::Run> runs = {make_run(&r, 1000, 1, 1), make_run(nullptr, 1000, 1, 0)};
+  benchmark::BenchmarkReporter::Context context;
+  context.name_field_width = 10;  // set by Google Benchmark's runner, not by Context()
+  std::ostringstream out;
+  std::ostringstream err;
+  zerolab::gbench::MemoryReporter console(
+      std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None));
+  console.SetOutputStream(&out);
+  console.SetErrorStream(&err);
+  ASSERT_TRUE(console.ReportContext(context));
+  console.ReportRuns(runs);
+  const std::vector<std::string> rows = rows_of(out.str(), "BM_Made");
+  ASSERT_EQ(rows.size(), 2u) << out.str();
+  EXPECT_TRUE(ends_with(rows[0], " 1000          8 B/op          1 allocs/op          8 max-B")) << rows[0];
+  EXPECT_TRUE(ends_with(rows[1], " 1000")) << rows[1];
+  EXPECT_EQ(out.str().rfind("-----", 0), 0u) << out.str();  // the header is Google Benchmark's
+
+  std::ostringstream json;
+  zerolab::gbench::MemoryReporter wrapped(std::make_unique<benchmark::JSONReporter>());
+  wrapped.SetOutputStream(&json);
+  wrapped.SetErrorStream(&err);
+  ASSERT_TRUE(wrapped.ReportContext(context));
+  wrapped.ReportRuns(runs);
+  wrapped.Finalize();
+  EXPECT_EQ(json.str().find("B/op"), std::string::npos);
+  EXPECT_NE(json.str().find("\"total_allocated_bytes\": 128"), std::string::npos) << json.str();
 }
 
 }  // namespace
