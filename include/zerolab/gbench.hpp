@@ -25,8 +25,8 @@
 //                          during the pass (frees of older blocks count).
 // When exact() is true (normal and ASan builds, with Google Benchmark as a
 // shared library), allocations that Google Benchmark's own library code
-// makes during the pass (its thread manager, its copy of the arguments, its
-// counter bookkeeping) are left out of all four fields, so a benchmark that
+// makes during the pass (its thread manager, its copy of the arguments, the
+// nodes of its counter map) are left out of all four fields, so a benchmark that
 // allocates nothing reports 0; they are told apart by the return address
 // into the code that called the allocator (the hooks' sampler; under ASan,
 // the block's allocation stack). When false (TSan builds, or Google
