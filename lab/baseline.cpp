@@ -317,18 +317,7 @@ bool compare_files(const std::string& base_label, const std::string& baseline_fi
   part.text = stat::render_text(tables);
   part.markdown = stat::render_markdown(tables);
   part.html = report::compare_sections_html(tables);
-  for (const stat::Table& t : tables.tables) {
-    for (const auto& [key, cell] : t.cells) {
-      (void)key;
-      const bool compared_nan = cell->baseline != nullptr &&
-                                (cell->first_nan.line != 0 || cell->baseline->first_nan.line != 0);
-      if (!compared_nan) continue;
-      const stat::ValueOrigin& o =
-          cell->first_nan.line != 0 ? cell->first_nan : cell->baseline->first_nan;
-      warnings.push_back(o.file + ":" + std::to_string(o.line) + ": NaN measurement in " + t.unit +
-                         "; the comparison was skipped");
-    }
-  }
+  for (std::string& line : stat::skipped_nan_comparisons(tables)) warnings.push_back(std::move(line));
   part.regressions = stat::find_regressions(tables, files.units(), gate_percent);
   return true;
 }

@@ -139,6 +139,11 @@ struct Regression {
 std::vector<Regression> find_regressions(const Tables& tables, const UnitMetadataMap& units,
                                          double max_percent);
 
+// One line per compared cell with a NaN measurement, naming where it came
+// from: "old.txt:12: NaN measurement in sec/op; the comparison was skipped"
+// (benchstat would hang on it; see cmd_compare.cpp).
+std::vector<std::string> skipped_nan_comparisons(const Tables& tables);
+
 // Go's superscript footnote marks: 1 → "¹", 12 → "¹²".
 std::string superscript(int i);
 

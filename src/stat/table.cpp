@@ -231,4 +231,20 @@ std::string superscript(int i) {
   return digits;
 }
 
+std::vector<std::string> skipped_nan_comparisons(const Tables& tables) {
+  std::vector<std::string> lines;
+  for (const Table& t : tables.tables) {
+    for (const auto& [key, cell] : t.cells) {
+      (void)key;
+      const bool compared_nan =
+          cell->baseline != nullptr && (cell->first_nan.line != 0 || cell->baseline->first_nan.line != 0);
+      if (!compared_nan) continue;
+      const ValueOrigin& o = cell->first_nan.line != 0 ? cell->first_nan : cell->baseline->first_nan;
+      lines.push_back(o.file + ":" + std::to_string(o.line) + ": NaN measurement in " + t.unit +
+                      "; the comparison was skipped");
+    }
+  }
+  return lines;
+}
+
 }  // namespace zerolab::stat

@@ -281,17 +281,7 @@ int run_compare(std::span<char* const> args) {
   // Where benchstat would hang (go-moremath's U test loops forever on
   // NaN), zerolab reports the comparison as impossible and says where the
   // NaN came from.
-  for (const stat::Table& t : tables.tables) {
-    for (const auto& [key, cell] : t.cells) {
-      (void)key;
-      const bool compared_nan = cell->baseline != nullptr &&
-                                (cell->first_nan.line != 0 || cell->baseline->first_nan.line != 0);
-      if (!compared_nan) continue;
-      const stat::ValueOrigin& o = cell->first_nan.line != 0 ? cell->first_nan : cell->baseline->first_nan;
-      print_err(o.file + ":" + std::to_string(o.line) + ": NaN measurement in " + t.unit +
-                "; the comparison was skipped\n");
-    }
-  }
+  for (const std::string& line : stat::skipped_nan_comparisons(tables)) print_err(line + "\n");
 
   if (flags.fail_on_regression) {
     const auto regressions = stat::find_regressions(tables, files.units(), flags.fail_percent);
