@@ -28,6 +28,11 @@ option(ZEROLAB_BROWSER_TESTS "Register the headless-Chromium tests of the HTML r
 
 set(zerolab_browser_missing "")
 if(ZEROLAB_BROWSER_TESTS)
+  # Debian's python3 (what install-deps.sh installs) before any other on
+  # PATH, such as a pyenv shim that needs its own environment to run.
+  if(NOT Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3)
+  endif()
   find_package(Python3 COMPONENTS Interpreter)
   find_program(ZEROLAB_CHROMIUM NAMES chromium chromium-browser)
   find_program(ZEROLAB_CHROMEDRIVER chromedriver)
