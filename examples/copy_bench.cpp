@@ -35,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+#include "lab/loopback.hpp"
 #include "zerolab/bench.hpp"
 #include "zerolab/copy.hpp"
 
@@ -136,67 +137,28 @@ void file_to_file(zerolab::B& b, bool cold) {
   unlink(dst.c_str());
 }
 
-struct Loopback {
-  int ours = -1;
-  int peer = -1;
-  explicit Loopback(zerolab::B& b) {
-    const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (bind(listener, reinterpret_cast<sockaddr*>(&addr), len) != 0 || listen(listener, 1) != 0 ||
-        getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-      b.fatal("cannot listen on loopback");
-    }
-    ours = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (connect(ours, reinterpret_cast<sockaddr*>(&addr), len) != 0) b.fatal("cannot connect");
-    peer = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
-    close(listener);
-  }
-  ~Loopback() {
-    close(ours);
-    close(peer);
-  }
-};
-
-// Reads (sink) or sends (source) on `fd` until stopped.
-class Peer {
- public:
-  Peer(int fd, bool sink) : fd_(fd), thread_([this, sink] {
-    std::vector<char> buf(256 << 10, 'n');
-    while (!stop_.load(std::memory_order_relaxed)) {
-      const ssize_t n = sink ? read(fd_, buf.data(), buf.size())
-                             : send(fd_, buf.data(), buf.size(), MSG_NOSIGNAL);
-      if (n <= 0 && errno != EINTR) break;
-    }
-  }) {}
-  ~Peer() {
-    stop_.store(true);
-    shutdown(fd_, SHUT_RDWR);
-    thread_.join();
-  }
-
- private:
-  int fd_;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
+// A loopback pair, or the benchmark stops with why not.
+zerolab::lab::LoopbackPair loopback(zerolab::B& b) {
+  std::string error;
+  zerolab::lab::LoopbackPair net = zerolab::lab::LoopbackPair::open(error);
+  if (!error.empty()) b.fatal(error);
+  return net;
+}
 
 void file_to_tcp(zerolab::B& b) {
   const std::string src = dir() + "/zerolab_copy_bench_net";
   ensure_file(b, src, kNet);
   const int fd = open(src.c_str(), O_RDONLY | O_CLOEXEC);
-  Loopback net(b);
-  Peer sink(net.peer, true);
+  const zerolab::lab::LoopbackPair net = loopback(b);
+  zerolab::lab::PeerThread sink(net.peer(), true);
   const bool use_copy_fd = way() == "copy_fd";
   b.set_bytes(static_cast<std::int64_t>(kNet));
-  rw_loop(fd, net.ours, kNet, true);  // warm the page cache and the socket
+  rw_loop(fd, net.ours(), kNet, true);  // warm the page cache and the socket
   b.reset_timer();
   for (std::int64_t i = 0; i < b.n(); ++i) {
     lseek(fd, 0, SEEK_SET);
-    const std::size_t n = use_copy_fd ? zerolab::copy_fd(fd, net.ours).bytes
-                                      : rw_loop(fd, net.ours, kNet, true);
+    const std::size_t n = use_copy_fd ? zerolab::copy_fd(fd, net.ours()).bytes
+                                      : rw_loop(fd, net.ours(), kNet, true);
     if (n != kNet) b.fatal("short copy");
   }
   b.stop_timer();
@@ -206,18 +168,18 @@ void file_to_tcp(zerolab::B& b) {
 void tcp_to_file(zerolab::B& b) {
   const std::string dst = dir() + "/zerolab_copy_bench_net_dst";
   const int fd = open(dst.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  Loopback net(b);
-  Peer source(net.peer, false);
+  const zerolab::lab::LoopbackPair net = loopback(b);
+  zerolab::lab::PeerThread source(net.peer(), false);
   const bool use_copy_fd = way() == "copy_fd";
   b.set_bytes(static_cast<std::int64_t>(kNet));
-  rw_loop(net.ours, fd, kNet, false);  // allocate the file's blocks once
+  rw_loop(net.ours(), fd, kNet, false);  // allocate the file's blocks once
   b.reset_timer();
   for (std::int64_t i = 0; i < b.n(); ++i) {
     lseek(fd, 0, SEEK_SET);
     zerolab::CopyOptions o;
     o.max_bytes = kNet;
-    const std::size_t n = use_copy_fd ? zerolab::copy_fd(net.ours, fd, o).bytes
-                                      : rw_loop(net.ours, fd, kNet, false);
+    const std::size_t n = use_copy_fd ? zerolab::copy_fd(net.ours(), fd, o).bytes
+                                      : rw_loop(net.ours(), fd, kNet, false);
     if (n != kNet) b.fatal("short copy");
   }
   b.stop_timer();

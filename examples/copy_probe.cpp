@@ -76,7 +76,10 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
+
+#include "lab/loopback.hpp"
 
 namespace {
 
@@ -161,28 +164,20 @@ bool write_all(int fd, const char* p, std::size_t n, bool socket) {
   return true;
 }
 
-// A connected loopback TCP pair: `ours` (the copier's) and `peer`.
+// A connected loopback TCP pair: `ours` (the copier's) and `peer`, which the
+// caller closes. Buffer sizes are set before connect, so the window scale
+// fits them; the peer's on the listener, which accept() copies.
 void tcp_pair(const Config& c, int& ours, int& peer) {
-  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (listener < 0 || bind(listener, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
-      listen(listener, 1) != 0 || getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    die("listen");
+  std::string error;
+  zerolab::lab::LoopbackPair pair = zerolab::lab::LoopbackPair::open(error, [&c](int us, int listener) {
+    if (c.sndbuf > 0) setsockopt(c.send ? us : listener, SOL_SOCKET, SO_SNDBUF, &c.sndbuf, sizeof c.sndbuf);
+    if (c.rcvbuf > 0) setsockopt(c.send ? listener : us, SOL_SOCKET, SO_RCVBUF, &c.rcvbuf, sizeof c.rcvbuf);
+  });
+  if (!error.empty()) {
+    std::fprintf(stderr, "copy_probe: %s\n", error.c_str());
+    std::exit(1);
   }
-  ours = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  // Buffer sizes before connect, so the window scale fits them.
-  const int sending = c.send ? ours : -1;
-  if (c.sndbuf > 0 && sending >= 0) setsockopt(ours, SOL_SOCKET, SO_SNDBUF, &c.sndbuf, sizeof c.sndbuf);
-  if (c.rcvbuf > 0 && !c.send) setsockopt(ours, SOL_SOCKET, SO_RCVBUF, &c.rcvbuf, sizeof c.rcvbuf);
-  if (c.rcvbuf > 0 && c.send) setsockopt(listener, SOL_SOCKET, SO_RCVBUF, &c.rcvbuf, sizeof c.rcvbuf);
-  if (c.sndbuf > 0 && !c.send) setsockopt(listener, SOL_SOCKET, SO_SNDBUF, &c.sndbuf, sizeof c.sndbuf);
-  if (connect(ours, reinterpret_cast<sockaddr*>(&addr), len) != 0) die("connect");
-  peer = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
-  if (peer < 0) die("accept");
-  close(listener);
+  std::tie(ours, peer) = pair.release();
   if (c.nodelay) {
     const int one = 1;
     setsockopt(ours, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

@@ -16,22 +16,19 @@
 //
 // Example:
 //   zerolab lab copy
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "lab/experiment.hpp"
+#include "lab/loopback.hpp"
 #include "zerolab/copy.hpp"
 
 namespace zerolab::lab {
@@ -75,63 +72,6 @@ class Files {
 
  private:
   std::string dir_;
-};
-
-// A connected TCP pair on loopback: `ours` is the benchmark's end.
-struct Loopback {
-  int ours = -1;
-  int peer = -1;
-  explicit Loopback(B& b) {
-    const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (listener < 0 || bind(listener, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
-        listen(listener, 1) != 0 ||
-        getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-      b.fatal("cannot listen on loopback");
-    }
-    ours = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (connect(ours, reinterpret_cast<sockaddr*>(&addr), len) != 0) b.fatal("cannot connect");
-    peer = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
-    close(listener);
-    if (peer < 0) b.fatal("cannot accept");
-  }
-  ~Loopback() {
-    if (ours >= 0) close(ours);
-    if (peer >= 0) close(peer);
-  }
-  Loopback(const Loopback&) = delete;
-  Loopback& operator=(const Loopback&) = delete;
-};
-
-// A thread on the peer end: reads everything (sink) or sends an endless
-// stream (source) until stopped.
-class PeerThread {
- public:
-  PeerThread(int fd, bool sink)
-      : thread_([this, fd, sink] {
-          std::vector<char> buf(256 << 10, 'n');
-          while (!stop_.load(std::memory_order_relaxed)) {
-            const ssize_t n = sink ? read(fd, buf.data(), buf.size())
-                                   : send(fd, buf.data(), buf.size(), MSG_NOSIGNAL);
-            if (n <= 0 && errno != EINTR) break;
-          }
-        }),
-        fd_(fd) {}
-  ~PeerThread() {
-    stop_.store(true, std::memory_order_relaxed);
-    shutdown(fd_, SHUT_RDWR);  // wakes the thread
-    thread_.join();
-  }
-  PeerThread(const PeerThread&) = delete;
-  PeerThread& operator=(const PeerThread&) = delete;
-
- private:
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-  int fd_;
 };
 
 // A growable byte buffer that, like bytes.Buffer.ReadFrom, can read straight
@@ -325,23 +265,31 @@ void file_to_file(B& b, Way way) {
   }
 }
 
+// A loopback pair, or the benchmark stops with why not.
+LoopbackPair loopback(B& b) {
+  std::string error;
+  LoopbackPair net = LoopbackPair::open(error);
+  if (!error.empty()) b.fatal(error);
+  return net;
+}
+
 void file_to_tcp(B& b, Way way) {
   Files f(b);
-  Loopback net(b);
-  PeerThread sink(net.peer, true);
+  const LoopbackPair net = loopback(b);
+  PeerThread sink(net.peer(), true);
   for (auto _ : b.loop()) {
     lseek(f.src, 0, SEEK_SET);
-    check(b, fd_to_fd(way, f.src, net.ours, SIZE_MAX, true), kPayload);
+    check(b, fd_to_fd(way, f.src, net.ours(), SIZE_MAX, true), kPayload);
   }
 }
 
 void tcp_to_file(B& b, Way way) {
   Files f(b);
-  Loopback net(b);
-  PeerThread source(net.peer, false);
+  const LoopbackPair net = loopback(b);
+  PeerThread source(net.peer(), false);
   for (auto _ : b.loop()) {
     lseek(f.dst, 0, SEEK_SET);
-    check(b, fd_to_fd(way, net.ours, f.dst, kPayload), kPayload);
+    check(b, fd_to_fd(way, net.ours(), f.dst, kPayload), kPayload);
   }
 }
 
