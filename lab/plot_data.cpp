@@ -159,7 +159,7 @@ report::StripPlot ratio_claim_plot(const ClaimOutcome& claim, const ExperimentOu
   const UnitView view = view_of(c.unit);
   report::StripPlot plot;
   plot.title = c.statement;
-  std::string caption = "seed: " + (c.seed_figure.empty() ? std::string("—") : c.seed_figure);
+  std::string caption = "seed: " + seed_text(c);
   caption += "; here: " + (claim.here.empty() ? std::string("—") : claim.here);
   caption += "; " + verdict_text(claim) + (claim.detail.empty() ? "" : " (" + claim.detail + ")");
   plot.caption = caption;

@@ -22,17 +22,10 @@ std::string pad(const std::string& s, std::size_t width) {
   return w >= width ? s : s + std::string(width - w, ' ');
 }
 
-std::string seed_text(const Claim& c) { return c.seed_figure.empty() ? "—" : c.seed_figure; }
-
 std::string verdict_cell(const ClaimOutcome& c) {
   std::string text = verdict_text(c);
   if (!c.detail.empty() && c.verdict != Verdict::kError) text += " (" + c.detail + ")";
   return text;
-}
-
-std::string here_cell(const ClaimOutcome& c) {
-  if (c.verdict == Verdict::kError) return "error: " + c.detail;
-  return c.here;
 }
 
 // Escapes the characters that would break a Markdown table cell or be
@@ -55,6 +48,15 @@ std::string md_cell(const std::string& s) {
   return out;
 }
 
+}  // namespace
+
+std::string seed_text(const Claim& c) { return c.seed_figure.empty() ? "—" : c.seed_figure; }
+
+std::string here_cell(const ClaimOutcome& c) {
+  if (c.verdict == Verdict::kError) return "error: " + c.detail;
+  return c.here;
+}
+
 std::vector<std::string> benchmark_names(const ExperimentOutcome& outcome) {
   std::vector<std::string> names;
   for (const auto& r : outcome.results) {
@@ -63,7 +65,16 @@ std::vector<std::string> benchmark_names(const ExperimentOutcome& outcome) {
   return names;
 }
 
-// "16.4µs ± 2%" for the median of one benchmark's unit.
+std::vector<std::string> result_units(const ExperimentOutcome& outcome) {
+  std::vector<std::string> units;
+  for (const auto& r : outcome.results) {
+    for (const auto& m : r.metrics) {
+      if (std::find(units.begin(), units.end(), m.unit) == units.end()) units.push_back(m.unit);
+    }
+  }
+  return units;
+}
+
 std::string median_cell(const ExperimentOutcome& outcome, const std::string& name,
                         const std::string& unit) {
   const std::vector<double> values = samples_of(outcome.results, name, unit);
@@ -72,8 +83,6 @@ std::string median_cell(const ExperimentOutcome& outcome, const std::string& nam
       stat::summarize(stat::make_sample(values), stat::Assumption::kNothing, 0.95);
   return format_value(s.center, unit) + " ± " + s.pct_range_string();
 }
-
-}  // namespace
 
 std::string verdict_text(const ClaimOutcome& claim) {
   std::string text(to_string(claim.verdict));
@@ -147,12 +156,7 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
     }
     const std::vector<std::string> names = benchmark_names(o);
     if (names.empty()) continue;
-    std::vector<std::string> units;
-    for (const auto& r : o.results) {
-      for (const auto& m : r.metrics) {
-        if (std::find(units.begin(), units.end(), m.unit) == units.end()) units.push_back(m.unit);
-      }
-    }
+    const std::vector<std::string> units = result_units(o);
     out += "\nMedians over " + std::to_string(context.count) +
            (context.count == 1 ? " run" : " runs") + " (± the 95% interval, as benchstat):\n\n";
     out += "| benchmark |";

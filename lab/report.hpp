@@ -22,6 +22,21 @@ namespace zerolab::lab {
 // "replicates", or "replicates (provisional)".
 std::string verdict_text(const ClaimOutcome& claim);
 
+// The seed's figure, or "—" when it gives none.
+std::string seed_text(const Claim& claim);
+
+// This machine's figure, or "error: <why>" for a claim that could not be judged.
+std::string here_cell(const ClaimOutcome& claim);
+
+// The distinct result names, and the distinct units, in first-seen order.
+std::vector<std::string> benchmark_names(const ExperimentOutcome& outcome);
+std::vector<std::string> result_units(const ExperimentOutcome& outcome);
+
+// "16.4µs ± 2%": the median of one benchmark's unit with benchstat's
+// interval; "" when it has no such results.
+std::string median_cell(const ExperimentOutcome& outcome, const std::string& name,
+                        const std::string& unit);
+
 // The experiment's heading, seed reference, note and aligned claims table.
 std::string claims_table_text(const ExperimentOutcome& outcome);
 

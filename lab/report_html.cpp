@@ -1,15 +1,12 @@
 // report.html (report_html.hpp).
 #include "lab/report_html.hpp"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "lab/baseline.hpp"
-#include "lab/judge.hpp"
 #include "lab/plot_data.hpp"
 #include "report/html_page.hpp"
 #include "report/svg_plot.hpp"
-#include "zerolab/stat.hpp"
 
 namespace zerolab::lab {
 namespace {
@@ -84,10 +81,8 @@ std::string claims_table(const ExperimentOutcome& o) {
   if (o.claims.empty()) return "<p class=\"sub\">No claims: this experiment only measures.</p>\n";
   std::string out = "<table class=\"claims\">\n<tr><th>claim</th><th>seed</th><th>here</th><th>verdict</th></tr>\n";
   for (const auto& c : o.claims) {
-    const std::string here = c.verdict == Verdict::kError ? "error: " + c.detail : c.here;
-    out += "<tr><td>" + html_escape(c.claim->statement) + "</td><td>" +
-           html_escape(c.claim->seed_figure.empty() ? "—" : c.claim->seed_figure) + "</td><td>" +
-           html_escape(here) + "</td><td>" + verdict_span(c);
+    out += "<tr><td>" + html_escape(c.claim->statement) + "</td><td>" + html_escape(seed_text(*c.claim)) +
+           "</td><td>" + html_escape(here_cell(c)) + "</td><td>" + verdict_span(c);
     if (!c.detail.empty() && c.verdict != Verdict::kError) out += "<br><small>" + html_escape(c.detail) + "</small>";
     out += "</td></tr>\n";
   }
@@ -96,31 +91,16 @@ std::string claims_table(const ExperimentOutcome& o) {
 
 // Every benchmark's median per unit, with benchstat's ± interval.
 std::string medians_table(const ExperimentOutcome& o) {
-  std::vector<std::string> names;
-  std::vector<std::string> units;
-  for (const auto& r : o.results) {
-    if (std::find(names.begin(), names.end(), r.name) == names.end()) names.push_back(r.name);
-    for (const auto& m : r.metrics) {
-      if (std::find(units.begin(), units.end(), m.unit) == units.end()) units.push_back(m.unit);
-    }
-  }
+  const std::vector<std::string> names = benchmark_names(o);
   if (names.empty()) return "";
+  const std::vector<std::string> units = result_units(o);
   std::string out = "<details><summary>Medians of every benchmark (" + std::to_string(names.size()) +
                     ")</summary>\n<table>\n<tr><th>benchmark</th>";
   for (const auto& u : units) out += "<th>" + html_escape(u) + "</th>";
   out += "</tr>\n";
   for (const auto& name : names) {
     out += "<tr><td><code>" + html_escape(name) + "</code></td>";
-    for (const auto& u : units) {
-      const std::vector<double> values = samples_of(o.results, name, u);
-      std::string cell;
-      if (!values.empty()) {
-        const stat::Summary s =
-            stat::summarize(stat::make_sample(values), stat::Assumption::kNothing, 0.95);
-        cell = format_value(s.center, u) + " ± " + s.pct_range_string();
-      }
-      out += "<td class=\"num\">" + html_escape(cell) + "</td>";
-    }
+    for (const auto& u : units) out += "<td class=\"num\">" + html_escape(median_cell(o, name, u)) + "</td>";
     out += "</tr>\n";
   }
   return out + "</table>\n</details>\n";
