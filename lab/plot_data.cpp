@@ -13,19 +13,6 @@ namespace {
 
 using report::ValueKind;
 
-// How the report shows a unit: a factor to a base unit and that unit's kind.
-struct UnitView {
-  double scale = 1;
-  ValueKind kind = ValueKind::kNumber;
-};
-
-UnitView view_of(const std::string& unit) {
-  if (unit == "MB/s") return {1e6, ValueKind::kBytesPerSecond};
-  if (unit.find("KiB") != std::string::npos) return {1024, ValueKind::kBytes};
-  if (unit.find("MiB") != std::string::npos) return {1048576, ValueKind::kBytes};
-  return {1, report::kind_of_unit(unit)};
-}
-
 std::vector<std::string> split(std::string_view s, char sep) {
   std::vector<std::string> parts;
   std::size_t pos = 0;
@@ -62,12 +49,6 @@ report::StripRow strip_row(std::string label, const std::vector<double>& raw, do
   return row;
 }
 
-std::vector<double> all_samples(const report::StripPlot& p) {
-  std::vector<double> xs;
-  for (const auto& r : p.rows) xs.insert(xs.end(), r.samples.begin(), r.samples.end());
-  return xs;
-}
-
 }  // namespace
 
 std::vector<report::Mark> cache_marks(const MachineInfo& machine) {
@@ -91,19 +72,17 @@ std::vector<report::Mark> cache_marks(const MachineInfo& machine) {
 
 report::LinePlot sweep_plot(const PlotSpec& spec, const std::vector<benchfmt::Result>& results,
                             const MachineInfo& machine) {
-  const UnitView view = view_of(spec.unit);
+  const report::UnitView view = report::unit_view(spec.unit);
   report::LinePlot plot;
   plot.title = spec.title;
   plot.caption = "Medians of " + spec.unit + " over every run; one line per series.";
   bool x_bytes = false;
-  std::vector<double> xs;
-  std::vector<double> ys;
   const std::string x_prefix = spec.x_key + "=";
   for (const std::string& name : names_under(results, spec.prefix)) {
     double x = 0;
     bool have_x = false;
     std::string series;
-    for (const std::string& element : split(std::string_view(name).substr(spec.prefix.size()), '/')) {
+    for (const std::string& element : report::split_name(std::string_view(name).substr(spec.prefix.size()))) {
       if (element.compare(0, x_prefix.size(), x_prefix) == 0) {
         bool bytes = false;
         have_x = report::parse_quantity(element.substr(x_prefix.size()), x, bytes);
@@ -122,25 +101,18 @@ report::LinePlot sweep_plot(const PlotSpec& spec, const std::vector<benchfmt::Re
     if (!have_x || values.empty()) continue;
     const double y =
         stat::summarize(stat::make_sample(values), stat::Assumption::kNothing, 0.95).center * view.scale;
-    auto it = std::find_if(plot.series.begin(), plot.series.end(),
-                           [&](const report::Series& s) { return s.name == series; });
-    if (it == plot.series.end()) {
-      plot.series.push_back({series, {}});
-      it = plot.series.end() - 1;
-    }
-    it->points.emplace_back(x, y);
-    xs.push_back(x);
-    ys.push_back(y);
+    report::add_point(plot, series, x, y);
   }
-  plot.x = {spec.x_label, report::wants_log(xs), x_bytes ? ValueKind::kBytes : ValueKind::kNumber};
-  plot.y = {spec.y_label + " (" + spec.unit + ")", report::wants_log(ys), view.kind};
+  plot.x = {spec.x_label, report::wants_log(report::x_values(plot)),
+            x_bytes ? ValueKind::kBytes : ValueKind::kNumber};
+  plot.y = {spec.y_label + " (" + spec.unit + ")", report::wants_log(report::y_values(plot)), view.kind};
   plot.y_from_zero = true;
   if (spec.cache_marks) plot.marks = cache_marks(machine);
   return plot;
 }
 
 report::StripPlot strip_plot(const PlotSpec& spec, const std::vector<benchfmt::Result>& results) {
-  const UnitView view = view_of(spec.unit);
+  const report::UnitView view = report::unit_view(spec.unit);
   report::StripPlot plot;
   plot.title = spec.title;
   plot.caption = "Every run's " + spec.unit +
@@ -150,13 +122,13 @@ report::StripPlot strip_plot(const PlotSpec& spec, const std::vector<benchfmt::R
     if (values.empty()) continue;
     plot.rows.push_back(strip_row(name.substr(spec.prefix.size()), values, view.scale));
   }
-  plot.x = {spec.y_label + " (" + spec.unit + ")", report::wants_log(all_samples(plot)), view.kind};
+  plot.x = {spec.y_label + " (" + spec.unit + ")", report::wants_log(report::all_samples(plot)), view.kind};
   return plot;
 }
 
 report::StripPlot ratio_claim_plot(const ClaimOutcome& claim, const ExperimentOutcome& outcome) {
   const Claim& c = *claim.claim;
-  const UnitView view = view_of(c.unit);
+  const report::UnitView view = report::unit_view(c.unit);
   report::StripPlot plot;
   plot.title = c.statement;
   std::string caption = "seed: " + seed_text(c);
@@ -165,7 +137,7 @@ report::StripPlot ratio_claim_plot(const ClaimOutcome& claim, const ExperimentOu
   plot.caption = caption;
   plot.rows.push_back(strip_row(c.slower, samples_of(outcome.results, c.slower, c.unit), view.scale));
   plot.rows.push_back(strip_row(c.faster, samples_of(outcome.results, c.faster, c.unit), view.scale));
-  plot.x = {c.unit, report::wants_log(all_samples(plot)), view.kind};
+  plot.x = {c.unit, report::wants_log(report::all_samples(plot)), view.kind};
   return plot;
 }
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <set>
@@ -13,38 +12,6 @@
 
 namespace zerolab::report {
 namespace {
-
-struct UnitView {
-  double scale = 1;
-  ValueKind kind = ValueKind::kNumber;
-};
-
-// Tables hold tidied units: sec/op in seconds, B/s, B/op.
-UnitView view_of(const std::string& unit) {
-  if (unit == "sec/op" || (unit.size() > 7 && unit.compare(unit.size() - 7, 7, "-sec/op") == 0)) {
-    return {1e9, ValueKind::kNanoseconds};
-  }
-  return {1, kind_of_unit(unit)};
-}
-
-std::vector<std::string> split_name(const std::string& name) {
-  std::vector<std::string> parts;
-  std::size_t pos = 0;
-  while (true) {
-    const std::size_t end = name.find('/', pos);
-    parts.push_back(name.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  // Go's "-8" GOMAXPROCS suffix belongs to the whole name, not the last value.
-  std::string& last = parts.back();
-  const std::size_t dash = last.rfind('-');
-  if (dash != std::string::npos && dash + 1 < last.size() &&
-      last.find_first_not_of("0123456789", dash + 1) == std::string::npos) {
-    last.erase(dash);
-  }
-  return parts;
-}
 
 // The name key that reads best as an x axis: present in at least half the
 // rows, a quantity in each, with the most distinct values (three or more).
@@ -88,12 +55,6 @@ StripRow strip_row(std::string label, const stat::TableCell& cell, double scale)
   return row;
 }
 
-std::vector<double> samples_of(const StripPlot& p) {
-  std::vector<double> xs;
-  for (const auto& r : p.rows) xs.insert(xs.end(), r.samples.begin(), r.samples.end());
-  return xs;
-}
-
 std::string sweep_section(const stat::Tables& tables, const stat::Table& t, const UnitView& view) {
   std::vector<std::string> row_names;
   for (const stat::Key row : t.rows) row_names.push_back(tables.row_by->string_values(row));
@@ -117,8 +78,6 @@ std::string sweep_section(const stat::Tables& tables, const stat::Table& t, cons
     }
   }
   bool x_bytes = false;
-  std::vector<double> xs;
-  std::vector<double> ys;
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     double x = 0;
     bool have_x = false;
@@ -140,19 +99,11 @@ std::string sweep_section(const stat::Tables& tables, const stat::Table& t, cons
       if (cell == nullptr || cell->sample.values.empty()) continue;
       std::string name = series;
       if (t.cols.size() > 1) name += (name.empty() ? "" : " · ") + tables.col_by->string_values(col);
-      auto it = std::find_if(plot.series.begin(), plot.series.end(), [&](const Series& s) { return s.name == name; });
-      if (it == plot.series.end()) {
-        plot.series.push_back({name, {}});
-        it = plot.series.end() - 1;
-      }
-      const double y = cell->summary.center * view.scale;
-      it->points.emplace_back(x, y);
-      xs.push_back(x);
-      ys.push_back(y);
+      add_point(plot, name, x, cell->summary.center * view.scale);
     }
   }
-  plot.x = {key, wants_log(xs), x_bytes ? ValueKind::kBytes : ValueKind::kNumber};
-  plot.y = {t.unit, wants_log(ys), view.kind};
+  plot.x = {key, wants_log(x_values(plot)), x_bytes ? ValueKind::kBytes : ValueKind::kNumber};
+  plot.y = {t.unit, wants_log(y_values(plot)), view.kind};
   plot.y_from_zero = true;
   return render_line_plot(plot);
 }
@@ -177,7 +128,7 @@ std::string strip_sections(const stat::Tables& tables, const stat::Table& t, con
           if (cell != nullptr) plot.rows.push_back(strip_row(tables.row_by->string_values(t.rows[r]), *cell, view.scale));
         }
       }
-      plot.x = {t.unit, wants_log(samples_of(plot)), view.kind};
+      plot.x = {t.unit, wants_log(all_samples(plot)), view.kind};
       out += render_strip_plot(plot);
     }
     return out;
@@ -205,7 +156,7 @@ std::string strip_sections(const stat::Tables& tables, const stat::Table& t, con
       }
     }
     plot.caption = deltas.empty() ? caption : caption + " vs the first column: " + deltas;
-    plot.x = {t.unit, wants_log(samples_of(plot)), view.kind};
+    plot.x = {t.unit, wants_log(all_samples(plot)), view.kind};
     out += render_strip_plot(plot);
     ++plots;
   }
@@ -229,7 +180,7 @@ std::string compare_sections_html(const stat::Tables& tables) {
                     std::to_string(tables.tables.size()) + ")</summary>\n<pre>" +
                     html_escape(stat::render_text(tables)) + "</pre>\n</details>\n";
   for (const stat::Table& t : tables.tables) {
-    const UnitView view = view_of(t.unit);
+    const UnitView view = unit_view(t.unit);
     out += "<h3>" + html_escape(t.unit) + "</h3>\n";
     if (all_zero(t)) {
       out += "<p class=\"sub\">Every sample is 0: nothing to plot.</p>\n";

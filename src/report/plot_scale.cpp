@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace zerolab::report {
 namespace {
@@ -41,6 +42,33 @@ ValueKind kind_of_unit(std::string_view unit) {
   if (unit == "B/s" || unit == "MB/s") return ValueKind::kBytesPerSecond;
   if (unit == "B/op" || ends_with(unit, "-B") || ends_with(unit, "-B/op")) return ValueKind::kBytes;
   return ValueKind::kNumber;
+}
+
+UnitView unit_view(std::string_view unit) {
+  if (unit == "sec/op" || ends_with(unit, "-sec/op")) return {1e9, ValueKind::kNanoseconds};
+  if (unit == "MB/s") return {1e6, ValueKind::kBytesPerSecond};
+  if (unit.find("KiB") != std::string_view::npos) return {1024, ValueKind::kBytes};
+  if (unit.find("MiB") != std::string_view::npos) return {1048576, ValueKind::kBytes};
+  return {1, kind_of_unit(unit)};
+}
+
+std::vector<std::string> split_name(std::string_view name) {
+  std::vector<std::string> parts;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t end = name.find('/', pos);
+    parts.emplace_back(name.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  // Go's "-8" GOMAXPROCS suffix belongs to the whole name, not the last value.
+  std::string& last = parts.back();
+  const std::size_t dash = last.rfind('-');
+  if (dash != std::string::npos && dash + 1 < last.size() &&
+      last.find_first_not_of("0123456789", dash + 1) == std::string::npos) {
+    last.erase(dash);
+  }
+  return parts;
 }
 
 std::string format_value(double value, ValueKind kind, int digits) {

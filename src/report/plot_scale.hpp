@@ -30,6 +30,16 @@ enum class ValueKind {
 // "heap-after-B" → bytes; "B/s" → rate; anything else a number.
 ValueKind kind_of_unit(std::string_view unit);
 
+// How a unit's values are drawn: the factor to its kind's base unit, and
+// the kind. "ns/op" → (1, ns); benchstat's tidied "sec/op" → (1e9, ns);
+// "MB/s" → (1e6, B/s); a unit naming KiB or MiB ("held-KiB/conn") → (1024
+// or 1048576, bytes); anything else → (1, kind_of_unit).
+struct UnitView {
+  double scale = 1;
+  ValueKind kind = ValueKind::kNumber;
+};
+UnitView unit_view(std::string_view unit);
+
 // A value as a short label: `digits` significant digits at most, with the
 // kind's unit ("64 KiB", "1.25 ms").
 std::string format_value(double value, ValueKind kind, int digits = 3);
@@ -58,6 +68,10 @@ AxisScale make_scale(std::span<const double> values, bool log, ValueKind kind,
 // bytes = true, "100000" → 1e5 and "10k" → 1e4 with bytes = false. Accepts
 // B, KiB, MiB, GiB, TiB and k/K, M, G; false for anything else.
 bool parse_quantity(std::string_view text, double& value, bool& bytes);
+
+// A benchmark name's "/"-separated parts, without Go's "-N" GOMAXPROCS
+// suffix: "Zero/size=4KiB-8" → {"Zero", "size=4KiB"}.
+std::vector<std::string> split_name(std::string_view name);
 
 // Whether values spread widely enough (max/min >= 30, all positive) that a
 // log axis reads better.

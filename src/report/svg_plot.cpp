@@ -90,6 +90,35 @@ std::string html_escape(std::string_view s) {
   return out;
 }
 
+void add_point(LinePlot& plot, const std::string& series, double x, double y) {
+  auto it = std::find_if(plot.series.begin(), plot.series.end(),
+                         [&](const Series& s) { return s.name == series; });
+  if (it == plot.series.end()) it = plot.series.insert(plot.series.end(), Series{series, {}});
+  it->points.emplace_back(x, y);
+}
+
+std::vector<double> x_values(const LinePlot& plot) {
+  std::vector<double> xs;
+  for (const Series& s : plot.series) {
+    for (const auto& point : s.points) xs.push_back(point.first);
+  }
+  return xs;
+}
+
+std::vector<double> y_values(const LinePlot& plot) {
+  std::vector<double> ys;
+  for (const Series& s : plot.series) {
+    for (const auto& point : s.points) ys.push_back(point.second);
+  }
+  return ys;
+}
+
+std::vector<double> all_samples(const StripPlot& plot) {
+  std::vector<double> xs;
+  for (const StripRow& r : plot.rows) xs.insert(xs.end(), r.samples.begin(), r.samples.end());
+  return xs;
+}
+
 std::string render_line_plot(const LinePlot& p) {
   std::vector<double> xs;
   std::vector<double> ys;

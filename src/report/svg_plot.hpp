@@ -75,6 +75,14 @@ struct StripPlot {
   std::vector<StripRow> rows;
 };
 
+// Appends (x, y) to the series named `series`, adding it last when new.
+void add_point(LinePlot& plot, const std::string& series, double x, double y);
+
+// Every x, or every y, of every series' points; every sample of every row.
+std::vector<double> x_values(const LinePlot& plot);
+std::vector<double> y_values(const LinePlot& plot);
+std::vector<double> all_samples(const StripPlot& plot);
+
 // <figure class="plot" ...> with an inline <svg>, or <figure class="plot-empty">.
 std::string render_line_plot(const LinePlot& plot);
 std::string render_strip_plot(const StripPlot& plot);
