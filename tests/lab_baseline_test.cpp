@@ -26,33 +26,21 @@
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/machine_info.hpp"
+#include "lab_cli_util.hpp"
 
 namespace zerolab::lab {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using lab_test_util::Command;
+using lab_test_util::exists;
+using lab_test_util::read_file;
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
 }
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-std::string temp_dir() {
-  char pattern[] = "/tmp/zerolab_baseline_test.XXXXXX";
-  const char* dir = ::mkdtemp(pattern);
-  if (dir == nullptr) throw std::runtime_error("mkdtemp failed");
-  return dir;
-}
+std::string temp_dir() { return lab_test_util::temp_dir("zerolab_baseline_test"); }
 
 std::vector<std::string> entries(const std::string& dir) {
   std::vector<std::string> names;
@@ -459,22 +447,8 @@ TEST(LabBaseline, LeftoversOfAnInterruptedSaveAreNeverABaseline) {
 
 // ---- zerolab lab on the command line ------------------------------------------------------
 
-struct Command {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
 Command run_cli(const std::string& args, const std::string& dir, const std::string& env = "") {
-  const std::string out = dir + "/cli.out";
-  const std::string err = dir + "/cli.err";
-  const std::string line = env + " " + std::string(ZEROLAB_CLI) + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(line.c_str());
-  Command c;
-  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  c.out = read_file(out);
-  c.err = read_file(err);
-  return c;
+  return lab_test_util::run_cli(ZEROLAB_CLI, args, dir, env);
 }
 
 TEST(LabBaselineCli, SaveThenBaselineWithTheGate) {

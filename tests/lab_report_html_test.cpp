@@ -4,19 +4,17 @@
 // html` on result files.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "lab/baseline.hpp"
 #include "lab/plot_data.hpp"
 #include "lab/report_html.hpp"
+#include "lab_cli_util.hpp"
 #include "lab_report_fixture.hpp"
 
 namespace zerolab::lab {
@@ -155,16 +153,10 @@ TEST(PlotData, RatioClaimPlotHasBothBenchmarksSlowerFirst) {
 }
 
 #ifdef ZEROLAB_CLI
-// Runs the CLI; returns its exit code, stdout in *out.
-int run_cli(const std::string& args, std::string* out) {
-  const std::string cmd = std::string(ZEROLAB_CLI) + " " + args + " 2>/dev/null";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return -1;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
-  const int status = ::pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+using lab_test_util::Command;
+
+Command run_cli(const std::string& args) {
+  return lab_test_util::run_cli(ZEROLAB_CLI, args, lab_test_util::temp_dir("zerolab_report_test"));
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
@@ -184,8 +176,9 @@ TEST(CompareHtml, PlotsEveryCellsSamplesAndASweepOverSizes) {
   }
   const std::string a = write_temp("cmp_old.txt", old_text);
   const std::string b = write_temp("cmp_new.txt", new_text);
-  std::string html;
-  ASSERT_EQ(run_cli("compare -format html old=" + a + " new=" + b, &html), 0);
+  const Command c = run_cli("compare -format html old=" + a + " new=" + b);
+  ASSERT_EQ(c.code, 0) << c.err;
+  const std::string& html = c.out;
   // One sweep (3 sizes x 2 columns) and one strip plot per row (2 x 6 samples).
   EXPECT_EQ(declared_points(html), (std::vector<int>{6, 12, 12, 12}));
   EXPECT_NE(html.find("sec/op against size"), std::string::npos);
@@ -196,19 +189,15 @@ TEST(CompareHtml, PlotsEveryCellsSamplesAndASweepOverSizes) {
 
   // -o writes the same page to a file, and nothing to stdout.
   const std::string page = ::testing::TempDir() + "cmp.html";
-  std::string out;
-  ASSERT_EQ(run_cli("compare -format html -o " + page + " old=" + a + " new=" + b, &out), 0);
-  EXPECT_EQ(out, "");
-  std::ifstream in(page);
-  std::stringstream written;
-  written << in.rdbuf();
-  EXPECT_EQ(written.str(), html);
+  const Command to_file = run_cli("compare -format html -o " + page + " old=" + a + " new=" + b);
+  ASSERT_EQ(to_file.code, 0) << to_file.err;
+  EXPECT_EQ(to_file.out, "");
+  EXPECT_EQ(lab_test_util::read_file(page), html);
 }
 
 TEST(CompareHtml, AnUnwritableOutputIsAnErrorAndLeavesNothing) {
   const std::string a = write_temp("cmp_one.txt", "BenchmarkA 1 5 ns/op\n");
-  std::string out;
-  EXPECT_EQ(run_cli("compare -format html -o /nonexistent-dir/x.html " + a, &out), 2);
+  EXPECT_EQ(run_cli("compare -format html -o /nonexistent-dir/x.html " + a).code, 2);
   EXPECT_EQ(::access("/nonexistent-dir/x.html", F_OK), -1);
 }
 #endif

@@ -28,6 +28,7 @@
 #include "lab/experiment.hpp"
 #include "lab/experiments/udp_strategies.hpp"
 #include "lab/judge.hpp"
+#include "lab_cli_util.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/report.hpp"
 #include "lab/verdict.hpp"
@@ -45,24 +46,11 @@ std::vector<double> ramp(double start, double step, int n) {
   return v;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using lab_test_util::Command;
+using lab_test_util::exists;
+using lab_test_util::read_file;
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-std::string temp_dir() {
-  char pattern[] = "/tmp/zerolab_lab_test.XXXXXX";
-  const char* dir = ::mkdtemp(pattern);
-  if (dir == nullptr) throw std::runtime_error("mkdtemp failed");
-  return dir;
-}
+std::string temp_dir() { return lab_test_util::temp_dir("zerolab_lab_test"); }
 
 // ---- ratio verdicts ----------------------------------------------------------------
 
@@ -433,22 +421,8 @@ TEST(LabUdpBuffers, SimulatedModeIsInTheCatalogAndStatedAsSuch) {
 
 // ---- zerolab lab end to end ------------------------------------------------------------
 
-struct Command {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
 Command run_cli(const std::string& args, const std::string& dir) {
-  const std::string out = dir + "/cli.out";
-  const std::string err = dir + "/cli.err";
-  const std::string line = std::string(ZEROLAB_CLI) + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(line.c_str());
-  Command c;
-  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  c.out = read_file(out);
-  c.err = read_file(err);
-  return c;
+  return lab_test_util::run_cli(ZEROLAB_CLI, args, dir);
 }
 
 TEST(LabCli, QuickRunWritesEveryExperiment) {
