@@ -121,10 +121,11 @@ int finish_baseline(const LabSettings& s, const BaselineComparison* comparison, 
     std::fputs(baseline_text(*comparison).c_str(), out);
     std::fflush(out);
     regressed = comparison->gate && comparison->regression_count() > 0;
-    for (const auto& p : comparison->parts) {
-      if (!comparison->gate) break;
-      for (const auto& r : p.regressions) {
-        std::fprintf(err, "zerolab lab: regression: %s\n", regression_line(p.experiment_id, r).c_str());
+    if (comparison->gate) {
+      for (const auto& p : comparison->parts) {
+        for (const auto& r : p.regressions) {
+          std::fprintf(err, "zerolab lab: regression: %s\n", regression_line(p.experiment_id, r).c_str());
+        }
       }
     }
   }
