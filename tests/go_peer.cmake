@@ -12,3 +12,20 @@ if(ZEROLAB_GO_EXECUTABLE)
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/peers/go/oid)
   set_tests_properties(go_oid_peer PROPERTIES LABELS peers TIMEOUT 300)
 endif()
+
+# Seeds 000 and 004's Go peers (peers/go/<experiment>): the seed's own code,
+# run here with Go 1.19; each package's tests check its results (and, for
+# stack-zero and copy-vs-append, the instructions and runtime calls the seed
+# shows with objdump; for zero-cost, the .bss contrast).
+if(ZEROLAB_GO_EXECUTABLE)
+  foreach(peer merge zero-cost memclr-threshold chunked-zero make-reuse-clear stack-zero
+               copy-vs-append needzero)
+    add_test(NAME go_${peer}_peer
+      COMMAND ${CMAKE_COMMAND} -E env
+        GOCACHE=${CMAKE_CURRENT_BINARY_DIR}/go-cache GOPATH=${CMAKE_CURRENT_BINARY_DIR}/go-path
+        GOFLAGS= GOTOOLCHAIN=local GOPROXY=off
+        ${ZEROLAB_GO_EXECUTABLE} test -count=1 .
+      WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/peers/go/${peer})
+    set_tests_properties(go_${peer}_peer PROPERTIES LABELS peers TIMEOUT 300)
+  endforeach()
+endif()

@@ -1,0 +1,3 @@
+module zerolab/peers/go/chunked-zero
+
+go 1.19

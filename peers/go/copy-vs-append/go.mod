@@ -1,0 +1,3 @@
+module zerolab/peers/go/copy-vs-append
+
+go 1.19

@@ -1,0 +1,3 @@
+module zerolab/peers/go/make-reuse-clear
+
+go 1.19

@@ -1,0 +1,3 @@
+module zerolab/peers/go/memclr-threshold
+
+go 1.19

@@ -1,0 +1,3 @@
+module zerolab/peers/go/merge
+
+go 1.19

@@ -1,0 +1,3 @@
+module zerolab/peers/go/needzero
+
+go 1.19

@@ -1,0 +1,3 @@
+module zerolab/peers/go/stack-zero
+
+go 1.19

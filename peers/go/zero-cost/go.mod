@@ -1,0 +1,3 @@
+module zerolab/peers/go/zero-cost
+
+go 1.19
