@@ -1,4 +1,4 @@
-// GoRegex (src/stat/go_regex.hpp) against Go's own regexp package: every
+// GoRegex (src/format/go_regex.hpp) against Go's own regexp package: every
 // pattern in tests/data/go_regex/expected.txt either fails in both with
 // Go's message, or matches exactly the same subjects. The few documented
 // departures (a translation zerolab refuses, `.` matching a byte rather
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "stat/go_regex.hpp"
+#include "format/go_regex.hpp"
 
 namespace {
 

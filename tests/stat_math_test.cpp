@@ -18,7 +18,7 @@
 
 #include "stat/go_compat.hpp"
 
-namespace zerolab::stat::internal {
+namespace zerolab::internal {
 namespace {
 
 double bits(std::uint64_t b) { return std::bit_cast<double>(b); }
@@ -241,4 +241,4 @@ TEST(GoSort, IsUnstableTheWayGoIs) {
 }
 
 }  // namespace
-}  // namespace zerolab::stat::internal
+}  // namespace zerolab::internal

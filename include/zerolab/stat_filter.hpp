@@ -8,7 +8,7 @@
 // /<sub-name key> (/gomaxprocs also reads the "-N" suffix), .unit (filters
 // only), .config (projections only), any other word a file configuration
 // key. Regular expressions are Go's RE2 syntax, translated to POSIX ERE and
-// run by glibc without backtracking (src/stat/go_regex.hpp says what is
+// run by glibc without backtracking (src/format/go_regex.hpp says what is
 // translated and what is refused).
 //
 // Thread-safety: a Filter is immutable once parsed. A Projection interns

@@ -1,7 +1,7 @@
 // Go's benchmark-name matching and naming rules (testing/match.go).
 //
 // Expressions are Go's RE2 syntax run on glibc's POSIX ERE engine
-// (stat/go_regex.hpp), which like RE2 and unlike std::regex matches without
+// (format/go_regex.hpp), which like RE2 and unlike std::regex matches without
 // exponential backtracking. A -bench pattern is split at top-level '/' into one regular expression per
 // name level ("BenchmarkX/size=1"), and at top-level '|' into alternatives.
 // A name matches when every level it has matches its expression (a search,
@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stat/go_regex.hpp"
+#include "format/go_regex.hpp"
 
 namespace zerolab::internal {
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "go_compat.hpp"
-#include "go_regex.hpp"
+#include "format/go_regex.hpp"
 #include "zerolab/stat_filter.hpp"
 
 namespace zerolab::stat {

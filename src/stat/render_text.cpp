@@ -18,8 +18,7 @@
 #include "text_table.hpp"
 #include "zerolab/stat_table.hpp"
 
-namespace zerolab::stat {
-namespace internal {
+namespace zerolab::internal {
 
 void TextTable::row() {
   if (!cells_.empty()) ++cur_row_;
@@ -163,8 +162,9 @@ std::string TextTable::format() {
   return out;
 }
 
-}  // namespace internal
+}  // namespace zerolab::internal
 
+namespace zerolab::stat {
 namespace {
 
 using internal::Align;
@@ -330,18 +330,19 @@ std::string table_to_text(const Tables& all, const Table& t) {
 }
 
 }  // namespace
+}  // namespace zerolab::stat
 
-namespace internal {
+namespace zerolab::internal {
 
-void print_tables(const Tables& tables, const std::function<void(const std::string&)>& hdr,
-                  const std::function<void(const Table&)>& body) {
+void print_tables(const stat::Tables& tables, const std::function<void(const std::string&)>& hdr,
+                  const std::function<void(const stat::Table&)>& body) {
   if (tables.tables.empty()) return;
-  const std::vector<const ProjectionField*> fields = tables.table_by->flattened_fields();
-  Key prev;
+  const std::vector<const stat::ProjectionField*> fields = tables.table_by->flattened_fields();
+  stat::Key prev;
   for (std::size_t i = 0; i < tables.tables.size(); ++i) {
     if (i > 0) hdr("");
-    const Key key = tables.keys[i];
-    for (const ProjectionField* f : fields) {
+    const stat::Key key = tables.keys[i];
+    for (const stat::ProjectionField* f : fields) {
       if (f->name == ".unit") continue;
       const std::string_view val = tables.table_by->get(key, f);
       if (prev.is_zero() || val != tables.table_by->get(prev, f)) {
@@ -353,7 +354,9 @@ void print_tables(const Tables& tables, const std::function<void(const std::stri
   }
 }
 
-}  // namespace internal
+}  // namespace zerolab::internal
+
+namespace zerolab::stat {
 
 std::string render_text(const Tables& tables) {
   std::string out;

@@ -4,10 +4,10 @@
 // Thread-safety: a TextTable is used from one thread.
 //
 // Example:
-//   zerolab::stat::internal::TextTable t;
+//   zerolab::internal::TextTable t;
 //   t.row();
 //   t.cell("name");
-//   t.cell("1.5n", zerolab::stat::internal::Align::kRight);
+//   t.cell("1.5n", zerolab::internal::Align::kRight);
 //   std::string text = t.format();  // "name 1.5n\n"
 #ifndef ZEROLAB_SRC_STAT_TEXT_TABLE_HPP_
 #define ZEROLAB_SRC_STAT_TEXT_TABLE_HPP_
@@ -18,7 +18,7 @@
 
 #include "zerolab/stat_table.hpp"
 
-namespace zerolab::stat::internal {
+namespace zerolab::internal {
 
 enum class Align { kLeft, kCenter, kRight };
 
@@ -59,9 +59,9 @@ class TextTable {
 
 // benchtab's printTables: for each table, hdr("") between tables, one
 // hdr("key: value") per changed configuration field, then body(table).
-void print_tables(const Tables& tables, const std::function<void(const std::string&)>& hdr,
-                  const std::function<void(const Table&)>& body);
+void print_tables(const stat::Tables& tables, const std::function<void(const std::string&)>& hdr,
+                  const std::function<void(const stat::Table&)>& body);
 
-}  // namespace zerolab::stat::internal
+}  // namespace zerolab::internal
 
 #endif  // ZEROLAB_SRC_STAT_TEXT_TABLE_HPP_

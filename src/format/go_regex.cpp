@@ -1,5 +1,5 @@
 // Go (RE2) syntax translated to POSIX ERE and run by glibc (go_regex.hpp).
-#include "stat/go_regex.hpp"
+#include "format/go_regex.hpp"
 
 #include <algorithm>
 #include <cstring>

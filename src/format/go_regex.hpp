@@ -29,8 +29,8 @@
 //   std::string error;
 //   auto re = zerolab::internal::GoRegex::compile(R"(^Copy/size=\d+k$)", &error);
 //   if (re && re->search("Copy/size=4k")) { ... }
-#ifndef ZEROLAB_SRC_STAT_GO_REGEX_HPP_
-#define ZEROLAB_SRC_STAT_GO_REGEX_HPP_
+#ifndef ZEROLAB_SRC_FORMAT_GO_REGEX_HPP_
+#define ZEROLAB_SRC_FORMAT_GO_REGEX_HPP_
 
 #include <regex.h>
 
@@ -70,4 +70,4 @@ bool translate_go_regex(std::string_view expression, std::string* ere, bool* ica
 
 }  // namespace zerolab::internal
 
-#endif  // ZEROLAB_SRC_STAT_GO_REGEX_HPP_
+#endif  // ZEROLAB_SRC_FORMAT_GO_REGEX_HPP_
