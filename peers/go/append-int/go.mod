@@ -1,0 +1,3 @@
+module zerolab/peers/go/append-int
+
+go 1.19

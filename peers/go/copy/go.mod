@@ -1,0 +1,3 @@
+module zerolab/peers/go/copy
+
+go 1.19

@@ -1,0 +1,3 @@
+module zerolab/peers/go/reset-cost
+
+go 1.19
