@@ -8,13 +8,15 @@
 //   - `for n := 0; b.Loop(); n++` is `for n := 0; n < b.N; n++` (b.Loop is Go 1.24);
 //   - GiB, which the appendix uses without showing it, is defined as 1 << 30;
 //   - the package is `escape` in module zerolab/peers/go/append-int.
+//
 // As in the seed, every benchmark starts from a 1 GiB slice made before the
 // timer starts; `defer runtime.KeepAlive(p)` inside the loop keeps every p
 // (and a defer record) alive until the benchmark function returns, so the
 // live set grows by one small object per iteration.
 //
 // Example:
-//   go test -run . -bench . -benchmem -benchtime 100ms
+//
+//	go test -run . -bench . -benchmem -benchtime 100ms
 package escape
 
 import (

@@ -19,7 +19,8 @@
 //   - the pool holds *[]byte of 4096 bytes, fasthttp's copyBufPool size.
 //
 // Example:
-//   n, err := copyZeroAllocNew(dst, src)
+//
+//	n, err := copyZeroAllocNew(dst, src)
 package copy
 
 import (

@@ -13,7 +13,8 @@
 //     runtime.wbZero (same job: the barrier over the pointer words).
 //
 // Example:
-//   var t T; resetStruct(&t)
+//
+//	var t T; resetStruct(&t)
 package reset
 
 // T is the seed's struct with pointers: 48 bytes on amd64.
