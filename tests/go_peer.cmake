@@ -29,3 +29,19 @@ if(ZEROLAB_GO_EXECUTABLE)
     set_tests_properties(go_${peer}_peer PROPERTIES LABELS peers TIMEOUT 300)
   endforeach()
 endif()
+
+# Seeds 001, 003 and 004's Go peers for append-int (seed 001's appendix),
+# reset-cost (seed 004's resetStruct/clearPtrs/clearBytes), copy (fasthttp
+# PR #1893's copyZeroAlloc, old and new) and udp-buffers (seed 001's SNMP
+# buffers): each package's tests check what its functions produce.
+if(ZEROLAB_GO_EXECUTABLE)
+  foreach(peer append-int reset-cost copy)
+    add_test(NAME go_${peer}_peer
+      COMMAND ${CMAKE_COMMAND} -E env
+        GOCACHE=${CMAKE_CURRENT_BINARY_DIR}/go-cache GOPATH=${CMAKE_CURRENT_BINARY_DIR}/go-path
+        GOFLAGS= GOTOOLCHAIN=local GOPROXY=off
+        ${ZEROLAB_GO_EXECUTABLE} test -count=1 .
+      WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/peers/go/${peer})
+    set_tests_properties(go_${peer}_peer PROPERTIES LABELS peers TIMEOUT 300)
+  endforeach()
+endif()
