@@ -35,7 +35,7 @@ endif()
 # PR #1893's copyZeroAlloc, old and new) and udp-buffers (seed 001's SNMP
 # buffers): each package's tests check what its functions produce.
 if(ZEROLAB_GO_EXECUTABLE)
-  foreach(peer append-int reset-cost copy)
+  foreach(peer append-int reset-cost copy udp-buffers)
     add_test(NAME go_${peer}_peer
       COMMAND ${CMAKE_COMMAND} -E env
         GOCACHE=${CMAKE_CURRENT_BINARY_DIR}/go-cache GOPATH=${CMAKE_CURRENT_BINARY_DIR}/go-path

@@ -1,0 +1,3 @@
+module zerolab/peers/go/udp-buffers
+
+go 1.19
