@@ -1,0 +1,57 @@
+// store/matrix.hpp — the lab across machines: every claim (rows) against
+// every machine that submitted a lab run (columns), each cell the claim's
+// Go-here and C++-here verdicts from that machine's latest lab run.
+//
+// Thread-safety: pure functions.
+//
+// Example:
+//   ClaimMatrix m = build_matrix(store.load_lab_claims());
+//   std::string text = render_matrix_text(m);
+//   // merge: ... | Go: replicates  C++: replicates | Go: -  C++: contradicts
+#ifndef ZEROLAB_SRC_STORE_MATRIX_HPP_
+#define ZEROLAB_SRC_STORE_MATRIX_HPP_
+
+#include <string>
+#include <vector>
+
+#include "store/run.hpp"
+
+namespace zerolab::store {
+
+struct MatrixColumn {
+  std::string machine;
+  std::string run_id;  // the latest lab run of this machine
+  std::int64_t unix_ms = 0;
+};
+
+struct MatrixCell {
+  bool present = false;  // the machine's run judged this claim
+  StoredClaim claim;
+};
+
+struct MatrixRow {
+  std::string experiment;
+  std::string statement;
+  std::vector<MatrixCell> cells;  // one per column
+};
+
+struct ClaimMatrix {
+  std::vector<MatrixColumn> columns;
+  std::vector<MatrixRow> rows;
+};
+
+// runs: lab runs oldest first (Store::load_lab_claims()).
+ClaimMatrix build_matrix(const std::vector<Run>& runs);
+
+// "Go: replicates  C++: contradicts"; "-" for a verdict not recorded
+// (the lab's own verdict stands in for C++ when cpp_verdict is empty).
+std::string cell_text(const MatrixCell& cell);
+
+std::string render_matrix_text(const ClaimMatrix& m);
+std::string render_matrix_markdown(const ClaimMatrix& m);
+std::string render_matrix_json(const ClaimMatrix& m);
+std::string render_matrix_html(const ClaimMatrix& m, const std::string& store_display);
+
+}  // namespace zerolab::store
+
+#endif  // ZEROLAB_SRC_STORE_MATRIX_HPP_

@@ -1,0 +1,224 @@
+// store/run.cpp — see run.hpp.
+#include "store/run.hpp"
+
+#include <sys/random.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <stdexcept>
+
+#include "zerolab/stat.hpp"
+
+namespace zerolab::store {
+namespace {
+
+// Applies the Go reader's rules for a config line to a simulated list:
+// an empty value deletes the key (the last entry moves into its place),
+// any other value replaces it in place or appends it.
+void apply_config_line(std::vector<KeyValue>& list, const std::string& key, const std::string& value) {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i].first != key) continue;
+    if (value.empty()) {
+      if (i + 1 != list.size()) std::swap(list[i], list.back());
+      list.pop_back();
+    } else {
+      list[i].second = value;
+    }
+    return;
+  }
+  if (!value.empty()) list.emplace_back(key, value);
+}
+
+void append_config_line(std::string& out, const std::string& key, const std::string& value) {
+  out += key;
+  out += ':';
+  if (!value.empty()) {
+    out += ' ';
+    out += value;
+  }
+  out += '\n';
+}
+
+bool has_key(const std::vector<KeyValue>& list, const std::string& key) {
+  return std::any_of(list.begin(), list.end(), [&](const KeyValue& kv) { return kv.first == key; });
+}
+
+// Writes the config lines that turn `current` into `next` (and updates current).
+void write_transition(std::string& out, std::vector<KeyValue>& current, const std::vector<KeyValue>& next) {
+  if (current == next) return;
+  // First try: delete what is gone, then set what changed.
+  std::vector<KeyValue> sim = current;
+  std::vector<KeyValue> lines;
+  for (const KeyValue& kv : current) {
+    if (!has_key(next, kv.first)) lines.emplace_back(kv.first, "");
+  }
+  for (const KeyValue& kv : next) {
+    bool same = false;
+    for (const KeyValue& c : current) same = same || (c == kv);
+    if (!same) lines.push_back(kv);
+  }
+  for (const KeyValue& l : lines) apply_config_line(sim, l.first, l.second);
+  if (sim != next) {
+    // The order would differ: clear everything, then write next in order.
+    lines.clear();
+    for (const KeyValue& kv : current) lines.emplace_back(kv.first, "");
+    for (const KeyValue& kv : next) lines.push_back(kv);
+  }
+  for (const KeyValue& l : lines) append_config_line(out, l.first, l.second);
+  current = next;
+}
+
+std::string format_uuid(const unsigned char b[16]) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return buf;
+}
+
+}  // namespace
+
+std::string Run::label(const std::string& key) const {
+  for (const KeyValue& kv : labels) {
+    if (kv.first == key) return kv.second;
+  }
+  return {};
+}
+
+std::string Run::config(const std::string& key) const {
+  for (const auto& block : configs) {
+    for (const KeyValue& kv : block) {
+      if (kv.first == key) return kv.second;
+    }
+  }
+  return {};
+}
+
+void RunBuilder::add(const stat::BenchRecord& record) {
+  if (record.config.get() != last_config_ || run_.configs.empty()) {
+    std::vector<KeyValue> block;
+    if (record.config) {
+      for (const stat::ConfigEntry& c : *record.config) {
+        if (c.file) block.emplace_back(c.key, c.value);
+      }
+    }
+    if (run_.configs.empty() || run_.configs.back() != block) run_.configs.push_back(std::move(block));
+    last_config_ = record.config.get();
+    keep_alive_ = record.config;  // so the pointer is not reused for another list
+  }
+  StoredResult r;
+  r.name = record.result.name;
+  r.iterations = record.result.iterations;
+  r.block = static_cast<int>(run_.configs.size() - 1);
+  r.values.reserve(record.result.metrics.size());
+  for (std::size_t i = 0; i < record.result.metrics.size(); ++i) {
+    const bool tidied = i < record.original.size() && !record.original[i].unit.empty();
+    r.values.push_back(tidied ? record.original[i] : record.result.metrics[i]);
+  }
+  run_.results.push_back(std::move(r));
+}
+
+void RunBuilder::add(const stat::UnitMetadata& unit) {
+  run_.units.push_back(UnitNote{unit.orig_unit, unit.key, unit.value});
+}
+
+Run RunBuilder::finish() {
+  Run out = std::move(run_);
+  run_ = Run{};
+  last_config_ = nullptr;
+  keep_alive_.reset();
+  return out;
+}
+
+std::string to_go_format(const Run& run) {
+  std::string out;
+  for (const UnitNote& u : run.units) out += "Unit " + u.unit + " " + u.key + "=" + u.value + "\n";
+  std::vector<KeyValue> current;
+  for (const StoredResult& r : run.results) {
+    if (r.block >= 0 && static_cast<std::size_t>(r.block) < run.configs.size()) {
+      write_transition(out, current, run.configs[static_cast<std::size_t>(r.block)]);
+    }
+    out += r.name;
+    out += '\t';
+    out += std::to_string(r.iterations);
+    for (const benchfmt::Metric& m : r.values) {
+      out += '\t';
+      out += stat::format_go_float(m.value);
+      out += ' ';
+      out += m.unit;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string content_uuid(const Run& run) {
+  // FNV-1a, 128-bit, over the Go text and the labels.
+  __extension__ typedef unsigned __int128 u128;
+  const u128 prime = (static_cast<u128>(0x0000000001000000ULL) << 64) | 0x000000000000013BULL;
+  u128 h = (static_cast<u128>(0x6c62272e07bb0142ULL) << 64) | 0x62b821756295c58dULL;
+  auto mix = [&](std::string_view s) {
+    for (const char c : s) {
+      h ^= static_cast<unsigned char>(c);
+      h *= prime;
+    }
+  };
+  mix(to_go_format(run));
+  for (const KeyValue& kv : run.labels) {
+    mix("\nlabel ");
+    mix(kv.first);
+    mix("=");
+    mix(kv.second);
+  }
+  unsigned char b[16];
+  for (int i = 0; i < 16; ++i) b[i] = static_cast<unsigned char>(h >> (8 * (15 - i)));
+  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x80);  // version 8
+  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);  // RFC 9562 variant
+  return format_uuid(b);
+}
+
+std::string random_uuid() {
+  unsigned char b[16];
+  std::size_t got = 0;
+  while (got < sizeof b) {
+    const ssize_t n = ::getrandom(b + got, sizeof b - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("getrandom failed");
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);  // version 4
+  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
+  return format_uuid(b);
+}
+
+bool is_uuid(std::string_view text) {
+  if (text.size() != 36) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (c != '-') return false;
+    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void set_labels(Run& run, const std::vector<KeyValue>& labels) {
+  for (const KeyValue& kv : labels) {
+    auto it = std::find_if(run.labels.begin(), run.labels.end(), [&](const KeyValue& x) { return x.first == kv.first; });
+    if (it != run.labels.end()) {
+      it->second = kv.second;
+    } else {
+      run.labels.push_back(kv);
+    }
+  }
+  std::sort(run.labels.begin(), run.labels.end());
+  run.machine = run.label("machine");
+  if (run.machine.empty()) run.machine = run.config("cpu");
+  if (run.machine.empty()) run.machine = "unknown";
+}
+
+}  // namespace zerolab::store

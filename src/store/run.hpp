@@ -1,0 +1,124 @@
+// store/run.hpp — one stored run: what a benchmark file or a lab run holds,
+// kept so that it can be written back in the Go benchmark format and read
+// by `zerolab compare` exactly as the original was.
+//
+// A run has an id (a UUID), a time, the command that made it, labels
+// (commit=…, branch=…), the configuration blocks its results ran under
+// ("goos: linux", "cpu: …" — a file may change them between results), every
+// result line with its values as written ("12.5 ns/op", not tidied), the
+// file's unit metadata ("Unit B/op assume=exact"), and for lab runs each
+// claim's verdicts and figures.
+//
+// RunBuilder collects a run from the records of a stat reader; to_go_format
+// writes it back. A file read, stored and re-exported compares equal to the
+// original through `zerolab compare` (tests/store_roundtrip_test.cpp).
+//
+// Thread-safety: plain data; a RunBuilder is used from one thread.
+//
+// Example:
+//   RunBuilder b;
+//   stat::InputFiles files(stat::parse_inputs(args));
+//   while (files.next()) if (files.kind() == stat::RecordKind::kResult) b.add(files.result());
+//   Run run = b.finish();
+//   run.id = content_uuid(run);
+//   std::string text = to_go_format(run);
+#ifndef ZEROLAB_SRC_STORE_RUN_HPP_
+#define ZEROLAB_SRC_STORE_RUN_HPP_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "zerolab/benchfmt.hpp"
+#include "zerolab/stat_reader.hpp"
+
+namespace zerolab::store {
+
+using KeyValue = std::pair<std::string, std::string>;
+
+// One result line. values are as written: {12.5, "ns/op"}.
+struct StoredResult {
+  std::string name;  // with "Benchmark"
+  std::int64_t iterations = 0;
+  int block = 0;  // index into Run::configs
+  std::vector<benchfmt::Metric> values;
+};
+
+// A "Unit <unit> <key>=<value>" line.
+struct UnitNote {
+  std::string unit;  // as written
+  std::string key;
+  std::string value;
+};
+
+// One lab claim as a lab run judged it.
+struct StoredClaim {
+  std::string experiment;   // "merge"
+  std::string statement;    // the claim, one line
+  std::string seed_figure;  // the seed's own figure, "" if none
+  std::string verdict;      // the lab's verdict: "replicates", "contradicts", ...
+  std::string go_verdict;   // Go here: the claim measured in Go on this machine ("" if not measured)
+  std::string cpp_verdict;  // C++ here: the claim measured on zerolab's C++
+  std::string figure;       // this machine's figure: "1.17x [1.15, 1.19]"
+  std::string detail;       // "p=0.000 n=10+10"
+  bool provisional = false;
+};
+
+struct Run {
+  std::string id;            // UUID, lower-case 8-4-4-4-12
+  std::int64_t unix_ms = 0;  // when it ran (or was stored)
+  std::string kind = "file";  // "file" or "lab"
+  std::string command;       // how it was made: "zerolab lab --quick", "store add x.txt"
+  std::string source;        // the input file, or "lab"
+  std::string machine;       // label machine=, else the "cpu" config value, else "unknown"
+  std::string name;          // a name given with --save, or ""
+  std::vector<KeyValue> labels;                // sorted by key, keys unique
+  std::vector<std::vector<KeyValue>> configs;  // configuration blocks, in file order
+  std::vector<StoredResult> results;
+  std::vector<UnitNote> units;
+  std::vector<StoredClaim> claims;
+
+  // The value of a label, or "".
+  std::string label(const std::string& key) const;
+  // The value of a configuration key in the first block that has it, or "".
+  std::string config(const std::string& key) const;
+};
+
+// Collects results (and unit metadata) from a stat reader's records.
+class RunBuilder {
+ public:
+  // Adds one result under its configuration (keys a tool added, such as
+  // ".file", are not kept: they are not part of the file).
+  void add(const stat::BenchRecord& record);
+  void add(const stat::UnitMetadata& unit);
+  std::size_t result_count() const { return run_.results.size(); }
+  Run finish();
+
+ private:
+  Run run_;
+  const stat::ConfigList* last_config_ = nullptr;
+  std::shared_ptr<const stat::ConfigList> keep_alive_;
+};
+
+// The run as Go benchmark format text: unit metadata, then each result
+// under its configuration (only the keys that change are written), values
+// in the shortest form that reads back as the same double.
+std::string to_go_format(const Run& run);
+
+// A UUID (version 8, RFC 9562) derived from the run's content and labels,
+// so that adding the same file twice is one run.
+std::string content_uuid(const Run& run);
+// A random UUID (version 4).
+std::string random_uuid();
+// Whether text is a UUID in canonical lower-case form.
+bool is_uuid(std::string_view text);
+
+// Sets labels from key=value pairs (later ones win) and machine from them
+// or the configuration.
+void set_labels(Run& run, const std::vector<KeyValue>& labels);
+
+}  // namespace zerolab::store
+
+#endif  // ZEROLAB_SRC_STORE_RUN_HPP_

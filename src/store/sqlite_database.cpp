@@ -1,0 +1,209 @@
+// store/sqlite_database.cpp — Database over SQLite (libsqlite3): one file,
+// WAL journal so readers never wait for a writer, writers serialized by
+// BEGIN IMMEDIATE with a busy timeout. See database.hpp.
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "store/database.hpp"
+
+namespace zerolab::store {
+namespace {
+
+constexpr int kBusyTimeoutMs = 120'000;
+
+struct FinalizeStatement {
+  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, FinalizeStatement>;
+
+class SqliteRow final : public Row {
+ public:
+  explicit SqliteRow(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  bool is_null(int c) const override { return sqlite3_column_type(stmt_, c) == SQLITE_NULL; }
+  std::string text(int c) const override {
+    const unsigned char* t = sqlite3_column_text(stmt_, c);
+    if (t == nullptr) return {};
+    return std::string(reinterpret_cast<const char*>(t), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, c)));
+  }
+  std::int64_t integer(int c) const override { return sqlite3_column_int64(stmt_, c); }
+  double real(int c) const override {
+    if (is_null(c)) return std::nan("");
+    return sqlite3_column_double(stmt_, c);
+  }
+
+ private:
+  sqlite3_stmt* stmt_;
+};
+
+class SqliteDatabase final : public Database {
+ public:
+  SqliteDatabase(const StoreUrl& url, OpenMode mode) : display_(url.display), path_(url.target) {
+    struct stat st {};
+    const bool exists = ::stat(path_.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) fail(StoreError::Kind::kBadInput, "is a directory, not a database file");
+    if (!exists && mode == OpenMode::kRead) {
+      fail(StoreError::Kind::kBadInput, "no such store (nothing has been stored there yet)");
+    }
+    if (!exists) make_parent_directory();
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    if (mode == OpenMode::kWrite) flags |= SQLITE_OPEN_CREATE;
+    int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK && mode == OpenMode::kRead) {
+      sqlite3_close_v2(db_);
+      db_ = nullptr;
+      rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    }
+    if (rc != SQLITE_OK) {
+      const std::string msg = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+      sqlite3_close_v2(db_);
+      db_ = nullptr;
+      fail(kind_of(rc), msg);
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+    try {
+      // Reading the schema tells a database from any other file.
+      exec("SELECT count(*) FROM sqlite_master");
+      if (mode == OpenMode::kWrite && sqlite3_db_readonly(db_, "main") == 0) {
+        exec("PRAGMA journal_mode=WAL");
+        exec("PRAGMA synchronous=NORMAL");
+      }
+    } catch (...) {
+      sqlite3_close_v2(db_);
+      db_ = nullptr;
+      throw;
+    }
+  }
+  ~SqliteDatabase() override {
+    if (db_ != nullptr) sqlite3_close_v2(db_);
+  }
+  SqliteDatabase(const SqliteDatabase&) = delete;
+  SqliteDatabase& operator=(const SqliteDatabase&) = delete;
+
+  Engine engine() const override { return Engine::kSqlite; }
+  const std::string& display() const override { return display_; }
+
+  void exec(const std::string& sql) override {
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) {
+      std::string msg = err != nullptr ? err : sqlite3_errstr(rc);
+      sqlite3_free(err);
+      fail(kind_of(rc), msg);
+    }
+  }
+
+  void query(const std::string& sql, const std::vector<Param>& params, const RowCallback& on_row) override {
+    Statement stmt{prepare(sql)};
+    for (std::size_t i = 0; i < params.size(); ++i) bind(stmt.get(), static_cast<int>(i + 1), params[i]);
+    SqliteRow row(stmt.get());
+    for (;;) {
+      const int rc = sqlite3_step(stmt.get());
+      if (rc == SQLITE_ROW) {
+        if (on_row) on_row(row);
+        continue;
+      }
+      if (rc == SQLITE_DONE) break;
+      fail(kind_of(rc), sqlite3_errmsg(db_));
+    }
+  }
+
+  void begin_write() override { exec("BEGIN IMMEDIATE"); }
+  void commit() override { exec("COMMIT"); }
+  void rollback() noexcept override {
+    if (sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+
+  void bulk_insert(const std::string& table, const std::vector<std::string>& columns,
+                   const std::vector<Param>& values) override {
+    if (columns.empty() || values.empty()) return;
+    std::string sql = "INSERT INTO " + table + "(";
+    for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? "," : "") + columns[i];
+    sql += ") VALUES(";
+    for (std::size_t i = 0; i < columns.size(); ++i) sql += i ? ",?" : "?";
+    sql += ")";
+    Statement stmt{prepare(sql)};
+    const std::size_t n = columns.size();
+    for (std::size_t row = 0; row + n <= values.size(); row += n) {
+      for (std::size_t c = 0; c < n; ++c) bind(stmt.get(), static_cast<int>(c + 1), values[row + c]);
+      const int rc = sqlite3_step(stmt.get());
+      if (rc != SQLITE_DONE) fail(kind_of(rc), sqlite3_errmsg(db_));
+      sqlite3_reset(stmt.get());
+    }
+  }
+
+ private:
+  [[noreturn]] void fail(StoreError::Kind kind, const std::string& msg) const {
+    if (kind == StoreError::Kind::kFailed && msg.find("readonly") != std::string::npos) {
+      throw StoreError(kind, display_ + ": the store is read-only (" + msg + ")");
+    }
+    throw StoreError(kind, display_ + ": " + msg);
+  }
+
+  static StoreError::Kind kind_of(int rc) {
+    switch (rc & 0xff) {
+      case SQLITE_BUSY:
+      case SQLITE_LOCKED:
+        return StoreError::Kind::kBusy;
+      case SQLITE_NOTADB:
+      case SQLITE_CORRUPT:
+        return StoreError::Kind::kBadInput;
+      default:
+        return StoreError::Kind::kFailed;
+    }
+  }
+
+  void make_parent_directory() const {
+    const std::size_t slash = path_.rfind('/');
+    if (slash == std::string::npos || slash == 0) return;
+    const std::string dir = path_.substr(0, slash);
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0) return;
+    if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+      fail(StoreError::Kind::kFailed, "cannot create directory " + dir + ": " + std::strerror(errno));
+    }
+  }
+
+  sqlite3_stmt* prepare(const std::string& sql) {
+    sqlite3_stmt* stmt = nullptr;
+    const int rc = sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr);
+    if (rc != SQLITE_OK) fail(kind_of(rc), sqlite3_errmsg(db_));
+    return stmt;
+  }
+
+  void bind(sqlite3_stmt* stmt, int index, const Param& p) {
+    int rc = SQLITE_OK;
+    if (const auto* s = std::get_if<std::string>(&p)) {
+      rc = sqlite3_bind_text(stmt, index, s->data(), static_cast<int>(s->size()), SQLITE_TRANSIENT);
+    } else if (const auto* i = std::get_if<std::int64_t>(&p)) {
+      rc = sqlite3_bind_int64(stmt, index, *i);
+    } else if (const auto* d = std::get_if<double>(&p)) {
+      rc = std::isnan(*d) ? sqlite3_bind_null(stmt, index) : sqlite3_bind_double(stmt, index, *d);
+    } else {
+      rc = sqlite3_bind_null(stmt, index);
+    }
+    if (rc != SQLITE_OK) fail(kind_of(rc), sqlite3_errmsg(db_));
+  }
+
+  std::string display_;
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Database> open_sqlite(const StoreUrl& url, OpenMode mode) {
+  return std::make_unique<SqliteDatabase>(url, mode);
+}
+
+std::unique_ptr<Database> open_database(const StoreUrl& url, OpenMode mode) {
+  return url.engine == Engine::kSqlite ? open_sqlite(url, mode) : open_postgres(url, mode);
+}
+
+}  // namespace zerolab::store

@@ -1,0 +1,102 @@
+// store/store.hpp — zerolab's results store: every run (a benchmark file, a
+// lab run) kept in SQLite or PostgreSQL, with its labels, configuration,
+// every result value and, for lab runs, each claim's verdicts.
+//
+// The schema is versioned (kSchemaVersion, in table zerolab_meta) and
+// migrated forward when a store is opened; a store written by a newer
+// zerolab, a SQLite file that is not a database, and a database whose
+// tables are not zerolab's are refused (StoreError kBadInput, exit 2).
+// A run is submitted in one transaction and identified by its UUID: a
+// retried submission is a no-op, concurrent submitters lose nothing.
+//
+// Thread-safety: one Store per thread (each holds one connection).
+//
+// Example:
+//   StoreUrl url;
+//   std::string error;
+//   parse_store_url("sqlite:zerolab-results/zerolab.db", url, error);
+//   Store store = Store::open(url, OpenMode::kWrite);
+//   if (store.submit(run) == Store::Submitted::kAlreadyPresent) { ... }
+//   Run back = store.load_run(store.resolve("3f2a9c41"));
+#ifndef ZEROLAB_SRC_STORE_STORE_HPP_
+#define ZEROLAB_SRC_STORE_STORE_HPP_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/database.hpp"
+#include "store/run.hpp"
+#include "store/store_args.hpp"
+
+namespace zerolab::store {
+
+// One line of `zerolab store list`.
+struct RunSummary {
+  std::string id;
+  std::int64_t unix_ms = 0;
+  std::string kind;
+  std::string machine;
+  std::string command;
+  std::string source;
+  std::vector<KeyValue> labels;
+  std::vector<std::string> names;
+  std::int64_t values = 0;  // result values stored
+};
+
+class Store {
+ public:
+  // The schema this zerolab writes. History: 1 runs, labels, configuration,
+  // results, unit metadata, claims; 2 adds run_names (--save NAME).
+  static constexpr int kSchemaVersion = 2;
+
+  // Opens the store, creating it (kWrite, SQLite) and migrating it forward.
+  // Throws StoreError.
+  static Store open(const StoreUrl& url, OpenMode mode);
+  // Opens and creates the schema only up to `version` (tests of migration).
+  static Store open_at_version(const StoreUrl& url, int version);
+
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  ~Store();
+
+  enum class Submitted { kAdded, kAlreadyPresent };
+  // Stores run in one transaction; kAlreadyPresent (and nothing written)
+  // when a run with its id exists. before_commit, if set, is called inside
+  // the transaction after every row is written (tests kill the process there).
+  Submitted submit(const Run& run, const std::function<void()>& before_commit = {});
+
+  // Points NAME at a stored run (moving it if it named another).
+  void set_name(const std::string& name, const std::string& run_id);
+
+  // A run's id from a full UUID, a unique prefix of one (at least 4
+  // characters), or a name given with set_name. Throws kBadInput when no
+  // run or several match.
+  std::string resolve(std::string_view ref);
+
+  Run load_run(const std::string& id);
+  // Every run at or after since_ms, oldest first, with all its rows.
+  std::vector<Run> load_runs(std::int64_t since_ms);
+  // Every lab run's header and claims (no results), oldest first.
+  std::vector<Run> load_lab_claims();
+  std::vector<RunSummary> list_runs(std::int64_t since_ms);
+
+  std::int64_t run_count();
+  int schema_version();
+  const std::string& display() const { return db_->display(); }
+  Database& database() { return *db_; }
+
+ private:
+  explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  void migrate(int target_version);
+  std::vector<Run> load_where(const std::string& where, const std::vector<Param>& params, bool with_results);
+
+  std::unique_ptr<Database> db_;
+};
+
+}  // namespace zerolab::store
+
+#endif  // ZEROLAB_SRC_STORE_STORE_HPP_
