@@ -23,11 +23,16 @@
 #                                            loads the HTML reports,
 #                                            tests/browser/check_html_page.py
 #                                            drives it through chromedriver
+#   libsqlite3-dev libpq-dev                 the results store (src/store/):
+#                                            SQLite and PostgreSQL's client
+#   postgresql                               a real PostgreSQL server for the
+#                                            store's tests (scripts/pg-test-server.sh)
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
-          libmimalloc-dev chromium chromium-driver python3)
+          libmimalloc-dev chromium chromium-driver python3
+          libsqlite3-dev libpq-dev postgresql)
 
 missing=()
 for p in "${packages[@]}"; do

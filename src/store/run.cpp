@@ -134,10 +134,11 @@ std::string to_go_format(const Run& run) {
   std::string out;
   for (const UnitNote& u : run.units) out += "Unit " + u.unit + " " + u.key + "=" + u.value + "\n";
   std::vector<KeyValue> current;
+  const std::vector<KeyValue> no_config;
   for (const StoredResult& r : run.results) {
-    if (r.block >= 0 && static_cast<std::size_t>(r.block) < run.configs.size()) {
-      write_transition(out, current, run.configs[static_cast<std::size_t>(r.block)]);
-    }
+    // A block with no keys has no rows in the store: absent means empty.
+    const bool known = r.block >= 0 && static_cast<std::size_t>(r.block) < run.configs.size();
+    write_transition(out, current, known ? run.configs[static_cast<std::size_t>(r.block)] : no_config);
     out += r.name;
     out += '\t';
     out += std::to_string(r.iterations);

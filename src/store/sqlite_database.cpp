@@ -73,6 +73,10 @@ class SqliteDatabase final : public Database {
       if (mode == OpenMode::kWrite && sqlite3_db_readonly(db_, "main") == 0) {
         exec("PRAGMA journal_mode=WAL");
         exec("PRAGMA synchronous=NORMAL");
+        // Keep the -wal and -shm files when the last connection closes, so
+        // a user who may only read the store can still open it.
+        int persist = 1;
+        sqlite3_file_control(db_, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
       }
     } catch (...) {
       sqlite3_close_v2(db_);

@@ -61,6 +61,7 @@ bool digits(std::string_view s, std::size_t& pos, std::size_t n, unsigned& out) 
 bool parse_timestamp(std::string_view s, std::int64_t& ms) {
   std::size_t p = 0;
   unsigned y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
+  std::int64_t frac_ms = 0;
   if (!digits(s, p, 4, y) || p >= s.size() || s[p++] != '-' || !digits(s, p, 2, mo) || p >= s.size() ||
       s[p++] != '-' || !digits(s, p, 2, d)) {
     return false;
@@ -74,6 +75,17 @@ bool parse_timestamp(std::string_view s, std::int64_t& ms) {
     if (p < s.size() && s[p] == ':') {
       ++p;
       if (!digits(s, p, 2, sec)) return false;
+      if (p < s.size() && s[p] == '.') {  // a fraction: milliseconds kept
+        ++p;
+        const std::size_t start = p;
+        unsigned scale = 100;
+        while (p < s.size() && s[p] >= '0' && s[p] <= '9' && p - start < 9) {
+          frac_ms += (s[p] - '0') * scale;
+          scale /= 10;
+          ++p;
+        }
+        if (p == start) return false;
+      }
     }
     if (h > 23 || mi > 59 || sec > 59) return false;
     if (p < s.size()) {
@@ -94,7 +106,7 @@ bool parse_timestamp(std::string_view s, std::int64_t& ms) {
     }
   }
   const std::int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset_min * 60;
-  ms = secs * 1000;
+  ms = secs * 1000 + frac_ms;
   return true;
 }
 

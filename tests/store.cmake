@@ -1,0 +1,24 @@
+# The results store (src/store/): every test runs against SQLite and against
+# a real PostgreSQL server, started for them by scripts/pg-test-server.sh as
+# a ctest fixture (initdb in /tmp as an unprivileged user, a Unix socket
+# only) and stopped after them even when they fail. Label "store".
+#   ctest --preset release -L store
+string(MD5 zerolab_pg_hash "${CMAKE_BINARY_DIR}")
+string(SUBSTRING "${zerolab_pg_hash}" 0 12 zerolab_pg_hash)
+set(ZEROLAB_PG_TEST_DIR /tmp/zerolab-pg-${zerolab_pg_hash})
+add_test(NAME store_pg_server_start
+  COMMAND ${PROJECT_SOURCE_DIR}/scripts/pg-test-server.sh start ${ZEROLAB_PG_TEST_DIR})
+add_test(NAME store_pg_server_stop
+  COMMAND ${PROJECT_SOURCE_DIR}/scripts/pg-test-server.sh stop ${ZEROLAB_PG_TEST_DIR})
+set_tests_properties(store_pg_server_start PROPERTIES FIXTURES_SETUP store_pg LABELS store)
+set_tests_properties(store_pg_server_stop PROPERTIES FIXTURES_CLEANUP store_pg LABELS store)
+
+add_executable(store_test store_test.cpp)
+target_include_directories(store_test PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+target_link_libraries(store_test PRIVATE zerolab_store PkgConfig::LIBPQ GTest::gtest GTest::gtest_main zerolab_warnings)
+target_compile_definitions(store_test PRIVATE
+  ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
+  ZEROLAB_TEST_DATA="${PROJECT_SOURCE_DIR}/tests/data"
+  ZEROLAB_PG_TEST_DIR="${ZEROLAB_PG_TEST_DIR}")
+add_dependencies(store_test zerolab)
+gtest_discover_tests(store_test PROPERTIES LABELS store FIXTURES_REQUIRED store_pg DISCOVERY_TIMEOUT 60)

@@ -1,0 +1,491 @@
+// The results store (src/store/) against both engines, with the same
+// assertions: SQLite in a temporary file and PostgreSQL on the real server
+// tests/store.cmake starts. Round trips through `zerolab compare`, idempotent
+// submission, schema versions, a submitter killed mid-transaction, history's
+// change points, the claims matrix, and bad input.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "store/history.hpp"
+#include "store/matrix.hpp"
+#include "store_test_util.hpp"
+#include "zerolab/stat_filter.hpp"
+
+namespace {
+
+using namespace zerolab;
+using namespace store_test_util;
+using lab_test_util::read_file;
+
+class StoreTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { ts_ = make_test_store(GetParam()); }
+  store::Store open() { return store::Store::open(ts_.url, store::OpenMode::kWrite); }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = ts_.dir + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+  lab_test_util::Command run(std::vector<std::string> args) {
+    args.insert(args.begin() + (args[0] == "store" ? 2 : 1), {"--store", ts_.url_text});
+    return cli(ts_.dir, args);
+  }
+  TestStore ts_;
+};
+
+// Every input file of the compare and benchstat golden tests.
+std::vector<std::string> golden_inputs() {
+  std::vector<std::string> out;
+  for (const char* group : {"benchstat", "compare", "stat", "table"}) {
+    const std::string base = std::string(ZEROLAB_TEST_DATA) + "/" + group;
+    DIR* d = opendir(base.c_str());
+    if (d == nullptr) continue;
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] == '.') continue;
+      const std::string sub = base + "/" + e->d_name;
+      DIR* d2 = opendir(sub.c_str());
+      if (d2 == nullptr) continue;
+      while (dirent* f = readdir(d2)) {
+        const std::string name = f->d_name;
+        const auto ends = [&](const std::string& s) {
+          return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+        };
+        if (ends(".txt") || ends(".json")) out.push_back(sub + "/" + name);
+      }
+      closedir(d2);
+    }
+    closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Every golden input compare accepts, added in one go and exported one by
+// one: `zerolab compare -format json` (every value at full precision, every
+// table's configuration and rows) is byte-identical for the two.
+TEST_P(StoreTest, EveryGoldenInputRoundTripsThroughCompare) {
+  std::vector<std::string> files;
+  std::vector<std::string> originals;
+  for (const std::string& file : golden_inputs()) {
+    const auto orig = cli(ts_.dir, {"compare", "-format", "json", "x=" + file});
+    if (orig.code != 0) continue;  // inputs compare refuses are not results to keep
+    files.push_back(file);
+    originals.push_back(orig.out);
+  }
+  ASSERT_GE(files.size(), 40u);
+  std::vector<std::string> args = {"store", "add", "--label", "commit=c1"};
+  args.insert(args.end(), files.begin(), files.end());
+  const auto add = run(args);
+  ASSERT_EQ(add.code, 0) << add.err;
+  std::vector<std::string> ids;
+  for (std::size_t pos = 0; pos < add.out.size(); pos = add.out.find('\n', pos) + 1) ids.push_back(add.out.substr(pos, 36));
+  ASSERT_EQ(ids.size(), files.size()) << add.out;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    SCOPED_TRACE(files[i]);
+    const std::string exported = ts_.dir + "/exported.txt";
+    const auto exp = run({"store", "export", ids[i], "-o", exported});
+    ASSERT_EQ(exp.code, 0) << exp.err;
+    const auto back = cli(ts_.dir, {"compare", "-format", "json", "x=" + exported});
+    EXPECT_EQ(back.code, 0);
+    EXPECT_EQ(back.out, originals[i]);
+  }
+}
+
+TEST_P(StoreTest, ConfigurationChangesAndUnitLinesRoundTrip) {
+  const std::string file = write("go.txt",
+                                 "goos: linux\ngoarch: amd64\npkg: a/b\ncpu: X\n"
+                                 "Unit B/op assume=exact\nUnit widgets/op better=higher\n"
+                                 "BenchmarkA-2\t10\t1.5 ns/op\t8 B/op\t3 widgets/op\n"
+                                 "BenchmarkA-2\t10\t1.25 ns/op\t8 B/op\t4 widgets/op\n"
+                                 "pkg: a/c\nnote: x y\n"
+                                 "BenchmarkB/size=4k-2\t20\t0 ns/op\t1e+06 MB/s\n"
+                                 "goarch:\npkg: a/b\n"
+                                 "BenchmarkA-2\t10\t1.75 ns/op\t8 B/op\t5 widgets/op\n"
+                                 "PASS\nok  \ta/b\t1.2s\n");
+  const auto add = run({"store", "add", file});
+  ASSERT_EQ(add.code, 0) << add.err;
+  const auto exp = run({"store", "export", add.out.substr(0, 8)});
+  ASSERT_EQ(exp.code, 0) << exp.err;
+  EXPECT_EQ(exp.out,
+            "Unit B/op assume=exact\nUnit widgets/op better=higher\n"
+            "goos: linux\ngoarch: amd64\npkg: a/b\ncpu: X\n"
+            "BenchmarkA-2\t10\t1.5 ns/op\t8 B/op\t3 widgets/op\n"
+            "BenchmarkA-2\t10\t1.25 ns/op\t8 B/op\t4 widgets/op\n"
+            "pkg: a/c\nnote: x y\n"
+            "BenchmarkB/size=4k-2\t20\t0 ns/op\t1e+06 MB/s\n"
+            "goarch:\npkg: a/b\n"
+            "BenchmarkA-2\t10\t1.75 ns/op\t8 B/op\t5 widgets/op\n");
+  const std::string exported = write("exported.txt", exp.out);
+  for (const char* format : {"text", "json"}) {
+    EXPECT_EQ(cli(ts_.dir, {"compare", "-format", format, "x=" + file}).out,
+              cli(ts_.dir, {"compare", "-format", format, "x=" + exported}).out);
+  }
+}
+
+TEST_P(StoreTest, AddingTheSameFileTwiceIsOneRun) {
+  const std::string file = write("a.txt", "BenchmarkA 10 5 ns/op\nBenchmarkA 10 6 ns/op\n");
+  const auto first = run({"store", "add", "--label", "commit=abc", "--label", "branch=main", file});
+  ASSERT_EQ(first.code, 0) << first.err;
+  const std::string id = first.out.substr(0, 36);
+  EXPECT_EQ(first.out, id + " added: " + file + ", 2 results\n");
+  const auto again = run({"store", "add", "--label", "branch=main", "--label", "commit=abc", file});
+  EXPECT_EQ(again.code, 0);
+  EXPECT_EQ(again.out, id + " already stored: " + file + ", 2 results\n");
+  // Other labels are another run.
+  const auto other = run({"store", "add", "--label", "commit=def", file});
+  EXPECT_EQ(other.code, 0);
+  EXPECT_NE(other.out.substr(0, 36), id);
+  store::Store s = open();
+  EXPECT_EQ(s.run_count(), 2);
+  const store::Run r = s.load_run(id);
+  EXPECT_EQ(r.labels, (std::vector<store::KeyValue>{{"branch", "main"}, {"commit", "abc"}}));
+  EXPECT_EQ(r.results.size(), 2u);
+  const auto list = run({"store", "list"});
+  EXPECT_EQ(list.code, 0);
+  EXPECT_NE(list.out.find(id + "  "), std::string::npos);
+  EXPECT_NE(list.out.find("  2 values  unknown  " + file + "  branch=main  commit=abc\n"), std::string::npos);
+}
+
+TEST_P(StoreTest, SubmitIsIdempotentByRunId) {
+  store::Store s = open();
+  const store::Run run = synthetic_run(1, 1000, "cpu-a", {{"BenchmarkA", {1, 2, 3}}});
+  EXPECT_EQ(s.submit(run), store::Store::Submitted::kAdded);
+  EXPECT_EQ(s.submit(run), store::Store::Submitted::kAlreadyPresent);
+  EXPECT_EQ(s.run_count(), 1);
+  const store::Run back = s.load_run(run.id);
+  EXPECT_EQ(store::to_go_format(back), store::to_go_format(run));
+  EXPECT_EQ(back.machine, "cpu-a");
+  EXPECT_EQ(back.unix_ms, 1000);
+}
+
+TEST_P(StoreTest, NamesPointAtRuns) {
+  store::Store s = open();
+  const store::Run a = synthetic_run(1, 1000, "m", {{"BenchmarkA", {1}}});
+  const store::Run b = synthetic_run(2, 2000, "m", {{"BenchmarkA", {2}}});
+  s.submit(a);
+  s.submit(b);
+  s.set_name("main", a.id);
+  EXPECT_EQ(s.resolve("main"), a.id);
+  s.set_name("main", b.id);
+  EXPECT_EQ(s.resolve("main"), b.id);
+  EXPECT_EQ(s.resolve(a.id.substr(0, 8)), a.id);
+  const auto cmd = run({"store", "name", "release", a.id.substr(0, 6)});
+  EXPECT_EQ(cmd.code, 0) << cmd.err;
+  EXPECT_EQ(s.resolve("release"), a.id);
+}
+
+TEST_P(StoreTest, UnknownRunIsExit2) {
+  open();
+  const auto r = run({"store", "export", "deadbeef"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "zerolab store export: no run \"deadbeef\" in " + ts_.url.display + "\n");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_P(StoreTest, BadInputIsOneLineExit2AndWritesNothing) {
+  const std::string file = write("a.txt", "BenchmarkA 10 5 ns/op\n");
+  const std::string empty = write("empty.txt", "PASS\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      {{"store", "add", "--label", "commit", file}, "zerolab store add: label \"commit\" has no \"=\" (expected key=value)\n"},
+      {{"store", "add", "--label", "=x", file}, "zerolab store add: label \"=x\" has an empty key (expected key=value)\n"},
+      {{"store", "add", file, empty}, "zerolab store add: " + empty + ":0: no benchmark results\n"},
+      {{"store", "add", file, ts_.dir + "/missing.txt"},
+       "zerolab store add: open " + ts_.dir + "/missing.txt: no such file or directory\n"},
+      {{"history", "--since", "yesterday"},
+       "zerolab history: cannot parse --since \"yesterday\" (expected YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or "
+       "an age such as 90m, 36h, 7d, 2w)\n"},
+      {{"history", "--since", "2026-02-30"},
+       "zerolab history: cannot parse --since \"2026-02-30\" (expected YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or "
+       "an age such as 90m, 36h, 7d, 2w)\n"},
+      {{"store", "add", "--frobnicate", file}, "zerolab store add: unknown flag --frobnicate\n"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args[1]);
+    const auto r = run(c.args);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, c.err);
+    EXPECT_EQ(r.out, "");
+  }
+  // Nothing was written: the SQLite file was never created, the database has no tables.
+  if (ts_.engine == "sqlite") {
+    EXPECT_FALSE(lab_test_util::exists(ts_.sqlite_path));
+  } else {
+    store::Store s = open();
+    EXPECT_EQ(s.run_count(), 0);
+  }
+}
+
+TEST(StoreUrlTest, MalformedAndUnknownUrlsAreExit2) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_url");
+  const std::string file = dir + "/a.txt";
+  std::ofstream(file) << "BenchmarkA 10 5 ns/op\n";
+  struct Case {
+    std::string url;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      {"zerolab.db", "malformed store URL \"zerolab.db\": expected sqlite:PATH or postgres://..."},
+      {"sqlite:", "malformed store URL \"sqlite:\": sqlite: needs a file path (sqlite:PATH)"},
+      {"mysql://u:pw@h/db", "unknown store URL scheme \"mysql\" in \"mysql://u:***@h/db\" (expected sqlite:PATH or postgres://...)"},
+      {"postgres:db", "malformed store URL \"postgres:db\": expected postgres://..."},
+      {"postgresql://h/db?frob=1", "malformed store URL \"postgresql://h/db?frob=1\": invalid URI query parameter: \"frob\""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.url);
+    const auto r = cli(dir, {"store", "add", "--store", c.url, file});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "zerolab store add: " + c.err + "\n");
+  }
+  EXPECT_FALSE(lab_test_util::exists(dir + "/zerolab-results"));
+}
+
+TEST(StoreUrlTest, UnreachablePostgresIsExit1WithThePasswordRemoved) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_url");
+  const std::string file = dir + "/a.txt";
+  std::ofstream(file) << "BenchmarkA 10 5 ns/op\n";
+  const std::string url = "postgresql://ci:s3cret@/bench?host=" + dir + "/nowhere";
+  const auto r = cli(dir, {"store", "add", "--store", url, file});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.rfind("zerolab store add: cannot reach postgresql://ci:***@/bench?host=" + dir + "/nowhere: ", 0), 0u)
+      << r.err;
+  EXPECT_EQ(r.err.find("s3cret"), std::string::npos);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+TEST_P(StoreTest, NewerSchemaIsRefusedNamingTheStore) {
+  {
+    store::Store s = open();
+    s.database().exec("UPDATE zerolab_meta SET value = '99' WHERE key = 'schema_version'");
+  }
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"store", "list"}, {"history"}, {"store", "add", write("a.txt", "BenchmarkA 1 1 ns/op\n")}}) {
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find(": " + ts_.url.display + ": the store's schema is version 99, newer than this zerolab's (2); "
+                         "use a newer zerolab\n"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+TEST_P(StoreTest, OlderSchemaIsMigratedForward) {
+  {
+    store::Store v1 = store::Store::open_at_version(ts_.url, 1);
+    EXPECT_EQ(v1.schema_version(), 1);
+    v1.database().query("INSERT INTO runs(id, unix_ms, kind, command, source, machine) "
+                        "VALUES('00000000-0000-4000-8000-000000000001', 5, 'file', 'c', 's', 'm')",
+                        {}, {});
+  }
+  store::Store s = open();
+  EXPECT_EQ(s.schema_version(), store::Store::kSchemaVersion);
+  s.set_name("old", "00000000-0000-4000-8000-000000000001");
+  EXPECT_EQ(s.resolve("old"), "00000000-0000-4000-8000-000000000001");
+}
+
+TEST_P(StoreTest, SubmitterKilledMidTransactionLeavesNoPartialRun) {
+  std::vector<std::pair<std::string, std::vector<double>>> results;
+  for (int i = 0; i < 2000; ++i) results.push_back({"BenchmarkX/" + std::to_string(i), {1.0 + i}});
+  const store::Run big = synthetic_run(7, 7000, "m", results);
+  { open().submit(synthetic_run(1, 1000, "m", {{"BenchmarkA", {1}}})); }
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    try {
+      store::Store s = store::Store::open(ts_.url, store::OpenMode::kWrite);
+      s.submit(big, [] { ::kill(::getpid(), SIGKILL); });
+    } catch (...) {
+    }
+    _exit(3);  // not reached unless submit failed
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  store::Store s = open();
+  EXPECT_EQ(s.run_count(), 1);
+  std::int64_t rows = -1;
+  s.database().query("SELECT count(*) FROM results", {}, [&](const store::Row& r) { rows = r.integer(0); });
+  EXPECT_EQ(rows, 1);
+  EXPECT_THROW(s.resolve(big.id), store::StoreError);
+  // The same run submitted again goes in whole.
+  EXPECT_EQ(s.submit(big), store::Store::Submitted::kAdded);
+  EXPECT_EQ(s.load_run(big.id).results.size(), 2000u);
+}
+
+// 20 runs: A steps up by 20% at run 12, B stays flat; 3 samples a run.
+std::vector<store::Run> step_runs() {
+  std::vector<store::Run> runs;
+  for (int i = 0; i < 20; ++i) {
+    const double a = i < 12 ? 100 : 120;
+    const double wobble = (i % 3) * 0.5;
+    runs.push_back(synthetic_run(i, 1'700'000'000'000 + i * 60'000, "cpu-a",
+                                 {{"BenchmarkA", {a + wobble, a + 1 + wobble, a - 1 + wobble}},
+                                  {"BenchmarkB", {50 + wobble, 51 - wobble, 49 + wobble}}},
+                                 "c" + std::to_string(i / 2)));
+  }
+  return runs;
+}
+
+TEST_P(StoreTest, HistoryFindsWhereAChangeBegan) {
+  const std::vector<store::Run> runs = step_runs();
+  {
+    store::Store s = open();
+    for (const store::Run& r : runs) s.submit(r);
+  }
+  std::string error;
+  auto filter = stat::Filter::parse("*", &error);
+  store::Store s = open();
+  const store::History h = store::build_history(s.load_runs(0), *filter, store::HistoryOptions{});
+  ASSERT_EQ(h.series.size(), 2u);
+  EXPECT_EQ(h.series[0].benchmark, "A");
+  EXPECT_EQ(h.series[0].unit, "sec/op");
+  ASSERT_EQ(h.series[0].changes.size(), 1u);
+  const store::ChangePoint& c = h.series[0].changes[0];
+  EXPECT_EQ(c.point, 12u);
+  EXPECT_EQ(h.series[0].points[c.point].run_id, runs[12].id);
+  EXPECT_NEAR(c.percent, 20.0, 1.0);
+  EXPECT_TRUE(c.worse);
+  EXPECT_TRUE(h.series[1].changes.empty());
+
+  const auto text = run({"history"});
+  EXPECT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("A sec/op: 20 points, latest 120.5n\n  change +19.90% at run "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("at run " + runs[12].id.substr(0, 8) + " ("), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("B sec/op: 20 points, latest 50.50n, no change\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\n1 change point\n"), std::string::npos);
+
+  const auto gate = run({"history", "--fail-on-regression=10"});
+  EXPECT_EQ(gate.code, 3);
+  EXPECT_NE(gate.err.find("zerolab history: regression: A sec/op: +"), std::string::npos) << gate.err;
+  EXPECT_EQ(run({"history", "--fail-on-regression=25"}).code, 0);
+  EXPECT_EQ(run({"history", "-filter", ".name:B", "--fail-on-regression"}).code, 0);
+  const auto none = run({"history", "--threshold", "30"});
+  EXPECT_NE(none.out.find("\n0 change points\n"), std::string::npos);
+
+  // By commit: two runs a commit, the step at commit c6.
+  const auto by_commit = run({"history", "--by", "commit", "--window", "3", "-format", "json", "-filter", ".name:A"});
+  EXPECT_EQ(by_commit.code, 0) << by_commit.err;
+  EXPECT_NE(by_commit.out.find("\"changes\": [{\"point\": 6, \"run\": \"" + runs[12].id + "\""), std::string::npos)
+      << by_commit.out;
+  EXPECT_NE(by_commit.out.find("\"commit\": \"c6\", \"old\": "), std::string::npos);
+
+  // --since leaves out the runs before the step: no change to find.
+  const auto since = run({"history", "--since", store::format_time_ms(runs[12].unix_ms), "-format", "markdown"});
+  EXPECT_EQ(since.code, 0) << since.err;
+  EXPECT_NE(since.out.find("| A | sec/op | 8 | 120.5n | none |\n"), std::string::npos) << since.out;
+
+  const auto html = run({"history", "-format", "html", "-o", ts_.dir + "/h.html"});
+  EXPECT_EQ(html.code, 0);
+  const std::string page = read_file(ts_.dir + "/h.html");
+  EXPECT_EQ(std::count(page.begin(), page.end(), '\n') > 0, true);
+  EXPECT_NE(page.find("data-points=\"20\""), std::string::npos);
+}
+
+TEST_P(StoreTest, MatrixShowsEachMachinesLatestVerdicts) {
+  auto lab_run = [](int n, std::int64_t t, const std::string& machine, const std::string& go, const std::string& cpp) {
+    store::Run r = synthetic_run(n, t, machine, {{"BenchmarkM", {1}}});
+    r.kind = "lab";
+    r.claims.push_back({"merge", "slices merge 2x faster", "2x", "replicates", go, cpp, "2.1x", "p=0.000 n=10+10", false});
+    r.claims.push_back({"zero", "memclr is free", "", "inconclusive", "", "inconclusive", "1.01x", "p=0.4", true});
+    r.id = store::random_uuid();
+    return r;
+  };
+  {
+    store::Store s = open();
+    s.submit(lab_run(1, 1000, "cpu-a", "contradicts", "contradicts"));  // older: replaced by the next
+    s.submit(lab_run(2, 2000, "cpu-a", "replicates", "replicates"));
+    s.submit(lab_run(3, 3000, "cpu-b", "replicates", "contradicts"));
+  }
+  const auto m = run({"store", "matrix"});
+  ASSERT_EQ(m.code, 0) << m.err;
+  const std::string expected_tail =
+      "merge: slices merge 2x faster\n"
+      "  machine 1: Go: replicates  C++: replicates\n"
+      "  machine 2: Go: replicates  C++: contradicts\n"
+      "zero: memclr is free\n"
+      "  machine 1: Go: -  C++: inconclusive (provisional)\n"
+      "  machine 2: Go: -  C++: inconclusive (provisional)\n";
+  ASSERT_GE(m.out.size(), expected_tail.size());
+  EXPECT_EQ(m.out.substr(m.out.size() - expected_tail.size()), expected_tail);
+  EXPECT_EQ(m.out.rfind("machine 1: cpu-a (run ", 0), 0u);
+  const auto html = run({"store", "matrix", "-format", "html"});
+  EXPECT_NE(html.out.find("<td class=\"bad\">Go: replicates<br>C++: contradicts"), std::string::npos);
+}
+
+TEST_P(StoreTest, ReadOnlyStoreIsAClearError) {
+  const std::string file = write("a.txt", "BenchmarkA 10 5 ns/op\n");
+  ASSERT_EQ(run({"store", "add", file}).code, 0);
+  const std::string other = write("b.txt", "BenchmarkA 10 6 ns/op\n");
+  lab_test_util::Command r;
+  if (ts_.engine == "postgres") {
+    pg_admin("DROP ROLE IF EXISTS reader_" + ts_.pg_db);
+    pg_admin("CREATE ROLE reader_" + ts_.pg_db + " LOGIN");
+    pg_admin("GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader_" + ts_.pg_db, ts_.pg_db);
+    r = cli(ts_.dir, {"store", "add", "--store", pg_url(ts_.pg_db, "reader_" + ts_.pg_db), other});
+    EXPECT_NE(r.err.find(": the store is read-only for this user (permission denied for table runs)\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(cli(ts_.dir, {"store", "list", "--store", pg_url(ts_.pg_db, "reader_" + ts_.pg_db)}).code, 0);
+  } else {
+    ASSERT_EQ(::chmod(ts_.sqlite_path.c_str(), 0444), 0);
+    ASSERT_EQ(::chmod((ts_.dir + "/results").c_str(), 0555), 0);
+    // root ignores permissions: run the CLI as nobody then.
+    const std::string as = ::geteuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : "";
+    ASSERT_EQ(::chmod(ts_.dir.c_str(), 0777), 0);
+    std::remove((ts_.dir + "/cli.out").c_str());
+    std::remove((ts_.dir + "/cli.err").c_str());
+    r = lab_test_util::run_cli(as + ZEROLAB_CLI, quote({"store", "add", "--store", ts_.url_text, other}), ts_.dir);
+    EXPECT_NE(r.err.find(ts_.url.display + ": the store is read-only"), std::string::npos) << r.err;
+    const auto list = lab_test_util::run_cli(as + ZEROLAB_CLI, quote({"store", "list", "--store", ts_.url_text}), ts_.dir);
+    EXPECT_EQ(list.code, 0) << list.err;
+    EXPECT_EQ(std::count(list.out.begin(), list.out.end(), '\n'), 1);
+  }
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, StoreTest, ::testing::Values("sqlite", "postgres"));
+
+// SQLite files this zerolab must refuse, each naming the file.
+TEST(StoreSqliteFileTest, CorruptAndForeignFilesAreRefusedWithExit2) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_bad");
+  const std::string a = dir + "/a.txt";
+  std::ofstream(a) << "BenchmarkA 10 5 ns/op\n";
+  const std::string junk = dir + "/junk.db";
+  std::ofstream(junk) << std::string(4096, 'z');
+  auto r = cli(dir, {"store", "add", "--store", "sqlite:" + junk, a});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "zerolab store add: sqlite:" + junk + ": file is not a database\n");
+  EXPECT_EQ(read_file(junk), std::string(4096, 'z'));
+
+  const std::string foreign = dir + "/foreign.db";
+  ASSERT_EQ(std::system(("printf 'CREATE TABLE people(name TEXT);' | sqlite3 " + foreign + " 2>/dev/null || "
+                         "python3 -c \"import sqlite3; c=sqlite3.connect('" + foreign +
+                         "'); c.execute('CREATE TABLE people(name TEXT)'); c.commit()\"")
+                            .c_str()),
+            0);
+  r = cli(dir, {"history", "--store", "sqlite:" + foreign});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "zerolab history: sqlite:" + foreign + ": not a zerolab store (it has other tables: people)\n");
+  r = cli(dir, {"store", "list", "--store", "sqlite:" + dir + "/none.db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "zerolab store list: sqlite:" + dir + "/none.db: no such store (nothing has been stored there yet)\n");
+  EXPECT_FALSE(lab_test_util::exists(dir + "/none.db"));
+}
+
+}  // namespace
