@@ -1,48 +1,10 @@
-// The lab's experiments in run order, and the Claim constructors
+// The lab's experiments in run order, and the PlotSpec constructors
 // (experiment.hpp).
 #include <utility>
 
 #include "lab/experiment.hpp"
 
 namespace zerolab::lab {
-
-Claim Claim::ratio(std::string statement, std::string seed_figure, std::string slower,
-                   std::string faster, double at_least, std::string unit) {
-  Claim c;
-  c.kind = ClaimKind::kRatio;
-  c.statement = std::move(statement);
-  c.seed_figure = std::move(seed_figure);
-  c.slower = std::move(slower);
-  c.faster = std::move(faster);
-  c.at_least = at_least;
-  c.unit = std::move(unit);
-  return c;
-}
-
-Claim Claim::bound(std::string statement, std::string seed_figure, std::string benchmark,
-                   std::string unit, double lo, double hi, double scale, std::string bound_unit) {
-  Claim c;
-  c.kind = ClaimKind::kBound;
-  c.statement = std::move(statement);
-  c.seed_figure = std::move(seed_figure);
-  c.benchmark = std::move(benchmark);
-  c.unit = std::move(unit);
-  c.lo = lo;
-  c.hi = hi;
-  c.scale = scale;
-  c.bound_unit = bound_unit.empty() ? c.unit : std::move(bound_unit);
-  return c;
-}
-
-Claim Claim::fact(std::string statement, std::string seed_figure,
-                  std::function<FactResult()> check) {
-  Claim c;
-  c.kind = ClaimKind::kFact;
-  c.statement = std::move(statement);
-  c.seed_figure = std::move(seed_figure);
-  c.check = std::move(check);
-  return c;
-}
 
 PlotSpec PlotSpec::sweep(std::string title, std::string prefix, std::string x_key,
                          std::string x_label, std::string unit, std::string y_label) {

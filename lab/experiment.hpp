@@ -2,25 +2,40 @@
 // claims it re-tests, the harness benchmarks that measure them, and the
 // facts it checks directly.
 //
-// A claim is one of three kinds:
-//   - ratio: benchmark `slower` takes at least `at_least` times as long as
-//     benchmark `faster` in `unit` (the seed says "X is 1.20x faster");
+// A claim quotes its seed (SeedRef: the words, the section, the figure)
+// and is one of these kinds (the verdict rules are in lab/verdict.hpp):
+//   - ratio ("X is faster" → k = 1; "at least 5x" → k = 5): slower/faster
+//     >= k, one-sided;
+//   - band ("about 2x"): the ratio's 95% interval lies inside
+//     [N / kBandWidth, N * kBandWidth], or an explicit [lo, hi];
+//   - equivalence ("no change"): slower/faster within ±noise (the seed's
+//     own run-to-run noise, a fraction: 0.05 for ±5%);
 //   - bound: one benchmark's median in `unit`, times `scale`, lies in
-//     [lo, hi] (the seed says "calloc of 1 GiB takes ~0 ms");
-//   - fact: a function that looks at the machine and says whether the
-//     seed's statement holds here, and what it saw.
+//     [lo, hi] (the seed's numbers);
+//   - fact: a function that looks at the machine (C++ side) or at the
+//     compiled Go peer (Go side) and says whether the seed's statement
+//     holds here, and what it saw.
+// Each claim is judged twice: on the seed's Go code run here (`go`, the
+// Go peer's benchmark names; verdict (Go here)) and on the C++ port
+// (the flat fields below; verdict (C++)). Either side may say it cannot
+// test the claim, with a reason (not comparable). A claim the seed does
+// not make is the project's own (origin kProject), counted apart.
 // Benchmarks are ordinary functions of zerolab::B&; the lab runs them
-// in-process with zerolab::run_benchmark, interleaved.
+// in-process with zerolab::run_benchmark, interleaved with the Go peer's.
+// The guide for experiment authors: /work/notes/labinfra-api.md.
 //
 // Thread-safety: experiments are immutable after catalog() builds them.
 //
 // Example:
 //   Experiment e;
 //   e.id = "merge";
+//   e.go_peer = "merge";  // peers/go/merge
 //   e.benchmarks.push_back({"BenchmarkMerge/malloc", &merge_malloc});
-//   e.claims.push_back(Claim::ratio("uninitialized merge is faster",
-//       "1.20x (20018 vs 16722 ns/op)", "BenchmarkMerge/malloc+memset",
-//       "BenchmarkMerge/malloc"));
+//   e.claims.push_back(
+//       Claim::is_faster({"uninitialized is faster", "MergeSlice benchmarks",
+//                        "1.20x (20018 vs 16722 ns/op)"},
+//                       "BenchmarkMerge/malloc+memset", "BenchmarkMerge/malloc")
+//           .go_names("BenchmarkMergeSlicesZero", "BenchmarkMergeSlicesNoZero"));
 #ifndef ZEROLAB_LAB_EXPERIMENT_HPP_
 #define ZEROLAB_LAB_EXPERIMENT_HPP_
 
@@ -28,6 +43,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "zerolab/bench.hpp"
@@ -51,17 +67,57 @@ struct FactResult {
   std::string observed;  // one line: what was seen on this machine
 };
 
-enum class ClaimKind { kRatio, kBound, kFact };
+// The compiled Go peer a Go-side fact looks at (stack-zero's objdump).
+struct GoPeerBinary {
+  std::string path;  // the `go test -c` binary
+  std::string go;    // the go command that built it ("go" on PATH)
+};
+
+// Where a claim comes from: the seed's own words.
+struct SeedRef {
+  std::string quote;    // the seed's words, verbatim (cut with "…" only)
+  std::string section;  // the seed's section heading it is in
+  std::string figure;   // the seed's figure, "1.20x (20018 vs 16722 ns/op)"; "" if none
+};
+
+enum class ClaimKind { kRatio, kBand, kEquivalence, kBound, kFact };
+enum class ClaimOrigin { kSeed, kProject };
+
+// "About Nx" is the band [N / kBandWidth, N * kBandWidth].
+inline constexpr double kBandWidth = 1.25;
+
+// The Go peer's side of a claim: its benchmark names (as `go test -bench`
+// prints them, without the -GOMAXPROCS suffix), or why Go here cannot
+// test it. All empty: the experiment has no Go side for this claim.
+struct GoSide {
+  std::string slower;     // ratio, band, equivalence: numerator
+  std::string faster;     // ... denominator
+  std::string benchmark;  // bound
+  std::string unit;       // "" = the claim's unit
+  double scale = 0;       // bound; 0 = the claim's scale
+  std::string not_comparable;  // non-empty: why Go here cannot test it
+  std::function<FactResult(const GoPeerBinary&)> check;  // fact
+  bool empty() const {
+    return slower.empty() && faster.empty() && benchmark.empty() && not_comparable.empty() &&
+           !check;
+  }
+};
 
 struct Claim {
   ClaimKind kind = ClaimKind::kRatio;
-  std::string statement;    // what the seed says, in one line
-  std::string seed_figure;  // the seed's own number(s), "" if it gives none
+  ClaimOrigin origin = ClaimOrigin::kSeed;
+  std::string statement;     // the seed's words (SeedRef::quote), or the project's claim
+  std::string seed_figure;   // the seed's own number(s), "" if it gives none
+  std::string seed_section;  // the section of the seed it quotes, "" = the experiment's
 
-  // kRatio: slower / faster >= at_least, in unit.
+  // The C++ side. kRatio: slower / faster >= at_least. kBand: the ratio in
+  // [band_lo, band_hi]. kEquivalence: the ratio in [1/(1+noise), 1+noise].
   std::string slower;
   std::string faster;
-  double at_least = 1.0;
+  double at_least = 1.0;  // kRatio's k; kBand's N (the seed's factor)
+  double band_lo = 0;
+  double band_hi = 0;
+  double noise = 0;
   // kBound: lo <= median(benchmark in unit) * scale <= hi (lo and hi in
   // the scaled unit, bound_unit).
   std::string benchmark;
@@ -69,11 +125,44 @@ struct Claim {
   double lo = 0;
   double hi = 0;
   std::string bound_unit;  // how the scaled value is shown, e.g. "faults/page"
-  // kRatio and kBound.
+  // All but kFact. "allocs/op" is judged untruncated (see judge.hpp).
   std::string unit = "ns/op";
   // kFact.
   std::function<FactResult()> check;
+  // Non-empty: why the C++ port cannot test this claim (a different
+  // mechanism); the C++ verdict is then "not comparable".
+  std::string cpp_not_comparable;
 
+  GoSide go;
+
+  // ---- Constructors: the seed's words first, then the C++ benchmarks.
+  // "X is faster than Y": slower/faster > 1.
+  static Claim is_faster(SeedRef seed, std::string slower, std::string faster);
+  // "at least k times": slower/faster >= k.
+  static Claim at_least_times(SeedRef seed, double k, std::string slower, std::string faster);
+  // "about N times": slower/faster in [N / kBandWidth, N * kBandWidth].
+  static Claim about(SeedRef seed, double n, std::string slower, std::string faster);
+  // "no change": a/b within ±noise (a fraction: the seed's own noise).
+  static Claim no_change(SeedRef seed, double noise, std::string a, std::string b);
+  // The seed's numbers: lo <= median(benchmark, unit) * scale <= hi.
+  static Claim within(SeedRef seed, std::string benchmark, std::string unit, double lo, double hi,
+                      double scale = 1.0, std::string bound_unit = "");
+  // A real check that can fail.
+  static Claim fact_check(SeedRef seed, std::function<FactResult()> check);
+
+  // ---- Modifiers, chained: Claim::about(...).in("B/op").go_names(...).
+  Claim& in(std::string unit);                     // the unit compared (default ns/op)
+  Claim& band(double lo, double hi);               // an explicit band instead of N±25%
+  Claim& go_names(std::string slower, std::string faster);  // the Go peer's benchmarks
+  Claim& go_bench(std::string benchmark);          // bound: the Go peer's benchmark
+  Claim& go_unit(std::string unit, double scale = 0);  // when Go reports another unit
+  Claim& go_fact(std::function<FactResult(const GoPeerBinary&)> check);
+  Claim& go_not_comparable(std::string why);       // Go 1.19 here cannot test it
+  Claim& cpp_not_comparable_because(std::string why);  // C++ cannot test it
+  Claim& project();                                // not the seed's claim
+
+  // Older constructors (statement + figure, no section), kept while the
+  // experiments move to the ones above.
   static Claim ratio(std::string statement, std::string seed_figure, std::string slower,
                      std::string faster, double at_least = 1.0, std::string unit = "ns/op");
   static Claim bound(std::string statement, std::string seed_figure, std::string benchmark,
@@ -117,6 +206,20 @@ struct Experiment {
   // Where C++ differs from Go for a known reason, one line; may be empty.
   std::string note;
   std::vector<BenchmarkSpec> benchmarks;
+  // The seed's own Go code: peers/go/<go_peer>/ (a package whose _test.go
+  // has the seed's benchmarks); "" = none. The lab builds it once with
+  // `go test -c` and runs go_benchmarks (a -test.bench regexp; "" = ".")
+  // in every round beside the C++ benchmarks, with -test.benchtime
+  // go_benchtime (Go's syntax, "100ms" or "20x"; "" = the lab's
+  // --benchtime; --quick caps it). go_note: what the Go side could not do
+  // as the seed did (Go 1.19, no patched runtime), one line.
+  std::string go_peer;
+  std::string go_benchmarks;
+  std::string go_benchtime;
+  std::string go_note;
+  // Extra C++ ↔ Go benchmark pairs for the medians table's "C++ / Go here"
+  // column (the claims' own pairs are added automatically).
+  std::vector<std::pair<std::string, std::string>> go_pairs;
   std::vector<Claim> claims;
   std::vector<PlotSpec> plots;
 };

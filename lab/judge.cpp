@@ -33,34 +33,131 @@ std::string sig3(double value) {
 
 std::string ratio_text(double r) { return std::isinf(r) ? "∞" : fixed(r, 2) + "x"; }
 
-std::string failure_of(const ExperimentOutcome& outcome, const std::string& name) {
-  for (const auto& f : outcome.failures) {
+std::string failure_of(const std::vector<std::string>& failures, const std::string& name) {
+  for (const auto& f : failures) {
     if (f.rfind(name + ":", 0) == 0) return f;
   }
   return "";
 }
 
-ClaimOutcome error_outcome(const Claim& claim, std::string message) {
-  ClaimOutcome c;
-  c.claim = &claim;
+SideOutcome error_outcome(std::string message) {
+  SideOutcome c;
   c.verdict = Verdict::kError;
   c.detail = std::move(message);
   return c;
 }
 
+SideOutcome plain(Verdict verdict, std::string detail) {
+  SideOutcome c;
+  c.verdict = verdict;
+  c.detail = std::move(detail);
+  return c;
+}
+
+// One side's results and what it measures for a claim.
+struct SideData {
+  const std::vector<benchfmt::Result>& results;
+  const std::vector<std::string>& failures;
+  std::string slower;
+  std::string faster;
+  std::string benchmark;
+  std::string unit;
+  double scale = 1;
+};
+
 // The samples of (name, unit), or an error message naming what is missing.
-bool find_samples(const ExperimentOutcome& outcome, const std::string& name,
-                  const std::string& unit, std::vector<double>& out, std::string& error) {
-  if (const std::string f = failure_of(outcome, name); !f.empty()) {
+bool find_samples(const SideData& side, const std::string& name, std::vector<double>& out,
+                  std::string& error) {
+  if (const std::string f = failure_of(side.failures, name); !f.empty()) {
     error = f;
     return false;
   }
-  out = samples_of(outcome.results, name, unit);
+  out = samples_of(side.results, name, side.unit);
   if (out.empty()) {
-    error = name + ": no " + unit + " results";
+    error = name + ": no " + side.unit + " results";
     return false;
   }
   return true;
+}
+
+std::string n_text(const RatioVerdict& v) {
+  return v.n_slower == v.n_faster
+             ? "n=" + std::to_string(v.n_slower)
+             : "n=" + std::to_string(v.n_slower) + "+" + std::to_string(v.n_faster);
+}
+
+SideOutcome judge_two(const Claim& claim, const SideData& side, double alpha) {
+  std::vector<double> slower;
+  std::vector<double> faster;
+  std::string error;
+  if (!find_samples(side, side.slower, slower, error) ||
+      !find_samples(side, side.faster, faster, error)) {
+    return error_outcome(error);
+  }
+  for (const double v : slower) {
+    if (!(v > 0)) return error_outcome(side.slower + ": a " + side.unit + " value <= 0");
+  }
+  for (const double v : faster) {
+    if (!(v > 0)) return error_outcome(side.faster + ": a " + side.unit + " value <= 0");
+  }
+  RatioVerdict v;
+  std::string rule;
+  switch (claim.kind) {
+    case ClaimKind::kBand:
+      v = judge_band(slower, faster, claim.band_lo, claim.band_hi);
+      rule = "band [" + fixed(claim.band_lo, 2) + ", " + fixed(claim.band_hi, 2) + "] ";
+      break;
+    case ClaimKind::kEquivalence:
+      v = judge_equivalence(slower, faster, claim.noise, alpha);
+      rule = "within ±" + sig3(claim.noise * 100) + "% at " + fixed((1 - 2 * alpha) * 100, 0) +
+             "% ";
+      break;
+    default:
+      v = judge_ratio(slower, faster, claim.at_least, alpha);
+      if (claim.at_least != 1.0) rule = "k=" + sig3(claim.at_least) + " ";
+      break;
+  }
+  SideOutcome c;
+  c.verdict = v.verdict;
+  c.provisional = v.provisional;
+  c.here = ratio_text(v.ratio);
+  if (!v.provisional) c.here += " [" + fixed(v.lo, 2) + ", " + fixed(v.hi, 2) + "]";
+  c.here += " (" + format_value(v.median_slower, side.unit) + " vs " +
+            format_value(v.median_faster, side.unit) + ")";
+  c.detail = rule + n_text(v);
+  if (!v.provisional && claim.kind == ClaimKind::kRatio) c.detail = "p=" + fixed(v.p, 3) + " " + c.detail;
+  return c;
+}
+
+SideOutcome judge_one(const Claim& claim, const SideData& side) {
+  std::vector<double> values;
+  std::string error;
+  if (!find_samples(side, side.benchmark, values, error)) return error_outcome(error);
+  const BoundVerdict v = judge_bound(values, side.scale, claim.lo, claim.hi, 0.95);
+  SideOutcome c;
+  c.verdict = v.verdict;
+  c.provisional = v.provisional;
+  c.here = sig3(v.median) + " " + claim.bound_unit;
+  if (!v.provisional) c.here += " [" + sig3(v.lo) + ", " + sig3(v.hi) + "]";
+  c.detail = "limit [" + sig3(claim.lo) + ", " + sig3(claim.hi) + "] " + claim.bound_unit +
+             " n=" + std::to_string(v.n);
+  return c;
+}
+
+SideOutcome judge_side(const Claim& claim, const SideData& side, double alpha) {
+  return claim.kind == ClaimKind::kBound ? judge_one(claim, side) : judge_two(claim, side, alpha);
+}
+
+SideOutcome from_fact(const std::function<FactResult()>& check) {
+  SideOutcome c;
+  try {
+    const FactResult r = check();
+    c.verdict = r.holds ? Verdict::kHolds : Verdict::kDoesNotHold;
+    c.here = r.observed;
+  } catch (const std::exception& e) {
+    return error_outcome(std::string("the check threw: ") + e.what());
+  }
+  return c;
 }
 
 }  // namespace
@@ -92,78 +189,70 @@ std::string format_value(double value, const std::string& unit) {
   return sig3(value) + " " + unit;
 }
 
-ClaimOutcome judge_fact(const Claim& claim) {
-  ClaimOutcome c;
-  c.claim = &claim;
-  try {
-    const FactResult r = claim.check();
-    c.verdict = r.holds ? Verdict::kHolds : Verdict::kDoesNotHold;
-    c.here = r.observed;
-  } catch (const std::exception& e) {
-    return error_outcome(claim, std::string("the check threw: ") + e.what());
+SideOutcome judge_fact(const Claim& claim) {
+  if (!claim.cpp_not_comparable.empty()) {
+    return plain(Verdict::kNotComparable, claim.cpp_not_comparable);
   }
-  return c;
+  if (!claim.check) return error_outcome("the fact has no C++ check");
+  return from_fact(claim.check);
 }
 
-ClaimOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome, double alpha) {
-  std::string error;
-  if (claim.kind == ClaimKind::kRatio) {
-    std::vector<double> slower;
-    std::vector<double> faster;
-    if (!find_samples(outcome, claim.slower, claim.unit, slower, error) ||
-        !find_samples(outcome, claim.faster, claim.unit, faster, error)) {
-      return error_outcome(claim, error);
-    }
-    for (const double v : slower) {
-      if (!(v > 0)) return error_outcome(claim, claim.slower + ": a " + claim.unit + " value <= 0");
-    }
-    for (const double v : faster) {
-      if (!(v > 0)) return error_outcome(claim, claim.faster + ": a " + claim.unit + " value <= 0");
-    }
-    const RatioVerdict v = judge_ratio(slower, faster, claim.at_least, alpha);
-    ClaimOutcome c;
-    c.claim = &claim;
-    c.verdict = v.verdict;
-    c.provisional = v.provisional;
-    c.here = ratio_text(v.ratio);
-    if (!v.provisional) c.here += " [" + fixed(v.lo, 2) + ", " + fixed(v.hi, 2) + "]";
-    c.here += " (" + format_value(v.median_slower, claim.unit) + " vs " +
-              format_value(v.median_faster, claim.unit) + ")";
-    c.detail = v.n_slower == v.n_faster ? "n=" + std::to_string(v.n_slower)
-                                        : "n=" + std::to_string(v.n_slower) + "+" +
-                                              std::to_string(v.n_faster);
-    if (!v.provisional) c.detail = "p=" + fixed(v.p, 3) + " " + c.detail;
-    return c;
+SideOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome, double alpha) {
+  if (!claim.cpp_not_comparable.empty()) {
+    return plain(Verdict::kNotComparable, claim.cpp_not_comparable);
   }
-  std::vector<double> values;
-  if (!find_samples(outcome, claim.benchmark, claim.unit, values, error)) {
-    return error_outcome(claim, error);
+  const SideData side{outcome.results, outcome.failures, claim.slower, claim.faster,
+                      claim.benchmark, claim.unit,       claim.scale};
+  return judge_side(claim, side, alpha);
+}
+
+SideOutcome judge_go(const Claim& claim, const ExperimentOutcome& outcome, double alpha,
+                     const GoPeerBinary* peer) {
+  if (!claim.go.not_comparable.empty()) {
+    return plain(Verdict::kNotComparable, claim.go.not_comparable);
   }
-  const BoundVerdict v = judge_bound(values, claim.scale, claim.lo, claim.hi, 0.95);
-  ClaimOutcome c;
-  c.claim = &claim;
-  c.verdict = v.verdict;
-  c.provisional = v.provisional;
-  c.here = sig3(v.median) + " " + claim.bound_unit;
-  if (!v.provisional) c.here += " [" + sig3(v.lo) + ", " + sig3(v.hi) + "]";
-  c.detail = "limit [" + sig3(claim.lo) + ", " + sig3(claim.hi) + "] " + claim.bound_unit +
-             " n=" + std::to_string(v.n);
-  return c;
+  if (claim.go.empty()) {
+    return plain(Verdict::kNotRun, outcome.experiment == nullptr || outcome.experiment->go_peer.empty()
+                                       ? "no Go peer"
+                                       : "no Go benchmark named for this claim");
+  }
+  if (!outcome.go_not_run.empty()) return plain(Verdict::kNotRun, outcome.go_not_run);
+  if (claim.kind == ClaimKind::kFact) {
+    if (!claim.go.check) return error_outcome("the fact has no Go check");
+    if (peer == nullptr) return plain(Verdict::kNotRun, "the Go peer was not built");
+    return from_fact([&] { return claim.go.check(*peer); });
+  }
+  const SideData side{outcome.go_results,
+                      outcome.go_failures,
+                      claim.go.slower,
+                      claim.go.faster,
+                      claim.go.benchmark,
+                      claim.go.unit.empty() ? claim.unit : claim.go.unit,
+                      claim.go.scale > 0 ? claim.go.scale : claim.scale};
+  return judge_side(claim, side, alpha);
+}
+
+void SideTally::add(const SideOutcome& side) {
+  ++claims;
+  switch (side.verdict) {
+    case Verdict::kReplicates: ++replicate; break;
+    case Verdict::kContradicts: ++contradict; break;
+    case Verdict::kInconclusive: ++inconclusive; break;
+    case Verdict::kHolds: ++hold; break;
+    case Verdict::kDoesNotHold: ++do_not_hold; break;
+    case Verdict::kError: ++errors; break;
+    case Verdict::kNotComparable: ++not_comparable; break;
+    case Verdict::kNotRun: ++not_run; break;
+  }
 }
 
 Tally tally(const std::vector<ExperimentOutcome>& outcomes) {
   Tally t;
   for (const auto& e : outcomes) {
     for (const auto& c : e.claims) {
-      ++t.claims;
-      switch (c.verdict) {
-        case Verdict::kReplicates: ++t.replicate; break;
-        case Verdict::kContradicts: ++t.contradict; break;
-        case Verdict::kInconclusive: ++t.inconclusive; break;
-        case Verdict::kHolds: ++t.hold; break;
-        case Verdict::kDoesNotHold: ++t.do_not_hold; break;
-        case Verdict::kError: ++t.errors; break;
-      }
+      const bool project = c.claim != nullptr && c.claim->origin == ClaimOrigin::kProject;
+      (project ? t.project_go : t.go).add(c.go);
+      (project ? t.project_cpp : t.cpp).add(c.cpp);
     }
   }
   return t;

@@ -1,5 +1,6 @@
-// lab/judge.hpp — turns an experiment's raw results into claim outcomes:
-// picks each claim's samples out of the results, asks verdict.hpp, and
+// lab/judge.hpp — turns an experiment's raw results into claim outcomes,
+// one per side (the C++ port, the seed's Go code run here): picks each
+// claim's samples out of that side's results, asks verdict.hpp, and
 // formats the figures shown beside the seed's. Fact claims run their check
 // here (exceptions become `error`); claims whose benchmark failed or never
 // produced the unit become `error` with the benchmark's message.
@@ -8,7 +9,8 @@
 //
 // Example:
 //   ExperimentOutcome out = run_benchmarks(experiment, ...);  // fills results
-//   judge_measured_claims(out, 0.05);
+//   out.claims[0].cpp = judge_measured(e.claims[0], out, 0.05);
+//   out.claims[0].go = judge_go(e.claims[0], out, 0.05, &peer);
 #ifndef ZEROLAB_LAB_JUDGE_HPP_
 #define ZEROLAB_LAB_JUDGE_HPP_
 
@@ -24,11 +26,18 @@ namespace zerolab::lab {
 std::vector<double> samples_of(const std::vector<benchfmt::Result>& results,
                                const std::string& name, const std::string& unit);
 
-// Judges one fact claim by running its check.
-ClaimOutcome judge_fact(const Claim& claim);
+// verdict (C++) of a fact: runs its check (or "not comparable").
+SideOutcome judge_fact(const Claim& claim);
 
-// Judges one ratio or bound claim from `outcome.results`.
-ClaimOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome, double alpha);
+// verdict (C++) of a ratio, band, equivalence or bound claim from
+// `outcome.results` (or "not comparable").
+SideOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome, double alpha);
+
+// verdict (Go here) of any claim: from `outcome.go_results`, or the Go
+// fact's check on `peer`; "not comparable" / "not run" (no Go side, no
+// peer, `outcome.go_not_run`) with the reason in detail.
+SideOutcome judge_go(const Claim& claim, const ExperimentOutcome& outcome, double alpha,
+                     const GoPeerBinary* peer);
 
 // "19.2µs" for 1.92e4 in ns/op; "2.5e+05 faults/op" style for other units.
 std::string format_value(double value, const std::string& unit);

@@ -163,6 +163,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   for (const Experiment* e : s.experiments) {
     ExperimentOutcome o;
     o.experiment = e;
+    if (!e->go_peer.empty()) o.go_not_run = "the lab does not run Go peers yet";
     o.claims.resize(e->claims.size());
     outcomes.push_back(std::move(o));
   }
@@ -170,7 +171,8 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   for (auto& o : outcomes) {
     for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
       const Claim& c = o.experiment->claims[i];
-      if (c.kind == ClaimKind::kFact) o.claims[i] = judge_fact(c);
+      o.claims[i].claim = &c;
+      if (c.kind == ClaimKind::kFact) o.claims[i].cpp = judge_fact(c);
     }
   }
 
@@ -203,7 +205,8 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     }
     for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
       const Claim& c = o.experiment->claims[i];
-      if (c.kind != ClaimKind::kFact) o.claims[i] = judge_measured(c, o, s.alpha);
+      if (c.kind != ClaimKind::kFact) o.claims[i].cpp = judge_measured(c, o, s.alpha);
+      o.claims[i].go = judge_go(c, o, s.alpha, nullptr);
     }
     progress.clear();
     std::string error;
@@ -218,7 +221,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   }
 
   const Tally t = tally(outcomes);
-  any_error = any_error || t.errors > 0;
+  any_error = any_error || t.errors() > 0;
   ReportContext context;
   context.started = started;
   context.command = s.command;

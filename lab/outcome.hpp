@@ -1,12 +1,17 @@
 // lab/outcome.hpp — what running an experiment produced: its raw results in
-// run order, and per claim a verdict with the figures that back it.
+// run order (C++ and Go peer), and per claim two verdicts (Go here, C++)
+// with the figures that back them.
 //
 // Thread-safety: plain data.
 //
 // Example:
 //   ExperimentOutcome out{&experiment};
-//   out.claims.push_back({&experiment.claims[0], Verdict::kReplicates, false,
-//                         "1.17x [1.15, 1.19] (19.2µs vs 16.4µs)", "p=0.000 n=10+10", ""});
+//   ClaimOutcome c{&experiment.claims[0]};
+//   c.cpp = {Verdict::kReplicates, false, "1.17x [1.15, 1.19] (19.2µs vs 16.4µs)",
+//            "p=0.000 n=10+10"};
+//   c.go = {Verdict::kReplicates, false, "1.20x [1.18, 1.22] (20.0µs vs 16.7µs)",
+//           "p=0.000 n=10+10"};
+//   out.claims.push_back(c);
 #ifndef ZEROLAB_LAB_OUTCOME_HPP_
 #define ZEROLAB_LAB_OUTCOME_HPP_
 
@@ -19,23 +24,39 @@
 
 namespace zerolab::lab {
 
-struct ClaimOutcome {
-  const Claim* claim = nullptr;
-  Verdict verdict = Verdict::kInconclusive;
+// One side's judgement of a claim: the C++ port's, or the seed's Go code
+// run here.
+struct SideOutcome {
+  Verdict verdict = Verdict::kNotRun;
   bool provisional = false;
   std::string here;    // this machine's figure: "1.17x [1.15, 1.19] (19.2µs vs 16.4µs)"
-  std::string detail;  // "p=0.000 n=10+10", what a fact saw, or the error message
+  std::string detail;  // "p=0.000 n=10+10", what a fact saw, why not comparable / not run,
+                       // or the error message
+};
+
+// A claim judged twice: `go` is verdict (Go here) — does the seed's claim
+// replicate with the seed's own code on this machine; `cpp` is verdict
+// (C++) — does it carry over to the C++ port.
+struct ClaimOutcome {
+  const Claim* claim = nullptr;
+  SideOutcome cpp;
+  SideOutcome go;
 };
 
 struct ExperimentOutcome {
   const Experiment* experiment = nullptr;
-  std::vector<benchfmt::Result> results;  // every run, in run order
+  std::vector<benchfmt::Result> results;  // every C++ run, in run order
   std::vector<std::string> failures;      // "BenchmarkX: message", one per failed benchmark
+  // The Go peer's runs (names without the -GOMAXPROCS suffix), its failed
+  // benchmarks, and why it did not run ("" when it ran or has no peer).
+  std::vector<benchfmt::Result> go_results;
+  std::vector<std::string> go_failures;
+  std::string go_not_run;
   std::vector<ClaimOutcome> claims;
 };
 
-// Tally of verdicts over outcomes.
-struct Tally {
+// Counts of one side's verdicts.
+struct SideTally {
   int claims = 0;
   int replicate = 0;
   int contradict = 0;
@@ -43,6 +64,19 @@ struct Tally {
   int hold = 0;
   int do_not_hold = 0;
   int errors = 0;
+  int not_comparable = 0;
+  int not_run = 0;
+  void add(const SideOutcome& side);
+};
+
+// Tally of verdicts over outcomes: the seed's claims per side, and the
+// project's own claims apart.
+struct Tally {
+  SideTally go;
+  SideTally cpp;
+  SideTally project_go;
+  SideTally project_cpp;
+  int errors() const { return go.errors + cpp.errors + project_go.errors + project_cpp.errors; }
 };
 
 Tally tally(const std::vector<ExperimentOutcome>& outcomes);

@@ -132,11 +132,21 @@ report::StripPlot ratio_claim_plot(const ClaimOutcome& claim, const ExperimentOu
   report::StripPlot plot;
   plot.title = c.statement;
   std::string caption = "seed: " + seed_text(c);
-  caption += "; here: " + (claim.here.empty() ? std::string("—") : claim.here);
-  caption += "; " + verdict_text(claim) + (claim.detail.empty() ? "" : " (" + claim.detail + ")");
+  caption += "; Go here: " + here_cell(claim.go) + ", " + verdict_cell(claim.go);
+  caption += "; C++: " + here_cell(claim.cpp) + ", " + verdict_cell(claim.cpp);
   plot.caption = caption;
-  plot.rows.push_back(strip_row(c.slower, samples_of(outcome.results, c.slower, c.unit), view.scale));
-  plot.rows.push_back(strip_row(c.faster, samples_of(outcome.results, c.faster, c.unit), view.scale));
+  const std::string go_unit = c.go.unit.empty() ? c.unit : c.go.unit;
+  for (const std::string* name : {&c.go.slower, &c.go.faster}) {
+    if (name->empty()) continue;
+    const std::vector<double> values = samples_of(outcome.go_results, *name, go_unit);
+    if (!values.empty() && go_unit == c.unit) {
+      plot.rows.push_back(strip_row("Go here: " + *name, values, view.scale));
+    }
+  }
+  for (const std::string* name : {&c.slower, &c.faster}) {
+    const std::vector<double> values = samples_of(outcome.results, *name, c.unit);
+    if (!values.empty()) plot.rows.push_back(strip_row("C++: " + *name, values, view.scale));
+  }
   plot.x = {c.unit, report::wants_log(report::all_samples(plot)), view.kind};
   return plot;
 }

@@ -22,11 +22,15 @@ std::string pad(const std::string& s, std::size_t width) {
   return w >= width ? s : s + std::string(width - w, ' ');
 }
 
-std::string verdict_cell(const ClaimOutcome& c) {
+}  // namespace
+
+std::string verdict_cell(const SideOutcome& c) {
   std::string text = verdict_text(c);
   if (!c.detail.empty() && c.verdict != Verdict::kError) text += " (" + c.detail + ")";
   return text;
 }
+
+namespace {
 
 // Escapes the characters that would break a Markdown table cell or be
 // read as HTML.
@@ -52,9 +56,25 @@ std::string md_cell(const std::string& s) {
 
 std::string seed_text(const Claim& c) { return c.seed_figure.empty() ? "—" : c.seed_figure; }
 
-std::string here_cell(const ClaimOutcome& c) {
+std::string here_cell(const SideOutcome& c) {
   if (c.verdict == Verdict::kError) return "error: " + c.detail;
+  if (c.here.empty()) return "—";
   return c.here;
+}
+
+std::string claim_text(const Claim& c) {
+  return c.origin == ClaimOrigin::kProject ? "[project's own] " + c.statement : c.statement;
+}
+
+std::vector<std::string> claim_row(const ClaimOutcome& c) {
+  return {claim_text(*c.claim), seed_text(*c.claim), here_cell(c.go),
+          here_cell(c.cpp),     verdict_cell(c.go),  verdict_cell(c.cpp)};
+}
+
+const std::vector<std::string>& claim_columns() {
+  static const std::vector<std::string> columns = {
+      "claim", "seed", "Go here", "C++ here", "verdict (Go here)", "verdict (C++)"};
+  return columns;
 }
 
 std::vector<std::string> benchmark_names(const ExperimentOutcome& outcome) {
@@ -84,7 +104,7 @@ std::string median_cell(const ExperimentOutcome& outcome, const std::string& nam
   return format_value(s.center, unit) + " ± " + s.pct_range_string();
 }
 
-std::string verdict_text(const ClaimOutcome& claim) {
+std::string verdict_text(const SideOutcome& claim) {
   std::string text(to_string(claim.verdict));
   if (claim.provisional) text += " (provisional)";
   return text;
@@ -96,32 +116,46 @@ std::string claims_table_text(const ExperimentOutcome& outcome) {
   out += "  seed " + e.seed_file + ", " + e.seed_section + "\n";
   if (!e.note.empty()) out += "  C++ vs Go: " + e.note + "\n";
   for (const auto& f : outcome.failures) out += "  FAILED " + f + "\n";
+  if (!e.go_note.empty()) out += "  Go here: " + e.go_note + "\n";
+  if (!outcome.go_not_run.empty()) out += "  Go peer not run: " + outcome.go_not_run + "\n";
+  for (const auto& f : outcome.go_failures) out += "  FAILED (Go here) " + f + "\n";
   std::vector<std::vector<std::string>> rows;
-  rows.push_back({"claim", "seed", "here", "verdict"});
-  for (const auto& c : outcome.claims) {
-    rows.push_back({c.claim->statement, seed_text(*c.claim), here_cell(c), verdict_cell(c)});
-  }
-  std::size_t widths[4] = {0, 0, 0, 0};
+  rows.push_back(claim_columns());
+  for (const auto& c : outcome.claims) rows.push_back(claim_row(c));
+  const std::size_t n = claim_columns().size();
+  std::vector<std::size_t> widths(n, 0);
   for (const auto& row : rows) {
-    for (std::size_t i = 0; i < 4; ++i) widths[i] = std::max(widths[i], columns(row[i]));
+    for (std::size_t i = 0; i < n; ++i) widths[i] = std::max(widths[i], columns(row[i]));
   }
   out += "\n";
   for (const auto& row : rows) {
     std::string line = "  ";
-    for (std::size_t i = 0; i < 3; ++i) line += pad(row[i], widths[i]) + "  ";
-    line += row[3];
+    for (std::size_t i = 0; i + 1 < n; ++i) line += pad(row[i], widths[i]) + "  ";
+    line += row[n - 1];
     out += line + "\n";
   }
   return out;
 }
 
-std::string summary_line(const Tally& t) {
-  std::string s = std::to_string(t.claims) + " claims: " + std::to_string(t.replicate) +
-                  " replicate, " + std::to_string(t.contradict) + " contradict, " +
-                  std::to_string(t.inconclusive) + " inconclusive; facts: " +
+std::string side_summary(const SideTally& t) {
+  std::string s = std::to_string(t.replicate) + " replicate, " + std::to_string(t.contradict) +
+                  " contradict, " + std::to_string(t.inconclusive) + " inconclusive; facts: " +
                   std::to_string(t.hold) + " hold, " + std::to_string(t.do_not_hold) +
                   " do not hold";
+  if (t.not_comparable > 0) s += "; " + std::to_string(t.not_comparable) + " not comparable";
+  if (t.not_run > 0) s += "; " + std::to_string(t.not_run) + " not run";
   if (t.errors > 0) s += "; " + std::to_string(t.errors) + (t.errors == 1 ? " error" : " errors");
+  return s;
+}
+
+std::string summary_line(const Tally& t) {
+  std::string s = std::to_string(t.cpp.claims) + " seed claims — Go here: " + side_summary(t.go) +
+                  " — C++: " + side_summary(t.cpp);
+  if (t.project_cpp.claims > 0) {
+    s += "\n" + std::to_string(t.project_cpp.claims) +
+         " project claims (counted apart) — Go here: " + side_summary(t.project_go) +
+         " — C++: " + side_summary(t.project_cpp);
+  }
   return s;
 }
 
@@ -146,13 +180,24 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
     out += "\n## " + e.id + ": " + md_cell(e.title) + "\n\n";
     out += "Seed `" + e.seed_file + "`, " + md_cell(e.seed_section) + ".";
     if (!e.note.empty()) out += " C++ vs Go: " + md_cell(e.note);
+    if (!e.go_peer.empty()) out += " Go peer: `peers/go/" + e.go_peer + "`.";
+    if (!e.go_note.empty()) out += " Go here: " + md_cell(e.go_note);
+    if (!o.go_not_run.empty()) out += " Go peer not run: " + md_cell(o.go_not_run) + ".";
     out += "\n\n";
     for (const auto& f : o.failures) out += "- **failed**: " + md_cell(f) + "\n";
-    if (!o.failures.empty()) out += "\n";
-    out += "| claim | seed | here | verdict |\n|---|---|---|---|\n";
+    for (const auto& f : o.go_failures) out += "- **failed (Go here)**: " + md_cell(f) + "\n";
+    if (!o.failures.empty() || !o.go_failures.empty()) out += "\n";
+    out += "|";
+    for (const auto& column : claim_columns()) out += " " + column + " |";
+    out += "\n|";
+    for (std::size_t i = 0; i < claim_columns().size(); ++i) out += "---|";
+    out += "\n";
     for (const auto& c : o.claims) {
-      out += "| " + md_cell(c.claim->statement) + " | " + md_cell(seed_text(*c.claim)) + " | " +
-             md_cell(here_cell(c)) + " | " + md_cell(verdict_cell(c)) + " |\n";
+      std::vector<std::string> row = claim_row(c);
+      if (!c.claim->seed_section.empty()) row[0] += " (§ " + c.claim->seed_section + ")";
+      out += "|";
+      for (const auto& cell : row) out += " " + md_cell(cell) + " |";
+      out += "\n";
     }
     const std::vector<std::string> names = benchmark_names(o);
     if (names.empty()) continue;

@@ -20,13 +20,27 @@
 namespace zerolab::lab {
 
 // "replicates", or "replicates (provisional)".
-std::string verdict_text(const ClaimOutcome& claim);
+std::string verdict_text(const SideOutcome& side);
+
+// verdict_text with the detail: "replicates (p=0.000 n=10)",
+// "not comparable (<why>)".
+std::string verdict_cell(const SideOutcome& side);
 
 // The seed's figure, or "—" when it gives none.
 std::string seed_text(const Claim& claim);
 
-// This machine's figure, or "error: <why>" for a claim that could not be judged.
-std::string here_cell(const ClaimOutcome& claim);
+// This machine's figure, "—" when there is none, or "error: <why>" for a
+// claim that could not be judged.
+std::string here_cell(const SideOutcome& side);
+
+// The claim as the table shows it: "[project's own] ..." for the
+// project's claims.
+std::string claim_text(const Claim& claim);
+
+// The claims table's columns: claim, seed, Go here, C++ here,
+// verdict (Go here), verdict (C++); and one claim's cells.
+const std::vector<std::string>& claim_columns();
+std::vector<std::string> claim_row(const ClaimOutcome& claim);
 
 // The distinct result names, and the distinct units, in first-seen order.
 std::vector<std::string> benchmark_names(const ExperimentOutcome& outcome);
@@ -40,8 +54,10 @@ std::string median_cell(const ExperimentOutcome& outcome, const std::string& nam
 // The experiment's heading, seed reference, note and aligned claims table.
 std::string claims_table_text(const ExperimentOutcome& outcome);
 
-// "7 claims: 3 replicate, 0 contradict, 1 inconclusive; facts: 3 hold, 0 do
-// not hold" (", 1 error" appended when there are errors).
+// "7 seed claims — Go here: 3 replicate, 0 contradict, 1 inconclusive;
+// facts: 3 hold, 0 do not hold — C++: ..." ("; 1 error", "; 2 not
+// comparable", "; 1 not run" when there are any), and a second line for
+// the project's own claims when there are any.
 std::string summary_line(const Tally& t);
 
 struct BaselineComparison;  // lab/baseline.hpp

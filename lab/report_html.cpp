@@ -20,9 +20,28 @@ std::string verdict_class(Verdict v) {
   return cls;
 }
 
-std::string verdict_span(const ClaimOutcome& c) {
+std::string verdict_span(const SideOutcome& c) {
   return "<span class=\"verdict " + verdict_class(c.verdict) + "\">" + html_escape(verdict_text(c)) +
          "</span>";
+}
+
+std::string count_span(int n, const char* what, Verdict v) {
+  return "<span class=\"verdict " + verdict_class(v) + "\">" + std::to_string(n) + " " + what +
+         "</span>";
+}
+
+// "Go here: 3 replicate 0 contradict ..." as one summary line.
+std::string side_summary_html(const char* side, const SideTally& t) {
+  std::string out = "<p class=\"summary\"><b>" + std::string(side) + ":</b> ";
+  out += count_span(t.replicate, "replicate", Verdict::kReplicates);
+  out += count_span(t.contradict, "contradict", Verdict::kContradicts);
+  out += count_span(t.inconclusive, "inconclusive", Verdict::kInconclusive);
+  out += "<b>facts:</b> " + count_span(t.hold, "hold", Verdict::kHolds);
+  out += count_span(t.do_not_hold, "do not hold", Verdict::kDoesNotHold);
+  if (t.not_comparable > 0) out += count_span(t.not_comparable, "not comparable", Verdict::kNotComparable);
+  if (t.not_run > 0) out += count_span(t.not_run, "not run", Verdict::kNotRun);
+  if (t.errors > 0) out += count_span(t.errors, t.errors == 1 ? "error" : "errors", Verdict::kError);
+  return out + "</p>\n";
 }
 
 std::string header(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine,
@@ -38,17 +57,13 @@ std::string header(const std::vector<ExperimentOutcome>& outcomes, const Machine
   out += "</p>\n";
 
   const Tally t = tally(outcomes);
-  out += "<p class=\"summary\"><b>" + std::to_string(t.claims) + " claims:</b> ";
-  out += "<span class=\"verdict v-replicates\">" + std::to_string(t.replicate) + " replicate</span>";
-  out += "<span class=\"verdict v-contradicts\">" + std::to_string(t.contradict) + " contradict</span>";
-  out += "<span class=\"verdict v-inconclusive\">" + std::to_string(t.inconclusive) + " inconclusive</span>";
-  out += "<b>facts:</b> <span class=\"verdict v-holds\">" + std::to_string(t.hold) + " hold</span>";
-  out += "<span class=\"verdict v-does-not-hold\">" + std::to_string(t.do_not_hold) + " do not hold</span>";
-  if (t.errors > 0) {
-    out += "<span class=\"verdict v-error\">" + std::to_string(t.errors) +
-           (t.errors == 1 ? " error" : " errors") + "</span>";
+  out += "<p class=\"summary\"><b>" + std::to_string(t.cpp.claims) + " seed claims.</b></p>\n";
+  out += side_summary_html("Go here", t.go) + side_summary_html("C++", t.cpp);
+  if (t.project_cpp.claims > 0) {
+    out += "<p class=\"summary\"><b>" + std::to_string(t.project_cpp.claims) +
+           " project claims</b> (the project's own, counted apart).</p>\n";
+    out += side_summary_html("Go here", t.project_go) + side_summary_html("C++", t.project_cpp);
   }
-  out += "</p>\n";
 
   out += "<h3>Machine</h3>\n<table>\n";
   for (const auto& [key, value] : machine.config) {
@@ -61,15 +76,18 @@ std::string header(const std::vector<ExperimentOutcome>& outcomes, const Machine
   out += "<nav><h3>Experiments</h3><ul>\n";
   for (const auto& o : outcomes) {
     const Experiment& e = *o.experiment;
-    int replicate = 0;
+    int replicate_go = 0;
+    int replicate_cpp = 0;
     int total = 0;
     for (const auto& c : o.claims) {
       if (c.claim->kind == ClaimKind::kFact) continue;
       ++total;
-      replicate += c.verdict == Verdict::kReplicates ? 1 : 0;
+      replicate_go += c.go.verdict == Verdict::kReplicates ? 1 : 0;
+      replicate_cpp += c.cpp.verdict == Verdict::kReplicates ? 1 : 0;
     }
-    out += "<li><a href=\"#" + html_escape(e.id) + "\">" + html_escape(e.id) + "</a> — " +
-           std::to_string(replicate) + " of " + std::to_string(total) + " claims replicate" +
+    out += "<li><a href=\"#" + html_escape(e.id) + "\">" + html_escape(e.id) + "</a> — of " +
+           std::to_string(total) + " measured claims, " + std::to_string(replicate_go) +
+           " replicate in Go here, " + std::to_string(replicate_cpp) + " in C++" +
            (o.failures.empty() ? "" : ", <b>" + std::to_string(o.failures.size()) + " failed</b>") +
            "</li>\n";
   }
@@ -79,12 +97,22 @@ std::string header(const std::vector<ExperimentOutcome>& outcomes, const Machine
 
 std::string claims_table(const ExperimentOutcome& o) {
   if (o.claims.empty()) return "<p class=\"sub\">No claims: this experiment only measures.</p>\n";
-  std::string out = "<table class=\"claims\">\n<tr><th>claim</th><th>seed</th><th>here</th><th>verdict</th></tr>\n";
+  std::string out = "<table class=\"claims\">\n<tr>";
+  for (const auto& column : claim_columns()) out += "<th>" + html_escape(column) + "</th>";
+  out += "</tr>\n";
   for (const auto& c : o.claims) {
-    out += "<tr><td>" + html_escape(c.claim->statement) + "</td><td>" + html_escape(seed_text(*c.claim)) +
-           "</td><td>" + html_escape(here_cell(c)) + "</td><td>" + verdict_span(c);
-    if (!c.detail.empty() && c.verdict != Verdict::kError) out += "<br><small>" + html_escape(c.detail) + "</small>";
-    out += "</td></tr>\n";
+    out += "<tr><td>" + html_escape(claim_text(*c.claim));
+    if (!c.claim->seed_section.empty()) out += "<br><small>§ " + html_escape(c.claim->seed_section) + "</small>";
+    out += "</td><td>" + html_escape(seed_text(*c.claim)) + "</td><td>" + html_escape(here_cell(c.go)) +
+           "</td><td>" + html_escape(here_cell(c.cpp)) + "</td>";
+    for (const SideOutcome* side : {&c.go, &c.cpp}) {
+      out += "<td>" + verdict_span(*side);
+      if (!side->detail.empty() && side->verdict != Verdict::kError) {
+        out += "<br><small>" + html_escape(side->detail) + "</small>";
+      }
+      out += "</td>";
+    }
+    out += "</tr>\n";
   }
   return out + "</table>\n";
 }
@@ -113,13 +141,18 @@ std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& ma
   out += "<p class=\"sub\">Seed <code>" + html_escape(e.seed_file) + "</code>, " +
          html_escape(e.seed_section) + ".</p>\n";
   if (!e.note.empty()) out += "<p>C++ vs Go: " + html_escape(e.note) + "</p>\n";
+  if (!e.go_peer.empty()) out += "<p>Go peer: <code>peers/go/" + html_escape(e.go_peer) + "</code>.</p>\n";
+  if (!e.go_note.empty()) out += "<p>Go here: " + html_escape(e.go_note) + "</p>\n";
+  if (!o.go_not_run.empty()) out += "<p class=\"warning\">Go peer not run: " + html_escape(o.go_not_run) + "</p>\n";
   for (const auto& f : o.failures) out += "<p class=\"failure\">failed: " + html_escape(f) + "</p>\n";
+  for (const auto& f : o.go_failures) out += "<p class=\"failure\">failed (Go here): " + html_escape(f) + "</p>\n";
   out += claims_table(o);
   for (const PlotSpec& spec : e.plots) out += render_plot(spec, o.results, machine);
   bool any_ratio = false;
   for (const auto& c : o.claims) {
-    if (c.claim->kind != ClaimKind::kRatio) continue;
-    if (!any_ratio) out += "<h3>Ratio claims: the samples behind each verdict</h3>\n";
+    const ClaimKind kind = c.claim->kind;
+    if (kind == ClaimKind::kBound || kind == ClaimKind::kFact) continue;
+    if (!any_ratio) out += "<h3>Ratio claims: the samples behind each verdict (Go here beside C++)</h3>\n";
     any_ratio = true;
     out += report::render_strip_plot(ratio_claim_plot(c, o));
   }

@@ -20,9 +20,9 @@ double median_of(std::vector<double> v) {
 
 // The Hodges-Lehmann estimate of slower/faster and its interval: order
 // statistics k and m*n+1-k of the m*n pairwise log ratios, k the largest
-// with P(U <= k-1) <= (1 - confidence) / 2 under the exact null.
+// with P(U <= k-1) <= tail = (1 - confidence) / 2 under the exact null.
 void hodges_lehmann(std::span<const double> slower, std::span<const double> faster,
-                    RatioVerdict& out) {
+                    RatioVerdict& out, double tail = 0.025) {
   std::vector<double> logs;
   logs.reserve(slower.size() * faster.size());
   for (const double s : slower) {
@@ -33,7 +33,6 @@ void hodges_lehmann(std::span<const double> slower, std::span<const double> fast
   const int m = static_cast<int>(slower.size());
   const int n = static_cast<int>(faster.size());
   const int total = m * n;
-  const double tail = 0.025;  // a 95% interval
   int k = 0;
   while (k < total / 2 && stat::u_distribution_cdf(m, n, {}, k) <= tail) ++k;
   // k is now the smallest with P(U <= k) > tail, so P(U <= k-1) <= tail.
@@ -58,6 +57,8 @@ std::string_view to_string(Verdict v) {
     case Verdict::kHolds: return "holds";
     case Verdict::kDoesNotHold: return "does not hold";
     case Verdict::kError: return "error";
+    case Verdict::kNotComparable: return "not comparable";
+    case Verdict::kNotRun: return "not run";
   }
   return "error";
 }
@@ -88,6 +89,63 @@ RatioVerdict judge_ratio(std::span<const double> slower, std::span<const double>
     v.verdict = Verdict::kInconclusive;
   } else {
     v.verdict = v.ratio > at_least ? Verdict::kReplicates : Verdict::kContradicts;
+  }
+  return v;
+}
+
+namespace {
+
+RatioVerdict interval_verdict_base(std::span<const double> slower, std::span<const double> faster) {
+  RatioVerdict v;
+  v.n_slower = static_cast<int>(slower.size());
+  v.n_faster = static_cast<int>(faster.size());
+  v.median_slower = median_of({slower.begin(), slower.end()});
+  v.median_faster = median_of({faster.begin(), faster.end()});
+  v.provisional = v.n_slower < kMinRunsForTest || v.n_faster < kMinRunsForTest;
+  return v;
+}
+
+// inside: [lo, hi] within [a, b]; outside: [lo, hi] misses [a, b].
+Verdict interval_against(double lo, double hi, double a, double b) {
+  if (lo >= a && hi <= b) return Verdict::kReplicates;
+  if (hi < a || lo > b) return Verdict::kContradicts;
+  return Verdict::kInconclusive;
+}
+
+}  // namespace
+
+RatioVerdict judge_band(std::span<const double> slower, std::span<const double> faster,
+                        double band_lo, double band_hi) {
+  RatioVerdict v = interval_verdict_base(slower, faster);
+  hodges_lehmann(slower, faster, v);
+  if (v.provisional) {
+    v.verdict = (v.ratio >= band_lo && v.ratio <= band_hi) ? Verdict::kReplicates
+                                                           : Verdict::kContradicts;
+    return v;
+  }
+  v.verdict = interval_against(v.lo, v.hi, band_lo, band_hi);
+  return v;
+}
+
+RatioVerdict judge_equivalence(std::span<const double> slower, std::span<const double> faster,
+                               double noise, double alpha) {
+  RatioVerdict v = interval_verdict_base(slower, faster);
+  const double margin_lo = 1 / (1 + noise);
+  const double margin_hi = 1 + noise;
+  RatioVerdict wide = v;
+  hodges_lehmann(slower, faster, wide);         // 95%: is it wholly outside?
+  hodges_lehmann(slower, faster, v, alpha);     // 1 - 2·alpha: the two one-sided tests
+  if (v.provisional) {
+    v.verdict = (v.ratio >= margin_lo && v.ratio <= margin_hi) ? Verdict::kReplicates
+                                                               : Verdict::kContradicts;
+    return v;
+  }
+  if (v.lo >= margin_lo && v.hi <= margin_hi) {
+    v.verdict = Verdict::kReplicates;
+  } else if (wide.hi < margin_lo || wide.lo > margin_hi) {
+    v.verdict = Verdict::kContradicts;
+  } else {
+    v.verdict = Verdict::kInconclusive;
   }
   return v;
 }

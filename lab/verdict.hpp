@@ -10,6 +10,15 @@
 //   - the test is benchstat's: Mann-Whitney U on slower against k*faster;
 //   - replicates when significant (p <= alpha) with the ratio above k,
 //     contradicts when significant below k, inconclusive otherwise.
+// Band claims ("about N times", [band_lo, band_hi], by default
+// [N/1.25, N*1.25]): replicates when the ratio's 95% Hodges-Lehmann
+// interval lies inside the band, contradicts when it lies wholly outside,
+// inconclusive when it straddles an edge.
+// Equivalence claims ("no change", within ±noise): two one-sided tests at
+// alpha, i.e. the ratio's (1 - 2·alpha) interval (90% at alpha 0.05) inside
+// [1/(1+noise), 1+noise] → replicates; the 95% interval wholly outside that
+// margin → contradicts (a difference larger than the seed's noise);
+// inconclusive otherwise.
 // Bound claims: the median's distribution-free confidence interval (as
 // benchstat's ±) lies inside [lo, hi] → replicates, wholly outside →
 // contradicts, straddles an edge → inconclusive.
@@ -32,9 +41,22 @@
 
 namespace zerolab::lab {
 
-enum class Verdict { kReplicates, kContradicts, kInconclusive, kHolds, kDoesNotHold, kError };
+// kNotComparable: the claim says why this side cannot test it. kNotRun: no
+// Go here for this claim (no peer, --go=off, no `go` on PATH); the
+// outcome's detail says which.
+enum class Verdict {
+  kReplicates,
+  kContradicts,
+  kInconclusive,
+  kHolds,
+  kDoesNotHold,
+  kError,
+  kNotComparable,
+  kNotRun
+};
 
-// "replicates", "contradicts", "inconclusive", "holds", "does not hold", "error".
+// "replicates", "contradicts", "inconclusive", "holds", "does not hold",
+// "error", "not comparable", "not run".
 std::string_view to_string(Verdict v);
 
 // Runs per side below which verdicts are provisional.
@@ -57,6 +79,15 @@ struct RatioVerdict {
 // REQUIRES: both samples non-empty, values > 0; at_least > 0.
 RatioVerdict judge_ratio(std::span<const double> slower, std::span<const double> faster,
                          double at_least, double alpha);
+
+// REQUIRES: both samples non-empty, values > 0; 0 < band_lo <= band_hi.
+RatioVerdict judge_band(std::span<const double> slower, std::span<const double> faster,
+                        double band_lo, double band_hi);
+
+// REQUIRES: both samples non-empty, values > 0; noise > 0; 0 < alpha < 0.5.
+// lo/hi of the result are the (1 - 2·alpha) interval the decision used.
+RatioVerdict judge_equivalence(std::span<const double> slower, std::span<const double> faster,
+                               double noise, double alpha);
 
 struct BoundVerdict {
   Verdict verdict = Verdict::kInconclusive;

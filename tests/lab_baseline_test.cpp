@@ -215,7 +215,7 @@ TEST(LabBaseline, SaveThenCompareRoundTrip) {
   const LabRun same = run({&e}, &b, 1000);
   EXPECT_EQ(same.code, 0) << same.err;
   EXPECT_EQ(baseline_lines(same.err), "");
-  const auto summary = same.out.find("1 claims: 1 replicate");
+  const auto summary = same.out.find("1 seed claims — Go here: 0 replicate");
   const auto section = same.out.find("\nbaseline base (" + dir + "/base, recorded " + b.record.date +
                                      ") vs this-run:\n\nwidgets:\npkg: zerolab/lab/widgets\n");
   ASSERT_NE(section, std::string::npos) << same.out;

@@ -73,10 +73,12 @@ struct ReportFixture {
   static ClaimOutcome judged(const Claim& c, Verdict v, std::string here, std::string detail) {
     ClaimOutcome out;
     out.claim = &c;
-    out.verdict = v;
-    out.provisional = true;
-    out.here = std::move(here);
-    out.detail = std::move(detail);
+    out.cpp.verdict = v;
+    out.cpp.provisional = true;
+    out.cpp.here = std::move(here);
+    out.cpp.detail = std::move(detail);
+    out.go.verdict = Verdict::kNotRun;
+    out.go.detail = "no Go peer";
     return out;
   }
 

@@ -54,13 +54,19 @@ TEST(LabReportHtml, HeaderHasTheMachineWarningsAndVerdictSummary) {
   EXPECT_NE(html.find("<p class=\"warning\">warning: CPU frequency scaling governor is &quot;powersave&quot;"),
             std::string::npos);
   EXPECT_NE(html.find("<p class=\"sub\">note: frequency boost is off</p>"), std::string::npos);
-  EXPECT_NE(html.find("<b>4 claims:</b> <span class=\"verdict v-replicates\">2 replicate</span>"
+  EXPECT_NE(html.find("<b>4 seed claims.</b>"), std::string::npos);
+  EXPECT_NE(html.find("<b>C++:</b> <span class=\"verdict v-replicates\">2 replicate</span>"
                       "<span class=\"verdict v-contradicts\">1 contradict</span>"),
             std::string::npos);
+  EXPECT_NE(html.find("<b>Go here:</b> <span class=\"verdict v-replicates\">0 replicate</span>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<span class=\"verdict v-not-run\">4 not run</span>"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"verdict v-error\">1 error</span>"), std::string::npos);
   EXPECT_NE(html.find("<b>Provisional</b>"), std::string::npos);
-  EXPECT_NE(html.find("<a href=\"#sweep\">sweep</a> — 1 of 1 claims replicate"), std::string::npos);
-  EXPECT_NE(html.find("<a href=\"#empty\">empty</a> — 0 of 1 claims replicate, <b>1 failed</b>"),
+  EXPECT_NE(html.find("<a href=\"#sweep\">sweep</a> — of 1 measured claims, 0 replicate in Go here, 1 in C++"),
+            std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#empty\">empty</a> — of 1 measured claims, 0 replicate in Go here, 0 in C++, "
+                      "<b>1 failed</b>"),
             std::string::npos);
 }
 
@@ -70,8 +76,12 @@ TEST(LabReportHtml, ClaimsTablesAndFailuresAreEscaped) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(html.find("method b is faster at 1 MiB &lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("<h2>sweep: throughput by size &lt;&amp;&gt; method</h2>"), std::string::npos);
-  EXPECT_NE(html.find("<td>2.00x</td><td><span class=\"verdict v-replicates\">replicates (provisional)</span>"
-                      "<br><small>n=3+3</small>"),
+  EXPECT_NE(html.find("<tr><th>claim</th><th>seed</th><th>Go here</th><th>C++ here</th>"
+                      "<th>verdict (Go here)</th><th>verdict (C++)</th></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>2.0x</td><td>—</td><td>2.00x</td><td><span class=\"verdict v-not-run\">not run</span>"
+                      "<br><small>no Go peer</small></td><td><span class=\"verdict v-replicates\">"
+                      "replicates (provisional)</span><br><small>n=3+3</small></td>"),
             std::string::npos);
   EXPECT_NE(html.find("<td>error: BenchmarkX: no ns/op results</td>"), std::string::npos);
   EXPECT_NE(html.find("<p class=\"failure\">failed: BenchmarkX: could not open /dev/null</p>"), std::string::npos);
@@ -145,11 +155,11 @@ TEST(PlotData, RatioClaimPlotHasBothBenchmarksSlowerFirst) {
   const ExperimentOutcome& o = f.outcomes[0];
   const report::StripPlot p = ratio_claim_plot(o.claims[0], o);
   ASSERT_EQ(p.rows.size(), 2u);
-  EXPECT_EQ(p.rows[0].label, "BenchmarkZero/method=a/size=1MiB");
-  EXPECT_EQ(p.rows[1].label, "BenchmarkZero/method=b/size=1MiB");
+  EXPECT_EQ(p.rows[0].label, "C++: BenchmarkZero/method=a/size=1MiB");
+  EXPECT_EQ(p.rows[1].label, "C++: BenchmarkZero/method=b/size=1MiB");
   EXPECT_EQ(p.rows[0].samples, (std::vector<double>{4000e6, 4001e6, 4002e6}));
   EXPECT_EQ(p.rows[0].center, 4001e6);
-  EXPECT_NE(p.caption.find("seed: 2.0x; here: 2.00x; replicates (provisional) (n=3+3)"), std::string::npos);
+  EXPECT_NE(p.caption.find("seed: 2.0x; Go here: —, not run (no Go peer); C++: 2.00x, replicates (provisional) (n=3+3)"), std::string::npos);
 }
 
 #ifdef ZEROLAB_CLI

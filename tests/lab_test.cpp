@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -141,6 +142,64 @@ TEST(Verdict, FewRunsAreProvisionalAndFollowTheEstimate) {
   EXPECT_EQ(v.verdict, Verdict::kContradicts);
 }
 
+// ---- band ("about Nx") and equivalence ("no change") verdicts ----------------------
+
+std::vector<double> times(const std::vector<double>& v, double k) {
+  std::vector<double> out;
+  for (const double x : v) out.push_back(x * k);
+  return out;
+}
+
+TEST(Verdict, BandInsideOutsideAndStraddling) {
+  const auto faster = ramp(10.0, 0.01, 10);
+  // "about 2x" is [2/1.25, 2*1.25] = [1.6, 2.5].
+  const RatioVerdict inside = judge_band(times(faster, 2.0), faster, 1.6, 2.5);
+  EXPECT_EQ(inside.verdict, Verdict::kReplicates);
+  EXPECT_GE(inside.lo, 1.6);
+  EXPECT_LE(inside.hi, 2.5);
+  // 1.2x is significantly faster than 1x, but not "about 2x".
+  const RatioVerdict below = judge_band(times(faster, 1.2), faster, 1.6, 2.5);
+  EXPECT_EQ(below.verdict, Verdict::kContradicts);
+  EXPECT_LT(below.hi, 1.6);
+  // 3x is "at least 2x" but not "about 2x": two-sided.
+  EXPECT_EQ(judge_band(times(faster, 3.0), faster, 1.6, 2.5).verdict, Verdict::kContradicts);
+  // 14.0 .. 18.5 over ~10.05: the interval crosses 1.6.
+  const RatioVerdict straddle = judge_band(ramp(14.0, 0.5, 10), faster, 1.6, 2.5);
+  EXPECT_LT(straddle.lo, 1.6);
+  EXPECT_GT(straddle.hi, 1.6);
+  EXPECT_EQ(straddle.verdict, Verdict::kInconclusive);
+  const RatioVerdict few = judge_band(V{20.0}, V{10.0}, 1.6, 2.5);
+  EXPECT_TRUE(few.provisional);
+  EXPECT_EQ(few.verdict, Verdict::kReplicates);
+  EXPECT_EQ(judge_band(V{40.0}, V{10.0}, 1.6, 2.5).verdict, Verdict::kContradicts);
+}
+
+TEST(Verdict, EquivalenceInsideOutsideAndStraddling) {
+  const auto faster = ramp(10.0, 0.01, 10);
+  // Within ±5%: [1/1.05, 1.05]. A 2% difference is significant for the U
+  // test, yet inside the seed's noise: "no change" replicates.
+  const RatioVerdict small = judge_equivalence(times(faster, 1.02), faster, 0.05, 0.05);
+  EXPECT_EQ(small.verdict, Verdict::kReplicates);
+  EXPECT_LT(judge_ratio(times(faster, 1.02), faster, 1.0, 0.05).p, 0.05);
+  EXPECT_EQ(judge_equivalence(faster, faster, 0.05, 0.05).verdict, Verdict::kReplicates);
+  // 20% slower, or 20% faster: a change beyond the noise.
+  EXPECT_EQ(judge_equivalence(times(faster, 1.2), faster, 0.05, 0.05).verdict,
+            Verdict::kContradicts);
+  EXPECT_EQ(judge_equivalence(times(faster, 0.8), faster, 0.05, 0.05).verdict,
+            Verdict::kContradicts);
+  // 9.0 .. 11.7 over ~10.05: too noisy to tell.
+  const RatioVerdict straddle = judge_equivalence(ramp(9.0, 0.3, 10), faster, 0.05, 0.05);
+  EXPECT_LT(straddle.lo, 1.05);
+  EXPECT_GT(straddle.hi, 1.05);
+  EXPECT_EQ(straddle.verdict, Verdict::kInconclusive);
+  // The interval used is the 90% one (two one-sided tests at 5%).
+  EXPECT_GE(straddle.confidence, 0.90);
+  EXPECT_LT(straddle.confidence, 0.92);
+  const RatioVerdict few = judge_equivalence(V{10.1}, V{10.0}, 0.05, 0.05);
+  EXPECT_TRUE(few.provisional);
+  EXPECT_EQ(few.verdict, Verdict::kReplicates);
+}
+
 // ---- bound verdicts ----------------------------------------------------------------
 
 TEST(Verdict, BoundInsideOutsideAndStraddling) {
@@ -167,6 +226,8 @@ TEST(Verdict, Names) {
   EXPECT_EQ(to_string(Verdict::kHolds), "holds");
   EXPECT_EQ(to_string(Verdict::kDoesNotHold), "does not hold");
   EXPECT_EQ(to_string(Verdict::kError), "error");
+  EXPECT_EQ(to_string(Verdict::kNotComparable), "not comparable");
+  EXPECT_EQ(to_string(Verdict::kNotRun), "not run");
 }
 
 // ---- judging and reporting ---------------------------------------------------------
@@ -198,7 +259,7 @@ TEST(Judge, MissingOrFailedBenchmarkIsAnError) {
   o.experiment = &e;
   o.failures.push_back("BenchmarkA: boom");
   o.results.push_back({"BenchmarkB", 1, {{1, "ns/op"}}});
-  ClaimOutcome c = judge_measured(e.claims[0], o, 0.05);
+  SideOutcome c = judge_measured(e.claims[0], o, 0.05);
   EXPECT_EQ(c.verdict, Verdict::kError);
   EXPECT_EQ(c.detail, "BenchmarkA: boom");
   o.failures.clear();
@@ -209,7 +270,7 @@ TEST(Judge, MissingOrFailedBenchmarkIsAnError) {
 
 TEST(Judge, FactThatThrowsIsAnError) {
   const Claim c = Claim::fact("x", "", []() -> FactResult { throw std::runtime_error("no /proc"); });
-  const ClaimOutcome o = judge_fact(c);
+  const SideOutcome o = judge_fact(c);
   EXPECT_EQ(o.verdict, Verdict::kError);
   EXPECT_EQ(o.detail, "the check threw: no /proc");
   const Claim ok = Claim::fact("y", "", [] { return FactResult{true, "seen"}; });
@@ -219,19 +280,36 @@ TEST(Judge, FactThatThrowsIsAnError) {
 
 TEST(Report, SummaryLine) {
   Tally t;
-  t.claims = 9;
-  t.replicate = 4;
-  t.contradict = 1;
-  t.inconclusive = 1;
-  t.hold = 2;
-  t.do_not_hold = 1;
+  t.cpp.claims = 9;
+  t.cpp.replicate = 4;
+  t.cpp.contradict = 1;
+  t.cpp.inconclusive = 1;
+  t.cpp.hold = 2;
+  t.cpp.do_not_hold = 1;
+  t.go.claims = 9;
+  t.go.replicate = 3;
+  t.go.not_comparable = 2;
+  t.go.not_run = 4;
   EXPECT_EQ(summary_line(t),
-            "9 claims: 4 replicate, 1 contradict, 1 inconclusive; facts: 2 hold, 1 do not hold");
-  t.errors = 2;
-  t.claims = 11;
+            "9 seed claims — Go here: 3 replicate, 0 contradict, 0 inconclusive; facts: 0 hold, "
+            "0 do not hold; 2 not comparable; 4 not run — C++: 4 replicate, 1 contradict, "
+            "1 inconclusive; facts: 2 hold, 1 do not hold");
+  t.cpp.errors = 2;
+  t.cpp.claims = 11;
+  t.go.claims = 11;
+  t.go.errors = 2;
+  t.project_cpp.claims = 1;
+  t.project_cpp.replicate = 1;
+  t.project_go.claims = 1;
+  t.project_go.not_run = 1;
+  EXPECT_EQ(t.errors(), 4);
   EXPECT_EQ(summary_line(t),
-            "11 claims: 4 replicate, 1 contradict, 1 inconclusive; facts: 2 hold, 1 do not hold; "
-            "2 errors");
+            "11 seed claims — Go here: 3 replicate, 0 contradict, 0 inconclusive; facts: 0 hold, "
+            "0 do not hold; 2 not comparable; 4 not run; 2 errors — C++: 4 replicate, 1 contradict, "
+            "1 inconclusive; facts: 2 hold, 1 do not hold; 2 errors\n"
+            "1 project claims (counted apart) — Go here: 0 replicate, 0 contradict, 0 inconclusive; "
+            "facts: 0 hold, 0 do not hold; 1 not run — C++: 1 replicate, 0 contradict, "
+            "0 inconclusive; facts: 0 hold, 0 do not hold");
 }
 
 TEST(Report, MarkdownEscapesPipesAndAngleBrackets) {
@@ -245,10 +323,15 @@ TEST(Report, MarkdownEscapesPipesAndAngleBrackets) {
   }));
   ExperimentOutcome o;
   o.experiment = &e;
-  o.claims.push_back(judge_fact(e.claims[0]));
+  ClaimOutcome c;
+  c.claim = &e.claims[0];
+  c.cpp = judge_fact(e.claims[0]);
+  c.go = judge_go(e.claims[0], o, 0.05, nullptr);
+  o.claims.push_back(c);
   const std::string md = report_markdown({o}, MachineInfo{}, ReportContext{});
   EXPECT_NE(md.find("## x: a \\| b\n"), std::string::npos) << md;
-  EXPECT_NE(md.find("| make_uninit&lt;char[]&gt; \\| vector | — | seen &lt;here&gt; | holds |\n"),
+  EXPECT_NE(md.find("| make_uninit&lt;char[]&gt; \\| vector | — | — | seen &lt;here&gt; | "
+                    "not run (no Go peer) | holds |\n"),
             std::string::npos)
       << md;
 }
@@ -307,8 +390,9 @@ TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
   EXPECT_NE(text.find("error: BenchmarkFails: boom"), std::string::npos) << text;
   EXPECT_NE(text.find("1.00 allocs/op [1.00, 1.00]"), std::string::npos) << text;
   EXPECT_NE(text.find("64.0 B/op [64.0, 64.0]"), std::string::npos) << text;
-  EXPECT_NE(text.find("4 claims: 2 replicate, 0 contradict, 0 inconclusive; facts: 0 hold, "
-                      "1 do not hold; 1 error\n"),
+  EXPECT_NE(text.find("4 seed claims — Go here: 0 replicate, 0 contradict, 0 inconclusive; "
+                      "facts: 0 hold, 0 do not hold; 4 not run — C++: 2 replicate, 0 contradict, "
+                      "0 inconclusive; facts: 0 hold, 1 do not hold; 1 error\n"),
             std::string::npos)
       << text;
 
@@ -329,7 +413,8 @@ TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
   }
   const std::string report = read_file(s.out_dir + "/report.md");
   EXPECT_NE(report.find("## broken: a benchmark that fails"), std::string::npos);
-  EXPECT_NE(report.find("| one allocation per op | 1 | 1.00 allocs/op [1.00, 1.00] | replicates"),
+  EXPECT_NE(report.find("| one allocation per op | 1 | — | 1.00 allocs/op [1.00, 1.00] | "
+                        "not run (no Go peer) | replicates"),
             std::string::npos)
       << report;
   EXPECT_FALSE(exists(s.out_dir + "/report.md.tmp." + std::to_string(::getpid())));
@@ -435,30 +520,36 @@ TEST(LabCli, QuickRunWritesEveryExperiment) {
   for (std::string line; std::getline(err_lines, line);) {
     EXPECT_EQ(line.rfind("zerolab lab: warning: ", 0), 0u) << line;
   }
-  // The summary line, with every count a number.
-  const auto summary_at = c.out.rfind(" claims: ");
-  ASSERT_NE(summary_at, std::string::npos) << c.out;
-  const auto line_start = c.out.rfind('\n', summary_at) + 1;
-  const std::string summary = c.out.substr(line_start, c.out.find('\n', summary_at) - line_start);
-  int counts[6] = {};
-  char tail[32] = {};
-  ASSERT_EQ(std::sscanf(summary.c_str(),
-                        "%d claims: %d replicate, %d contradict, %d inconclusive; facts: %d hold, "
-                        "%d do not hold %31[^\n]",
-                        &counts[0], &counts[1], &counts[2], &counts[3], &counts[4], &counts[5], tail),
-            7)
-      << summary;
-  EXPECT_STREQ(tail, "(provisional)");
-  EXPECT_EQ(counts[0], counts[1] + counts[2] + counts[3] + counts[4] + counts[5]);
+  // The summary line, with every count a number and each side's counts
+  // adding up to the claims.
+  const std::regex side_re(
+      "(\\d+) replicate, (\\d+) contradict, (\\d+) inconclusive; facts: (\\d+) hold, (\\d+) do not "
+      "hold(?:; (\\d+) not comparable)?(?:; (\\d+) not run)?(?:; (\\d+) errors?)?");
+  const std::regex summary_re("\n(\\d+) seed claims — Go here: (.*) — C\\+\\+: (.*) \\(provisional\\)\n");
+  std::smatch summary;
+  ASSERT_TRUE(std::regex_search(c.out, summary, summary_re)) << c.out;
+  const int claims = std::stoi(summary[1]);
+  for (const std::string& side : {summary[2].str(), summary[3].str()}) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(side, m, side_re)) << side;
+    int total = 0;
+    for (std::size_t i = 1; i < m.size(); ++i) total += m[i].matched ? std::stoi(m[i]) : 0;
+    EXPECT_EQ(total, claims) << side;
+  }
 
   const std::string report = read_file(results + "/report.md");
-  // A row ends "| <verdict> (provisional) (n=1) |" or "| holds |".
+  // A row ends with verdict (C++): "| <verdict> (provisional) (n=1) |",
+  // "| holds |", "| not comparable (<why>) |".
   auto has_verdict = [](const std::string& row) {
-    for (const char* v : {"| replicates (provisional)", "| contradicts (provisional)",
-                          "| inconclusive (provisional)"}) {
-      if (row.find(v) != std::string::npos && row.back() == '|') return true;
+    const auto last = row.rfind("| ", row.size() - 2);
+    if (last == std::string::npos || row.back() != '|') return false;
+    const std::string cell = row.substr(last + 2);
+    for (const char* v : {"replicates (provisional)", "contradicts (provisional)",
+                          "inconclusive (provisional)", "not comparable (", "holds |",
+                          "does not hold |"}) {
+      if (cell.rfind(v, 0) == 0) return true;
     }
-    return row.ends_with("| holds |") || row.ends_with("| does not hold |");
+    return false;
   };
   for (const Experiment& e : catalog()) {
     SCOPED_TRACE(e.id);
@@ -468,11 +559,11 @@ TEST(LabCli, QuickRunWritesEveryExperiment) {
     for (const Claim& claim : e.claims) {
       // As report.md escapes a cell: | < > become \| &lt; &gt;.
       std::string cell;
-      for (const char ch : claim.statement) {
+      for (const char ch : claim_text(claim)) {
         cell += ch == '|' ? std::string("\\|") : ch == '<' ? std::string("&lt;")
                 : ch == '>' ? std::string("&gt;") : std::string(1, ch);
       }
-      const auto at = report.find("| " + cell + " |");
+      const auto at = report.find("| " + cell + (claim.seed_section.empty() ? " |" : " (§ "));
       ASSERT_NE(at, std::string::npos) << claim.statement;
       const std::string row = report.substr(at, report.find('\n', at) - at);
       EXPECT_TRUE(has_verdict(row)) << row;
