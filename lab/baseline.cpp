@@ -16,7 +16,7 @@
 
 #include "bench/atomic_file.hpp"
 #include "report/compare_html.hpp"
-#include "zerolab/stat_filter.hpp"
+#include "zerolab/stat_compare.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::lab {
@@ -227,13 +227,6 @@ std::string config_value(const std::vector<std::pair<std::string, std::string>>&
   return "";
 }
 
-std::string format_percent(double pct) {
-  if (std::isinf(pct)) return pct > 0 ? "+Inf%" : "-Inf%";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%+.2f%%", pct);
-  return buf;
-}
-
 // A Markdown table cell or inline text: | < > and newlines made harmless.
 std::string md_text(const std::string& s) {
   std::string out;
@@ -267,21 +260,6 @@ std::string md_code(const std::string& s) {
 bool compare_files(const std::string& base_label, const std::string& baseline_file,
                    const std::string& run_file, double alpha, double gate_percent,
                    BaselineComparison::Part& part, std::vector<std::string>& warnings) {
-  std::string err;
-  std::unique_ptr<stat::Filter> filter = stat::Filter::parse("*", &err);
-  stat::ProjectionParser parser;
-  std::unique_ptr<stat::Projection> table_by, row_by, col_by, ignore;
-  if (filter) table_by = parser.parse_with_unit(".config", filter.get(), &err);
-  if (table_by) row_by = parser.parse(".fullname", filter.get(), &err);
-  if (row_by) col_by = parser.parse(".file", filter.get(), &err);
-  if (col_by) ignore = parser.parse(kIgnoredKeys, filter.get(), &err);
-  if (!ignore) {
-    warnings.push_back("cannot compare " + run_file + " with " + baseline_file + ": " + err);
-    return false;
-  }
-  std::unique_ptr<stat::Projection> residue = parser.residue();
-  stat::TableBuilder builder(*table_by, *row_by, *col_by, *residue);
-
   std::vector<stat::InputSpec> inputs(2);
   inputs[0].path = baseline_file;
   inputs[0].label = base_label;
@@ -289,36 +267,31 @@ bool compare_files(const std::string& base_label, const std::string& baseline_fi
   inputs[1].path = run_file;
   inputs[1].label = kThisRunLabel;
   inputs[1].labeled = true;
-  stat::InputFiles files(std::move(inputs));
-  std::size_t run_results = 0;
-  while (files.next()) {
-    if (files.kind() == stat::RecordKind::kSyntaxError) {
-      warnings.push_back(files.syntax_error().to_string());
-    } else if (files.kind() == stat::RecordKind::kResult) {
-      if (files.input_index() == 1) ++run_results;
-      stat::BenchRecord& rec = files.mutable_result();
-      if (filter->apply(rec)) builder.add(rec);
-    }
-  }
-  if (!files.error().empty()) {
-    warnings.push_back("cannot compare with baseline " + base_label + ": " + files.error());
+  stat::CompareOptions options;
+  options.ignore = kIgnoredKeys;
+  options.alpha = alpha;
+  options.regression_percent = gate_percent;
+  stat::ComparisonResult result = stat::compare(std::move(inputs), options);
+  for (std::string& line : result.syntax_errors) warnings.push_back(std::move(line));
+  if (result.error_kind == stat::ComparisonResult::ErrorKind::kOptions) {
+    warnings.push_back("cannot compare " + run_file + " with " + baseline_file + ": " + result.error);
     return false;
   }
-  if (run_results == 0) {
+  if (!result.error.empty()) {
+    warnings.push_back("cannot compare with baseline " + base_label + ": " + result.error);
+    return false;
+  }
+  if (result.results_per_input[1] == 0) {
     warnings.push_back(run_file + ": this run has no results to compare with baseline " +
                        base_label);
   }
-  if (builder.result_count() == 0) return false;
+  if (result.results_compared == 0) return false;
 
-  stat::TableOptions options;
-  options.alpha = alpha;
-  options.units = &files.units();
-  const stat::Tables tables = builder.finish(options);
-  part.text = stat::render_text(tables);
-  part.markdown = stat::render_markdown(tables);
-  part.html = report::compare_sections_html(tables);
-  for (std::string& line : stat::skipped_nan_comparisons(tables)) warnings.push_back(std::move(line));
-  part.regressions = stat::find_regressions(tables, files.units(), gate_percent);
+  part.text = stat::render_text(result.tables);
+  part.markdown = stat::render_markdown(result.tables);
+  part.html = report::compare_sections_html(result.tables);
+  for (std::string& line : result.nan_skips) warnings.push_back(std::move(line));
+  part.regressions = std::move(result.regressions);
   return true;
 }
 
@@ -539,8 +512,7 @@ std::string baseline_markdown(const BaselineComparison& c) {
 }
 
 std::string regression_line(const std::string& experiment_id, const stat::Regression& r) {
-  return experiment_id + ": " + r.row + " " + r.unit + " " + format_percent(r.percent) + " (" +
-         r.comparison.to_string() + ") " + r.baseline_column + " -> " + r.column;
+  return experiment_id + ": " + stat::format_regression(r);
 }
 
 }  // namespace zerolab::lab

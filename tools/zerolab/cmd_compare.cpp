@@ -11,7 +11,6 @@
 //   zerolab compare -format markdown -filter '.unit:sec/op' base=a.txt head=b.txt
 //   zerolab compare --fail-on-regression=5 old.txt new.txt || echo "slower by >5%"
 //   zerolab compare -format html -o report.html old.txt new.txt
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <span>
@@ -22,8 +21,7 @@
 #include "bench/atomic_file.hpp"
 #include "command.hpp"
 #include "report/compare_html.hpp"
-#include "zerolab/stat.hpp"
-#include "zerolab/stat_filter.hpp"
+#include "zerolab/stat_compare.hpp"
 #include "zerolab/stat_reader.hpp"
 #include "zerolab/stat_table.hpp"
 
@@ -34,17 +32,10 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitRegression = 3;
 
 struct CompareFlags {
-  std::string table = ".config";
-  std::string row = ".fullname";
-  std::string col = ".file";
-  std::string ignore;
-  std::string filter = "*";
+  stat::CompareOptions options;  // -table -row -col -ignore -filter -alpha -confidence
   std::string format = "text";
   std::string output;  // -o: write here (atomically) instead of stdout
-  double alpha = 0.05;
-  double confidence = 0.95;
-  bool fail_on_regression = false;
-  double fail_percent = 0;
+  bool fail_on_regression = false;  // --fail-on-regression[=PCT]: PCT in options.regression_percent
 };
 
 constexpr const char* kUsage =
@@ -129,7 +120,7 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
       if (has_value) {
         std::string_view v = value;
         if (!v.empty() && v.back() == '%') v.remove_suffix(1);
-        if (!parse_double(v, f.fail_percent) || !(f.fail_percent >= 0)) {
+        if (!parse_double(v, f.options.regression_percent) || !(f.options.regression_percent >= 0)) {
           return fail("invalid value \"" + std::string(value) + "\" for flag -fail-on-regression: parse error");
         }
       }
@@ -137,15 +128,15 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
     }
     std::string* str = nullptr;
     double* num = nullptr;
-    if (name == "table") str = &f.table;
-    if (name == "row") str = &f.row;
-    if (name == "col") str = &f.col;
-    if (name == "ignore") str = &f.ignore;
-    if (name == "filter") str = &f.filter;
+    if (name == "table") str = &f.options.table;
+    if (name == "row") str = &f.options.row;
+    if (name == "col") str = &f.options.col;
+    if (name == "ignore") str = &f.options.ignore;
+    if (name == "filter") str = &f.options.filter;
     if (name == "format") str = &f.format;
     if (name == "o") str = &f.output;
-    if (name == "alpha") num = &f.alpha;
-    if (name == "confidence") num = &f.confidence;
+    if (name == "alpha") num = &f.options.alpha;
+    if (name == "confidence") num = &f.options.confidence;
     if (str == nullptr && num == nullptr) return fail("flag provided but not defined: -" + std::string(name));
     if (!has_value) {
       if (i + 1 >= args.size()) return fail("flag needs an argument: -" + std::string(name));
@@ -166,13 +157,6 @@ int benchstat_error(const std::string& msg) {
   return kExitBadInput;
 }
 
-std::string format_percent(double pct) {
-  if (std::isinf(pct)) return pct > 0 ? "+Inf%" : "-Inf%";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%+.2f%%", pct);
-  return buf;
-}
-
 int run_compare(std::span<char* const> args) {
   CompareFlags flags;
   std::vector<std::string> paths;
@@ -181,93 +165,42 @@ int run_compare(std::span<char* const> args) {
     print_err(kUsage);
     return kExitBadInput;
   }
-
-  std::string err;
-  std::unique_ptr<stat::Filter> filter = stat::Filter::parse(flags.filter, &err);
-  if (!filter) return benchstat_error("parsing -filter: " + err);
-
-  stat::ProjectionParser parser;
-  std::string parse_err;
-  auto must = [&parse_err](std::unique_ptr<stat::Projection> p, const char* name, const std::string& e) {
-    if (!p && parse_err.empty()) parse_err = std::string("parsing ") + name + ": " + e;
-    return p;
-  };
-  std::string e1, e2, e3, e4;
-  auto table_by = must(parser.parse_with_unit(flags.table, filter.get(), &e1), "-table", e1);
-  auto row_by = must(parser.parse(flags.row, filter.get(), &e2), "-row", e2);
-  auto col_by = must(parser.parse(flags.col, filter.get(), &e3), "-col", e3);
-  must(parser.parse(flags.ignore, filter.get(), &e4), "-ignore", e4);
-  if (!parse_err.empty()) return benchstat_error(parse_err);
-  auto residue = parser.residue();
-
-  if (!(flags.alpha >= 0 && flags.alpha <= 1) && !std::isnan(flags.alpha)) {
-    return benchstat_error("-alpha must be in range [0, 1]");
-  }
-  if (!(flags.confidence >= 0 && flags.confidence <= 1) && !std::isnan(flags.confidence)) {
-    return benchstat_error("-confidence must be in range [0, 1]");
-  }
   if (flags.format != "text" && flags.format != "csv" && flags.format != "markdown" && flags.format != "json" &&
       flags.format != "html") {
     return benchstat_error("-format must be text, csv, markdown, json or html");
   }
 
-  stat::TableBuilder builder(*table_by, *row_by, *col_by, *residue);
-  stat::InputFiles files(stat::parse_inputs(paths));
-  std::vector<int> results_per_input(files.inputs().size(), 0);
-  std::vector<int> errors_per_input(files.inputs().size(), 0);
-  std::size_t read_results = 0;
-  while (files.next()) {
-    switch (files.kind()) {
-      case stat::RecordKind::kSyntaxError:
-        print_err(files.syntax_error().to_string() + "\n");
-        ++errors_per_input[files.input_index()];
-        break;
-      case stat::RecordKind::kResult: {
-        ++results_per_input[files.input_index()];
-        ++read_results;
-        stat::BenchRecord& rec = files.mutable_result();
-        if (!filter->apply(rec)) break;
-        builder.add(rec);
-        break;
-      }
-      case stat::RecordKind::kUnitMetadata:
-        break;
-    }
-  }
-  if (!files.error().empty()) return benchstat_error(files.error());
+  stat::ComparisonResult result = stat::compare(stat::parse_inputs(paths), flags.options);
+  for (const std::string& line : result.syntax_errors) print_err(line + "\n");
+  if (!result.error.empty()) return benchstat_error(result.error);
 
-  if (builder.result_count() == 0) {
+  if (result.results_compared == 0) {
     // benchstat prints nothing here; say why instead, and fail.
-    if (read_results == 0) {
-      for (std::size_t i = 0; i < files.inputs().size(); ++i) {
-        if (results_per_input[i] == 0 && errors_per_input[i] == 0) {
-          print_err(files.inputs()[i].path + ":0: no benchmark results\n");
+    if (result.results_read == 0) {
+      const std::vector<stat::InputSpec> inputs = stat::parse_inputs(paths);
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (result.results_per_input[i] == 0 && result.errors_per_input[i] == 0) {
+          print_err(inputs[i].path + ":0: no benchmark results\n");
         }
       }
     } else {
-      print_err("zerolab compare: no benchmark results match -filter " + flags.filter + "\n");
+      print_err("zerolab compare: no benchmark results match -filter " + flags.options.filter + "\n");
     }
     return kExitBadInput;
   }
 
-  stat::TableOptions opts;
-  opts.confidence = flags.confidence;
-  opts.alpha = flags.alpha;
-  opts.units = &files.units();
-  stat::Tables tables = builder.finish(opts);
-
   std::string out;
   std::string warnings;
   if (flags.format == "text") {
-    out = stat::render_text(tables);
+    out = stat::render_text(result.tables);
   } else if (flags.format == "csv") {
-    out = stat::render_csv(tables, &warnings);
+    out = stat::render_csv(result.tables, &warnings);
   } else if (flags.format == "markdown") {
-    out = stat::render_markdown(tables);
+    out = stat::render_markdown(result.tables);
   } else if (flags.format == "html") {
-    out = report::render_compare_html(tables, paths);
+    out = report::render_compare_html(result.tables, paths);
   } else {
-    out = stat::render_json(tables);
+    out = stat::render_json(result.tables);
   }
   if (flags.output.empty()) {
     std::fwrite(out.data(), 1, out.size(), stdout);
@@ -281,15 +214,13 @@ int run_compare(std::span<char* const> args) {
   // Where benchstat would hang (go-moremath's U test loops forever on
   // NaN), zerolab reports the comparison as impossible and says where the
   // NaN came from.
-  for (const std::string& line : stat::skipped_nan_comparisons(tables)) print_err(line + "\n");
+  for (const std::string& line : result.nan_skips) print_err(line + "\n");
 
   if (flags.fail_on_regression) {
-    const auto regressions = stat::find_regressions(tables, files.units(), flags.fail_percent);
-    for (const stat::Regression& r : regressions) {
-      print_err("zerolab compare: regression: " + r.row + " " + r.unit + " " + format_percent(r.percent) +
-                " (" + r.comparison.to_string() + ") " + r.baseline_column + " -> " + r.column + "\n");
+    for (const stat::Regression& r : result.regressions) {
+      print_err("zerolab compare: regression: " + stat::format_regression(r) + "\n");
     }
-    if (!regressions.empty()) return kExitRegression;
+    if (!result.regressions.empty()) return kExitRegression;
   }
   return 0;
 }
