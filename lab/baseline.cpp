@@ -1,29 +1,17 @@
-// Named baselines of `zerolab lab`: save, load, compare (baseline.hpp).
+// A run compared with a baseline (lab/baseline.hpp): the warnings known
+// before the run and each experiment's comparison through stat::compare.
 #include "lab/baseline.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
-#include "bench/atomic_file.hpp"
 #include "report/compare_html.hpp"
 #include "zerolab/stat_compare.hpp"
-#include "zerolab/stat_reader.hpp"
 
 namespace zerolab::lab {
 namespace {
-
-constexpr const char* kManifest = "manifest";
-constexpr const char* kFormat = "1";
 
 // The config keys that describe the machine: ignored when building tables
 // (a new kernel must not split them), and the first seven compared to say
@@ -36,187 +24,6 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// The whole file; false with `error` naming it (and *error_number set).
-bool read_file(const std::string& path, std::string& text, std::string& error,
-               int* error_number = nullptr) {
-  std::FILE* f = std::fopen(path.c_str(), "r");
-  if (f == nullptr) {
-    const int saved = errno;
-    if (error_number != nullptr) *error_number = saved;
-    error = "cannot read " + path + ": " + std::strerror(saved);
-    return false;
-  }
-  text.clear();
-  char buf[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  const int saved = errno;
-  std::fclose(f);
-  if (failed) {
-    if (error_number != nullptr) *error_number = saved;
-    error = "cannot read " + path + ": " + std::strerror(saved);
-    return false;
-  }
-  return true;
-}
-
-// Reads text (named `path`) as Go benchmark format: the number of results
-// and the config of the first one. False with `error` ("path:line: msg")
-// at the first syntax error.
-bool read_results(const std::string& path, const std::string& text, std::size_t& results,
-                  std::vector<std::pair<std::string, std::string>>* config, std::string& error) {
-  stat::StringSource source(text);
-  stat::GoReader reader(source, path);
-  results = 0;
-  while (reader.next()) {
-    if (reader.kind() == stat::RecordKind::kSyntaxError) {
-      error = reader.syntax_error().to_string();
-      return false;
-    }
-    if (reader.kind() != stat::RecordKind::kResult) continue;
-    if (results++ == 0 && config != nullptr && reader.result().config) {
-      for (const auto& entry : *reader.result().config) {
-        if (entry.file) config->emplace_back(entry.key, entry.value);
-      }
-    }
-  }
-  if (!reader.error().empty()) {
-    error = reader.error().rfind(path, 0) == 0 ? reader.error() : path + ": " + reader.error();
-    return false;
-  }
-  return true;
-}
-
-// A manifest value on one line.
-std::string one_line(const std::string& s) {
-  std::string out = s;
-  std::replace(out.begin(), out.end(), '\n', ' ');
-  std::replace(out.begin(), out.end(), '\r', ' ');
-  return out;
-}
-
-struct Manifest {
-  BaselineRecord record;
-  std::vector<std::pair<std::string, std::size_t>> experiments;
-};
-
-// "format: 1", then key: value lines; unknown keys are skipped (a newer
-// zerolab may add some). False with `error` "path:line: message".
-bool parse_manifest(const std::string& path, const std::string& text, Manifest& m,
-                    std::string& error) {
-  bool has_format = false;
-  std::size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    const std::string where = path + ":" + std::to_string(line_no) + ": ";
-    if (line.empty() || line[0] == '#') continue;
-    const std::size_t colon = line.find(": ");
-    if (colon == std::string::npos || colon == 0) {
-      error = where + "expected \"key: value\"";
-      return false;
-    }
-    const std::string key = line.substr(0, colon);
-    const std::string value = line.substr(colon + 2);
-    if (key == "format") {
-      if (value != kFormat) {
-        error = where + "unsupported format \"" + value + "\" (this zerolab reads format " +
-                kFormat + ")";
-        return false;
-      }
-      has_format = true;
-    } else if (key == "date") {
-      m.record.date = value;
-    } else if (key == "command") {
-      m.record.command = value;
-    } else if (key == "benchtime") {
-      m.record.benchtime = value;
-    } else if (key == "runs") {
-      char* tail = nullptr;
-      errno = 0;
-      const long runs = std::strtol(value.c_str(), &tail, 10);
-      if (value.empty() || *tail != '\0' || errno != 0 || runs < 1 || runs > 100000) {
-        error = where + "runs must be a whole number from 1 to 100000, not \"" + value + "\"";
-        return false;
-      }
-      m.record.runs = static_cast<int>(runs);
-    } else if (key == "experiment") {
-      const std::size_t space = value.find(' ');
-      const std::string id = value.substr(0, space);
-      const std::string count = space == std::string::npos ? "" : value.substr(space + 1);
-      std::string why;
-      if (!check_baseline_name(id, why)) {
-        error = where + "invalid experiment id \"" + one_line(id) + "\"";
-        return false;
-      }
-      char* tail = nullptr;
-      errno = 0;
-      const unsigned long long n = std::strtoull(count.c_str(), &tail, 10);
-      if (count.empty() || count[0] == '-' || *tail != '\0' || errno != 0) {
-        error = where + "expected \"experiment: <id> <number of results>\"";
-        return false;
-      }
-      for (const auto& [seen, unused] : m.experiments) {
-        (void)unused;
-        if (seen == id) {
-          error = where + "experiment \"" + id + "\" listed twice";
-          return false;
-        }
-      }
-      m.experiments.emplace_back(id, static_cast<std::size_t>(n));
-    }
-  }
-  if (!has_format) {
-    error = path + ":1: not a baseline manifest (no \"format: " + kFormat + "\" line)";
-    return false;
-  }
-  return true;
-}
-
-// Removes a directory tree, ignoring errors (cleanup only).
-void remove_tree(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::remove_all(path, ec);
-}
-
-// Puts the complete directory `temp` at `target`: a plain rename when
-// target does not exist, else an atomic exchange (renameat2) and removal of
-// the old tree; where the file system cannot exchange, the old tree is
-// first renamed aside to target+old.<pid>, so it is never lost.
-bool install_directory(const std::string& temp, const std::string& target, std::string& error) {
-  if (::rename(temp.c_str(), target.c_str()) == 0) return true;
-  if (errno != EEXIST && errno != ENOTEMPTY) {
-    error = "cannot rename " + temp + " to " + target + ": " + std::strerror(errno);
-    return false;
-  }
-  if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
-    remove_tree(temp);  // now the old baseline
-    return true;
-  }
-  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
-    error = "cannot replace " + target + ": " + std::strerror(errno);
-    return false;
-  }
-  const std::string old = target + "+old." + std::to_string(::getpid());
-  remove_tree(old);
-  if (::rename(target.c_str(), old.c_str()) != 0) {
-    error = "cannot move " + target + " aside to " + old + ": " + std::strerror(errno);
-    return false;
-  }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    error = "cannot rename " + temp + " to " + target + ": " + std::strerror(errno);
-    ::rename(old.c_str(), target.c_str());
-    return false;
-  }
-  remove_tree(old);
-  return true;
-}
-
 std::string shown(const std::string& value) { return value.empty() ? "(none)" : value; }
 
 std::string config_value(const std::vector<std::pair<std::string, std::string>>& config,
@@ -225,33 +32,6 @@ std::string config_value(const std::vector<std::pair<std::string, std::string>>&
     if (k == key) return v;
   }
   return "";
-}
-
-// A Markdown table cell or inline text: | < > and newlines made harmless.
-std::string md_text(const std::string& s) {
-  std::string out;
-  for (const char ch : s) {
-    if (ch == '|') {
-      out += "\\|";
-    } else if (ch == '<') {
-      out += "&lt;";
-    } else if (ch == '>') {
-      out += "&gt;";
-    } else if (ch == '\n' || ch == '\r') {
-      out += ' ';
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
-
-// Text inside a Markdown code span: backticks and newlines would end it
-// (nothing else is interpreted there).
-std::string md_code(const std::string& s) {
-  std::string out = one_line(s);
-  std::replace(out.begin(), out.end(), '`', '\'');
-  return out;
 }
 
 // Compares two files as `zerolab compare base=<baseline_file>
@@ -308,101 +88,6 @@ std::size_t BaselineComparison::regression_count() const {
   return n;
 }
 
-bool save_baseline(const std::string& results_dir, const std::vector<std::string>& experiment_ids,
-                   const std::string& dir, const std::string& name, const BaselineRecord& record,
-                   std::string& error) {
-  if (!check_baseline_name(name, error)) return false;
-  const std::string target = dir + "/" + name;
-  const std::string temp = target + "+tmp." + std::to_string(::getpid());
-  remove_tree(temp);
-  if (::mkdir(temp.c_str(), 0777) != 0) {
-    error = "cannot create " + temp + ": " + std::strerror(errno);
-    return false;
-  }
-  std::string manifest = "# A baseline of zerolab lab (zerolab lab --save); compare with --baseline " +
-                         name + ".\n";
-  manifest += std::string("format: ") + kFormat + "\n";
-  manifest += "name: " + name + "\n";
-  manifest += "date: " + one_line(record.date) + "\n";
-  manifest += "command: " + one_line(record.command) + "\n";
-  manifest += "runs: " + std::to_string(record.runs) + "\n";
-  manifest += "benchtime: " + one_line(record.benchtime) + "\n";
-  for (const std::string& id : experiment_ids) {
-    std::string text;
-    std::size_t results = 0;
-    const std::string source = results_dir + "/" + id + ".txt";
-    if (!check_baseline_name(id, error)) {
-      error = "cannot save experiment \"" + one_line(id) + "\" in a baseline: " + error;
-      remove_tree(temp);
-      return false;
-    }
-    if (!read_file(source, text, error) || !read_results(source, text, results, nullptr, error) ||
-        !internal::write_file_atomically(temp + "/" + id + ".txt", text, error)) {
-      remove_tree(temp);
-      return false;
-    }
-    manifest += "experiment: " + id + " " + std::to_string(results) + "\n";
-  }
-  if (!internal::write_file_atomically(temp + "/" + kManifest, manifest, error) ||
-      !install_directory(temp, target, error)) {
-    remove_tree(temp);
-    return false;
-  }
-  return true;
-}
-
-bool load_baseline(const std::string& dir, const std::string& name,
-                   const std::vector<std::string>& known_ids, Baseline& out, std::string& error) {
-  if (!check_baseline_name(name, error)) return false;
-  out = Baseline{};
-  out.name = name;
-  out.path = dir + "/" + name;
-  struct stat st {};
-  if (::stat(out.path.c_str(), &st) != 0) {
-    error = errno == ENOENT ? "baseline \"" + name + "\" not found: " + out.path + " does not exist"
-                            : "cannot read baseline " + out.path + ": " + std::strerror(errno);
-    return false;
-  }
-  if (!S_ISDIR(st.st_mode)) {
-    error = "baseline \"" + name + "\": " + out.path + " is not a directory";
-    return false;
-  }
-  const std::string manifest_path = out.path + "/" + kManifest;
-  std::string text;
-  int error_number = 0;
-  if (!read_file(manifest_path, text, error, &error_number)) {
-    if (error_number == ENOENT) {
-      error = manifest_path + ": no such file (not a baseline saved by zerolab lab --save)";
-    }
-    return false;
-  }
-  Manifest m;
-  if (!parse_manifest(manifest_path, text, m, error)) return false;
-  out.record = m.record;
-  for (const auto& [id, expected] : m.experiments) {
-    if (!contains(known_ids, id)) {
-      out.warnings.push_back("baseline " + name + " has results for experiment \"" + id +
-                             "\", which is no longer in the catalog; skipped");
-      continue;
-    }
-    BaselineFile f;
-    f.experiment_id = id;
-    f.path = out.path + "/" + id + ".txt";
-    std::vector<std::pair<std::string, std::string>> config;
-    if (!read_file(f.path, text, error) || !read_results(f.path, text, f.results, &config, error)) {
-      return false;
-    }
-    if (f.results != expected) {
-      error = f.path + ": " + std::to_string(f.results) + " results, but the manifest says " +
-              std::to_string(expected) + " (the file was changed or cut short)";
-      return false;
-    }
-    if (out.config.empty()) out.config = std::move(config);
-    out.files.push_back(std::move(f));
-  }
-  return true;
-}
-
 BaselineComparison begin_baseline_comparison(const Baseline& baseline, const MachineInfo& machine,
                                              const std::vector<std::string>& run_ids,
                                              double gate_percent) {
@@ -457,62 +142,6 @@ void compare_with_baseline(const Baseline& baseline, const std::string& results_
       comparison.parts.push_back(std::move(part));
     }
   }
-}
-
-std::string baseline_text(const BaselineComparison& c) {
-  std::string out = "\nbaseline " + c.name + " (" + c.path;
-  if (!c.record.date.empty()) out += ", recorded " + c.record.date;
-  out += ") vs " + std::string(kThisRunLabel) + ":\n";
-  if (!c.not_run.empty()) {
-    out += "not run this time:";
-    for (const auto& id : c.not_run) out += " " + id;
-    out += "\n";
-  }
-  for (const auto& p : c.parts) out += "\n" + p.experiment_id + ":\n" + p.text;
-  if (c.parts.empty()) out += "no experiment to compare\n";
-  return out;
-}
-
-std::string baseline_markdown(const BaselineComparison& c) {
-  std::string out = "\n## Baseline " + md_text(c.name) + "\n\n";
-  out += "This run (`" + std::string(kThisRunLabel) + "`) against baseline `" + md_code(c.name) +
-         "` (`" + md_code(c.path) + "`)";
-  if (!c.record.date.empty()) out += ", recorded " + md_text(c.record.date);
-  if (!c.record.command.empty()) out += " by `" + md_code(c.record.command) + "`";
-  if (c.record.runs > 0) {
-    out += " (" + std::to_string(c.record.runs) + (c.record.runs == 1 ? " run" : " runs") +
-           ", benchtime " + md_text(c.record.benchtime) + ")";
-  }
-  out += ". The tables are `zerolab compare " + md_code(c.name) + "=<baseline> " + kThisRunLabel +
-         "=<this run>`'s, with the machine's config lines ignored.\n";
-  if (!c.warnings.empty()) out += "\n";
-  for (const auto& w : c.warnings) out += "> warning: " + md_text(w) + "\n";
-  if (!c.not_run.empty()) {
-    out += "\nNot run this time:";
-    for (std::size_t i = 0; i < c.not_run.size(); ++i) {
-      out += (i == 0 ? " `" : ", `") + md_code(c.not_run[i]) + "`";
-    }
-    out += ".\n";
-  }
-  for (const auto& p : c.parts) out += "\n### " + md_text(p.experiment_id) + "\n\n" + p.markdown;
-  char pct[32];
-  std::snprintf(pct, sizeof pct, "%g%%", c.gate_percent);
-  const std::string threshold = c.gate ? std::string(" worse than ") + pct : "";
-  out += "\n### Regressions\n\n";
-  if (c.regression_count() == 0) {
-    out += "No statistically significant regression" + threshold + ".\n";
-    return out;
-  }
-  out += "Statistically significant regressions" + threshold +
-         (c.gate ? " (--fail-on-regression: exit 3)" : "") + ":\n\n";
-  for (const auto& p : c.parts) {
-    for (const auto& r : p.regressions) out += "- " + md_text(regression_line(p.experiment_id, r)) + "\n";
-  }
-  return out;
-}
-
-std::string regression_line(const std::string& experiment_id, const stat::Regression& r) {
-  return experiment_id + ": " + stat::format_regression(r);
 }
 
 }  // namespace zerolab::lab

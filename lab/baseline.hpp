@@ -1,96 +1,35 @@
-// lab/baseline.hpp — named baselines for `zerolab lab`: `--save NAME` keeps
-// a run's raw results (each experiment's <id>.txt, Go benchmark format with
-// the machine's config lines) in <dir>/NAME/ beside a manifest;
-// `--baseline NAME` loads and checks them before anything runs, and after
-// the run compares each experiment with them through the stat engine, as
+// lab/baseline.hpp — a run of `zerolab lab --baseline NAME` compared with
+// the baseline (loaded from lab/baseline_store.hpp): after the run each
+// experiment is compared through stat::compare, as
 // `zerolab compare NAME=<baseline>/<id>.txt this-run=<out>/<id>.txt` would,
 // except that the machine's config keys (cpu, kernel, ...) are ignored so a
 // new kernel does not split the tables.
 //
-// A baseline directory:
-//   manifest   "format: 1", name, date, command, runs, benchtime, and one
-//              "experiment: <id> <results>" line per experiment
-//   <id>.txt   the run's raw results, byte for byte
-// Saving writes everything into <dir>/NAME+tmp.<pid>/ and renames it into
-// place (over an existing NAME by an atomic exchange, so a process that
-// dies midway leaves either the old baseline or the new one under NAME,
-// never a mix; no valid name contains '+').
-//
-// Thread-safety: pure functions apart from the files they read and write.
+// Thread-safety: pure functions apart from the files they read.
 //
 // Example:
 //   Baseline b;
 //   std::string error;
-//   if (!load_baseline("zerolab-results/baselines", "main", {"merge"}, b, error)) {
-//     fail(error);  // "baseline \"main\" not found: zerolab-results/baselines/main does not exist"
-//   }
+//   if (!load_baseline("zerolab-results/baselines", "main", {"merge"}, b, error)) fail(error);
 //   BaselineComparison c = begin_baseline_comparison(b, describe_machine(), {"merge"}, 5.0);
 //   // ... run the lab into out_dir ...
-//   compare_with_baseline(b, out_dir, 0.05, c);
+//   compare_with_baseline(b, out_dir, {"merge"}, 0.05, c);
 //   std::fputs(baseline_text(c).c_str(), stdout);
 #ifndef ZEROLAB_LAB_BASELINE_HPP_
 #define ZEROLAB_LAB_BASELINE_HPP_
 
 #include <cstddef>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "lab/baseline_name.hpp"
+#include "lab/baseline_store.hpp"
 #include "lab/machine_info.hpp"
 #include "zerolab/stat_table.hpp"
 
 namespace zerolab::lab {
 
-// Where baselines live unless --baseline-dir or $ZEROLAB_BASELINE_DIR says.
-inline constexpr const char* kDefaultBaselineDir = "zerolab-results/baselines";
-inline constexpr const char* kBaselineDirEnv = "ZEROLAB_BASELINE_DIR";
 // The column label of the results being compared with the baseline.
 inline constexpr const char* kThisRunLabel = "this-run";
-
-// What save_baseline records besides the results.
-struct BaselineRecord {
-  std::string date;     // UTC, "2026-12-03T05:28:01Z"
-  std::string command;  // the command line that ran
-  int runs = 0;         // --count
-  std::string benchtime;
-};
-
-// Copies <results_dir>/<id>.txt for each id into <dir>/<name>/ with a
-// manifest, atomically (see above). Each file is read back through the
-// stat reader first: a syntax error stops the save. <dir> must exist.
-// Returns false with `error` (one line naming the file) and nothing
-// changed under <dir>/<name>.
-bool save_baseline(const std::string& results_dir, const std::vector<std::string>& experiment_ids,
-                   const std::string& dir, const std::string& name, const BaselineRecord& record,
-                   std::string& error);
-
-struct BaselineFile {
-  std::string experiment_id;
-  std::string path;         // <dir>/<name>/<id>.txt
-  std::size_t results = 0;  // result lines read (and as the manifest says)
-};
-
-// A baseline loaded and checked by load_baseline.
-struct Baseline {
-  std::string name;
-  std::string path;  // <dir>/<name>
-  BaselineRecord record;
-  std::vector<BaselineFile> files;  // experiments still known, in manifest order
-  // The config lines of the first result of the first file (the machine
-  // the baseline was recorded on).
-  std::vector<std::pair<std::string, std::string>> config;
-  // One line each: experiments of the baseline no longer known (skipped).
-  std::vector<std::string> warnings;
-};
-
-// Reads <dir>/<name>/manifest and every file it lists whose experiment is in
-// known_ids, reading each through the stat reader. Returns false with
-// `error`, one line naming the path (and line), when the baseline is
-// missing, the manifest is malformed, a file is unreadable, has a syntax
-// error, or holds a different number of results than the manifest says.
-bool load_baseline(const std::string& dir, const std::string& name,
-                   const std::vector<std::string>& known_ids, Baseline& out, std::string& error);
 
 // The comparison of a run with a baseline: what `zerolab lab --baseline`
 // prints after the summary and report.md (and report.html) show in a
