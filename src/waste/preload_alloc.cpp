@@ -112,9 +112,11 @@ std::size_t chunk_bytes(const void* p) {
 
 __attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n) {
   InHook guard(t);
-  if (!t.countdowns_set) {
+  if (!t.countdowns_set) {  // the thread's first allocation: draw, then judge it like any other
     set_countdowns(t);
-  } else if (t.alloc_countdown <= 0) {
+    t.alloc_countdown -= static_cast<std::int64_t>(n);
+  }
+  if (t.alloc_countdown <= 0) {
     const double rate = static_cast<double>(g_sample_rate);
     t.last_weight = g_sample_rate <= 1 ? 1.0 : 1.0 / (1.0 - std::exp(-static_cast<double>(n) / rate));
     t.last_depth = capture_stack(t.last_pcs, kMaxFrames);

@@ -23,6 +23,29 @@ bool runtime_module(const std::string& path) {
   return false;
 }
 
+bool library_header(const std::string& file) { return file.rfind("/usr/include/", 0) == 0; }
+
+// The frame a site is named by: the first (inlined frames included) outside
+// the C/C++ runtime libraries and the system headers (std::vector's memset
+// is the caller's vector), else the first outside the runtime, else the
+// innermost. `at` is set to its stack index.
+const Frame& site_frame(const SiteRecord& s, const Symbolizer& symbols, std::size_t& at) {
+  std::size_t first_outside = s.stack.size();
+  for (std::size_t i = 0; i < s.stack.size(); ++i) {
+    const ResolvedPc& pc = symbols.get(s.stack[i]);
+    if (runtime_module(pc.module)) continue;
+    if (first_outside == s.stack.size()) first_outside = i;
+    for (const Frame& f : pc.frames) {
+      if (!library_header(f.file)) {
+        at = i;
+        return f;
+      }
+    }
+  }
+  at = first_outside == s.stack.size() ? 0 : first_outside;
+  return symbols.get(s.stack[at]).frames.front();
+}
+
 std::string frame_text(const Frame& f) {
   if (f.file.empty()) return f.function;
   return f.function + " (" + f.file + ":" + std::to_string(f.line) + ")";
@@ -376,8 +399,7 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     for (const SiteRecord& s : collected.sites) {
       if (s.kind != kind) continue;
       std::size_t at = 0;
-      while (at + 1 < s.stack.size() && runtime_module(symbols.get(s.stack[at]).module)) ++at;
-      const Frame& top = symbols.get(s.stack[at]).frames.front();
+      const Frame& top = site_frame(s, symbols, at);
       const int src = kind == WasteKind::kUserSpaceCopies ? s.src : -1;
       const int dst = kind == WasteKind::kUserSpaceCopies ? s.dst : -1;
       const auto key = std::make_tuple(top.function, top.file, top.line, src, dst);
