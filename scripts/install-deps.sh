@@ -18,12 +18,6 @@
 #                                            zerolab::Arena in the lab and
 #                                            mem_bench (dlopen'ed, never
 #                                            linked: cmake/MimallocPeer.cmake)
-#   libre2-dev                               RE2: -bench and -filter regexps
-#                                            (zerolab::stat links it)
-#   nlohmann-json3-dev                       the Google Benchmark JSON reader,
-#                                            zerolab waste --format json
-#   binutils                                 addr2line: zerolab waste's function,
-#                                            file and line for each call site
 #   chromium chromium-driver python3         the browser tests (label
 #                                            "browser"): headless Chromium
 #                                            loads the HTML reports,
@@ -37,8 +31,8 @@ set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
-          libmimalloc-dev libre2-dev nlohmann-json3-dev chromium chromium-driver python3
-          libsqlite3-dev libpq-dev postgresql binutils)
+          libmimalloc-dev chromium chromium-driver python3
+          libsqlite3-dev libpq-dev postgresql)
 
 missing=()
 for p in "${packages[@]}"; do

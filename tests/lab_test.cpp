@@ -420,44 +420,49 @@ TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
   EXPECT_FALSE(exists(s.out_dir + "/report.md.tmp." + std::to_string(::getpid())));
 }
 
-// ---- udp-buffers' simulated mode -----------------------------------------------------
+// ---- udp-buffers' read model ------------------------------------------------------------
 
-// Runs strategy S over n simulated connections (no sockets: each packet is
-// memcpy'd into the strategy's buffer) for three rounds of packets; checks
-// every packet was handled and S holds exactly `held` bytes of buffers.
+// With conns x procs reads in flight, strategy S holds `held` bytes, and
+// still does after a few rounds of completed reads (each completion gives a
+// buffer back and the reader's next read takes one); every packet arrives
+// with the seed's sizes, in turn.
 template <typename S>
-void check_simulated_held(int n, std::size_t held) {
-  udp::SimulatedPackets packets(n);  // its payload is not the strategy's
-  (void)udp::packet_sizes();
-  const std::uint64_t heap_before = internal::alloc_stats::heap_in_use();
-  S s(n);
-  const std::int64_t count = 3 * n;
-  std::uint64_t expected_bytes = 0;
-  for (std::int64_t i = 0; i < count; ++i) {
-    expected_bytes += udp::packet_sizes()[static_cast<std::size_t>(i) % udp::packet_sizes().size()];
+void check_in_flight_held(int conns, int procs, std::size_t held) {
+  udp::InFlight<S> loop(conns, procs);
+  EXPECT_EQ(loop.in_flight(), static_cast<std::size_t>(conns * procs));
+  EXPECT_EQ(loop.strategy().held_bytes(), held);
+  const auto& sizes = udp::packet_sizes();
+  for (std::size_t i = 0; i < 2 * loop.in_flight() + 3; ++i) {
+    ASSERT_EQ(loop.complete_next(), sizes[i % sizes.size()]);
   }
-  EXPECT_EQ(udp::simulate(s, packets, count), expected_bytes);
-  EXPECT_EQ(s.held_bytes(), held);
-  // The allocator's count covers at least the buffers (plus bookkeeping).
-  const std::uint64_t heap = internal::alloc_stats::heap_in_use() - heap_before;
-  EXPECT_GE(heap, held);
-  EXPECT_LE(heap, held + static_cast<std::size_t>(n) * 64 + 16384);
+  EXPECT_EQ(loop.strategy().held_bytes(), held);
 }
 
-TEST(LabUdpBuffers, SimulatedModeHoldsExactBytesPerStrategy) {
-  for (const int n : {1, 7, 100}) {
-    SCOPED_TRACE(n);
-    const auto conns = static_cast<std::size_t>(n);
-    check_simulated_held<udp::FixedLargeBuffer>(n, conns * 65535);
-    check_simulated_held<udp::AlwaysAllocate>(n, 0);
-    // One reader thread: the pools make one buffer and reuse it.
-    check_simulated_held<udp::SimplePoolClone>(n, 65535);
-    check_simulated_held<udp::PoolClone>(n, 65535);
-    check_simulated_held<udp::SharedLargeFixedSmall>(n, 65535 + conns * 1024);
+TEST(LabUdpBuffers, ReadsInFlightHoldWhatTheSeedsGoroutinesHold) {
+  for (const int conns : {1, 7, 50}) {
+    for (const int procs : {1, 2}) {
+      SCOPED_TRACE(std::to_string(conns) + " conns, " + std::to_string(procs) + " procs");
+      const auto readers = static_cast<std::size_t>(conns * procs);
+      const auto n = static_cast<std::size_t>(conns);
+      check_in_flight_held<udp::FixedLargeBuffer>(conns, procs, n * udp::kBig);
+      // Every waiting read holds a buffer of its own.
+      check_in_flight_held<udp::AlwaysAllocate>(conns, procs, readers * udp::kBig);
+      check_in_flight_held<udp::SimplePool>(conns, procs, readers * udp::kBig);
+      check_in_flight_held<udp::SyncPoolAlwaysAlloc>(conns, procs, readers * udp::kBig);
+      check_in_flight_held<udp::SyncPoolFixedSmall>(conns, procs,
+                                                    readers * udp::kBig + n * udp::kSmall);
+    }
   }
 }
 
-TEST(LabUdpBuffers, SimulatedPacketsFollowTheSeedsDistribution) {
+TEST(LabUdpBuffers, AReadCompletesNoSoonerThanItsMillisecond) {
+  const auto start = std::chrono::steady_clock::now();
+  udp::InFlight<udp::AlwaysAllocate> loop(3, 1);
+  loop.complete_next();
+  EXPECT_GE(std::chrono::steady_clock::now() - start, udp::kLatency);
+}
+
+TEST(LabUdpBuffers, PacketsFollowTheSeedsDistribution) {
   const auto& sizes = udp::packet_sizes();
   double sum = 0;
   for (const std::size_t s : sizes) {
@@ -468,40 +473,27 @@ TEST(LabUdpBuffers, SimulatedPacketsFollowTheSeedsDistribution) {
   const double mean = sum / static_cast<double>(sizes.size());
   EXPECT_GT(mean, 380);  // normal(400, 200) clamped below at 255: a little over 400
   EXPECT_LT(mean, 450);
-  // Connections in turn, and the memcpy'd bytes are the payload's.
-  udp::SimulatedPackets packets(3);
-  EXPECT_EQ(packets.next_conn(), 0);
-  EXPECT_EQ(packets.next_conn(), 1);
-  EXPECT_EQ(packets.next_conn(), 2);
-  EXPECT_EQ(packets.next_conn(), 0);
-  std::vector<char> buf(udp::kBig, 0);
-  const ssize_t n = packets(0, buf.data(), buf.size());
-  ASSERT_EQ(n, static_cast<ssize_t>(sizes[0]));
-  EXPECT_EQ(std::count(buf.begin(), buf.begin() + n, 'x'), n);
-  EXPECT_EQ(buf[static_cast<std::size_t>(n)], 0);
-  // A short buffer gets a truncated packet, never an overrun.
-  char small[8] = {};
-  EXPECT_EQ(packets(0, small, sizeof small), 8);
 }
 
-TEST(LabUdpBuffers, SimulatedModeIsInTheCatalogAndStatedAsSuch) {
+// The seed's Go names, which the claims hand to the Go peer, exist in the
+// peer's source (FixedLargeBuffer's %010d and the others' plain numbers).
+TEST(LabUdpBuffers, ClaimsNameTheSeedsGoBenchmarks) {
   const Experiment* udp_e = nullptr;
   for (const Experiment& e : catalog()) {
     if (e.id == "udp-buffers") udp_e = &e;
   }
   ASSERT_NE(udp_e, nullptr);
-  EXPECT_NE(udp_e->note.find("simulated: no sockets, packets are memcpy'd"), std::string::npos);
-  int simulated = 0;
-  for (const BenchmarkSpec& b : udp_e->benchmarks) {
-    if (b.name.find("/mode=simulated/conns=100000") != std::string::npos) ++simulated;
-  }
-  EXPECT_EQ(simulated, 5);
+  EXPECT_EQ(udp_e->go_peer, "udp-buffers");
+  bool fixed = false;
   for (const Claim& c : udp_e->claims) {
-    const std::string names = c.benchmark + c.slower + c.faster;
-    if (names.find("mode=simulated") != std::string::npos) {
-      EXPECT_NE(c.statement.find("(simulated"), std::string::npos) << c.statement;
+    for (const std::string& n : {c.go.slower, c.go.faster}) {
+      if (n.rfind("BenchmarkFixedLargeBuffer/", 0) == 0) {
+        fixed = true;
+        EXPECT_EQ(n.size(), std::string("BenchmarkFixedLargeBuffer/").size() + 10) << n;
+      }
     }
   }
+  EXPECT_TRUE(fixed);
 }
 
 // ---- zerolab lab end to end ------------------------------------------------------------
@@ -525,7 +517,10 @@ TEST(LabCli, QuickRunWritesEveryExperiment) {
   const std::regex side_re(
       "(\\d+) replicate, (\\d+) contradict, (\\d+) inconclusive; facts: (\\d+) hold, (\\d+) do not "
       "hold(?:; (\\d+) not comparable)?(?:; (\\d+) not run)?(?:; (\\d+) errors?)?");
-  const std::regex summary_re("\n(\\d+) seed claims — Go here: (.*) — C\\+\\+: (.*) \\(provisional\\)\n");
+  // " (provisional)" ends the last summary line: the seed claims' line, or
+  // the project claims' line after it when an experiment has some.
+  const std::regex summary_re(
+      "\n(\\d+) seed claims — Go here: (.*) — C\\+\\+: (.*?)(?: \\(provisional\\))?\n");
   std::smatch summary;
   ASSERT_TRUE(std::regex_search(c.out, summary, summary_re)) << c.out;
   const int claims = std::stoi(summary[1]);

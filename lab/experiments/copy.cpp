@@ -1,18 +1,30 @@
-// Experiment `copy` (seed 003, fasthttp PR #1893 "improve copyZeroAlloc for
-// os.File and net.TCPConn", its Linux table): the seven pairs of the PR's
-// benchmarks — file → memory buffer, memory buffer → file, file → string,
-// limited reader → file, file → file, file → TCP socket, TCP socket → file
-// — each copied three ways:
-//   - naive:   a fresh 32 KiB buffer per call (what Go's io.Copy allocates),
-//              read/write through it;
-//   - pooled:  the same loop through a buffer reused across calls (the PR's
-//              sync.Pool copyBuffer);
-//   - copy_fd: zerolab::copy_fd where both ends are descriptors; where one
-//              end is memory, the read or write goes straight into or out of
-//              the memory object's storage (Go's ReaderFrom/WriterTo, which
-//              is what the PR dispatches to).
-// The payload is a 16 KiB file in a temporary directory under /tmp (made in
-// each benchmark's setup and removed after), rewound before every copy.
+// Experiment `copy` (seed 003, fasthttp PR #1893 "perf: improve
+// copyZeroAlloc for os.File and net.TCPConn", its Linux table): the PR's
+// seven benchmarks, each with the PR's old and new copyZeroAlloc path as
+// they ran on the PR's Go (1.22+) on Linux, ported op for op:
+//   pair                    old (before the PR)         new (the PR)
+//   OSFileToBytesBuffer     buffer's ReadFrom           buffer's ReadFrom
+//   BytesBufferToOSFile     buffer's WriteTo            buffer's WriteTo
+//   OSFileToStringsBuilder  a fresh 32 KiB buffer       the pooled buffer
+//   IOLimitedReaderToOSFile copy_file_range path        the pooled buffer
+//   OSFileToOSFile          a fresh 32 KiB buffer       the pooled buffer
+//   OSFileToNetConn         sendfile                    sendfile
+//   NetConnToOSFile         splice                      splice
+// ("a fresh 32 KiB buffer": Go 1.22's File.WriteTo fell back to io.Copy,
+// which makes, and zeroes, one per call; "the pooled buffer": fasthttp's
+// 4 KiB copyBufPool buffer, reused.) Where old and new are the same path,
+// Go's difference was its wrapper objects (allocs/op), which C++ does not
+// have: those claims are marked not comparable on the C++ side.
+//
+// As in fasthttp's benchmarks, the source file is opened once and never
+// rewound — only the destination is seeked — so after the first op every
+// file reader is at end of file and an op is one read (or sendfile) that
+// returns 0: the PR's timings measure the path's fixed cost, not a copy.
+// The bytes.Buffer source is drained by the first op, the limited reader
+// exhausted. NetConnToOSFile copies 16 KiB per op from a connection whose
+// peer keeps sending (fasthttp dials a new connection per op outside the
+// timer). The payload is a 16 KiB file in a temporary directory under /tmp
+// (the PR's was fasthttp's README.md).
 //
 // Example:
 //   zerolab lab copy
@@ -35,22 +47,25 @@ namespace zerolab::lab {
 namespace {
 
 constexpr std::size_t kPayload = 16 << 10;
-constexpr std::size_t kLimit = 8 << 10;      // the limited reader's N
+constexpr std::size_t kLimit = 1024;         // the PR's io.LimitReader(f, 1024)
 constexpr std::size_t kGoBuffer = 32 << 10;  // io.Copy's buffer
+constexpr std::size_t kPoolBuffer = 4096;    // fasthttp's copyBufPool buffer
 
-// A temporary directory with a source file of kPayload bytes and an empty
-// destination file, both open; removed on destruction.
+// A temporary directory with a source file of kPayload bytes (open for
+// reading, at offset 0) and an empty destination file (open for writing);
+// removed on destruction.
 class Files {
  public:
   explicit Files(B& b) {
     dir_ = "/tmp/zerolab_lab_copy_XXXXXX";
     if (mkdtemp(dir_.data()) == nullptr) b.fatal("mkdtemp failed: " + std::string(std::strerror(errno)));
     src = open((dir_ + "/src").c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    dst = open((dir_ + "/dst").c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    dst = open((dir_ + "/dst").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (src < 0 || dst < 0) b.fatal("cannot create the benchmark's files");
     std::string data(kPayload, '\0');
     for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>('a' + i % 26);
-    if (write(src, data.data(), data.size()) != static_cast<ssize_t>(data.size())) {
+    if (write(src, data.data(), data.size()) != static_cast<ssize_t>(data.size()) ||
+        lseek(src, 0, SEEK_SET) != 0) {
       b.fatal("cannot write the source file");
     }
   }
@@ -63,9 +78,9 @@ class Files {
   }
   Files(const Files&) = delete;
   Files& operator=(const Files&) = delete;
-  void rewind() const {
-    lseek(src, 0, SEEK_SET);
-    lseek(dst, 0, SEEK_SET);
+  // What fasthttp's loops do before each op: seek the destination only.
+  void seek_dst(B& b) const {
+    if (lseek(dst, 0, SEEK_SET) != 0) b.fatal("lseek: " + std::string(std::strerror(errno)));
   }
   int src = -1;
   int dst = -1;
@@ -74,48 +89,52 @@ class Files {
   std::string dir_;
 };
 
-// A growable byte buffer that, like bytes.Buffer.ReadFrom, can read straight
-// into its spare capacity.
+// A growable byte buffer that, like bytes.Buffer, reads straight into its
+// spare capacity (ReadFrom) and writes out and drains what it holds
+// (WriteTo).
 class ByteBuffer {
  public:
-  void reset() noexcept { size_ = 0; }
-  std::size_t size() const noexcept { return size_; }
-  const char* data() const noexcept { return data_.get(); }
-  void append(const char* p, std::size_t n) {
-    reserve(size_ + n);
-    std::memcpy(data_.get() + size_, p, n);
-    size_ += n;
-  }
-  // Reads `fd` to end of file into the buffer, growing it as needed.
-  void read_from(int fd) {
+  void reset() noexcept { begin_ = end_ = 0; }
+  std::size_t size() const noexcept { return end_ - begin_; }
+  // bytes.Buffer.ReadFrom: grow by at least 512 bytes, read, until EOF.
+  bool read_from(int fd) {
     for (;;) {
-      reserve(size_ + 4096);
-      const ssize_t n = read(fd, data_.get() + size_, capacity_ - size_);
-      if (n <= 0) return;
-      size_ += static_cast<std::size_t>(n);
+      if (capacity_ - end_ < 512) grow(512);
+      const ssize_t n = read(fd, data_.get() + end_, capacity_ - end_);
+      if (n < 0) return false;
+      if (n == 0) return true;
+      end_ += static_cast<std::size_t>(n);
     }
+  }
+  // bytes.Buffer.WriteTo: write what is unread, and drain it.
+  bool write_to(int fd) {
+    if (size() == 0) return true;
+    const ssize_t n = write(fd, data_.get() + begin_, size());
+    if (n != static_cast<ssize_t>(size())) return false;
+    reset();
+    return true;
   }
 
  private:
-  void reserve(std::size_t want) {
-    if (want <= capacity_) return;
-    const std::size_t cap = std::max(want, capacity_ * 2);
+  void grow(std::size_t more) {
+    const std::size_t cap = std::max(capacity_ * 2, end_ + more);
     std::unique_ptr<char[]> bigger(new char[cap]);
-    if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
+    if (end_ > begin_) std::memcpy(bigger.get(), data_.get() + begin_, size());
+    end_ -= begin_;
+    begin_ = 0;
     data_ = std::move(bigger);
     capacity_ = cap;
   }
   std::unique_ptr<char[]> data_;
-  std::size_t size_ = 0;
+  std::size_t begin_ = 0;
+  std::size_t end_ = 0;
   std::size_t capacity_ = 0;
 };
 
-// ---- the strategies' loops ----------------------------------------------
-
-// Writes all of p[0, n): send (no SIGPIPE) on sockets, write elsewhere.
-bool write_all(int fd, const char* p, std::size_t n, bool socket = false) {
+// Writes all of p[0, n).
+bool write_all(int fd, const char* p, std::size_t n) {
   while (n > 0) {
-    const ssize_t m = socket ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
+    const ssize_t m = write(fd, p, n);
     if (m <= 0) return false;
     p += m;
     n -= static_cast<std::size_t>(m);
@@ -123,145 +142,111 @@ bool write_all(int fd, const char* p, std::size_t n, bool socket = false) {
   return true;
 }
 
-// Copies up to `limit` bytes from `src` to `dst` through `buf`.
-std::size_t loop_copy(int src, int dst, char* buf, std::size_t size, std::size_t limit,
-                      bool dst_socket) {
-  std::size_t total = 0;
-  while (total < limit) {
-    const ssize_t n = read(src, buf, std::min(size, limit - total));
-    if (n <= 0) break;
-    if (!write_all(dst, buf, static_cast<std::size_t>(n), dst_socket)) break;
-    total += static_cast<std::size_t>(n);
-  }
-  return total;
-}
-
+// The pooled buffer (fasthttp's copyBufPool): one per thread, reused.
 char* pooled_buffer() {
-  static thread_local std::unique_ptr<char[]> buffer(new char[kGoBuffer]);
+  static thread_local std::unique_ptr<char[]> buffer(new char[kPoolBuffer]);
   return buffer.get();
 }
 
-enum class Way { kNaive, kPooled, kCopyFd };
+// io.Copy's buffer: made and zeroed per call, as Go's make does.
+std::vector<char> fresh_buffer() { return std::vector<char>(kGoBuffer); }
 
-// fd → fd through a buffer (naive: fresh and zeroed, like Go's make).
-std::size_t via_buffer(Way way, int src, int dst, std::size_t limit, bool dst_socket) {
-  if (way == Way::kNaive) {
-    std::vector<char> fresh(kGoBuffer);
-    return loop_copy(src, dst, fresh.data(), fresh.size(), limit, dst_socket);
+// A read/write loop from fd `src` (at most `limit` bytes) into `put`.
+template <class Put>
+bool buffer_loop(int src, char* buf, std::size_t size, std::size_t limit, Put put) {
+  std::size_t done = 0;
+  while (done < limit) {
+    const ssize_t n = read(src, buf, std::min(size, limit - done));
+    if (n < 0) return false;
+    if (n == 0) return true;
+    if (!put(buf, static_cast<std::size_t>(n))) return false;
+    done += static_cast<std::size_t>(n);
   }
-  return loop_copy(src, dst, pooled_buffer(), kGoBuffer, limit, dst_socket);
+  return true;
 }
 
-std::size_t fd_to_fd(Way way, int src, int dst, std::size_t limit = SIZE_MAX,
-                     bool dst_socket = false) {
-  if (way != Way::kCopyFd) return via_buffer(way, src, dst, limit, dst_socket);
-  CopyOptions o;
-  if (limit != SIZE_MAX) o.max_bytes = limit;
-  return copy_fd(src, dst, o).bytes;
-}
+enum class Way { kOld, kNew };
 
-void check(B& b, std::size_t got, std::size_t want) {
-  if (got != want) b.fatal("copied " + std::to_string(got) + " bytes, wanted " + std::to_string(want));
+void ok_or_fail(B& b, bool ok, const char* what) {
+  if (!ok) b.fatal(std::string(what) + ": " + std::strerror(errno));
 }
 
 // ---- the seven pairs -------------------------------------------------------
 
-template <class Sink>
-std::size_t file_into_memory(Way way, int src, Sink& sink) {
-  if (way == Way::kNaive) {
-    std::vector<char> fresh(kGoBuffer);
-    std::size_t total = 0;
-    for (ssize_t n; (n = read(src, fresh.data(), fresh.size())) > 0; total += static_cast<std::size_t>(n)) {
-      sink.append(fresh.data(), static_cast<std::size_t>(n));
-    }
-    return total;
-  }
-  char* buf = pooled_buffer();
-  std::size_t total = 0;
-  for (ssize_t n; (n = read(src, buf, kGoBuffer)) > 0; total += static_cast<std::size_t>(n)) {
-    sink.append(buf, static_cast<std::size_t>(n));
-  }
-  return total;
-}
-
-void file_to_bytes_buffer(B& b, Way way) {
+void file_to_bytes_buffer(B& b, Way) {
   Files f(b);
   ByteBuffer buffer;
   for (auto _ : b.loop()) {
-    f.rewind();
     buffer.reset();
-    if (way == Way::kCopyFd) {
-      buffer.read_from(f.src);
-      check(b, buffer.size(), kPayload);
-    } else {
-      check(b, file_into_memory(way, f.src, buffer), kPayload);
-    }
+    ok_or_fail(b, buffer.read_from(f.src), "read");  // old and new: ReadFrom
+  }
+}
+
+void bytes_buffer_to_file(B& b, Way) {
+  Files f(b);
+  ByteBuffer buffer;
+  ok_or_fail(b, buffer.read_from(f.src), "read");
+  for (auto _ : b.loop()) {
+    f.seek_dst(b);
+    ok_or_fail(b, buffer.write_to(f.dst), "write");  // old and new: WriteTo
   }
 }
 
 void file_to_string(B& b, Way way) {
   Files f(b);
   std::string s;
+  const auto append = [&s](const char* p, std::size_t n) {
+    s.append(p, n);
+    return true;
+  };
   for (auto _ : b.loop()) {
-    f.rewind();
     s.clear();
-    if (way == Way::kCopyFd) {
-      // Straight into the string's storage: grow, read, trim.
-      for (;;) {
-        const std::size_t old = s.size();
-        s.resize(old + kGoBuffer);
-        const ssize_t n = read(f.src, s.data() + old, kGoBuffer);
-        s.resize(old + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
-        if (n <= 0) break;
-      }
+    if (way == Way::kOld) {
+      std::vector<char> buf = fresh_buffer();
+      ok_or_fail(b, buffer_loop(f.src, buf.data(), buf.size(), SIZE_MAX, append), "read");
     } else {
-      file_into_memory(way, f.src, s);
+      ok_or_fail(b, buffer_loop(f.src, pooled_buffer(), kPoolBuffer, SIZE_MAX, append), "read");
     }
-    check(b, s.size(), kPayload);
-  }
-}
-
-void bytes_buffer_to_file(B& b, Way way) {
-  Files f(b);
-  ByteBuffer buffer;
-  f.rewind();
-  buffer.read_from(f.src);
-  for (auto _ : b.loop()) {
-    f.rewind();
-    if (way == Way::kCopyFd) {
-      check(b, write_all(f.dst, buffer.data(), buffer.size()) ? buffer.size() : 0, kPayload);
-      continue;
-    }
-    std::vector<char> fresh;
-    char* buf = pooled_buffer();
-    if (way == Way::kNaive) {
-      fresh.resize(kGoBuffer);
-      buf = fresh.data();
-    }
-    std::size_t done = 0;
-    while (done < buffer.size()) {
-      const std::size_t n = std::min(kGoBuffer, buffer.size() - done);
-      std::memcpy(buf, buffer.data() + done, n);
-      if (!write_all(f.dst, buf, n)) break;
-      done += n;
-    }
-    check(b, done, kPayload);
   }
 }
 
 void limited_to_file(B& b, Way way) {
   Files f(b);
+  std::size_t remaining = kLimit;  // the io.LimitedReader's N, used up by the first op
   for (auto _ : b.loop()) {
-    f.rewind();
-    check(b, fd_to_fd(way, f.src, f.dst, kLimit), kLimit);
+    f.seek_dst(b);
+    if (way == Way::kOld) {
+      // Go's File.ReadFrom of a LimitedReader: copy_file_range, none when N <= 0.
+      if (remaining > 0) {
+        const ssize_t n = copy_file_range(f.src, nullptr, f.dst, nullptr, remaining, 0);
+        ok_or_fail(b, n >= 0, "copy_file_range");
+        remaining -= static_cast<std::size_t>(n);
+      }
+    } else {
+      std::size_t copied = 0;
+      ok_or_fail(b,
+                 buffer_loop(f.src, pooled_buffer(), kPoolBuffer, remaining,
+                             [&](const char* p, std::size_t n) {
+                               copied += n;
+                               return write_all(f.dst, p, n);
+                             }),
+                 "copy");
+      remaining -= copied;
+    }
   }
 }
 
 void file_to_file(B& b, Way way) {
   Files f(b);
+  const auto put = [&f](const char* p, std::size_t n) { return write_all(f.dst, p, n); };
   for (auto _ : b.loop()) {
-    f.rewind();
-    check(b, fd_to_fd(way, f.src, f.dst), kPayload);
+    f.seek_dst(b);
+    if (way == Way::kOld) {
+      std::vector<char> buf = fresh_buffer();
+      ok_or_fail(b, buffer_loop(f.src, buf.data(), buf.size(), SIZE_MAX, put), "copy");
+    } else {
+      ok_or_fail(b, buffer_loop(f.src, pooled_buffer(), kPoolBuffer, SIZE_MAX, put), "copy");
+    }
   }
 }
 
@@ -273,23 +258,29 @@ LoopbackPair loopback(B& b) {
   return net;
 }
 
-void file_to_tcp(B& b, Way way) {
+void file_to_tcp(B& b, Way) {
   Files f(b);
   const LoopbackPair net = loopback(b);
   PeerThread sink(net.peer(), true);
   for (auto _ : b.loop()) {
-    lseek(f.src, 0, SEEK_SET);
-    check(b, fd_to_fd(way, f.src, net.ours(), SIZE_MAX, true), kPayload);
+    // old and new: sendfile (copy_fd picks it for file -> socket); the file
+    // is at end of file after the first op.
+    const CopyResult r = copy_fd(f.src, net.ours());
+    if (r.error) b.fatal("copy_fd: " + r.error.message());
   }
 }
 
-void tcp_to_file(B& b, Way way) {
+void tcp_to_file(B& b, Way) {
   Files f(b);
   const LoopbackPair net = loopback(b);
   PeerThread source(net.peer(), false);
+  CopyOptions o;
+  o.max_bytes = kPayload;
   for (auto _ : b.loop()) {
-    lseek(f.dst, 0, SEEK_SET);
-    check(b, fd_to_fd(way, net.ours(), f.dst, kPayload), kPayload);
+    f.seek_dst(b);
+    // old and new: splice (copy_fd picks it for socket -> file).
+    const CopyResult r = copy_fd(net.ours(), f.dst, o);
+    if (r.error || r.bytes != kPayload) b.fatal("copy_fd: copied " + std::to_string(r.bytes) + " bytes");
   }
 }
 
@@ -317,46 +308,97 @@ std::string bench(const char* pair, const char* way) {
 Experiment make_copy_experiment() {
   Experiment e;
   e.id = "copy";
-  e.title = "copying without a buffer per call: naive, pooled and copy_fd on seven pairs";
+  e.title = "copyZeroAlloc before and after fasthttp PR #1893, op for op, the reader at end of file";
   e.seed_file = "003_8cb2aa8b072200dd.txt";
-  e.seed_section = "fasthttp PR #1893, the Linux table (old = io.Copy, new = copyZeroAlloc)";
+  e.seed_section = "fasthttp PR #1893, the Linux table (old_linux.txt vs new_linux.txt)";
   e.note =
-      "Go's old path paid a 32 KiB allocation plus GC per call; C++'s malloc of 32 KiB is "
-      "cheap, so the time ratios test the kernel paths more than the allocator. The PR's "
-      "OSFile benchmarks read a file left at EOF after the first op; here every op copies "
-      "16 KiB (the file is rewound).";
-  const std::chrono::nanoseconds benchtime = std::chrono::milliseconds(100);
+      "As in fasthttp's benchmarks the reader is never rewound: an op on a file reader is one "
+      "read or sendfile at end of file, so the ratios are the paths' fixed costs. Go's old path "
+      "paid a 32 KiB make (zeroed) plus GC per call; C++'s is a zeroed 32 KiB std::vector (malloc "
+      "+ memset + free). Where old and new are the same path (bytes.Buffer pairs, sendfile, "
+      "splice) Go's gap was wrapper allocations, which C++ does not have. NetConnToOSFile: the "
+      "peer keeps sending and each op copies 16 KiB, where fasthttp dials per op (outside the "
+      "timer). Payload: 16 KiB, fasthttp's README.md in the PR.";
+  const std::chrono::nanoseconds benchtime = std::chrono::milliseconds(50);
   for (const Pair& p : kPairs) {
     const auto run = p.run;
-    e.benchmarks.push_back({bench(p.name, "naive"), [run](B& b) { run(b, Way::kNaive); }, 0, benchtime});
-    e.benchmarks.push_back({bench(p.name, "pooled"), [run](B& b) { run(b, Way::kPooled); }, 0, benchtime});
-    e.benchmarks.push_back({bench(p.name, "copy_fd"), [run](B& b) { run(b, Way::kCopyFd); }, 0, benchtime});
+    e.benchmarks.push_back({bench(p.name, "old"), [run](B& b) { run(b, Way::kOld); }, 0, benchtime});
+    e.benchmarks.push_back({bench(p.name, "new"), [run](B& b) { run(b, Way::kNew); }, 0, benchtime});
   }
-  const auto ratio = [&](const char* pair, const char* figure, double at_least) {
-    e.claims.push_back(Claim::ratio(std::string(pair) + ": the zero-alloc copy is faster than io.Copy",
-                                    figure, bench(pair, "naive"), bench(pair, "copy_fd"), at_least));
+  e.go_peer = "copy";
+  e.go_benchtime = "50ms";
+  e.go_note = "Go 1.19's File and TCPConn have no WriteTo: the peer's old path adds Go 1.22's "
+              "(sendfile to TCP, else io.Copy's 32 KiB buffer); File.ReadFrom has no splice "
+              "from a socket before 1.21 (NetConnToOSFile: io.Copy's buffer on both paths)";
+  const std::string sec = "the PR's Linux benchmark table (old_linux.txt vs new_linux.txt)";
+  const auto claim = [&](Claim c, const char* pair, const char* slower, const char* faster) {
+    c.go_names(bench(pair, slower), bench(pair, faster));
+    e.claims.push_back(std::move(c));
   };
-  ratio("OSFileToOSFile", "-80.33% (12.132µs → 2.386µs): naive ≥ 5x", 5.0);
-  ratio("OSFileToStringsBuilder", "-85.81% (9.477µs → 1.345µs): naive ≥ 7x", 7.0);
-  ratio("OSFileToBytesBuffer", "-27.69% (1.802µs → 1.303µs): naive ≥ 1.38x", 1.38);
-  ratio("NetConnToOSFile", "-7.56% (21.86µs → 20.21µs): naive ≥ 1.08x", 1.08);
-  e.claims.push_back(Claim::ratio(
-      "OSFileToNetConn: no change (copy_fd not more than 5% slower than naive)",
-      "~ (2.009µs → 1.995µs, p=0.733)", bench("OSFileToNetConn", "naive"),
-      bench("OSFileToNetConn", "copy_fd"), 0.95));
-  e.claims.push_back(Claim::ratio(
-      "OSFileToNetConn: no change (naive not more than 5% slower than copy_fd)",
-      "~ (2.009µs → 1.995µs, p=0.733)", bench("OSFileToNetConn", "copy_fd"),
-      bench("OSFileToNetConn", "naive"), 0.95));
-  e.claims.push_back(Claim::bound("OSFileToOSFile: io.Copy allocates its 32 KiB buffer per call",
-                                  "32.06Ki B/op", bench("OSFileToOSFile", "naive"), "B/op",
-                                  32768, 33792));
-  for (const Pair& p : kPairs) {
-    e.claims.push_back(Claim::bound(std::string(p.name) + ": the zero-alloc copy allocates nothing",
-                                    "0 allocs/op", bench(p.name, "copy_fd"), "allocs/op", 0, 0));
+  const char* same_path =
+      "old and new take the same path in C++; Go's difference was its WriteTo wrappers' "
+      "allocations, which C++ does not have";
+  claim(Claim::about({"CopyZeroAllocOSFileToOSFile-8 12.132µ ± 1% 2.386µ ± 2% -80.33% (p=0.000 n=25)",
+                      sec, "5.08x (12.132 vs 2.386 µs/op)"},
+                     12.132 / 2.386, bench("OSFileToOSFile", "old"), bench("OSFileToOSFile", "new")),
+        "OSFileToOSFile", "old", "new");
+  claim(Claim::about({"CopyZeroAllocOSFileToStringsBuilder-8 9.477µ ± 0% 1.345µ ± 2% -85.81% (p=0.000 n=25)",
+                      sec, "7.05x (9.477 vs 1.345 µs/op)"},
+                     9.477 / 1.345, bench("OSFileToStringsBuilder", "old"),
+                     bench("OSFileToStringsBuilder", "new")),
+        "OSFileToStringsBuilder", "old", "new");
+  claim(Claim::about({"CopyZeroAllocOSFileToBytesBuffer-8 1.802µ ± 3% 1.303µ ± 2% -27.69% (p=0.000 n=25)",
+                      sec, "1.38x (1.802 vs 1.303 µs/op)"},
+                     1.802 / 1.303, bench("OSFileToBytesBuffer", "old"),
+                     bench("OSFileToBytesBuffer", "new"))
+            .cpp_not_comparable_because(same_path),
+        "OSFileToBytesBuffer", "old", "new");
+  claim(Claim::is_faster({"CopyZeroAllocBytesBufferToOSFile-8 1.066µ ± 17% 1.048µ ± 1% -1.69% (p=0.043 n=25)",
+                          sec, "1.02x (1.066 vs 1.048 µs/op)"},
+                         bench("BytesBufferToOSFile", "old"), bench("BytesBufferToOSFile", "new"))
+            .cpp_not_comparable_because("old and new are bytes.Buffer's WriteTo in both; C++ runs "
+                                        "the same code for both"),
+        "BytesBufferToOSFile", "old", "new");
+  claim(Claim::is_faster({"CopyZeroAllocIOLimitedReaderToOSFile-8 1.031µ ± 1% 1.092µ ± 4% +5.92% (p=0.000 n=25)",
+                          sec, "new 1.06x slower (1.092 vs 1.031 µs/op)"},
+                         bench("IOLimitedReaderToOSFile", "new"),
+                         bench("IOLimitedReaderToOSFile", "old")),
+        "IOLimitedReaderToOSFile", "new", "old");
+  claim(Claim::is_faster({"CopyZeroAllocNetConnToOSFile-8 21.86µ ± 2% 20.21µ ± 1% -7.56% (p=0.000 n=25)",
+                          sec, "1.08x (21.86 vs 20.21 µs/op)"},
+                         bench("NetConnToOSFile", "old"), bench("NetConnToOSFile", "new"))
+            .cpp_not_comparable_because(same_path),
+        "NetConnToOSFile", "old", "new");
+  claim(Claim::no_change({"CopyZeroAllocOSFileToNetConn-8 2.009µ ± 2% 1.995µ ± 2% ~ (p=0.733 n=25)",
+                          sec, "~ (2.009 vs 1.995 µs/op, ±2%; sendfile on both, 96 B/op each)"},
+                         0.02, bench("OSFileToNetConn", "new"), bench("OSFileToNetConn", "old")),
+        "OSFileToNetConn", "new", "old");
+  e.claims.push_back(
+      Claim::within({"CopyZeroAllocOSFileToOSFile-8 32.06Ki ± 0% 0.00Ki ± 0% -100.00% (p=0.000 n=25)",
+                     sec + " (B/op)", "old: 32.06 KiB/op (io.Copy's 32 KiB buffer)"},
+                    bench("OSFileToOSFile", "old"), "B/op", 32768, 32.06 * 1024 + 5)
+          .go_bench(bench("OSFileToOSFile", "old")));
+  for (const char* pair : {"OSFileToOSFile", "OSFileToStringsBuilder"}) {
+    e.claims.push_back(
+        Claim::within({std::string("CopyZeroAlloc") + pair + "-8 … 0.00Ki ± 0% -100.00%", sec + " (B/op)",
+                       "new: 0 B/op"},
+                      bench(pair, "new"), "B/op", 0, 0)
+            .go_bench(bench(pair, "new")));
   }
-  e.claims.push_back(Claim::bound("OSFileToOSFile: 0 B/op after the change", "32.06Ki → 0.00Ki B/op",
-                                  bench("OSFileToOSFile", "copy_fd"), "B/op", 0, 0));
+  e.claims.push_back(
+      Claim::within({"CopyZeroAllocNetConnToOSFile-8 2.000 ± 0% 1.000 ± 0% -50.00% (p=0.000 n=25)",
+                     sec + " (allocs/op)", "old: 2 allocs/op"},
+                    bench("NetConnToOSFile", "old"), "allocs/op", 2, 2)
+          .go_bench(bench("NetConnToOSFile", "old"))
+          .cpp_not_comparable_because("C++ allocates nothing on either path: Go's 2 and 1 are "
+                                      "its wrapper and interface objects"));
+  e.claims.push_back(
+      Claim::within({"CopyZeroAllocNetConnToOSFile-8 2.000 ± 0% 1.000 ± 0% -50.00% (p=0.000 n=25)",
+                     sec + " (allocs/op)", "new: 1 allocs/op"},
+                    bench("NetConnToOSFile", "new"), "allocs/op", 1, 1)
+          .go_bench(bench("NetConnToOSFile", "new"))
+          .cpp_not_comparable_because("C++ allocates nothing on either path: Go's 2 and 1 are "
+                                      "its wrapper and interface objects"));
   return e;
 }
 

@@ -18,7 +18,6 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,14 +43,15 @@ inline std::string format_foolish(std::int64_t n) {
   }
 }
 
-// Naive: std::to_string per section into a stream.
+// Naive: std::to_string per section appended to a growable std::string
+// (the seed's bytes.Buffer), returned as a copy (bytes.Buffer.String()).
 inline std::string format_naive(std::int64_t n) {
-  std::ostringstream out;
+  std::string buf;
   for (;;) {
-    out << std::to_string(n % kMul);
+    buf.append(std::to_string(n % kMul));
     n /= kMul;
-    if (n == 0) return out.str();
-    out << '.';
+    if (n == 0) return std::string(buf.data(), buf.size());
+    buf.push_back('.');
   }
 }
 

@@ -1,48 +1,62 @@
 // lab/experiments/udp_strategies.hpp — the five receive-buffer strategies of
-// the `udp-buffers` experiment (seed 001, "cableshow: SNMP buffers"), shared
-// by its real mode (loopback UDP sockets, udp_buffers.cpp) and its simulated
-// mode (no sockets: a packet "arrives" as a memcpy into the buffer the
-// strategy provides), plus the simulated packet source itself.
+// the `udp-buffers` experiment (seed 001, "cableshow: SNMP buffers") and the
+// seed's read model: many reads in flight, each holding its buffer while it
+// waits for its packet.
 //
-// A strategy is made for `conns` connections; `read(src, conn)` takes one
-// packet for connection `conn` from `src(conn, buf, cap)` (which returns
-// the bytes written, or <= 0 for none — a recv(2) or a memcpy) into the
-// buffer the strategy provides, handles it, and returns its size (<= 0:
-// there was none). `held_bytes()` is the buffer bytes the strategy holds
-// between reads, counted by the strategy itself (exact, allocator overhead
-// not included):
-//   FixedLargeBuffer       conns x 65535 (one 0xFFFF buffer per connection);
-//   AlwaysAllocate         0 (a new 0xFFFF buffer per read, then an
-//                          exact-size copy);
-//   SimplePool / Pool      65535 x the buffers the pool has made (one, with
-//                          one reader thread), then an exact-size copy;
-//   SharedLargeFixedSmall  a pooled 0xFFFF buffer + conns x 1024 (the
-//                          packet is copied into the connection's 1 KiB
-//                          buffer, or an exact-size copy when it does not fit).
-// Buffers are not zeroed (C++ does not have to), so a buffer's pages are
-// touched only where packets land: allocator "held" (reserved) bytes and
-// resident (touched) bytes differ.
+// The seed runs conns x GOMAXPROCS goroutines (b.SetParallelism(conns));
+// each calls a strategy whose fakeUDPRead sleeps 1 ms (the seed's latency
+// formula always gives 1 ms) while it holds the 64 KiB buffer the strategy
+// gave it, then copies a packet into it. Here one thread runs an event loop
+// over the same number of in-flight reads (InFlight): reads complete in the
+// order they started, each no sooner than 1 ms after it started; completing
+// one copies its packet into the buffer it holds, hands the packet to the
+// strategy, and starts the next read for the same reader, which takes a
+// buffer again. So at any time every reader holds what the seed's goroutine
+// would hold while it sleeps.
+//
+// A strategy is made for `conns` connections and `readers` readers:
+//   Hold take(reader)                the buffer a read holds while it waits;
+//   void finish(hold, reader, n)     the packet (n bytes, already in the
+//                                    buffer) is handled; the buffer goes back;
+//   std::size_t held_bytes()         buffer bytes held right now (exact,
+//                                    allocator overhead not included).
+//   FixedLargeBuffer     one 0xFFFF buffer per connection, held for good;
+//                        reader r uses buffer r % conns (two readers share
+//                        one, as the seed's goroutines g and g + conns do);
+//   AlwaysAllocate       a new 0xFFFF buffer per read, then an exact-size copy;
+//   SimplePool           a buffer from the seed's SimplePool (a mutex and a
+//                        stack), then an exact-size copy;
+//   SyncPoolAlwaysAlloc  a buffer from zerolab::Pool (sync.Pool's design),
+//                        then an exact-size copy;
+//   SyncPoolFixedSmall   a pooled buffer to catch the packet, then a copy
+//                        into the connection's own 1 KiB buffer (an
+//                        exact-size copy when it does not fit).
+// Buffers are not zeroed (C++ does not have to), so only the pages packets
+// land on are touched.
 //
 // Packet sizes follow the seed: normal, mean 400 B, sd 200, clamped to
 // [255, 65535], from a fixed-seed RNG (4096 sizes, used in turn).
 //
-// Thread-safety: a strategy object is used by one thread (the reader).
+// Thread-safety: a strategy and its InFlight are used by one thread.
 //
 // Example:
-//   udp::FixedLargeBuffer s(100);
-//   udp::SimulatedPackets packets(100);
-//   udp::simulate(s, packets, 1000);  // s.held_bytes() == 100 * 65535
+//   udp::InFlight<udp::FixedLargeBuffer> loop(100, 2);   // 100 conns, 200 reads
+//   loop.complete_next();   // waits until the oldest read's 1 ms is up
 #ifndef ZEROLAB_LAB_EXPERIMENTS_UDP_STRATEGIES_HPP_
 #define ZEROLAB_LAB_EXPERIMENTS_UDP_STRATEGIES_HPP_
 
-#include <sys/types.h>
+#include <time.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <vector>
@@ -54,6 +68,7 @@ namespace zerolab::lab::udp {
 
 inline constexpr std::size_t kBig = 0xFFFF;
 inline constexpr std::size_t kSmall = 0x400;
+inline constexpr std::chrono::nanoseconds kLatency = std::chrono::milliseconds(1);
 
 struct BigBuf {
   char data[kBig];
@@ -82,25 +97,21 @@ inline void handle(const char* p, std::size_t n) {
   do_not_optimize(last);
 }
 
-inline std::unique_ptr<char[]> clone(const char* p, std::size_t n) {
+inline void clone_and_handle(const char* p, std::size_t n) {
   std::unique_ptr<char[]> out(new char[n]);
   std::memcpy(out.get(), p, n);
-  return out;
+  handle(out.get(), n);
 }
 
 class FixedLargeBuffer {
  public:
-  explicit FixedLargeBuffer(int conns) {
+  using Hold = BigBuf*;
+  FixedLargeBuffer(int conns, int /*readers*/) {
     bufs_.reserve(static_cast<std::size_t>(conns));
     for (int i = 0; i < conns; ++i) bufs_.push_back(new_big());
   }
-  template <typename Source>
-  ssize_t read(Source& src, int conn) {
-    char* buf = bufs_[static_cast<std::size_t>(conn)]->data;
-    const ssize_t n = src(conn, buf, kBig);
-    if (n > 0) handle(buf, static_cast<std::size_t>(n));
-    return n;
-  }
+  Hold take(int reader) { return bufs_[static_cast<std::size_t>(reader) % bufs_.size()].get(); }
+  void finish(Hold h, int /*reader*/, std::size_t n) { handle(h->data, n); }
   std::size_t held_bytes() const { return bufs_.size() * kBig; }
 
  private:
@@ -109,80 +120,109 @@ class FixedLargeBuffer {
 
 class AlwaysAllocate {
  public:
-  explicit AlwaysAllocate(int /*conns*/) {}
-  template <typename Source>
-  ssize_t read(Source& src, int conn) {
-    std::unique_ptr<char[]> big(new char[kBig]);
-    const ssize_t n = src(conn, big.get(), kBig);
-    if (n <= 0) return n;
-    const auto out = clone(big.get(), static_cast<std::size_t>(n));
-    big.reset();
-    handle(out.get(), static_cast<std::size_t>(n));
-    return n;
+  using Hold = BigBuf*;
+  AlwaysAllocate(int /*conns*/, int /*readers*/) {}
+  Hold take(int /*reader*/) {
+    ++live_;
+    return new_big().release();
   }
-  std::size_t held_bytes() const { return 0; }
-};
-
-// A pooled 0xFFFF buffer catches the packet; an exact-size copy leaves with
-// it. PoolT is zerolab::SimplePool<BigBuf> or zerolab::Pool<BigBuf>.
-template <typename PoolT>
-class PooledClone {
- public:
-  explicit PooledClone(int /*conns*/)
-      : made_(std::make_shared<std::uint64_t>(0)), pool_([made = made_] {
-          ++*made;
-          return new_big();
-        }) {}
-  template <typename Source>
-  ssize_t read(Source& src, int conn) {
-    BigBuf* big = pool_.get();
-    const ssize_t n = src(conn, big->data, kBig);
-    if (n <= 0) {
-      pool_.put(big);
-      return n;
-    }
-    const auto out = clone(big->data, static_cast<std::size_t>(n));
-    pool_.put(big);
-    handle(out.get(), static_cast<std::size_t>(n));
-    return n;
+  void finish(Hold h, int /*reader*/, std::size_t n) {
+    std::unique_ptr<BigBuf> big(h);
+    clone_and_handle(big->data, n);
+    --live_;
   }
-  // Neither pool frees a buffer here (one thread, no rotation, SimplePool
-  // unbounded), so every buffer made is held.
-  std::size_t held_bytes() const { return static_cast<std::size_t>(*made_) * kBig; }
+  std::size_t held_bytes() const { return live_ * kBig; }
 
  private:
-  std::shared_ptr<std::uint64_t> made_;  // buffers the factory made
-  PoolT pool_;
+  std::size_t live_ = 0;  // buffers taken and not yet finished
 };
 
-using SimplePoolClone = PooledClone<SimplePool<BigBuf>>;
-using PoolClone = PooledClone<Pool<BigBuf>>;
-
-class SharedLargeFixedSmall {
+// The seed's SimplePool: a mutex and a stack of buffers; Get makes one when
+// the stack is empty, Put pushes it back (never frees).
+class SeedSimplePool {
  public:
-  explicit SharedLargeFixedSmall(int conns)
+  BigBuf* get() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stack_.empty()) {
+      ++made_;
+      return new_big().release();
+    }
+    BigBuf* b = stack_.back();
+    stack_.pop_back();
+    return b;
+  }
+  void put(BigBuf* b) {
+    std::lock_guard<std::mutex> lock(mu_);
+    stack_.push_back(b);
+  }
+  std::size_t made() const { return made_; }
+  ~SeedSimplePool() {
+    for (BigBuf* b : stack_) delete b;
+  }
+  SeedSimplePool() = default;
+  SeedSimplePool(const SeedSimplePool&) = delete;
+  SeedSimplePool& operator=(const SeedSimplePool&) = delete;
+
+ private:
+  std::mutex mu_;
+  std::vector<BigBuf*> stack_;
+  std::size_t made_ = 0;
+};
+
+class SimplePool {
+ public:
+  using Hold = BigBuf*;
+  SimplePool(int /*conns*/, int /*readers*/) {}
+  Hold take(int /*reader*/) { return pool_.get(); }
+  void finish(Hold h, int /*reader*/, std::size_t n) {
+    clone_and_handle(h->data, n);
+    pool_.put(h);
+  }
+  // Every buffer made is held: taken by a read, or in the stack.
+  std::size_t held_bytes() const { return pool_.made() * kBig; }
+
+ private:
+  SeedSimplePool pool_;
+};
+
+// Buffers from zerolab::Pool, sync.Pool's design; the pool counts what it
+// made and destroyed.
+class SyncPoolAlwaysAlloc {
+ public:
+  using Hold = BigBuf*;
+  SyncPoolAlwaysAlloc(int /*conns*/, int /*readers*/)
+      : pool_(std::make_unique<Pool<BigBuf>>([] { return new_big(); })) {}
+  Hold take(int /*reader*/) { return pool_->get(); }
+  void finish(Hold h, int /*reader*/, std::size_t n) {
+    clone_and_handle(h->data, n);
+    pool_->put(h);
+  }
+  std::size_t held_bytes() const {
+    const PoolStats st = pool_->stats();
+    return static_cast<std::size_t>(st.created - st.destroyed) * kBig;
+  }
+
+ private:
+  std::unique_ptr<Pool<BigBuf>> pool_;
+};
+
+class SyncPoolFixedSmall {
+ public:
+  using Hold = BigBuf*;
+  SyncPoolFixedSmall(int conns, int /*readers*/)
       : pool_(std::make_unique<Pool<BigBuf>>([] { return new_big(); })),
         small_(static_cast<std::size_t>(conns)) {}
-  template <typename Source>
-  ssize_t read(Source& src, int conn) {
-    BigBuf* big = pool_->get();
-    const ssize_t got = src(conn, big->data, kBig);
-    if (got <= 0) {
-      pool_->put(big);
-      return got;
-    }
-    const auto n = static_cast<std::size_t>(got);
+  Hold take(int /*reader*/) { return pool_->get(); }
+  void finish(Hold h, int reader, std::size_t n) {
     if (n < kSmall) {
-      char* s = small_[static_cast<std::size_t>(conn)].data();
-      std::memcpy(s, big->data, n);
-      pool_->put(big);
+      char* s = small_[static_cast<std::size_t>(reader) % small_.size()].data();
+      std::memcpy(s, h->data, n);
+      pool_->put(h);
       handle(s, n);
     } else {
-      const auto out = clone(big->data, n);
-      pool_->put(big);
-      handle(out.get(), n);
+      clone_and_handle(h->data, n);
+      pool_->put(h);
     }
-    return got;
   }
   std::size_t held_bytes() const {
     const PoolStats st = pool_->stats();
@@ -194,44 +234,63 @@ class SharedLargeFixedSmall {
   std::vector<SmallBuf> small_;
 };
 
-// The simulated mode's packet source: connections in turn (as the real
-// mode's sender sends), sizes from packet_sizes() in turn; a packet arrives
-// as a memcpy of the payload into the strategy's buffer. No sockets.
-class SimulatedPackets {
+// The seed's read model over strategy S: conns x procs readers, each with
+// one read in flight that holds its buffer until its 1 ms is up.
+template <typename S>
+class InFlight {
  public:
-  explicit SimulatedPackets(int conns) : conns_(conns), payload_(kBig, 'x') {}
-  // The connection the next packet is for.
-  int next_conn() {
-    const int c = next_conn_;
-    next_conn_ = next_conn_ + 1 == conns_ ? 0 : next_conn_ + 1;
-    return c;
+  // REQUIRES: conns >= 1, procs >= 1.
+  InFlight(int conns, int procs)
+      : strategy_(conns, conns * procs), payload_(kBig, 'x') {
+    const int readers = conns * procs;
+    const auto now = std::chrono::steady_clock::now();
+    for (int r = 0; r < readers; ++r) reads_.push_back({r, strategy_.take(r), now + kLatency});
   }
-  ssize_t operator()(int /*conn*/, char* buf, std::size_t cap) {
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+  ~InFlight() {
+    for (Read& r : reads_) strategy_.finish(r.hold, r.reader, 1);  // give every buffer back
+  }
+
+  // Completes the oldest read (sleeping until its 1 ms is up), then starts
+  // that reader's next read. Returns the packet's size.
+  std::size_t complete_next() {
+    Read r = reads_.front();
+    reads_.pop_front();
+    sleep_until(r.due);
     const auto& sizes = packet_sizes();
-    const std::size_t n = std::min(sizes[next_size_], cap);
+    const std::size_t n = sizes[next_size_];
     next_size_ = next_size_ + 1 == sizes.size() ? 0 : next_size_ + 1;
-    std::memcpy(buf, payload_.data(), n);
-    return static_cast<ssize_t>(n);
+    std::memcpy(r.hold->data, payload_.data(), n);  // the packet arrives
+    strategy_.finish(r.hold, r.reader, n);
+    reads_.push_back({r.reader, strategy_.take(r.reader), std::chrono::steady_clock::now() + kLatency});
+    return n;
   }
+
+  std::size_t in_flight() const { return reads_.size(); }
+  const S& strategy() const { return strategy_; }
 
  private:
-  int conns_;
-  int next_conn_ = 0;
-  std::size_t next_size_ = 0;
-  std::string payload_;
-};
+  struct Read {
+    int reader;
+    typename S::Hold hold;
+    std::chrono::steady_clock::time_point due;
+  };
 
-// Delivers `packets` simulated packets through strategy `s`; returns the
-// bytes handled.
-template <typename Strategy>
-std::uint64_t simulate(Strategy& s, SimulatedPackets& src, std::int64_t packets) {
-  std::uint64_t bytes = 0;
-  for (std::int64_t i = 0; i < packets; ++i) {
-    const ssize_t n = s.read(src, src.next_conn());
-    if (n > 0) bytes += static_cast<std::uint64_t>(n);
+  static void sleep_until(std::chrono::steady_clock::time_point due) {
+    const auto left = due - std::chrono::steady_clock::now();
+    if (left <= std::chrono::nanoseconds(0)) return;
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+    timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
   }
-  return bytes;
-}
+
+  S strategy_;
+  std::string payload_;
+  std::deque<Read> reads_;
+  std::size_t next_size_ = 0;
+};
 
 }  // namespace zerolab::lab::udp
 
