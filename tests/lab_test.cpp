@@ -27,6 +27,7 @@
 
 #include "bench/alloc_stats.hpp"
 #include "lab/experiment.hpp"
+#include "lab/experiments/reset_cost_calls.hpp"
 #include "lab/experiments/udp_strategies.hpp"
 #include "lab/judge.hpp"
 #include "lab_cli_util.hpp"
@@ -418,6 +419,40 @@ TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
             std::string::npos)
       << report;
   EXPECT_FALSE(exists(s.out_dir + "/report.md.tmp." + std::to_string(::getpid())));
+}
+
+// ---- reset-cost's Go fact --------------------------------------------------------------
+
+TEST(LabResetCost, TheObjdumpFactFailsWhenACallIsMissing) {
+  ResetCalls go119;
+  go119.reset_struct = {"runtime.morestack_noctxt", "runtime.typedmemclr", "runtime.writeBarrier"};
+  go119.clear_ptrs = {"runtime.memclrHasPointers", "runtime.morestack_noctxt"};
+  go119.clear_bytes = {"runtime.memclrNoHeapPointers", "runtime.morestack_noctxt"};
+  EXPECT_TRUE(check_reset_calls(go119).holds) << check_reset_calls(go119).observed;
+  ResetCalls seed = go119;  // the seed's Go: wbZero instead of typedmemclr
+  seed.reset_struct = {"runtime.morestack_noctxt", "runtime.wbZero", "runtime.writeBarrier"};
+  EXPECT_TRUE(check_reset_calls(seed).holds);
+
+  ResetCalls no_barrier = go119;
+  no_barrier.reset_struct = {"runtime.morestack_noctxt"};
+  EXPECT_FALSE(check_reset_calls(no_barrier).holds);
+  ResetCalls ptrs_plain = go119;
+  ptrs_plain.clear_ptrs = {"runtime.memclrNoHeapPointers"};
+  EXPECT_FALSE(check_reset_calls(ptrs_plain).holds);
+  ResetCalls bytes_barrier = go119;
+  bytes_barrier.clear_bytes.insert("runtime.writeBarrier");
+  EXPECT_FALSE(check_reset_calls(bytes_barrier).holds);
+  ResetCalls failed;
+  failed.error = "go tool objdump found no resetStruct in /nowhere";
+  const FactResult r = check_reset_calls(failed);
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.observed, failed.error);
+}
+
+TEST(LabResetCost, ObservingAMissingBinarySaysSo) {
+  const ResetCalls c = observe_reset_calls({"/nonexistent/reset-cost.test", "go"});
+  EXPECT_FALSE(c.error.empty());
+  EXPECT_FALSE(check_reset_calls(c).holds);
 }
 
 // ---- udp-buffers' read model ------------------------------------------------------------

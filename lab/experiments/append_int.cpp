@@ -155,7 +155,7 @@ Experiment make_append_int_experiment() {
       "without Go's defer record (one per iteration in Go). The strings kept by "
       "AppendIntStrEscape fit std::string's inline buffer: no heap object per op in C++.";
   e.go_peer = "append-int";
-  e.go_benchtime = "100ms";
+  e.go_benchtime = "50ms";
   e.go_note = "Go 1.19: b.Loop() is n < b.N; GiB defined as 1 << 30; allocs/op reported "
               "untruncated (ReportMetric from runtime.MemStats.Mallocs)";
   const auto t = std::chrono::milliseconds(100);

@@ -111,6 +111,7 @@ Experiment make_oid_experiment() {
       "Go 1.19 has no unique package: the Go peer's Memoized keeps the string in its sync.Map. "
       "allocs/op is judged untruncated (0.97 is not 0 and not 1).";
   e.go_peer = "oid";
+  e.go_benchtime = "100ms";
   e.go_note = "Go 1.19: b.N for b.Loop; no unique.Handle (the string itself is cached); the "
               "1000 OIDs drawn with splitmix64, the same as the C++ side's";
   const auto t = std::chrono::milliseconds(100);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lab/experiment.hpp"
+#include "lab/experiments/reset_cost_calls.hpp"
 
 namespace zerolab::lab {
 namespace {
@@ -91,7 +92,7 @@ Experiment make_reset_cost_experiment() {
   };
   const std::string sec = "Обнуление живой памяти";
   e.go_peer = "reset-cost";
-  e.go_benchtime = "100ms";
+  e.go_benchtime = "50ms";
   e.go_note = "Go 1.19: clear(s) is the range loop the compiler turns into the same memclr call; "
               "resetStruct's barrier is typedmemclr (wbZero in the seed's Go)";
   const auto go = [](const char* v) { return std::string("BenchmarkResetCost/GC/ResetEmpty/") + v; };
@@ -112,6 +113,13 @@ Experiment make_reset_cost_experiment() {
            sec, "no timing (objdump: memclrHasPointers vs memclrNoHeapPointers)"},
           name("clearPtrs"), name("clearBytes"))
           .go_names(go("clearPtrs"), go("clearBytes")));
+  e.claims.push_back(
+      Claim::fact_check({"Чистый memclr только в последней строке.", sec,
+                         "resetStruct: runtime.wbZero, runtime.writeBarrier; clearPtrs: "
+                         "runtime.memclrHasPointers; clearBytes: runtime.memclrNoHeapPointers"},
+                        nullptr)
+          .cpp_not_comparable_because("C++ has no write barrier: the three are plain stores")
+          .go_fact([](const GoPeerBinary& peer) { return check_reset_calls(observe_reset_calls(peer)); }));
   return e;
 }
 
