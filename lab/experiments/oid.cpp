@@ -177,19 +177,22 @@ Experiment make_oid_experiment() {
   e.claims.push_back(
       Claim::within({"We’re down to a single allocation", s2, "1 allocs/op (23 B/op)"},
                     fmt("AppendInt"), "allocs/op", 1, 1)
-          .go_bench(fmt("AppendInt")));
+          .go_bench(fmt("AppendInt"))
+          .go_unit("mallocs/op", 1));
   e.claims.push_back(
       Claim::within({"six allocations per format and one per parse certainly can add up",
                      "cableshow.formatOID: Benchmarking FormatOIDNaive and FormatOIDFoolish",
                      "6 allocs/op (102 B/op)"},
                     fmt("Naive"), "allocs/op", 6, 6)
-          .go_bench(fmt("Naive")));
+          .go_bench(fmt("Naive"))
+          .go_unit("mallocs/op", 1));
   e.claims.push_back(
       Claim::within({"as we repeatedly hit the cache over and over, the average case allocation "
                      "approaches zero",
                      s4, "0 allocs/op (0 B/op)"},
                     fmt("Memoized"), "allocs/op", 0, 0.01)
-          .go_bench(fmt("Memoized")));
+          .go_bench(fmt("Memoized"))
+          .go_unit("mallocs/op", 1));
   e.claims.push_back(
       Claim::within({"it costs us about 317 bytes per ID (317,600 / 1000) of ‘permanent’ heap "
                      "storage",
