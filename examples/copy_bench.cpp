@@ -1,28 +1,33 @@
-// copy_bench — the speed figures of issue 7 for zerolab::copy_fd, as
-// harness benchmarks whose competitor is chosen by the environment, so two
-// runs with the same benchmark names can be interleaved and compared:
+// copy_bench — zerolab::copy_fd against every other way to move the same
+// bytes, so its path choice can be checked on this machine.
 //
-//   ZEROLAB_COPY_WAY=copy_fd | cp | rw64k   (default copy_fd)
-//   ZEROLAB_COPY_DIR=/tmp                   where the test files live
+//   BenchmarkPair/pair=P/size=S/way=W   P: file-file, file-tcp, tcp-file,
+//                                       file-pipe, pipe-file, file-unix
+//                                       S: 16KiB, 1MiB, 1GiB
+//                                       W: copy_fd (its own choice),
+//                                          copy_file_range, sendfile, splice,
+//                                          read_write (copy_fd forced onto
+//                                          that path; the ones the pair
+//                                          allows), rw64k (a plain 64 KiB
+//                                          read/write loop, user code)
+//   BenchmarkFileToFile/warm|cold       a 1 GiB file copied whole (copy_file,
+//                                       or GNU cp with ZEROLAB_COPY_WAY=cp)
+//   BenchmarkFileToTCP, TCPToFile       64 MiB over loopback TCP (copy_fd, or
+//                                       with ZEROLAB_COPY_WAY=rw64k the loop)
+//   ZEROLAB_COPY_DIR=/tmp               where the test files live
 //
-//   BenchmarkFileToFile/warm  a 1 GiB file copied whole (copy_file, or a
-//   BenchmarkFileToFile/cold  fork/exec of GNU cp); cold evicts the source
-//                             from the page cache (POSIX_FADV_DONTNEED)
-//                             before each copy
-//   BenchmarkFileToTCP        64 MiB from a cached file into a loopback TCP
-//                             socket (copy_fd, or a 64 KiB read/send loop)
-//   BenchmarkTCPToFile        64 MiB from a loopback TCP socket into a file
-//                             (copy_fd, or a 64 KiB read/write loop)
+// Socket and pipe peers are threads of this process that drain or feed
+// their end as fast as they can. The files are made once and kept.
 //
-// Example (interleaved, then compared):
-//   for i in $(seq 10); do for w in rw64k copy_fd; do
-//     ZEROLAB_COPY_WAY=$w copy_bench -bench TCP -count 1 >> $w.txt; done; done
-//   zerolab compare rw64k.txt copy_fd.txt
+// Example (interleaved runs, then one table with the ways as columns):
+//   for i in $(seq 5); do copy_bench -bench 'Pair/.*/size=(16KiB|1MiB)' >> pairs.txt; done
+//   zerolab compare -col .name/way pairs.txt
 //   rm /tmp/zerolab_copy_bench_*
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <spawn.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -31,6 +36,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -187,7 +193,179 @@ void tcp_to_file(zerolab::B& b) {
   unlink(dst.c_str());
 }
 
+// ---- the pair matrix ------------------------------------------------------------
+
+enum class End { kFile, kTcp, kPipe, kUnix };
+
+struct PairSpec {
+  const char* name;
+  End src;
+  End dst;
+};
+
+constexpr PairSpec kPairs[] = {
+    {"file-file", End::kFile, End::kFile}, {"file-tcp", End::kFile, End::kTcp},
+    {"tcp-file", End::kTcp, End::kFile},   {"file-pipe", End::kFile, End::kPipe},
+    {"pipe-file", End::kPipe, End::kFile}, {"file-unix", End::kFile, End::kUnix},
+};
+
+// A thread that keeps one end of a pipe or socket busy: reads everything
+// (sink) or writes an endless stream (source) until destroyed, which closes
+// `fd` to wake it.
+class Peer {
+ public:
+  Peer(int fd, bool sink)
+      : fd_(fd), thread_([this, sink] {
+          std::vector<char> buf(256 << 10, 'p');
+          while (!stop_.load(std::memory_order_relaxed)) {
+            const ssize_t n = sink ? ::read(fd_, buf.data(), buf.size())
+                                   : ::write(fd_, buf.data(), buf.size());
+            if (n <= 0 && errno != EINTR) break;
+          }
+        }) {}
+  ~Peer() {
+    stop_.store(true, std::memory_order_relaxed);
+    ::shutdown(fd_, SHUT_RDWR);  // sockets; for a pipe, closing our end wakes it
+    thread_.join();
+    ::close(fd_);
+  }
+  Peer(const Peer&) = delete;
+  Peer& operator=(const Peer&) = delete;
+
+ private:
+  int fd_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// The measured descriptors of one pair and the peers that keep them flowing.
+struct Rig {
+  int src = -1;
+  int dst = -1;
+  bool src_is_file = false;
+  bool dst_is_file = false;
+  bool dst_is_socket = false;
+  std::vector<int> to_close;       // closed after the peers are gone
+  std::unique_ptr<Peer> peers[2];  // joined first
+
+  ~Rig() {
+    // A pipe's peer blocks in read or write until our end closes.
+    for (int fd : to_close) ::close(fd);
+    peers[0].reset();
+    peers[1].reset();
+  }
+};
+
+// Opens `end` as the source (the bytes flow out of it) or the destination.
+void open_end(zerolab::B& b, Rig& rig, End end, bool source, std::size_t size, int slot) {
+  int& fd = source ? rig.src : rig.dst;
+  switch (end) {
+    case End::kFile: {
+      const std::string path =
+          dir() + "/zerolab_copy_bench_" + (source ? "src_" : "dst_") + std::to_string(size);
+      if (source) ensure_file(b, path, size);
+      fd = open(path.c_str(), source ? O_RDONLY | O_CLOEXEC : O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0) b.fatal("cannot open " + path);
+      if (!source && ftruncate(fd, static_cast<off_t>(size)) != 0) b.fatal("cannot size " + path);
+      (source ? rig.src_is_file : rig.dst_is_file) = true;
+      rig.to_close.push_back(fd);
+      return;
+    }
+    case End::kTcp: {
+      std::string error;
+      zerolab::lab::LoopbackPair net = zerolab::lab::LoopbackPair::open(error);
+      if (!error.empty()) b.fatal(error);
+      const auto [ours, peer] = net.release();
+      fd = ours;
+      rig.to_close.push_back(ours);
+      rig.peers[slot] = std::make_unique<Peer>(peer, /*sink=*/!source);
+      if (!source) rig.dst_is_socket = true;
+      return;
+    }
+    case End::kUnix: {
+      int sv[2];
+      if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) b.fatal("socketpair failed");
+      fd = sv[0];
+      rig.to_close.push_back(sv[0]);
+      rig.peers[slot] = std::make_unique<Peer>(sv[1], /*sink=*/!source);
+      if (!source) rig.dst_is_socket = true;
+      return;
+    }
+    case End::kPipe: {
+      int p[2];
+      if (pipe2(p, O_CLOEXEC) != 0) b.fatal("pipe2 failed");
+      fd = source ? p[0] : p[1];
+      rig.to_close.push_back(fd);
+      rig.peers[slot] = std::make_unique<Peer>(source ? p[1] : p[0], /*sink=*/!source);
+      return;
+    }
+  }
+}
+
+void pair_bench(zerolab::B& b, const PairSpec& pair, std::size_t size, zerolab::CopyPath path,
+                bool user_loop) {
+  Rig rig;
+  open_end(b, rig, pair.src, true, size, 0);
+  open_end(b, rig, pair.dst, false, size, 1);
+  zerolab::CopyOptions o;
+  o.max_bytes = size;
+  o.path = path;
+  const auto once = [&] {
+    if (rig.src_is_file) lseek(rig.src, 0, SEEK_SET);
+    if (rig.dst_is_file) lseek(rig.dst, 0, SEEK_SET);
+    if (user_loop) return rw_loop(rig.src, rig.dst, size, rig.dst_is_socket);
+    const zerolab::CopyResult r = zerolab::copy_fd(rig.src, rig.dst, o);
+    if (r.error) b.fatal("copy_fd: " + r.message);
+    return static_cast<std::size_t>(r.bytes);
+  };
+  if (once() != size) b.fatal("short copy");  // warm the page cache, the pipes, the socket
+  b.set_bytes(static_cast<std::int64_t>(size));
+  b.reset_timer();
+  for (std::int64_t i = 0; i < b.n(); ++i) {
+    if (once() != size) b.fatal("short copy");
+  }
+  b.stop_timer();
+}
+
+std::string size_name(std::size_t n) {
+  if (n >= (std::size_t{1} << 30)) return std::to_string(n >> 30) + "GiB";
+  if (n >= (std::size_t{1} << 20)) return std::to_string(n >> 20) + "MiB";
+  return std::to_string(n >> 10) + "KiB";
+}
+
 }  // namespace
+
+ZEROLAB_BENCHMARK(Pair) {
+  signal(SIGPIPE, SIG_IGN);  // a peer that goes away must not kill the run
+  using zerolab::CopyPath;
+  for (const PairSpec& pair : kPairs) {
+    const auto as_end = [](End e, bool source) {
+      switch (e) {
+        case End::kFile: return zerolab::CopyEnd::kFile;
+        case End::kPipe: return zerolab::CopyEnd::kPipe;
+        case End::kTcp: return source ? zerolab::CopyEnd::kRemoteStream : zerolab::CopyEnd::kLoopbackStream;
+        case End::kUnix: return zerolab::CopyEnd::kUnixStream;
+      }
+      return zerolab::CopyEnd::kOther;
+    };
+    const zerolab::CopyPlan plan = zerolab::plan_copy(as_end(pair.src, true), as_end(pair.dst, false));
+    for (const std::size_t size : {std::size_t{16} << 10, std::size_t{1} << 20, std::size_t{1} << 30}) {
+      const std::string prefix = std::string("pair=") + pair.name + "/size=" + size_name(size) + "/way=";
+      b.run(prefix + "copy_fd", [&pair, size](zerolab::B& sb) {
+        pair_bench(sb, pair, size, CopyPath::kAuto, false);
+      });
+      for (const CopyPath p : {CopyPath::kCopyFileRange, CopyPath::kSendfile, CopyPath::kSplice,
+                               CopyPath::kReadWrite}) {
+        if (!plan.allows(p)) continue;
+        b.run(prefix + std::string(zerolab::to_string(p)),
+              [&pair, size, p](zerolab::B& sb) { pair_bench(sb, pair, size, p, false); });
+      }
+      b.run(prefix + "rw64k", [&pair, size](zerolab::B& sb) {
+        pair_bench(sb, pair, size, CopyPath::kAuto, true);
+      });
+    }
+  }
+}
 
 ZEROLAB_BENCHMARK(FileToFile) {
   b.run("warm", [](zerolab::B& sub) { file_to_file(sub, false); });

@@ -1,65 +1,59 @@
 // zerolab/copy.hpp — copies bytes from one file descriptor to another on the
-// cheapest path the kernel offers for that pair of descriptor types, with no
-// heap allocation per call once a thread has warmed up.
+// fastest path the pair of descriptor kinds allows, with no heap allocation
+// per call once a thread has warmed up.
 //
-// copy_fd looks at both descriptors (fstat, the socket type, the open flags)
-// and picks, per pair:
-//   - regular file → regular file: FICLONE when asked (CopyOptions::reflink),
-//     then copy_file_range, then sendfile, then read/write — falling back
-//     only while nothing has been copied yet;
-//   - regular file → socket or pipe: sendfile;
-//   - socket or pipe → regular file, socket or pipe: splice (through a pipe
-//     kept in a small per-thread cache when neither end is a pipe);
-//   - anything else (ttys, /proc and /sys files, character devices):
-//     read/write through a per-thread buffer.
-// Sources are read until end of file (or CopyOptions::max_bytes), never up
-// to st_size, so files whose size lies (procfs: 0, sysfs: 4096) or grows are
-// copied whole. One shortcut: copy_file_range and sendfile stop once they
-// have moved st_size bytes from offset 0 (or reached st_size with
-// src_offset) of a regular file that is not on procfs/sysfs, without the
-// call that would return 0 — a file growing at that very moment is copied
-// as it was an instant earlier.
+// copy_fd inspects both descriptors (fstat; the socket type and, for a
+// socket destination fed from a file, whether its peer is on this host) and
+// takes, unless CopyOptions::path forces one:
 //
-// Small copies: no separate path. The fixed cost of a copy is its system
-// calls (about 1.2-2.5 µs each on the 2-vCPU VM this was measured on,
-// examples/copy_probe small), so copy_fd makes as few as it can: one fstat
-// per descriptor (SO_TYPE for sockets; fstatfs only for a source of size 0
-// or 4096; F_GETFL only with offsets, reflink, sparse, one file on both
-// sides, a source that is not a regular file, or after an EBADF, to name
-// the descriptor), then the kernel path. A 16 KiB file → file copy is 3
-// calls (2 fstat, 1 copy_file_range) against read/write's 3 (read, write,
-// the read that returns 0); copy_file_range alone costs less than that
-// read/write loop, so switching small regular → regular copies to
-// read/write would add a call and a user-space copy, not save one.
-// File → socket adds SO_TYPE and a SIGPIPE block/unblock pair around
-// sendfile (6 calls in all). EINTR is retried, partial writes are looped, EAGAIN on
-// non-blocking descriptors waits with poll (up to CopyOptions::timeout).
-// SIGPIPE never kills the caller: socket writes use MSG_NOSIGNAL, and around
-// sendfile/splice/write into a pipe or socket SIGPIPE is blocked in the
-// calling thread and a SIGPIPE raised by the copy is consumed before the
-// mask is restored; the copy then fails with EPIPE.
-// When a copy stops early (ENOSPC, EDQUOT, EIO, EPIPE, a timeout...),
-// CopyResult::bytes is exactly the number of bytes the destination received,
-// and a seekable source's file position is left just after them (bytes read
-// from a stream source but not written are lost; there is nowhere to put
-// them back).
+//   pair                               path             why
+//   regular file → regular file        copy_file_range  the copy stays in the kernel
+//                                                       (FICLONE first with reflink)
+//   regular file → pipe                sendfile         page references, no copy
+//   regular file → AF_UNIX socket      splice           page references, no copy
+//   regular file → TCP to this host    read_write       sendfile only moves the copy to
+//                                                       the receiving thread
+//   regular file → any other socket    sendfile         no user-space copy on a real NIC
+//   pipe or socket → file/pipe/socket  splice           one copy fewer than read/write
+//   anything else (ttys, /proc, /sys)  read_write       the only path that always works
 //
-// Thread-safety: copy_fd and copy_file may be called from any number of
-// threads at once (each thread has its own pipe cache and buffer). Two
-// copies must not share a descriptor whose file position they use. Not
-// async-signal-safe.
+// plan_copy() says the same without copying. The choice is a fixed rule,
+// chosen from the pairs examples/copy_bench measures (README, "copy_fd"):
+// no per-process learning, so two runs take the same path. Small copies
+// take the same path; what they cost is their system calls: one fstat per
+// descriptor, SO_TYPE for a socket, getsockname (and getpeername for TCP)
+// for a socket fed from a file, a SIGPIPE mask around sendfile/splice or
+// writes into a pipe. A path that
+// declines on its first call (EXDEV, EINVAL, ...) falls back along the
+// chain clone → copy_file_range → sendfile → read_write while nothing has
+// been copied; a forced path never falls back.
+//
+// Guarantees on every path: sources are read to end of file (or
+// max_bytes), never just to st_size, so files whose size lies (procfs,
+// sysfs) or grows are copied whole; EINTR is retried and partial writes are
+// looped; EAGAIN on a non-blocking descriptor waits with poll (up to
+// CopyOptions::timeout); SIGPIPE never kills the caller (MSG_NOSIGNAL, or
+// SIGPIPE blocked in the calling thread for the call and a raised one
+// consumed): the copy fails with EPIPE instead. When a copy stops early
+// (ENOSPC, EDQUOT, EIO, EPIPE, a timeout...), CopyResult::bytes is exactly
+// what the destination received, and a seekable source's position is left
+// just after those bytes.
+//
+// Thread-safety: copy_fd, copy_file and plan_copy may be called from any
+// number of threads at once (each thread has its own pipe cache and
+// buffer). Two copies must not share a descriptor whose file position they
+// use. Not async-signal-safe.
 //
 // Example:
-//   #include <zerolab/copy.hpp>
-//
 //   int in = open("input.bin", O_RDONLY | O_CLOEXEC);
 //   int out = open("output.bin", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 //   zerolab::CopyResult r = zerolab::copy_fd(in, out);
-//   if (r.error) {
-//     std::fprintf(stderr, "copy: %s (after %llu bytes)\n", r.message.c_str(),
-//                  static_cast<unsigned long long>(r.bytes));
-//   }
-//   // r.path says how: zerolab::to_string(r.path) == "copy_file_range" on ext4.
+//   if (r.error) std::fprintf(stderr, "copy: %s\n", r.message.c_str());
+//   // zerolab::to_string(r.path) == "copy_file_range"
+//
+//   zerolab::CopyOptions o;
+//   o.path = zerolab::CopyPath::kSendfile;  // force a path (EINVAL if the pair has none such)
+//   r = zerolab::copy_fd(in, socket_fd, o);
 #ifndef ZEROLAB_COPY_HPP_
 #define ZEROLAB_COPY_HPP_
 
@@ -72,18 +66,42 @@
 
 namespace zerolab {
 
-// The kernel path a copy took (the last one tried, if it fell back).
+// A way to move the bytes (in results: the last one tried).
 enum class CopyPath {
   kNone,           // nothing was attempted (bad input)
   kClone,          // ioctl FICLONE: the destination shares the source's extents
   kCopyFileRange,  // copy_file_range(2)
   kSendfile,       // sendfile(2)
-  kSplice,         // splice(2), directly or through a pipe
+  kSplice,         // splice(2), directly or through a per-thread pipe
   kReadWrite,      // read(2)/write(2) through a per-thread buffer
+  kAuto,           // in CopyOptions only: let copy_fd choose
 };
 
-// "none", "clone", "copy_file_range", "sendfile", "splice", "read_write".
+// "none", "clone", "copy_file_range", "sendfile", "splice", "read_write", "auto".
 std::string_view to_string(CopyPath path) noexcept;
+
+// What a descriptor is, as far as the choice of path goes.
+enum class CopyEnd {
+  kFile,            // a regular file whose st_size is true
+  kPipe,            // a pipe or FIFO
+  kUnixStream,      // an AF_UNIX stream socket
+  kLoopbackStream,  // a TCP socket whose peer is on this host
+  kRemoteStream,    // any other stream socket (TCP to another host, ...)
+  kOther,           // ttys, character devices, datagram sockets, procfs/sysfs files
+};
+
+// The paths a pair allows and the one copy_fd takes.
+struct CopyPlan {
+  CopyPath path = CopyPath::kNone;  // the first path copy_fd tries; kNone: refused
+  unsigned allowed = 0;             // bit (1u << int(p)) for each path p the pair allows
+  const char* reason = "";          // why `path` (or why refused); a static string
+  std::error_code error;            // why refused, when a descriptor could not be inspected
+
+  bool allows(CopyPath p) const noexcept { return ((allowed >> static_cast<unsigned>(p)) & 1u) != 0; }
+};
+
+// The rule of the table above for two kinds of descriptor.
+CopyPlan plan_copy(CopyEnd src, CopyEnd dst) noexcept;
 
 struct CopyOptions {
   static constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
@@ -107,6 +125,10 @@ struct CopyOptions {
   // they stay holes in the destination. REQUIRES: the destination range
   // reads as zeros already (an empty or freshly truncated file).
   bool sparse = false;
+  // kAuto: copy_fd chooses (plan_copy). Any other path is taken alone, with
+  // no fallback; a pair that does not allow it fails with EINVAL before a
+  // byte moves, a kernel that declines it fails with the kernel's errno.
+  CopyPath path = CopyPath::kAuto;
 };
 
 struct CopyResult {
@@ -118,17 +140,20 @@ struct CopyResult {
   explicit operator bool() const noexcept { return !error; }
 };
 
+// What copy_fd(src, dst, options) would do, without copying (reads the
+// descriptors' kinds; path kNone and the reason if it would refuse them).
+CopyPlan plan_copy(int src, int dst, const CopyOptions& options = {});
+
 // Copies from `src` to `dst` until end of file, options.max_bytes, or an
 // error. Allocates nothing on the heap on success once the calling thread
 // has made one copy of the same kind.
 CopyResult copy_fd(int src, int dst, const CopyOptions& options = {});
 
 // Copies the regular file `from` to `to` as `cp` would: creates or truncates
-// `to`, copies the contents with copy_fd (options.reflink and
-// options.sparse apply; the offsets are ignored, max_bytes is honoured),
-// then gives `to` the permission bits of `from`. A destination created by
-// this call is removed again if the copy fails.
-// REQUIRES: `from` names a regular file.
+// `to`, copies the contents with copy_fd (reflink, sparse, path and
+// max_bytes apply; the offsets are ignored), then gives `to` the permission
+// bits of `from`. A destination created by this call is removed again if
+// the copy fails. REQUIRES: `from` names a regular file.
 CopyResult copy_file(const char* from, const char* to, const CopyOptions& options = {});
 CopyResult copy_file(const std::string& from, const std::string& to,
                      const CopyOptions& options = {});

@@ -125,12 +125,19 @@ Step Copier::clone() {
   if (si->kind != FdKind::kRegular || di->kind != FdKind::kRegular || si->pseudo_fs ||
       di->append() || si->st.st_size <= 0 || di->st.st_size != 0 ||
       remaining < static_cast<std::uint64_t>(si->st.st_size)) {
+    declined = EINVAL;
     return Step::kFallback;
   }
   const loff_t s = src_positional ? src_pos : lseek(src, 0, SEEK_CUR);
   const loff_t d = dst_positional ? dst_pos : lseek(dst, 0, SEEK_CUR);
-  if (s != 0 || d != 0) return Step::kFallback;
-  if (ioctl(dst, FICLONE, src) != 0) return Step::kFallback;  // EOPNOTSUPP, EXDEV, ...
+  if (s != 0 || d != 0) {
+    declined = EINVAL;
+    return Step::kFallback;
+  }
+  if (ioctl(dst, FICLONE, src) != 0) {  // EOPNOTSUPP, EXDEV, ...
+    declined = errno;
+    return Step::kFallback;
+  }
   const loff_t size = si->st.st_size;
   written += static_cast<std::uint64_t>(size);
   remaining -= static_cast<std::uint64_t>(size);
@@ -168,7 +175,10 @@ Step Copier::copy_file_range_loop() {
     }
     const int e = errno;
     if (e == EINTR) continue;
-    if (first && copy_file_range_declines(e)) return Step::kFallback;
+    if (first && copy_file_range_declines(e)) {
+      declined = e;
+      return Step::kFallback;
+    }
     return fail(e, "copy_file_range");
   }
   return Step::kDone;
@@ -198,7 +208,10 @@ Step Copier::sendfile_loop() {
       if (int w = wait(dst, POLLOUT); w != 0) return fail(w, "poll");
       continue;
     }
-    if (first && sendfile_or_splice_declines(e)) return Step::kFallback;
+    if (first && sendfile_or_splice_declines(e)) {
+      declined = e;
+      return Step::kFallback;
+    }
     return fail(e, "sendfile");
   }
   return Step::kDone;
@@ -224,7 +237,10 @@ Step Copier::splice_loop() {
         if (int w = wait_both(); w != 0) return fail(w, "poll");
         continue;
       }
-      if (first && sendfile_or_splice_declines(e)) return Step::kFallback;
+      if (first && sendfile_or_splice_declines(e)) {
+        declined = e;
+        return Step::kFallback;
+      }
       return fail(e, "splice");
     }
     return Step::kDone;
@@ -234,7 +250,10 @@ Step Copier::splice_loop() {
   // drained completely before the next fill, so splicing into it never
   // blocks on a full pipe, nor out of it on an empty one.
   PipeLease pipe = acquire_pipe();
-  if (!pipe.valid()) return first ? Step::kFallback : fail(pipe.error, "pipe2");
+  if (!pipe.valid()) {
+    declined = pipe.error;
+    return Step::kFallback;
+  }
   bool clean = true;
   Step step = Step::kDone;
   while (remaining > 0 && step == Step::kDone) {
@@ -248,7 +267,12 @@ Step Copier::splice_loop() {
         if (int w = wait(src, POLLIN); w != 0) step = fail(w, "poll");
         continue;
       }
-      step = first && sendfile_or_splice_declines(e) ? Step::kFallback : fail(e, "splice");
+      if (first && sendfile_or_splice_declines(e)) {
+        declined = e;
+        step = Step::kFallback;
+      } else {
+        step = fail(e, "splice");
+      }
       continue;
     }
     first = false;

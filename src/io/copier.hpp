@@ -46,6 +46,9 @@ struct Copier {
   // Bytes read from a seekable, non-positional source but not written
   // (read/write path); copy_fd seeks the source back by this much.
   std::uint64_t unwritten = 0;
+  // On Step::kFallback: the errno with which the path declined (EINVAL
+  // when it does not apply), for a forced path's error.
+  int declined = 0;
   // copy_file_range's first call returned 0: the source may be a file whose
   // size lies; copy_fd goes straight to read/write, which finds out.
   bool zero_first = false;

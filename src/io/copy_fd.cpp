@@ -10,6 +10,7 @@
 #include <string>
 
 #include "io/copier.hpp"
+#include "io/copy_plan.hpp"
 #include "io/fd_info.hpp"
 #include "zerolab/copy.hpp"
 
@@ -73,8 +74,6 @@ class SigpipeGuard {
   bool active_ = false;
 };
 
-bool is_stream(FdKind kind) { return kind == FdKind::kPipe || kind == FdKind::kStreamSocket; }
-
 // The checks on the open flags that reject a pair before anything is
 // written. REQUIRES: both flags known.
 CopyResult check_flags(int src, int dst, const FdInfo& si, const FdInfo& di, const CopyOptions& o) {
@@ -137,6 +136,26 @@ CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
   return {};
 }
 
+// Runs the one path `path` (allowed for the pair). A path that declines
+// fails with the kernel's errno; one that declines because the source was
+// empty (declined == 0) copied everything there was.
+Step run_forced(Copier& c, CopyPath path) {
+  c.path = path;
+  Step step = Step::kFallback;
+  const char* call = "";
+  switch (path) {
+    case CopyPath::kClone: step = c.clone(); call = "ioctl(FICLONE)"; break;
+    case CopyPath::kCopyFileRange: step = c.copy_file_range_loop(); call = "copy_file_range"; break;
+    case CopyPath::kSendfile: step = c.sendfile_loop(); call = "sendfile"; break;
+    case CopyPath::kSplice: step = c.splice_loop(); call = "splice"; break;
+    case CopyPath::kReadWrite: return c.read_write_loop();
+    case CopyPath::kNone:
+    case CopyPath::kAuto: break;
+  }
+  if (step != Step::kFallback) return step;
+  return c.declined == 0 ? Step::kDone : c.fail(c.declined, call);
+}
+
 }  // namespace
 
 std::string_view to_string(CopyPath path) noexcept {
@@ -147,6 +166,7 @@ std::string_view to_string(CopyPath path) noexcept {
     case CopyPath::kSendfile: return "sendfile";
     case CopyPath::kSplice: return "splice";
     case CopyPath::kReadWrite: return "read_write";
+    case CopyPath::kAuto: return "auto";
   }
   return "unknown";
 }
@@ -164,7 +184,8 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
   // O_APPEND destinations make copy_file_range and sendfile decline, and
   // read/write appends.
   const bool lazy_flags = si.kind == FdKind::kRegular && !same_file(si, di) &&
-                          options.dst_offset < 0 && !options.reflink && !options.sparse;
+                          options.dst_offset < 0 && !options.reflink && !options.sparse &&
+                          options.path == CopyPath::kAuto;
   if (!lazy_flags) {
     if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) return bad;
   }
@@ -186,11 +207,29 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
 
   const bool src_file = si.kind == FdKind::kRegular && !si.pseudo_fs;
   const bool dst_file = di.kind == FdKind::kRegular && !di.append();
-  SigpipeGuard guard(di.kind == FdKind::kPipe || di.kind == FdKind::kStreamSocket ||
-                     di.kind == FdKind::kOtherSocket);
+  // The first path: forced, the file → file chain, or the rule for the pair.
+  CopyPath first = options.path;
+  if (first == CopyPath::kAuto && !(src_file && dst_file)) {
+    const CopyEnd src_end = io::source_end(si);
+    first = plan_copy(src_end, io::destination_end(dst, di, src_end)).path;
+  }
+  // SIGPIPE can come from any write into a pipe, and from sendfile and
+  // splice into a socket; read_write sends to sockets with MSG_NOSIGNAL.
+  const bool socket_dst = di.kind == FdKind::kStreamSocket || di.kind == FdKind::kOtherSocket;
+  SigpipeGuard guard(di.kind == FdKind::kPipe || (socket_dst && first != CopyPath::kReadWrite));
 
   Step step = Step::kFallback;
-  if (src_file && dst_file) {
+  if (options.path != CopyPath::kAuto) {
+    const CopyEnd src_end = io::source_end(si);
+    const CopyPlan plan = plan_copy(src_end, io::destination_end(dst, di, src_end));
+    if (!plan.allows(options.path)) {
+      guard.finish(false);
+      return bad_input(EINVAL, fd_name("source", src) + " to " + fd_name("destination", dst) +
+                                   ": CopyOptions::path " + std::string(to_string(options.path)) +
+                                   " is not a path this pair allows");
+    }
+    step = run_forced(c, options.path);
+  } else if (src_file && dst_file) {
     if (options.reflink) {
       c.path = CopyPath::kClone;
       step = c.clone();
@@ -204,10 +243,10 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
       c.path = CopyPath::kSendfile;
       step = c.sendfile_loop();
     }
-  } else if (src_file && is_stream(di.kind)) {
+  } else if (first == CopyPath::kSendfile) {
     c.path = CopyPath::kSendfile;
     step = c.sendfile_loop();
-  } else if (is_stream(si.kind) && (dst_file || is_stream(di.kind))) {
+  } else if (first == CopyPath::kSplice) {
     c.path = CopyPath::kSplice;
     step = c.splice_loop();
   }

@@ -3,10 +3,12 @@
 
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/vfs.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace zerolab::io {
 namespace {
@@ -30,7 +32,48 @@ bool is_pseudo_fs(int fd) noexcept {
   }
 }
 
+bool is_loopback(const sockaddr_storage& a) noexcept {
+  if (a.ss_family == AF_INET) {
+    const auto& in = reinterpret_cast<const sockaddr_in&>(a);
+    return (ntohl(in.sin_addr.s_addr) >> 24) == 127;
+  }
+  if (a.ss_family == AF_INET6) {
+    const auto& in6 = reinterpret_cast<const sockaddr_in6&>(a);
+    if (IN6_IS_ADDR_LOOPBACK(&in6.sin6_addr)) return true;
+    return IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr) && in6.sin6_addr.s6_addr[12] == 127;
+  }
+  return false;
+}
+
+bool same_host_address(const sockaddr_storage& a, const sockaddr_storage& b) noexcept {
+  if (a.ss_family != b.ss_family) return false;
+  if (a.ss_family == AF_INET) {
+    return reinterpret_cast<const sockaddr_in&>(a).sin_addr.s_addr ==
+           reinterpret_cast<const sockaddr_in&>(b).sin_addr.s_addr;
+  }
+  if (a.ss_family == AF_INET6) {
+    return std::memcmp(&reinterpret_cast<const sockaddr_in6&>(a).sin6_addr,
+                       &reinterpret_cast<const sockaddr_in6&>(b).sin6_addr, sizeof(in6_addr)) == 0;
+  }
+  return false;
+}
+
 }  // namespace
+
+SocketPeer socket_peer(int fd) noexcept {
+  sockaddr_storage self{};
+  socklen_t len = sizeof self;
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&self), &len) != 0) return SocketPeer::kElsewhere;
+  if (self.ss_family == AF_UNIX) return SocketPeer::kUnix;
+  if (self.ss_family != AF_INET && self.ss_family != AF_INET6) return SocketPeer::kElsewhere;
+  sockaddr_storage peer{};
+  len = sizeof peer;
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0) return SocketPeer::kElsewhere;
+  // A peer at the socket's own address is this host too (a connection to
+  // one of its interface addresses runs over loopback).
+  return is_loopback(peer) || same_host_address(self, peer) ? SocketPeer::kThisHost
+                                                             : SocketPeer::kElsewhere;
+}
 
 bool FdInfo::append() const noexcept { return (flags & O_APPEND) != 0; }
 bool FdInfo::readable() const noexcept {

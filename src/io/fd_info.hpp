@@ -50,6 +50,12 @@ int inspect_fd(int fd, FdInfo& info, bool source) noexcept;
 // Fills info.flags with fcntl(F_GETFL); returns 0 or its errno.
 int load_flags(int fd, FdInfo& info) noexcept;
 
+// Where the stream socket `fd`'s peer is: kUnix for AF_UNIX; kThisHost
+// for an IPv4/IPv6 peer address that is loopback or equal to the socket's
+// own; kElsewhere otherwise, or when the addresses cannot be read.
+enum class SocketPeer { kUnix, kThisHost, kElsewhere };
+SocketPeer socket_peer(int fd) noexcept;
+
 }  // namespace zerolab::io
 
 #endif  // ZEROLAB_SRC_IO_FD_INFO_HPP_

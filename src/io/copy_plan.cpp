@@ -1,0 +1,124 @@
+// The rule by which copy_fd picks a path for a pair of descriptor kinds
+// (copy.hpp's table), and the classification of a descriptor into a
+// CopyEnd (copy_plan.hpp).
+#include "io/copy_plan.hpp"
+
+#include <cerrno>
+#include <string>
+
+#include "io/fd_info.hpp"
+
+namespace zerolab {
+namespace {
+
+constexpr unsigned bit(CopyPath p) noexcept { return 1u << static_cast<unsigned>(p); }
+
+bool is_stream(CopyEnd e) noexcept {
+  return e == CopyEnd::kPipe || e == CopyEnd::kUnixStream || e == CopyEnd::kLoopbackStream ||
+         e == CopyEnd::kRemoteStream;
+}
+
+CopyPlan make(CopyPath path, unsigned allowed, const char* reason) noexcept {
+  CopyPlan p;
+  p.path = path;
+  p.allowed = allowed;
+  p.reason = reason;
+  return p;
+}
+
+}  // namespace
+
+CopyPlan plan_copy(CopyEnd src, CopyEnd dst) noexcept {
+  using P = CopyPath;
+  const unsigned rw = bit(P::kReadWrite);
+  if (src == CopyEnd::kFile && dst == CopyEnd::kFile) {
+    return make(P::kCopyFileRange,
+                bit(P::kClone) | bit(P::kCopyFileRange) | bit(P::kSendfile) | bit(P::kSplice) | rw,
+                "file to file: copy_file_range keeps the copy in the kernel");
+  }
+  if (src == CopyEnd::kFile && is_stream(dst)) {
+    const unsigned allowed = bit(P::kSendfile) | bit(P::kSplice) | rw;
+    if (dst == CopyEnd::kLoopbackStream) {
+      return make(P::kReadWrite, allowed,
+                  "file to TCP on this host: sendfile only moves the copy to the receiver");
+    }
+    if (dst == CopyEnd::kUnixStream) {
+      return make(P::kSplice, allowed, "file to an AF_UNIX socket: splice measured fastest");
+    }
+    return make(P::kSendfile, allowed, "file to a pipe or socket: sendfile skips the user-space copy");
+  }
+  if (is_stream(src) && (dst == CopyEnd::kFile || is_stream(dst))) {
+    return make(P::kSplice, bit(P::kSplice) | rw, "from a pipe or socket: splice saves one copy");
+  }
+  return make(P::kReadWrite, rw, "read/write is the only path for this pair");
+}
+
+namespace io {
+
+CopyEnd source_end(const FdInfo& info) noexcept {
+  switch (info.kind) {
+    case FdKind::kRegular: return info.pseudo_fs ? CopyEnd::kOther : CopyEnd::kFile;
+    case FdKind::kPipe: return CopyEnd::kPipe;
+    case FdKind::kStreamSocket: return CopyEnd::kRemoteStream;  // a source's peer does not matter
+    default: return CopyEnd::kOther;
+  }
+}
+
+CopyEnd destination_end(int fd, const FdInfo& info, CopyEnd src) noexcept {
+  switch (info.kind) {
+    case FdKind::kRegular: return info.flags_known && info.append() ? CopyEnd::kOther : CopyEnd::kFile;
+    case FdKind::kPipe: return CopyEnd::kPipe;
+    case FdKind::kStreamSocket:
+      // Where the peer is matters only for a file source (sendfile or not).
+      if (src != CopyEnd::kFile) return CopyEnd::kRemoteStream;
+      switch (socket_peer(fd)) {
+        case SocketPeer::kUnix: return CopyEnd::kUnixStream;
+        case SocketPeer::kThisHost: return CopyEnd::kLoopbackStream;
+        case SocketPeer::kElsewhere: break;
+      }
+      return CopyEnd::kRemoteStream;
+    default: return CopyEnd::kOther;
+  }
+}
+
+}  // namespace io
+
+CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
+  io::FdInfo si;
+  io::FdInfo di;
+  CopyPlan refused;
+  if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) {
+    refused.reason = "the source descriptor cannot be inspected";
+    refused.error = std::error_code(e, std::system_category());
+    return refused;
+  }
+  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) {
+    refused.reason = "the destination descriptor cannot be inspected";
+    refused.error = std::error_code(e, std::system_category());
+    return refused;
+  }
+  if (si.kind == io::FdKind::kDirectory || di.kind == io::FdKind::kDirectory) {
+    refused.reason = "a directory is neither a source nor a destination";
+    refused.error = std::error_code(EISDIR, std::system_category());
+    return refused;
+  }
+  if (di.kind == io::FdKind::kRegular) io::load_flags(dst, di);  // O_APPEND rules out the file paths
+  const CopyEnd s = io::source_end(si);
+  CopyPlan plan = plan_copy(s, io::destination_end(dst, di, s));
+  if (options.path != CopyPath::kAuto) {
+    if (!plan.allows(options.path)) {
+      plan.reason = "CopyOptions::path is not a path this pair allows";
+      plan.error = std::error_code(EINVAL, std::system_category());
+      plan.path = CopyPath::kNone;
+      return plan;
+    }
+    plan.path = options.path;
+    plan.reason = "forced by CopyOptions::path";
+  } else if (options.reflink && plan.allows(CopyPath::kClone)) {
+    plan.path = CopyPath::kClone;
+    plan.reason = "CopyOptions::reflink: FICLONE first";
+  }
+  return plan;
+}
+
+}  // namespace zerolab

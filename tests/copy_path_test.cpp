@@ -1,0 +1,273 @@
+// Tests of copy_fd's path choice (zerolab/copy.hpp): plan_copy's rule for
+// every pair of descriptor kinds; for each pair examples/copy_bench
+// measures, the path copy_fd takes on its own is the one plan_copy names
+// and one the pair allows; CopyOptions::path forces every allowed path
+// (the bytes arrive exactly) and refuses the others with EINVAL before a
+// byte moves.
+//
+// Example:
+//   ./copy_path_test --gtest_filter='CopyPathChoice.*'
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "copy_test_util.hpp"
+#include "zerolab/copy.hpp"
+
+namespace zerolab {
+namespace {
+
+using namespace copy_test;  // NOLINT(google-build-using-namespace): the shared helpers
+
+constexpr CopyPath kPaths[] = {CopyPath::kClone, CopyPath::kCopyFileRange, CopyPath::kSendfile,
+                               CopyPath::kSplice, CopyPath::kReadWrite};
+constexpr CopyEnd kEnds[] = {CopyEnd::kFile,           CopyEnd::kPipe,         CopyEnd::kUnixStream,
+                             CopyEnd::kLoopbackStream, CopyEnd::kRemoteStream, CopyEnd::kOther};
+
+bool stream(CopyEnd e) {
+  return e == CopyEnd::kPipe || e == CopyEnd::kUnixStream || e == CopyEnd::kLoopbackStream ||
+         e == CopyEnd::kRemoteStream;
+}
+
+TEST(CopyPlanRule, EveryPairChoosesAPathItAllows) {
+  for (const CopyEnd s : kEnds) {
+    for (const CopyEnd d : kEnds) {
+      const CopyPlan p = plan_copy(s, d);
+      SCOPED_TRACE(std::to_string(static_cast<int>(s)) + " -> " + std::to_string(static_cast<int>(d)));
+      EXPECT_TRUE(p.allows(p.path)) << to_string(p.path);
+      EXPECT_TRUE(p.allows(CopyPath::kReadWrite));
+      EXPECT_FALSE(p.allows(CopyPath::kAuto));
+      EXPECT_FALSE(p.allows(CopyPath::kNone));
+      EXPECT_NE(std::string(p.reason), "");
+      EXPECT_EQ(p.allows(CopyPath::kCopyFileRange), s == CopyEnd::kFile && d == CopyEnd::kFile);
+      EXPECT_EQ(p.allows(CopyPath::kSendfile), s == CopyEnd::kFile && (d == CopyEnd::kFile || stream(d)));
+      EXPECT_EQ(p.allows(CopyPath::kSplice),
+                (s == CopyEnd::kFile || stream(s)) && (d == CopyEnd::kFile || stream(d)));
+    }
+  }
+}
+
+TEST(CopyPlanRule, TheTableOfTheHeader) {
+  EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kFile).path, CopyPath::kCopyFileRange);
+  EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kPipe).path, CopyPath::kSendfile);
+  EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kUnixStream).path, CopyPath::kSplice);
+  EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kRemoteStream).path, CopyPath::kSendfile);
+  EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kLoopbackStream).path, CopyPath::kReadWrite);
+  for (const CopyEnd s : {CopyEnd::kPipe, CopyEnd::kUnixStream, CopyEnd::kRemoteStream}) {
+    for (const CopyEnd d : {CopyEnd::kFile, CopyEnd::kPipe, CopyEnd::kRemoteStream}) {
+      EXPECT_EQ(plan_copy(s, d).path, CopyPath::kSplice);
+    }
+  }
+  EXPECT_EQ(plan_copy(CopyEnd::kOther, CopyEnd::kFile).path, CopyPath::kReadWrite);
+  EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kOther).path, CopyPath::kReadWrite);
+}
+
+// One pair of live descriptors as copy_bench builds them: `run` copies with
+// the options given and returns what the destination received.
+struct LivePair {
+  std::string name;
+  std::function<CopyResult(const CopyOptions&, const std::string& data, std::string& got, int& src,
+                           int& dst)>
+      run;
+};
+
+std::vector<LivePair> live_pairs(TempDir& dir) {
+  std::vector<LivePair> pairs;
+  pairs.push_back({"file-file", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
+                                       int& src, int& dst) {
+                     src = create_file(dir.file("ff_in"), data);
+                     dst = create_file(dir.file("ff_out"), "");
+                     const CopyResult r = copy_fd(src, dst, o);
+                     got = pread_all(dst);
+                     return r;
+                   }});
+  pairs.push_back({"file-tcp", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
+                                      int& src, int& dst) {
+                     src = create_file(dir.file("ft_in"), data);
+                     SocketPair sp = tcp_pair();
+                     dst = sp.a;
+                     Drain sink(sp.b);
+                     const CopyResult r = copy_fd(src, dst, o);
+                     shutdown(dst, SHUT_WR);
+                     got = sink.take();
+                     return r;
+                   }});
+  pairs.push_back({"file-unix", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
+                                       int& src, int& dst) {
+                     src = create_file(dir.file("fu_in"), data);
+                     SocketPair sp = unix_pair();
+                     dst = sp.a;
+                     Drain sink(sp.b);
+                     const CopyResult r = copy_fd(src, dst, o);
+                     shutdown(dst, SHUT_WR);
+                     got = sink.take();
+                     return r;
+                   }});
+  pairs.push_back({"file-pipe", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
+                                       int& src, int& dst) {
+                     src = create_file(dir.file("fp_in"), data);
+                     int p[2];
+                     if (pipe2(p, O_CLOEXEC) != 0) std::abort();
+                     dst = p[1];
+                     Drain sink(p[0]);
+                     const CopyResult r = copy_fd(src, dst, o);
+                     close(dst);
+                     dst = -1;
+                     got = sink.take();
+                     return r;
+                   }});
+  pairs.push_back({"tcp-file", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
+                                      int& src, int& dst) {
+                     SocketPair sp = tcp_pair();
+                     src = sp.b;
+                     Feed feed(sp.a, data);
+                     dst = create_file(dir.file("tf_out"), "");
+                     const CopyResult r = copy_fd(src, dst, o);
+                     got = pread_all(dst);
+                     close(src);  // a refused copy read nothing: the feeder must not block
+                     src = -1;
+                     return r;
+                   }});
+  pairs.push_back({"pipe-file", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
+                                       int& src, int& dst) {
+                     int p[2];
+                     if (pipe2(p, O_CLOEXEC) != 0) std::abort();
+                     src = p[0];
+                     Feed feed(p[1], data);
+                     dst = create_file(dir.file("pf_out"), "");
+                     const CopyResult r = copy_fd(src, dst, o);
+                     got = pread_all(dst);
+                     close(src);  // a refused copy read nothing: the feeder must not block
+                     src = -1;
+                     return r;
+                   }});
+  return pairs;
+}
+
+void close_if_open(int fd) {
+  if (fd >= 0) close(fd);
+}
+
+// The source and destination kinds of each live pair, for plan_copy.
+CopyPlan plan_of(const std::string& name) {
+  if (name == "file-file") return plan_copy(CopyEnd::kFile, CopyEnd::kFile);
+  if (name == "file-tcp") return plan_copy(CopyEnd::kFile, CopyEnd::kLoopbackStream);
+  if (name == "file-unix") return plan_copy(CopyEnd::kFile, CopyEnd::kUnixStream);
+  if (name == "file-pipe") return plan_copy(CopyEnd::kFile, CopyEnd::kPipe);
+  if (name == "tcp-file") return plan_copy(CopyEnd::kRemoteStream, CopyEnd::kFile);
+  return plan_copy(CopyEnd::kPipe, CopyEnd::kFile);
+}
+
+TEST(CopyPathChoice, EachPairTakesThePathItsPlanNames) {
+  TempDir dir("/tmp");
+  const std::string data = pattern(300000);
+  for (const LivePair& pair : live_pairs(dir)) {
+    std::string got;
+    int src = -1;
+    int dst = -1;
+    const CopyResult r = pair.run(CopyOptions{}, data, got, src, dst);
+    const CopyPlan plan = plan_of(pair.name);
+    EXPECT_FALSE(r.error) << pair.name << ": " << r.message;
+    EXPECT_EQ(r.path, plan.path) << pair.name << ": took " << to_string(r.path);
+    EXPECT_TRUE(plan.allows(r.path)) << pair.name;
+    EXPECT_EQ(r.bytes, data.size()) << pair.name;
+    EXPECT_EQ(got, data) << pair.name;
+    close_if_open(src);
+    close_if_open(dst);
+  }
+}
+
+TEST(CopyPathChoice, PlanOfLiveDescriptorsMatchesTheKinds) {
+  TempDir dir("/tmp");
+  const int file = create_file(dir.file("a"), "x");
+  const int out = create_file(dir.file("b"), "");
+  SocketPair tcp = tcp_pair();
+  SocketPair unix_socks = unix_pair();
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  EXPECT_EQ(plan_copy(file, out).path, plan_copy(CopyEnd::kFile, CopyEnd::kFile).path);
+  EXPECT_EQ(plan_copy(file, tcp.a).path, plan_copy(CopyEnd::kFile, CopyEnd::kLoopbackStream).path);
+  EXPECT_EQ(plan_copy(file, unix_socks.a).path, plan_copy(CopyEnd::kFile, CopyEnd::kUnixStream).path);
+  EXPECT_EQ(plan_copy(file, p[1]).path, plan_copy(CopyEnd::kFile, CopyEnd::kPipe).path);
+  EXPECT_EQ(plan_copy(tcp.b, out).path, CopyPath::kSplice);
+  CopyOptions forced;
+  forced.path = CopyPath::kCopyFileRange;
+  const CopyPlan refused = plan_copy(file, tcp.a, forced);
+  EXPECT_EQ(refused.path, CopyPath::kNone);
+  EXPECT_EQ(refused.error, std::error_code(EINVAL, std::system_category()));
+  forced.path = CopyPath::kSplice;
+  EXPECT_EQ(plan_copy(file, tcp.a, forced).path, CopyPath::kSplice);
+  const CopyPlan bad = plan_copy(-1, out);
+  EXPECT_EQ(bad.path, CopyPath::kNone);
+  EXPECT_EQ(bad.error, std::error_code(EBADF, std::system_category()));
+  for (int fd : {file, out, tcp.a, tcp.b, unix_socks.a, unix_socks.b, p[0], p[1]}) close(fd);
+}
+
+TEST(CopyPathChoice, AnOverrideForcesEveryAllowedPathAndRefusesTheOthers) {
+  TempDir dir("/tmp");
+  const std::string data = pattern(200000, 7);
+  for (const LivePair& pair : live_pairs(dir)) {
+    const CopyPlan plan = plan_of(pair.name);
+    for (const CopyPath path : kPaths) {
+      if (path == CopyPath::kClone) continue;  // ext4/tmpfs decline FICLONE; forced below
+      CopyOptions o;
+      o.path = path;
+      std::string got;
+      int src = -1;
+      int dst = -1;
+      const CopyResult r = pair.run(o, data, got, src, dst);
+      const std::string what = pair.name + " forced " + std::string(to_string(path));
+      if (plan.allows(path)) {
+        EXPECT_FALSE(r.error) << what << ": " << r.message;
+        EXPECT_EQ(r.path, path) << what;
+        EXPECT_EQ(r.bytes, data.size()) << what;
+        EXPECT_EQ(got, data) << what;
+      } else {
+        EXPECT_EQ(r.error, std::error_code(EINVAL, std::system_category())) << what;
+        EXPECT_EQ(r.bytes, 0u) << what;
+        EXPECT_EQ(r.path, CopyPath::kNone) << what;
+        EXPECT_NE(r.message.find("is not a path this pair allows"), std::string::npos) << r.message;
+        EXPECT_EQ(got, "") << what;
+      }
+      close_if_open(src);
+      close_if_open(dst);
+    }
+  }
+}
+
+// A forced path the kernel declines fails with the kernel's errno and
+// never falls back: FICLONE between ext4 files is EOPNOTSUPP (or EXDEV,
+// EINVAL), and nothing is written.
+TEST(CopyPathChoice, AForcedPathThatTheKernelDeclinesFails) {
+  TempDir dir("/tmp");
+  const std::string data = pattern(10000);
+  const int in = create_file(dir.file("a"), data);
+  const int out = create_file(dir.file("b"), "");
+  CopyOptions o;
+  o.path = CopyPath::kClone;
+  const CopyResult r = copy_fd(in, out, o);
+  if (!r.error) {
+    EXPECT_EQ(r.path, CopyPath::kClone);  // a filesystem with reflinks
+    EXPECT_EQ(pread_all(out), data);
+  } else {
+    EXPECT_EQ(r.path, CopyPath::kClone);
+    EXPECT_EQ(r.bytes, 0u);
+    EXPECT_EQ(pread_all(out), "");
+    EXPECT_EQ(r.message.rfind("ioctl(FICLONE) from source fd", 0), 0u) << r.message;
+  }
+  close(in);
+  close(out);
+}
+
+TEST(CopyPathChoice, PathNames) {
+  EXPECT_EQ(to_string(CopyPath::kAuto), "auto");
+  EXPECT_EQ(to_string(CopyPath::kReadWrite), "read_write");
+  EXPECT_EQ(to_string(CopyPath::kSplice), "splice");
+}
+
+}  // namespace
+}  // namespace zerolab
