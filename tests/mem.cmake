@@ -4,6 +4,17 @@ zerolab_add_test(zero_test
   SOURCES zero_test.cpp
   LIBS zerolab_mem
   LABELS mem)
+# zero_fill's environment overrides, calibration provenance and the CLI's
+# warning about bad values, each in a fresh process (zero_config_probe).
+add_executable(zero_config_probe zero_config_probe.cpp)
+target_link_libraries(zero_config_probe PRIVATE zerolab_mem zerolab_warnings)
+zerolab_add_test(zero_env_test
+  SOURCES zero_env_test.cpp
+  LIBS zerolab_mem
+  LABELS mem)
+target_compile_definitions(zero_env_test PRIVATE
+  ZERO_CONFIG_PROBE="$<TARGET_FILE:zero_config_probe>" ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
+add_dependencies(zero_env_test zero_config_probe zerolab)
 zerolab_add_test(uninit_test
   SOURCES uninit_test.cpp
   LIBS zerolab_mem

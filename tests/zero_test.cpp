@@ -35,8 +35,8 @@ class ConfigGuard {
 };
 
 // The paths to force: each ISA with vector stores only, rep stosb from 1
-// byte on (the kernels still use plain stores below their vector width), and
-// non-temporal stores from 1 byte on.
+// byte on (the kernels still use plain stores below their vector width),
+// non-temporal stores from 1 byte on, and glibc's memset from 1 byte on.
 struct Path {
   std::string name;
   ZeroConfig config;
@@ -59,6 +59,10 @@ std::vector<Path> all_paths() {
     c.stosb_threshold = 0;
     c.nt_threshold = 1;
     paths.push_back({std::string(to_string(isa)) + "/nt", c});
+    c.nt_threshold = 0;
+    c.bands = {{1, ZeroMethod::kMemset}};
+    paths.push_back({std::string(to_string(isa)) + "/memset", c});
+    c.bands.clear();
     c.nt_threshold = base.nt_threshold;
     c.stosb_threshold = base.stosb_threshold;
     paths.push_back({std::string(to_string(isa)) + "/default", c});
@@ -171,6 +175,55 @@ TEST(ZeroFill, MethodsZeroExactlyTheRange) {
       [](void* p, std::size_t n) { zero_methods::vector_stores(p, n); }, "vector_stores");
   check_every_small_size_and_alignment(
       [](void* p, std::size_t n) { zero_methods::nt_stores(p, n); }, "nt_stores");
+}
+
+// The calibrated configuration races each large bucket on the caller's
+// buffer at its first use: every byte of the range ends zero, and none
+// outside it is touched, whichever method wins.
+TEST(ZeroFill, LearningOnTheCallersBufferZeroesExactlyTheRange) {
+  ConfigGuard restore;
+  const ZeroConfig c = zero_calibrate();
+  ASSERT_EQ(c.source, "calibrated");
+  for (std::size_t i = 1; i < c.bands.size(); ++i) EXPECT_LT(c.bands[i - 1].from, c.bands[i].from);
+  EXPECT_NE(c.reason.find("not yet raced"), std::string::npos) << c.reason;
+  std::mt19937_64 rng(42);
+  for (std::size_t bucket = std::size_t{1} << 20; bucket <= (std::size_t{16} << 20); bucket *= 2) {
+    const std::size_t n = bucket + std::uniform_int_distribution<std::size_t>(0, bucket - 1)(rng);
+    const std::size_t align = std::uniform_int_distribution<std::size_t>(0, 63)(rng);
+    std::vector<unsigned char> buf(kGuardBytes + 64 + n + kGuardBytes, kGuard);
+    const std::size_t offset = kGuardBytes + align;
+    zero_fill(buf.data() + offset, n);  // the race
+    ASSERT_TRUE(only_range_zeroed(buf, offset, n)) << "n=" << n;
+    std::memset(buf.data(), kGuard, buf.size());
+    zero_fill(buf.data() + offset, n);  // the learned method
+    ASSERT_TRUE(only_range_zeroed(buf, offset, n)) << "n=" << n;
+  }
+  const ZeroConfig after = zero_config();
+  EXPECT_NE(after.reason.find("buckets raced on first use: 1MiB "), std::string::npos) << after.reason;
+}
+
+TEST(ZeroConfig, BandsRoundTripAndBadBandsAreRefused) {
+  ConfigGuard restore;
+  ZeroConfig c = zero_config();
+  c.bands = {{4096, ZeroMethod::kMemset}, {1 << 20, ZeroMethod::kRepStosb}, {8 << 20, ZeroMethod::kNonTemporal}};
+  c.stosb_threshold = 1 << 20;
+  c.nt_threshold = 8 << 20;
+  ASSERT_TRUE(set_zero_config(c));
+  const ZeroConfig now = zero_config();
+  EXPECT_EQ(now.bands, c.bands);
+  EXPECT_EQ(now.source, "set_zero_config");
+  EXPECT_NE(now.to_string().find("bands: 4KiB memset, 1MiB rep-stosb, 8MiB nt; set_zero_config"),
+            std::string::npos)
+      << now.to_string();
+  ZeroConfig unsorted = now;
+  unsorted.bands = {{8 << 20, ZeroMethod::kMemset}, {4096, ZeroMethod::kVector}};
+  unsorted.stosb_threshold = unsorted.nt_threshold = 0;
+  EXPECT_FALSE(set_zero_config(unsorted));
+  EXPECT_EQ(zero_config().bands, c.bands);
+  EXPECT_STREQ(to_string(ZeroMethod::kVector), "vector");
+  EXPECT_STREQ(to_string(ZeroMethod::kRepStosb), "rep-stosb");
+  EXPECT_STREQ(to_string(ZeroMethod::kNonTemporal), "nt");
+  EXPECT_STREQ(to_string(ZeroMethod::kMemset), "memset");
 }
 
 TEST(ZeroFill, NullPointerWithZeroLengthIsFine) {

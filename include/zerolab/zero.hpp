@@ -1,35 +1,44 @@
-// zerolab/zero.hpp — writing zeros as fast as the machine allows, and not
+// zerolab/zero.hpp — writing zeros as fast as this machine allows, and not
 // writing them at all where the kernel will.
 //
-// zero_fill(p, n) is a memset(p, 0, n) that picks its method by size and
-// CPU: overlapping scalar and vector stores for small sizes (no loop, no
-// branch per byte), a loop of vector stores for medium ones, `rep stosb`
-// from the ERMS threshold, and non-temporal (cache-bypassing) stores from
-// the NT threshold, where not reading the destination lines in first halves
-// the memory traffic (seed 004: Go's memclr switches at 32 MiB and doubles
-// its speed). The ISA (SSE2, AVX2, AVX-512) and both thresholds are chosen
-// once, at the first call, from CPUID and the cache sizes; they can be read
-// (zero_config) and overridden by API (set_zero_config) or by the
-// environment, read at that first call:
-//   ZEROLAB_ZERO_ISA=sse2|avx2|avx512
-//   ZEROLAB_ZERO_STOSB=<bytes>   (0: never rep stosb)
-//   ZEROLAB_ZERO_NT=<bytes>      (0: never non-temporal)
-// Bad environment values are ignored (the defaults stay) and reported by
-// zero_config().env_error.
+// zero_fill(p, n) is memset(p, 0, n) with the method chosen per size band:
+// overlapping scalar and vector stores for small sizes (no loop), then for
+// each band of sizes the fastest of vector stores, rep stosb, non-temporal
+// (cache-bypassing) stores and glibc's memset. The bands come from a short
+// calibration the first time zero_fill needs them (or at zero_calibrate()):
+// each method is timed on a scratch buffer at sizes from 512 B to at most
+// 16 MiB on the calling CPU, the fastest at each size wins (the CPUID rule's
+// method keeps a size unless another beats it by 3%), and past the largest
+// size measured non-temporal stores take over once they have won twice.
+// It costs a few milliseconds once per process (zero_config().calibration_ms).
+// Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands follow a CPUID
+// rule: rep stosb from the L2 size with ERMS, non-temporal from min(L3, 32
+// MiB). zero_config() says which bands are in force and why.
 //
-// zero_chunked clears in pieces with a callback between them (Go's
-// preemption points) and still uses non-temporal stores when the whole
-// range is past the NT threshold, which Go's 256 KiB chunks never are.
+// Overrides, read once at first use (a bad value is ignored and reported in
+// zero_config().env_error; the library itself never prints):
+//   ZEROLAB_ZERO_ISA=sse2|avx2|avx512  the vector width (default: avx2 if present)
+//   ZEROLAB_ZERO_STOSB=<bytes>         rep stosb from this size (0: never)
+//   ZEROLAB_ZERO_NT=<bytes>            non-temporal stores from this size (0: never)
+//   ZEROLAB_ZERO_CALIBRATE=0|1         measure (default) or use the CPUID rule
+// Setting ZEROLAB_ZERO_STOSB or ZEROLAB_ZERO_NT skips calibration: the
+// bands are then the CPUID rule's with those thresholds, the same on every
+// run. set_zero_config() installs any bands at run time.
+//
+// zero_chunked clears in pieces with a callback between them and still uses
+// non-temporal stores when the whole range is in a non-temporal band.
 // zero_pages hands page-aligned anonymous memory back to the kernel so it
 // reads as zero on the next touch, without writing a byte.
 //
-// Thread-safety: zero_fill and friends are safe from any thread;
+// Thread-safety: zero_fill and friends are safe from any thread; the
+// calibration runs once (other first callers wait for it);
 // set_zero_config is a process-wide switch (atomics; calls in flight finish
-// with the old settings).
+// with the method they chose).
 //
 // Example:
 //   std::vector<char> buf(1 << 20);
 //   zerolab::zero_fill(buf.data(), buf.size());
+//   std::puts(zerolab::zero_config().to_string().c_str());  // the bands and why
 //   zerolab::zero_chunked(big, 256 << 20, 256 << 10, [] { maybe_yield(); });
 //   zerolab::ZeroPagesResult r = zerolab::zero_pages(map, 64 << 20);  // r.released == 64 MiB
 #ifndef ZEROLAB_ZERO_HPP_
@@ -42,6 +51,7 @@
 #include <system_error>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace zerolab {
 
@@ -51,12 +61,38 @@ enum class ZeroIsa { kSse2, kAvx2, kAvx512 };
 // "sse2", "avx2", "avx512".
 const char* to_string(ZeroIsa isa) noexcept;
 
+// How zero_fill writes the zeros of one band of sizes.
+enum class ZeroMethod : unsigned char { kVector, kRepStosb, kNonTemporal, kMemset };
+
+// "vector", "rep-stosb", "nt", "memset" (the names of examples/zero_sweep).
+const char* to_string(ZeroMethod method) noexcept;
+
+// From `from` bytes up to the next band's `from`, zero_fill uses `method`.
+struct ZeroBand {
+  std::size_t from = 0;
+  ZeroMethod method = ZeroMethod::kVector;
+  bool operator==(const ZeroBand&) const = default;
+};
+
 struct ZeroConfig {
+  static constexpr std::size_t kMaxBands = 16;
+
   ZeroIsa isa = ZeroIsa::kSse2;
-  // From this size on, rep stosb (0: never). Only below nt_threshold.
+  // Ascending `from`, at most kMaxBands; sizes below the first band (and
+  // every size up to the kernel's small paths, 64-256 B) use vector stores.
+  std::vector<ZeroBand> bands;
+  // The bands' simple form: rep stosb from stosb_threshold, non-temporal
+  // from nt_threshold (0: never). zero_config() fills them from the bands
+  // (the first band of each method); set_zero_config() rebuilds the bands
+  // from them when they no longer match the bands, so editing either works.
   std::size_t stosb_threshold = 0;
-  // From this size on, non-temporal stores (0: never).
   std::size_t nt_threshold = 0;
+
+  // Where the bands came from ("calibrated", "cpuid", "environment",
+  // "set_zero_config") and, for a calibration, what it measured.
+  std::string source;
+  std::string reason;
+  double calibration_ms = 0;  // wall time the calibration took (0: none ran)
 
   // What the CPU offers (read-only in set_zero_config).
   bool has_erms = false;
@@ -64,25 +100,32 @@ struct ZeroConfig {
   bool has_avx2 = false;
   bool has_avx512 = false;  // AVX-512F with OS support for the ZMM state
   std::size_t l1d = 0, l2 = 0, l3 = 0;  // cache sizes in bytes, 0 if unknown
-  std::string env_error;  // a bad ZEROLAB_ZERO_* value, "" if none
+  // Every rejected ZEROLAB_ZERO_* value, "NAME=VALUE: why", joined by "; "
+  // ("" if none). Programs that print (the zerolab CLI) warn with it.
+  std::string env_error;
 
-  // "isa=avx2 stosb=2048 nt=33554432 (erms fsrm avx2 avx512; L1d 48KiB L2 1MiB L3 32MiB)".
+  // "isa=avx2 stosb=0 nt=4194304 (erms fsrm avx2 avx512; L1d 48KiB L2 1280KiB
+  // L3 48MiB) bands: 4MiB nt; calibrated: ...".
   std::string to_string() const;
 };
 
-// The settings in force (resolving them on first use).
+// The settings in force (resolving them, and calibrating, on first use).
 ZeroConfig zero_config();
 
-// The settings zero_config() would choose from the CPU, ignoring overrides.
+// The settings of the CPUID rule, ignoring overrides and calibration.
 ZeroConfig default_zero_config();
 
-// Installs `config`'s isa and thresholds. An ISA the CPU lacks is an error
-// (returns false, nothing changes).
+// Measures the methods now on the calling CPU, installs the bands found
+// (the ISA in force stays) and returns the settings.
+ZeroConfig zero_calibrate();
+
+// Installs `config`'s isa and bands (see ZeroConfig::stosb_threshold). An
+// ISA the CPU lacks, bands out of order or too many are an error (returns
+// false, nothing changes).
 bool set_zero_config(const ZeroConfig& config);
 
-// memset(p, 0, n), dispatched by size and CPU: sizes up to 32 bytes inline
-// (two overlapping stores), larger ones through the kernel chosen for the
-// CPU. REQUIRES: p valid for n bytes (p may be null when n == 0).
+// memset(p, 0, n): sizes up to 32 bytes inline (two overlapping stores),
+// larger ones through the kernel of the ISA with the method of n's band. REQUIRES: p valid for n bytes (p may be null when n == 0).
 inline void zero_fill(void* p, std::size_t n) noexcept;
 
 // Zeroes with non-temporal stores regardless of size (small heads and tails
@@ -90,7 +133,8 @@ inline void zero_fill(void* p, std::size_t n) noexcept;
 void zero_fill_nt(void* p, std::size_t n) noexcept;
 
 // The individual methods, for measurement and tests: exactly one method for
-// the whole range (small sizes included).
+// the whole range (small sizes included). Their names and signatures are
+// stable: the lab's memclr-threshold and chunked-zero experiments use them.
 namespace zero_methods {
 void glibc_memset(void* p, std::size_t n) noexcept;  // memset(p, 0, n)
 void rep_stosb(void* p, std::size_t n) noexcept;
@@ -99,7 +143,7 @@ void nt_stores(void* p, std::size_t n) noexcept;      // = zero_fill_nt
 }  // namespace zero_methods
 
 // Zeroes [p, p+n) in pieces of `chunk` bytes, calling between() after each
-// piece but the last. When n is at or past the NT threshold, every piece
+// piece but the last. When n lies in a non-temporal band, every piece
 // uses non-temporal stores (and one fence at the end), so chunking does not
 // cost the cache-bypassing speed. REQUIRES: chunk > 0.
 template <class Between>
@@ -125,7 +169,7 @@ namespace internal {
 // one chosen for the CPU (zero.cpp).
 using ZeroFillFn = void (*)(void*, std::size_t) noexcept;
 extern std::atomic<ZeroFillFn> g_zero_fill;
-// True when a range of n bytes should take the non-temporal path.
+// True when a range of n bytes lies in a non-temporal band.
 bool zero_uses_nt(std::size_t n) noexcept;
 void zero_nt_no_fence(void* p, std::size_t n) noexcept;
 void zero_store_fence() noexcept;

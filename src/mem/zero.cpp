@@ -1,9 +1,10 @@
 // zero_fill's dispatcher, settings and zero_pages (zerolab/zero.hpp).
 //
-// The settings live in three relaxed atomics (ISA, stosb threshold, NT
-// threshold), resolved from the CPU and the environment on first use; the
-// kernel for the ISA is called through a function pointer, like glibc's
-// ifunc'd memset but switchable at run time for tests and measurements.
+// The settings live in relaxed atomics (the ISA and the band table of
+// zero_kernels.hpp), resolved on first use from the environment and a
+// calibration (zero_calibrate.cpp); the kernel for the ISA is called through
+// a function pointer, like glibc's ifunc'd memset but switchable at run time
+// for tests and measurements.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -12,11 +13,13 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 
 #include "mem/cpu_features.hpp"
 #include "mem/size_text.hpp"
+#include "mem/zero_calibrate.hpp"
 #include "mem/zero_kernels.hpp"
 #include "zerolab/zero.hpp"
 
@@ -40,14 +43,19 @@ constinit std::atomic<int> g_isa{0};
 void resolve_and_vector(void* p, std::size_t n) noexcept;
 constinit std::atomic<Fill> g_vector{&resolve_and_vector};
 
-struct Resolution {
+// How the bands in force came about; written under `mu`.
+struct Provenance {
   std::once_flag once;
-  std::string env_error;  // written once under `once`
+  std::mutex mu;
+  std::string env_error;
+  std::string source;
+  std::string reason;
+  double calibration_ms = 0;
 };
 
-Resolution& resolution() {
-  static Resolution r;
-  return r;
+Provenance& provenance() {
+  static Provenance p;
+  return p;
 }
 
 Fill fill_for(ZeroIsa isa) {
@@ -57,15 +65,6 @@ Fill fill_for(ZeroIsa isa) {
     case ZeroIsa::kSse2: break;
   }
   return &internal::fill_sse2;
-}
-
-Fill vector_for(ZeroIsa isa) {
-  switch (isa) {
-    case ZeroIsa::kAvx512: return &internal::vector_avx512;
-    case ZeroIsa::kAvx2: return &internal::vector_avx2;
-    case ZeroIsa::kSse2: break;
-  }
-  return &internal::vector_sse2;
 }
 
 bool cpu_has(ZeroIsa isa) {
@@ -78,59 +77,187 @@ bool cpu_has(ZeroIsa isa) {
   return false;
 }
 
-void install(ZeroIsa isa, std::size_t stosb, std::size_t nt) {
-  internal::g_zero_stosb_threshold.store(stosb, std::memory_order_relaxed);
-  internal::g_zero_nt_threshold.store(nt, std::memory_order_relaxed);
+bool valid_bands(const std::vector<ZeroBand>& bands) {
+  if (bands.size() > ZeroConfig::kMaxBands) return false;
+  for (std::size_t i = 0; i < bands.size(); ++i) {
+    if (bands[i].from > internal::kZeroBandSizeMask - 1) return false;
+    if (static_cast<unsigned>(bands[i].method) > static_cast<unsigned>(ZeroMethod::kMemset)) return false;
+    if (i > 0 && bands[i].from <= bands[i - 1].from) return false;
+  }
+  return true;
+}
+
+// REQUIRES: valid_bands(bands). With `learning`, the large buckets start
+// unknown and are raced on first use; without, the bands rule every size.
+void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, bool learning) {
+  internal::g_zero_learning.store(false, std::memory_order_relaxed);
+  for (int i = internal::kZeroBandSlots; i-- > 0;) {
+    const auto k = static_cast<std::size_t>(i);
+    const std::uint64_t slot =
+        k < bands.size() ? (static_cast<std::uint64_t>(bands[k].method) << 56) | bands[k].from
+                         : internal::kNoBand;
+    internal::g_zero_bands[i].store(slot, std::memory_order_relaxed);
+  }
+  for (auto& bucket : internal::g_zero_large) {
+    bucket.store(internal::kLargeUnknown, std::memory_order_relaxed);
+  }
   g_isa.store(static_cast<int>(isa), std::memory_order_relaxed);
-  g_vector.store(vector_for(isa), std::memory_order_release);
+  g_vector.store(internal::vector_kernel(isa), std::memory_order_release);
   g_fill.store(fill_for(isa), std::memory_order_release);
+  internal::g_zero_learning.store(learning, std::memory_order_release);
+}
+
+std::vector<ZeroBand> installed_bands() {
+  std::vector<ZeroBand> bands;
+  for (const auto& slot : internal::g_zero_bands) {
+    const std::uint64_t b = slot.load(std::memory_order_relaxed);
+    if (b == internal::kNoBand) break;
+    bands.push_back({static_cast<std::size_t>(b & internal::kZeroBandSizeMask),
+                     static_cast<ZeroMethod>(b >> 56)});
+  }
+  return bands;
+}
+
+// The runner-up's time over the winner's, per learned bucket, in thousandths.
+constinit std::atomic<std::uint32_t> g_large_margin[internal::kLargeBuckets] = {};
+
+// The bands as zero_fill applies them now: the installed ones, with each
+// learned bucket in place while learning is on. Appends what was learned
+// (and what not yet) to `report`.
+std::vector<ZeroBand> effective_bands(std::string* report) {
+  const std::vector<ZeroBand> installed = installed_bands();
+  if (!internal::g_zero_learning.load(std::memory_order_acquire)) return installed;
+  std::vector<ZeroBand> bands;
+  const auto add = [&bands](std::size_t from, ZeroMethod m) {
+    const ZeroMethod current = bands.empty() ? ZeroMethod::kVector : bands.back().method;
+    if (m != current) bands.push_back({from, m});
+  };
+  const std::size_t past = internal::kLargeFrom << internal::kLargeBuckets;
+  for (const ZeroBand& b : installed) {
+    if (b.from < internal::kLargeFrom) add(b.from, b.method);
+  }
+  std::string learned;
+  std::string pending;
+  for (int k = 0; k < internal::kLargeBuckets; ++k) {
+    const std::size_t from = internal::kLargeFrom << k;
+    const unsigned char st = internal::g_zero_large[k].load(std::memory_order_acquire);
+    if (st < internal::kDone) {
+      const auto m = static_cast<ZeroMethod>(st);
+      add(from, m);
+      char margin[32];
+      std::snprintf(margin, sizeof margin, " %.2fx",
+                    g_large_margin[k].load(std::memory_order_relaxed) / 1000.0);
+      learned += (learned.empty() ? "" : ", ") + internal::size_name(from) + " " + to_string(m) + margin;
+    } else {
+      ZeroMethod m = ZeroMethod::kVector;
+      for (const ZeroBand& b : installed) {
+        if (b.from <= from) m = b.method;
+      }
+      add(from, m);
+      pending += (pending.empty() ? "" : " ") + internal::size_name(from);
+    }
+  }
+  for (const ZeroBand& b : installed) {
+    if (b.from >= past) add(b.from, b.method);
+  }
+  if (report != nullptr) {
+    *report += "; buckets raced on first use: " + (learned.empty() ? std::string("none yet") : learned);
+    if (!pending.empty()) *report += "; not yet raced (the bands rule them): " + pending;
+  }
+  return bands;
+}
+
+// The ladder's bands below 1 MiB, then the CPUID rule's from there on, and
+// non-temporal stores past the last bucket.
+std::vector<ZeroBand> calibrated_bands(const std::vector<ZeroBand>& ladder, const ZeroConfig& rule) {
+  std::vector<ZeroBand> bands = ladder;
+  const auto add = [&bands](std::size_t from, ZeroMethod m) {
+    const ZeroMethod current = bands.empty() ? ZeroMethod::kVector : bands.back().method;
+    if (m != current) bands.push_back({from, m});
+  };
+  const std::size_t past = internal::kLargeFrom << internal::kLargeBuckets;
+  for (const ZeroBand& b : rule.bands) {
+    if (b.from >= internal::kLargeFrom && b.from < past) add(b.from, b.method);
+  }
+  add(past, ZeroMethod::kNonTemporal);
+  return bands;
+}
+
+std::size_t first_band_of(const std::vector<ZeroBand>& bands, ZeroMethod m) {
+  for (const ZeroBand& b : bands) {
+    if (b.method == m) return b.from;
+  }
+  return 0;
+}
+
+std::vector<ZeroBand> bands_from_thresholds(std::size_t stosb, std::size_t nt) {
+  std::vector<ZeroBand> bands;
+  if (stosb != 0 && (nt == 0 || stosb < nt)) bands.push_back({stosb, ZeroMethod::kRepStosb});
+  if (nt != 0) bands.push_back({nt, ZeroMethod::kNonTemporal});
+  return bands;
+}
+
+void append_error(std::string& errors, const std::string& one) {
+  if (!errors.empty()) errors += "; ";
+  errors += one;
 }
 
 void resolve() {
-  Resolution& s = resolution();
+  Provenance& s = provenance();
   std::call_once(s.once, [&s] {
     const ZeroConfig d = default_zero_config();
     ZeroIsa isa = d.isa;
     std::size_t stosb = d.stosb_threshold;
     std::size_t nt = d.nt_threshold;
-    std::string error;
+    bool thresholds_given = false;
+    bool calibrate = true;
+    std::string errors;
     if (const char* v = std::getenv("ZEROLAB_ZERO_ISA")) {
       const std::string name = v;
-      ZeroIsa wanted = isa;
-      bool known = true;
-      if (name == "sse2") {
-        wanted = ZeroIsa::kSse2;
-      } else if (name == "avx2") {
-        wanted = ZeroIsa::kAvx2;
-      } else if (name == "avx512") {
-        wanted = ZeroIsa::kAvx512;
+      if (name == "sse2" || name == "avx2" || name == "avx512") {
+        const ZeroIsa wanted = name == "sse2" ? ZeroIsa::kSse2 : name == "avx2" ? ZeroIsa::kAvx2 : ZeroIsa::kAvx512;
+        if (cpu_has(wanted)) {
+          isa = wanted;
+        } else {
+          append_error(errors, "ZEROLAB_ZERO_ISA=" + name + ": this CPU does not support it");
+        }
       } else {
-        known = false;
-        error = "ZEROLAB_ZERO_ISA=" + name + ": not one of sse2, avx2, avx512";
-      }
-      if (known && !cpu_has(wanted)) {
-        error = "ZEROLAB_ZERO_ISA=" + name + ": this CPU does not support it";
-      } else if (known) {
-        isa = wanted;
+        append_error(errors, "ZEROLAB_ZERO_ISA=" + name + ": not one of sse2, avx2, avx512");
       }
     }
-    std::size_t value = 0;
-    if (const char* v = std::getenv("ZEROLAB_ZERO_STOSB")) {
+    for (const auto& [name, target] : {std::pair{"ZEROLAB_ZERO_STOSB", &stosb}, std::pair{"ZEROLAB_ZERO_NT", &nt}}) {
+      const char* v = std::getenv(name);
+      if (v == nullptr) continue;
+      std::size_t value = 0;
       if (internal::parse_size_text(v, value)) {
-        stosb = value;
+        *target = value;
+        thresholds_given = true;
       } else {
-        error = std::string("ZEROLAB_ZERO_STOSB=") + v + ": not a size in bytes (K/M/G allowed)";
+        append_error(errors, std::string(name) + "=" + v + ": not a size in bytes (K/M/G allowed)");
       }
     }
-    if (const char* v = std::getenv("ZEROLAB_ZERO_NT")) {
-      if (internal::parse_size_text(v, value)) {
-        nt = value;
-      } else {
-        error = std::string("ZEROLAB_ZERO_NT=") + v + ": not a size in bytes (K/M/G allowed)";
+    if (const char* v = std::getenv("ZEROLAB_ZERO_CALIBRATE")) {
+      const std::string value = v;
+      if (value == "0") {
+        calibrate = false;
+      } else if (value != "1") {
+        append_error(errors, "ZEROLAB_ZERO_CALIBRATE=" + value + ": not 0 or 1");
       }
     }
-    s.env_error = error;
-    install(isa, stosb, nt);
+    std::lock_guard lock(s.mu);
+    s.env_error = errors;
+    if (thresholds_given || !calibrate) {
+      install(isa, bands_from_thresholds(stosb, nt), false);
+      s.source = thresholds_given ? "environment" : "cpuid";
+      s.reason = thresholds_given ? "ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT given: no calibration"
+                                  : "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule";
+      return;
+    }
+    const internal::Calibration c = internal::calibrate_ladder(isa, d);
+    install(isa, calibrated_bands(c.bands, d), true);
+    s.source = "calibrated";
+    s.reason = c.reason;
+    s.calibration_ms = c.ms;
   });
 }
 
@@ -144,12 +271,6 @@ void resolve_and_vector(void* p, std::size_t n) noexcept {
   g_vector.load(std::memory_order_acquire)(p, n);
 }
 
-std::string size_text(std::size_t bytes) {
-  if (bytes != 0 && bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + "MiB";
-  if (bytes != 0 && bytes % (std::size_t{1} << 10) == 0) return std::to_string(bytes >> 10) + "KiB";
-  return std::to_string(bytes) + "B";
-}
-
 }  // namespace
 
 const char* to_string(ZeroIsa isa) noexcept {
@@ -159,6 +280,16 @@ const char* to_string(ZeroIsa isa) noexcept {
     case ZeroIsa::kSse2: break;
   }
   return "sse2";
+}
+
+const char* to_string(ZeroMethod method) noexcept {
+  switch (method) {
+    case ZeroMethod::kRepStosb: return "rep-stosb";
+    case ZeroMethod::kNonTemporal: return "nt";
+    case ZeroMethod::kMemset: return "memset";
+    case ZeroMethod::kVector: break;
+  }
+  return "vector";
 }
 
 std::string ZeroConfig::to_string() const {
@@ -171,7 +302,15 @@ std::string ZeroConfig::to_string() const {
     if (on) features += std::string(features.empty() ? "" : " ") + name;
   }
   s += features.empty() ? "sse2 only" : features;
-  s += "; L1d " + size_text(l1d) + " L2 " + size_text(l2) + " L3 " + size_text(l3) + ")";
+  s += "; L1d " + internal::size_name(l1d) + " L2 " + internal::size_name(l2) + " L3 " +
+       internal::size_name(l3) + ") bands:";
+  if (bands.empty()) s += " vector only";
+  for (std::size_t i = 0; i < bands.size(); ++i) {
+    s += std::string(i == 0 ? " " : ", ") + internal::size_name(bands[i].from) + " " +
+         zerolab::to_string(bands[i].method);
+  }
+  if (!source.empty()) s += "; " + source;
+  if (!reason.empty()) s += ": " + reason;
   return s;
 }
 
@@ -186,23 +325,17 @@ ZeroConfig default_zero_config() {
   c.l2 = f.l2;
   c.l3 = f.l3;
   c.isa = f.avx2 ? ZeroIsa::kAvx2 : ZeroIsa::kSse2;
-  // Vector stores win while the buffer fits the L2; past that, rep stosb's
-  // microcode writes whole lines without reading them first (no
-  // read-for-ownership), which plain stores into missing lines cannot.
-  // Measured on a quiet 2-vCPU Zen 4 VM (examples/zero_sweep pinned with
-  // taskset, GB/s): at 512 KiB vector stores 222 vs rep stosb 145; at 1-2 MiB
-  // rep stosb leads on both vCPUs (113 vs 97). Between 4 MiB and the L3 the
-  // vCPUs disagree: on one rep stosb runs at 109-113 (vector 91-105), on the
-  // other it streams at 68-70 from 4 MiB on (vector 85-89). The rule follows
-  // the first, where rep stosb keeps its lead up to 31 MiB: from the L2 size
-  // (1 MiB when the CPU does not say).
+  // The CPUID rule, for when there is no calibration: vector stores while
+  // the buffer fits the L2; past it rep stosb, whose microcode writes whole
+  // lines without reading them first; non-temporal stores once the buffer
+  // cannot stay in the L3 (at most 32 MiB, Go's memclr threshold).
   const std::size_t stosb = f.l2 != 0 ? f.l2 : (std::size_t{1} << 20);
   c.stosb_threshold = f.erms ? stosb : 0;
-  // Non-temporal stores skip the caches entirely: Go's memclr switches at
-  // 32 MiB, where they double its speed (seed 004); bounded by the L3 size.
   std::size_t nt = std::size_t{32} << 20;
   if (f.l3 != 0 && f.l3 < nt) nt = f.l3;
   c.nt_threshold = nt;
+  c.bands = bands_from_thresholds(c.stosb_threshold, c.nt_threshold);
+  c.source = "cpuid";
   return c;
 }
 
@@ -210,20 +343,52 @@ ZeroConfig zero_config() {
   resolve();
   ZeroConfig c = default_zero_config();
   c.isa = static_cast<ZeroIsa>(g_isa.load(std::memory_order_relaxed));
-  c.stosb_threshold = internal::g_zero_stosb_threshold.load(std::memory_order_relaxed);
-  c.nt_threshold = internal::g_zero_nt_threshold.load(std::memory_order_relaxed);
-  c.env_error = resolution().env_error;
+  std::string learned;
+  c.bands = effective_bands(&learned);
+  c.stosb_threshold = first_band_of(c.bands, ZeroMethod::kRepStosb);
+  c.nt_threshold = first_band_of(c.bands, ZeroMethod::kNonTemporal);
+  Provenance& s = provenance();
+  std::lock_guard lock(s.mu);
+  c.env_error = s.env_error;
+  c.source = s.source;
+  c.reason = s.reason + (c.source == "calibrated" ? learned : "");
+  c.calibration_ms = s.calibration_ms;
   return c;
+}
+
+ZeroConfig zero_calibrate() {
+  resolve();
+  const auto isa = static_cast<ZeroIsa>(g_isa.load(std::memory_order_relaxed));
+  const ZeroConfig rule = default_zero_config();
+  const internal::Calibration c = internal::calibrate_ladder(isa, rule);
+  {
+    Provenance& s = provenance();
+    std::lock_guard lock(s.mu);
+    install(isa, calibrated_bands(c.bands, rule), true);
+    s.source = "calibrated";
+    s.reason = c.reason;
+    s.calibration_ms = c.ms;
+  }
+  return zero_config();
 }
 
 bool set_zero_config(const ZeroConfig& config) {
   if (!cpu_has(config.isa)) return false;
+  std::vector<ZeroBand> bands = config.bands;
+  if (bands.empty() || first_band_of(bands, ZeroMethod::kRepStosb) != config.stosb_threshold ||
+      first_band_of(bands, ZeroMethod::kNonTemporal) != config.nt_threshold) {
+    bands = bands_from_thresholds(config.stosb_threshold, config.nt_threshold);
+  }
+  if (!valid_bands(bands)) return false;
   resolve();
-  install(config.isa, config.stosb_threshold, config.nt_threshold);
+  Provenance& s = provenance();
+  std::lock_guard lock(s.mu);
+  install(config.isa, bands, false);
+  s.source = "set_zero_config";
+  s.reason.clear();
+  s.calibration_ms = 0;
   return true;
 }
-
-
 
 void zero_fill_nt(void* p, std::size_t n) noexcept {
   internal::zero_nt_no_fence(p, n);
@@ -243,9 +408,38 @@ namespace internal {
 
 bool zero_uses_nt(std::size_t n) noexcept {
   resolve();
-  const std::size_t nt = g_zero_nt_threshold.load(std::memory_order_relaxed);
-  return nt != 0 && n >= nt;
+  if (n >= kLargeFrom && g_zero_learning.load(std::memory_order_relaxed)) {
+    const int k = zero_large_bucket(n);
+    if (k < kLargeBuckets) {
+      const unsigned char st = g_zero_large[k].load(std::memory_order_relaxed);
+      if (st < kDone) return st == static_cast<unsigned char>(ZeroMethod::kNonTemporal);
+    }
+  }
+  return zero_band_method(n) == ZeroMethod::kNonTemporal;
 }
+
+bool zero_learn(void* p, std::size_t n) noexcept {
+  const int k = zero_large_bucket(n);
+  unsigned char expected = kLargeUnknown;
+  if (!g_zero_large[k].compare_exchange_strong(expected, kLargeBusy, std::memory_order_acq_rel)) {
+    return false;
+  }
+  const auto isa = static_cast<ZeroIsa>(g_isa.load(std::memory_order_relaxed));
+  const LargeVerdict v = race_large(p, n, isa, cpu_features().erms);
+  g_large_margin[k].store(static_cast<std::uint32_t>(v.margin * 1000), std::memory_order_relaxed);
+  g_zero_large[k].store(static_cast<unsigned char>(v.method), std::memory_order_release);
+  return true;
+}
+
+Fill vector_kernel(ZeroIsa isa) noexcept {
+  switch (isa) {
+    case ZeroIsa::kAvx512: return &vector_avx512;
+    case ZeroIsa::kAvx2: return &vector_avx2;
+    case ZeroIsa::kSse2: break;
+  }
+  return &vector_sse2;
+}
+
 
 void zero_nt_no_fence(void* p, std::size_t n) noexcept {
   if (cpu_features().avx2) {

@@ -1,8 +1,9 @@
 // Zeroing kernels (zero_kernels.hpp). Each kernel:
 //   n < 16          two overlapping scalar stores (8, 4, 2 bytes) or one byte
 //   n <= 4 vectors  2 or 4 overlapping unaligned vector stores, no loop
-//   larger          rep stosb or non-temporal stores past their thresholds;
-//                   else 4 unaligned vector stores at each end, then an
+//   larger          the method of the size's band or learned bucket (rep
+//                   stosb, non-temporal stores, memset); for vector stores
+//                   4 unaligned vector stores at each end, then an
 //                   aligned loop of 4 stores over what lies between (its
 //                   bound computed once: on Zen 4 this runs level with
 //                   glibc's memset at 512 B-2 KiB, where a loop that kept
@@ -16,8 +17,13 @@
 
 namespace zerolab::internal {
 
-constinit std::atomic<std::size_t> g_zero_stosb_threshold{0};
-constinit std::atomic<std::size_t> g_zero_nt_threshold{0};
+constinit std::atomic<std::uint64_t> g_zero_bands[kZeroBandSlots] = {
+    kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand,
+    kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand};
+constinit std::atomic<bool> g_zero_learning{false};
+constinit std::atomic<unsigned char> g_zero_large[kLargeBuckets] = {
+    kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown,
+    kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown};
 
 namespace {
 
@@ -47,8 +53,24 @@ inline unsigned char* align_up(unsigned char* p, std::uintptr_t a) noexcept {
   return reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + a) & ~(a - 1));
 }
 
-inline bool use_nt(std::size_t n, std::size_t nt) noexcept { return nt != 0 && n >= nt; }
-inline bool use_stosb(std::size_t n, std::size_t stosb) noexcept { return stosb != 0 && n >= stosb; }
+// The methods other than vector stores, for sizes past the small paths.
+inline void zero_by_method(unsigned char* p, std::size_t n, ZeroMethod m,
+                           void (*nt)(void*, std::size_t) noexcept) noexcept {
+  switch (m) {
+    case ZeroMethod::kNonTemporal:
+      nt(p, n);
+      _mm_sfence();
+      return;
+    case ZeroMethod::kRepStosb:
+      zero_rep_stosb(p, n);
+      return;
+    case ZeroMethod::kMemset:
+      std::memset(p, 0, n);
+      return;
+    case ZeroMethod::kVector:
+      break;
+  }
+}
 
 // 16..64 bytes with SSE stores.
 inline void zero_16_to_64(unsigned char* p, std::size_t n) noexcept {
@@ -66,8 +88,7 @@ inline void zero_16_to_64(unsigned char* p, std::size_t n) noexcept {
 
 // ---- cores, inlined into every entry point -------------------------------------------
 
-__attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n, std::size_t stosb,
-                                                  std::size_t nt) noexcept {
+__attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n, ZeroMethod m) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n < 16) {
     zero_below_16(p, n);
@@ -77,13 +98,8 @@ __attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n, s
     zero_16_to_64(p, n);
     return;
   }
-  if (use_nt(n, nt)) {
-    zero_nt_sse2(p, n);
-    _mm_sfence();
-    return;
-  }
-  if (use_stosb(n, stosb)) {
-    zero_rep_stosb(p, n);
+  if (m != ZeroMethod::kVector) {
+    zero_by_method(p, n, m, &zero_nt_sse2);
     return;
   }
   const __m128i z = _mm_setzero_si128();
@@ -110,8 +126,7 @@ __attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n, s
 }
 
 __attribute__((target("avx2"), always_inline)) inline void core_avx2(void* dst, std::size_t n,
-                                                                    std::size_t stosb,
-                                                                    std::size_t nt) noexcept {
+                                                                    ZeroMethod m) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n < 16) {
     zero_below_16(p, n);
@@ -146,13 +161,8 @@ __attribute__((target("avx2"), always_inline)) inline void core_avx2(void* dst, 
     _mm256_storeu_si256(e - 1, z);
     return;
   }
-  if (use_nt(n, nt)) {
-    zero_nt_avx2(p, n);
-    _mm_sfence();
-    return;
-  }
-  if (use_stosb(n, stosb)) {
-    zero_rep_stosb(p, n);
+  if (m != ZeroMethod::kVector) {
+    zero_by_method(p, n, m, &zero_nt_avx2);
     return;
   }
   unsigned char* end = p + n;
@@ -176,10 +186,10 @@ __attribute__((target("avx2"), always_inline)) inline void core_avx2(void* dst, 
 }
 
 __attribute__((target("avx2,avx512f"), always_inline)) inline void core_avx512(
-    void* dst, std::size_t n, std::size_t stosb, std::size_t nt) noexcept {
+    void* dst, std::size_t n, ZeroMethod m) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n <= 128) {
-    core_avx2(p, n, 0, 0);
+    core_avx2(p, n, ZeroMethod::kVector);
     return;
   }
   const __m512i z = _mm512_setzero_si512();
@@ -192,13 +202,8 @@ __attribute__((target("avx2,avx512f"), always_inline)) inline void core_avx512(
     _mm512_storeu_si512(e - 1, z);
     return;
   }
-  if (use_nt(n, nt)) {
-    zero_nt_avx2(p, n);
-    _mm_sfence();
-    return;
-  }
-  if (use_stosb(n, stosb)) {
-    zero_rep_stosb(p, n);
+  if (m != ZeroMethod::kVector) {
+    zero_by_method(p, n, m, &zero_nt_avx2);
     return;
   }
   unsigned char* end = p + n;
@@ -232,7 +237,7 @@ void zero_rep_stosb(void* p, std::size_t n) noexcept {
 void zero_nt_sse2(void* dst, std::size_t n) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n < 128) {
-    core_sse2(p, n, 0, 0);
+    core_sse2(p, n, ZeroMethod::kVector);
     return;
   }
   const __m128i z = _mm_setzero_si128();
@@ -252,7 +257,7 @@ void zero_nt_sse2(void* dst, std::size_t n) noexcept {
 __attribute__((target("avx2"))) void zero_nt_avx2(void* dst, std::size_t n) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n < 128) {
-    core_avx2(p, n, 0, 0);
+    core_avx2(p, n, ZeroMethod::kVector);
     return;
   }
   const __m256i z = _mm256_setzero_si256();
@@ -281,53 +286,32 @@ __attribute__((target("avx2"))) void zero_nt_avx2(void* dst, std::size_t n) noex
 
 // ---- the exported kernels ------------------------------------------------------------
 
-void zero_sse2(void* p, std::size_t n, std::size_t stosb, std::size_t nt) noexcept {
-  core_sse2(p, n, stosb, nt);
-}
-__attribute__((target("avx2"))) void zero_avx2(void* p, std::size_t n, std::size_t stosb,
-                                                std::size_t nt) noexcept {
-  core_avx2(p, n, stosb, nt);
-}
-__attribute__((target("avx2,avx512f"))) void zero_avx512(void* p, std::size_t n, std::size_t stosb,
-                                                          std::size_t nt) noexcept {
-  core_avx512(p, n, stosb, nt);
-}
-
-// zero_fill's targets: the kernel inlined, the thresholds loaded only for
+// zero_fill's targets: the kernel inlined, the bands looked up only for
 // sizes past every small-size path.
 void fill_sse2(void* p, std::size_t n) noexcept {
-  if (n <= 64) {
-    core_sse2(p, n, 0, 0);
-    return;
-  }
-  core_sse2(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
-            g_zero_nt_threshold.load(std::memory_order_relaxed));
+  if (n <= 64) return core_sse2(p, n, ZeroMethod::kVector);
+  const unsigned char m = zero_choose(p, n);
+  if (m != kDone) core_sse2(p, n, static_cast<ZeroMethod>(m));
 }
 
 __attribute__((target("avx2"))) void fill_avx2(void* p, std::size_t n) noexcept {
-  if (n <= 256) {
-    core_avx2(p, n, 0, 0);
-    return;
-  }
-  core_avx2(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
-            g_zero_nt_threshold.load(std::memory_order_relaxed));
+  if (n <= 256) return core_avx2(p, n, ZeroMethod::kVector);
+  const unsigned char m = zero_choose(p, n);
+  if (m != kDone) core_avx2(p, n, static_cast<ZeroMethod>(m));
 }
 
 __attribute__((target("avx2,avx512f"))) void fill_avx512(void* p, std::size_t n) noexcept {
-  if (n <= 256) {
-    core_avx512(p, n, 0, 0);
-    return;
-  }
-  core_avx512(p, n, g_zero_stosb_threshold.load(std::memory_order_relaxed),
-              g_zero_nt_threshold.load(std::memory_order_relaxed));
+  if (n <= 256) return core_avx512(p, n, ZeroMethod::kVector);
+  const unsigned char m = zero_choose(p, n);
+  if (m != kDone) core_avx512(p, n, static_cast<ZeroMethod>(m));
 }
 
-void vector_sse2(void* p, std::size_t n) noexcept { core_sse2(p, n, 0, 0); }
+void vector_sse2(void* p, std::size_t n) noexcept { core_sse2(p, n, ZeroMethod::kVector); }
 __attribute__((target("avx2"))) void vector_avx2(void* p, std::size_t n) noexcept {
-  core_avx2(p, n, 0, 0);
+  core_avx2(p, n, ZeroMethod::kVector);
 }
 __attribute__((target("avx2,avx512f"))) void vector_avx512(void* p, std::size_t n) noexcept {
-  core_avx512(p, n, 0, 0);
+  core_avx512(p, n, ZeroMethod::kVector);
 }
 
 }  // namespace zerolab::internal

@@ -1,42 +1,88 @@
 // The zeroing kernels behind zero_fill, one per ISA, each covering every
 // size: overlapping stores for small sizes, an aligned loop of vector
-// stores for medium ones, rep stosb and non-temporal stores past the
-// thresholds it is given. Compiled with per-function target attributes, so
+// stores for medium ones, and past those the method of the size's band
+// (vector stores, rep stosb, non-temporal stores or glibc's memset). Compiled with per-function target attributes, so
 // the library itself needs no -mavx2; the dispatcher (zero.cpp) only calls a
 // kernel the CPU supports.
 //
 // Thread-safety: pure functions of their arguments.
 //
 // Example:
-//   zerolab::internal::zero_avx2(p, n, /*stosb=*/0, /*nt=*/32 << 20);
+//   zerolab::internal::fill_avx2(p, n);  // the method of n's band
 #ifndef ZEROLAB_SRC_MEM_ZERO_KERNELS_HPP_
 #define ZEROLAB_SRC_MEM_ZERO_KERNELS_HPP_
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
+
+#include "zerolab/zero.hpp"
 
 namespace zerolab::internal {
 
-// The thresholds in force (zero.cpp installs them; 0 means never).
-extern constinit std::atomic<std::size_t> g_zero_stosb_threshold;
-extern constinit std::atomic<std::size_t> g_zero_nt_threshold;
+// The bands in force, sorted by size: each slot packs a band's first size
+// (low 56 bits) and its ZeroMethod (high 8 bits); unused slots are kNoBand.
+// Sizes below the first band use vector stores. zero.cpp installs them.
+inline constexpr int kZeroBandSlots = 16;
+inline constexpr std::uint64_t kZeroBandSizeMask = (std::uint64_t{1} << 56) - 1;
+inline constexpr std::uint64_t kNoBand = kZeroBandSizeMask;
+extern constinit std::atomic<std::uint64_t> g_zero_bands[kZeroBandSlots];
 
-// zero_fill's entry points per ISA: the kernels below with the thresholds
-// in force.
+// The method of the band that holds size n.
+inline ZeroMethod zero_band_method(std::size_t n) noexcept {
+  ZeroMethod m = ZeroMethod::kVector;
+  for (const auto& slot : g_zero_bands) {
+    const std::uint64_t b = slot.load(std::memory_order_relaxed);
+    if ((b & kZeroBandSizeMask) > n) break;
+    m = static_cast<ZeroMethod>(b >> 56);
+  }
+  return m;
+}
+
+// The large buckets, learned while g_zero_learning is on: bucket k holds
+// sizes [kLargeFrom << k, kLargeFrom << (k + 1)); each is kLargeUnknown until
+// the first zero_fill of its sizes races the methods (kLargeBusy meanwhile),
+// then the winning ZeroMethod. Sizes past the last bucket, and every size
+// while learning is off, follow the bands.
+inline constexpr std::size_t kLargeFrom = std::size_t{1} << 20;
+inline constexpr int kLargeBuckets = 8;  // 1 MiB .. 256 MiB
+inline constexpr unsigned char kLargeUnknown = 0xff;
+inline constexpr unsigned char kLargeBusy = 0xfe;
+extern constinit std::atomic<bool> g_zero_learning;
+extern constinit std::atomic<unsigned char> g_zero_large[kLargeBuckets];
+
+inline int zero_large_bucket(std::size_t n) noexcept {
+  return 63 - __builtin_clzll(static_cast<unsigned long long>(n)) - 20;
+}
+
+// Races the methods on [p, p+n) if n's bucket is still unknown and nobody
+// else is racing it; true if it did (the range is zero then).
+bool zero_learn(void* p, std::size_t n) noexcept;
+
+// The method for n (REQUIRES: n past the kernels' small paths), learning
+// n's bucket on [p, p+n) first if needed: kNoMethod then, the range zeroed.
+inline constexpr unsigned char kDone = 0xfd;
+inline unsigned char zero_choose(void* p, std::size_t n) noexcept {
+  if (n >= kLargeFrom && g_zero_learning.load(std::memory_order_relaxed)) {
+    const int k = zero_large_bucket(n);
+    if (k < kLargeBuckets) {
+      const unsigned char s = g_zero_large[k].load(std::memory_order_relaxed);
+      if (s < kDone) return s;
+      if (s == kLargeUnknown && zero_learn(p, n)) return kDone;
+    }
+  }
+  return static_cast<unsigned char>(zero_band_method(n));
+}
+
+// zero_fill's entry points per ISA: the kernels below with the bands in
+// force.
 void fill_sse2(void* p, std::size_t n) noexcept;
 void fill_avx2(void* p, std::size_t n) noexcept;
 void fill_avx512(void* p, std::size_t n) noexcept;
-// The same kernels with neither rep stosb nor non-temporal stores.
+// The same kernels with vector stores only.
 void vector_sse2(void* p, std::size_t n) noexcept;
 void vector_avx2(void* p, std::size_t n) noexcept;
 void vector_avx512(void* p, std::size_t n) noexcept;
-
-// Zero [p, p+n): rep stosb when stosb != 0 && stosb <= n < nt (or nt == 0),
-// non-temporal stores (plus sfence) when nt != 0 && n >= nt, vector stores
-// otherwise.
-void zero_sse2(void* p, std::size_t n, std::size_t stosb, std::size_t nt) noexcept;
-void zero_avx2(void* p, std::size_t n, std::size_t stosb, std::size_t nt) noexcept;
-void zero_avx512(void* p, std::size_t n, std::size_t stosb, std::size_t nt) noexcept;
 
 // Non-temporal stores for every aligned 64-byte line, ordinary stores for
 // the unaligned head and tail; no fence.

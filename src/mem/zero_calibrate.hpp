@@ -1,0 +1,57 @@
+// src/mem/zero_calibrate.hpp — zero_fill's calibration: times each zeroing
+// method on a scratch buffer at a ladder of sizes below 1 MiB, and on the
+// caller's own buffer for each power-of-two bucket from 1 MiB (zero.hpp
+// says the rule).
+//
+// Thread-safety: calibrate_zero is reentrant (its own scratch mapping);
+// zero.cpp runs it once under its once-flag, or at zero_calibrate().
+//
+// Example:
+//   Calibration c = calibrate_ladder(ZeroIsa::kAvx2, default_zero_config());
+//   // c.bands == {{8 << 10, ZeroMethod::kMemset}}, c.ms ≈ 0.5
+//   LargeVerdict v = race_large(buf, 8 << 20, ZeroIsa::kAvx2, true);  // buf now zero
+#ifndef ZEROLAB_SRC_MEM_ZERO_CALIBRATE_HPP_
+#define ZEROLAB_SRC_MEM_ZERO_CALIBRATE_HPP_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "mem/zero_kernels.hpp"
+#include "zerolab/zero.hpp"
+
+namespace zerolab::internal {
+
+struct Calibration {
+  std::vector<ZeroBand> bands;  // valid for set_zero_config
+  std::string reason;           // the CPU, the time, and each size's winner
+  double ms = 0;                // wall time taken
+};
+
+// Measures the ladder (512 B .. 512 KiB) and returns its bands, all below
+// kLargeFrom: `isa`'s vector stores against rep stosb (when `rule` has
+// ERMS), glibc memset and non-temporal stores; the CPUID `rule`'s method
+// keeps a size unless another beats it by 3%.
+Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule);
+
+// The method the bands of `rule` give size n.
+ZeroMethod rule_method(const ZeroConfig& rule, std::size_t n) noexcept;
+
+struct LargeVerdict {
+  ZeroMethod method = ZeroMethod::kVector;
+  double margin = 1;  // the runner-up's time over the winner's
+};
+
+// Races the methods on [p, p+n) (n >= kLargeFrom), leaving it zeroed.
+LargeVerdict race_large(void* p, std::size_t n, ZeroIsa isa, bool erms) noexcept;
+
+// The vector-stores-only kernel of `isa` (zero_kernels.hpp).
+using ZeroKernel = void (*)(void*, std::size_t) noexcept;
+ZeroKernel vector_kernel(ZeroIsa isa) noexcept;
+
+// "512B", "4KiB", "32MiB": whole KiB/MiB when exact, else bytes.
+std::string size_name(std::size_t bytes);
+
+}  // namespace zerolab::internal
+
+#endif  // ZEROLAB_SRC_MEM_ZERO_CALIBRATE_HPP_
