@@ -22,3 +22,18 @@ target_compile_definitions(store_test PRIVATE
   ZEROLAB_PG_TEST_DIR="${ZEROLAB_PG_TEST_DIR}")
 add_dependencies(store_test zerolab)
 gtest_discover_tests(store_test PROPERTIES LABELS store FIXTURES_REQUIRED store_pg DISCOVERY_TIMEOUT 60)
+
+# Many writers at once (tests/store_load_test.cpp): 8 processes x 200 runs x
+# 2,000 results into each engine, about a minute on 2 cores. Release build
+# only (labels "store" and "load"; run alone so it does not starve others).
+if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  add_executable(store_load_test store_load_test.cpp)
+  target_include_directories(store_load_test PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(store_load_test PRIVATE zerolab_store PkgConfig::LIBPQ GTest::gtest GTest::gtest_main
+    zerolab_warnings)
+  target_compile_definitions(store_load_test PRIVATE
+    ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
+    ZEROLAB_PG_TEST_DIR="${ZEROLAB_PG_TEST_DIR}")
+  gtest_discover_tests(store_load_test PROPERTIES LABELS "store,load" FIXTURES_REQUIRED store_pg
+    RUN_SERIAL TRUE TIMEOUT 900 DISCOVERY_TIMEOUT 60)
+endif()

@@ -33,7 +33,7 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;
   const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
   const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
@@ -78,9 +78,9 @@ bool parse_timestamp(std::string_view s, std::int64_t& ms) {
       if (p < s.size() && s[p] == '.') {  // a fraction: milliseconds kept
         ++p;
         const std::size_t start = p;
-        unsigned scale = 100;
+        std::int64_t scale = 100;
         while (p < s.size() && s[p] >= '0' && s[p] <= '9' && p - start < 9) {
-          frac_ms += (s[p] - '0') * scale;
+          frac_ms += static_cast<std::int64_t>(s[p] - '0') * scale;
           scale /= 10;
           ++p;
         }
