@@ -37,3 +37,15 @@ if(CMAKE_BUILD_TYPE STREQUAL "Release")
   gtest_discover_tests(store_load_test PROPERTIES LABELS "store,load" FIXTURES_REQUIRED store_pg
     RUN_SERIAL TRUE TIMEOUT 900 DISCOVERY_TIMEOUT 60)
 endif()
+
+# `zerolab history -format html` in headless Chromium: four runs of the
+# memclr-threshold experiment stored, one plot per benchmark (80 in sec/op).
+include(${PROJECT_SOURCE_DIR}/tests/browser/browser_test.cmake)
+set(zerolab_history_db ${CMAKE_BINARY_DIR}/browser/history.db)
+set(zerolab_report_data ${PROJECT_SOURCE_DIR}/tests/data/report)
+set(zerolab_history_add $<TARGET_FILE:zerolab> store add --store sqlite:${zerolab_history_db})
+string(REPLACE ";" " " zerolab_history_add "${zerolab_history_add}")
+zerolab_add_browser_test(browser_history_html
+  GENERATOR_COMMAND /bin/sh -c
+    "rm -f ${zerolab_history_db} ${zerolab_history_db}-wal ${zerolab_history_db}-shm && ${zerolab_history_add} --label commit=a ${zerolab_report_data}/memclr_old.txt >/dev/null && ${zerolab_history_add} --label commit=b ${zerolab_report_data}/memclr_new.txt >/dev/null && ${zerolab_history_add} --label commit=c ${zerolab_report_data}/memclr_old.txt >/dev/null && ${zerolab_history_add} --label commit=d ${zerolab_report_data}/memclr_new.txt >/dev/null && $<TARGET_FILE:zerolab> history --store sqlite:${zerolab_history_db} -filter .unit:sec/op -format html -o ${CMAKE_BINARY_DIR}/browser/browser_history_html.html"
+  MIN_PLOTS 80)
