@@ -249,6 +249,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   }
   std::fprintf(out, "%s%s\nresults: %s\n", summary_line(t).c_str(),
                context.provisional ? " (provisional)" : "", s.out_dir.c_str());
+  if (s.on_finished && !s.on_finished(outcomes, machine)) any_error = true;
   return finish_baseline(s, s.baseline != nullptr ? &comparison : nullptr, any_error, started, out, err);
 }
 

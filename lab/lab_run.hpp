@@ -23,10 +23,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "lab/experiment.hpp"
+#include "lab/machine_info.hpp"
+#include "lab/outcome.hpp"
 
 namespace zerolab::lab {
 
@@ -61,6 +64,11 @@ struct LabSettings {
   // found a regression.
   std::string save_name;
   std::string save_dir;
+  // Called once every result file and report is written (before --save),
+  // with what ran; returns false, having said why on stderr, when keeping
+  // the run failed (the exit code is then 1). `zerolab lab` stores the run
+  // in the results store here (tools/zerolab/lab_store.cpp).
+  std::function<bool(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine)> on_finished;
 };
 
 // Returns the exit code: 0; 1 when a benchmark failed, a claim is an error

@@ -49,3 +49,11 @@ zerolab_add_browser_test(browser_history_html
   GENERATOR_COMMAND /bin/sh -c
     "rm -f ${zerolab_history_db} ${zerolab_history_db}-wal ${zerolab_history_db}-shm && ${zerolab_history_add} --label commit=a ${zerolab_report_data}/memclr_old.txt >/dev/null && ${zerolab_history_add} --label commit=b ${zerolab_report_data}/memclr_new.txt >/dev/null && ${zerolab_history_add} --label commit=c ${zerolab_report_data}/memclr_old.txt >/dev/null && ${zerolab_history_add} --label commit=d ${zerolab_report_data}/memclr_new.txt >/dev/null && $<TARGET_FILE:zerolab> history --store sqlite:${zerolab_history_db} -filter .unit:sec/op -format html -o ${CMAKE_BINARY_DIR}/browser/browser_history_html.html"
   MIN_PLOTS 80)
+
+# `zerolab store matrix -format html` in headless Chromium: a grid, no plots.
+set(zerolab_matrix_db ${CMAKE_BINARY_DIR}/browser/matrix.db)
+zerolab_add_browser_test(browser_store_matrix_html
+  GENERATOR_COMMAND /bin/sh -c
+    "rm -f ${zerolab_matrix_db} ${zerolab_matrix_db}-wal ${zerolab_matrix_db}-shm && $<TARGET_FILE:zerolab> lab --quick merge -o ${CMAKE_BINARY_DIR}/browser/matrix_lab --store sqlite:${zerolab_matrix_db} >/dev/null || true && $<TARGET_FILE:zerolab> store matrix --store sqlite:${zerolab_matrix_db} -format html -o ${CMAKE_BINARY_DIR}/browser/browser_store_matrix_html.html"
+  MIN_PLOTS 0
+  TIMEOUT 300)

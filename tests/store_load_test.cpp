@@ -43,7 +43,7 @@ store::Run load_run(int process, int run) {
     r.results.push_back(store::StoredResult{"BenchmarkLoad/case=" + std::to_string(i % 200) + "-2", 1000 + i, 0,
                                             {{100.0 + process + run * 0.01 + i * 1e-4, "ns/op"}}});
   }
-  r.claims.push_back({"load", "every run is kept once", "", "holds", "", "holds", "", "", false});
+  r.claims.push_back({"load", "every run is kept once", "", "holds", "", "holds", "", "", false, "", ""});
   store::set_labels(r, {{"commit", "c" + std::to_string(run)}});
   return r;
 }

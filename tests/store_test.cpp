@@ -276,7 +276,7 @@ TEST_P(StoreTest, NewerSchemaIsRefusedNamingTheStore) {
        {std::vector<std::string>{"store", "list"}, {"history"}, {"store", "add", write("a.txt", "BenchmarkA 1 1 ns/op\n")}}) {
     const auto r = run(args);
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find(": " + ts_.url.display + ": the store's schema is version 99, newer than this zerolab's (2); "
+    EXPECT_NE(r.err.find(": " + ts_.url.display + ": the store's schema is version 99, newer than this zerolab's (3); "
                          "use a newer zerolab\n"),
               std::string::npos)
         << r.err;
@@ -400,8 +400,8 @@ TEST_P(StoreTest, MatrixShowsEachMachinesLatestVerdicts) {
   auto lab_run = [](int n, std::int64_t t, const std::string& machine, const std::string& go, const std::string& cpp) {
     store::Run r = synthetic_run(n, t, machine, {{"BenchmarkM", {1}}});
     r.kind = "lab";
-    r.claims.push_back({"merge", "slices merge 2x faster", "2x", "replicates", go, cpp, "2.1x", "p=0.000 n=10+10", false});
-    r.claims.push_back({"zero", "memclr is free", "", "inconclusive", "", "inconclusive", "1.01x", "p=0.4", true});
+    r.claims.push_back({"merge", "slices merge 2x faster", "2x", "replicates", go, cpp, "2.1x", "p=0.000 n=10+10", false, "2.3x", "p=0.000 n=10+10"});
+    r.claims.push_back({"zero", "memclr is free", "", "inconclusive", "", "inconclusive", "1.01x", "p=0.4", true, "", ""});
     r.id = store::random_uuid();
     return r;
   };
@@ -486,6 +486,78 @@ TEST(StoreSqliteFileTest, CorruptAndForeignFilesAreRefusedWithExit2) {
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "zerolab store list: sqlite:" + dir + "/none.db: no such store (nothing has been stored there yet)\n");
   EXPECT_FALSE(lab_test_util::exists(dir + "/none.db"));
+}
+
+}  // namespace
+
+namespace {
+
+// `zerolab lab` keeps each run in the store.
+TEST(StoreLabTest, LabRunIsStoredWithItsClaimsAndExportsAsItsFiles) {
+  const TestStore ts = make_test_store("sqlite");
+  const auto r = cli(ts.dir, {"lab", "--quick", "merge", "-o", ts.dir + "/out", "--store", ts.url_text, "--label",
+                              "commit=abc", "--save", "first", "--baseline-dir", ts.dir + "/baselines"});
+  ASSERT_EQ(r.code == 0 || r.code == 1, true) << r.err;
+  const std::size_t at = r.out.find("stored: run ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string id = r.out.substr(at + 12, 36);
+  EXPECT_NE(r.out.find("stored: run " + id + " in " + ts.url_text + " as first\n"), std::string::npos);
+  zerolab::store::Store s = zerolab::store::Store::open(ts.url, zerolab::store::OpenMode::kRead);
+  EXPECT_EQ(s.resolve("first"), id);
+  const zerolab::store::Run run = s.load_run(id);
+  EXPECT_EQ(run.kind, "lab");
+  EXPECT_EQ(run.label("commit"), "abc");
+  EXPECT_EQ(run.claims.size(), 3u);
+  EXPECT_EQ(run.claims[0].experiment, "merge");
+  EXPECT_FALSE(run.claims[0].cpp_verdict.empty());
+  EXPECT_FALSE(run.claims[0].go_verdict.empty());
+  const auto exp = cli(ts.dir, {"store", "export", "--store", ts.url_text, "first", "-o", ts.dir + "/e.txt"});
+  ASSERT_EQ(exp.code, 0) << exp.err;
+  EXPECT_EQ(cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/out/merge.txt"}).out,
+            cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/e.txt"}).out);
+  const auto matrix = cli(ts.dir, {"store", "matrix", "--store", ts.url_text});
+  EXPECT_NE(matrix.out.find("merge: "), std::string::npos) << matrix.out;
+}
+
+TEST(StoreLabTest, UnreachableStoreIsExit1AndTheFilesAreWritten) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_lab");
+  const auto r = cli(dir, {"lab", "--quick", "merge", "-o", dir + "/out", "--store",
+                           "postgresql://ci:s3cret@/bench?host=" + dir + "/nowhere"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("zerolab lab: cannot store the run (the result files are written): cannot reach "
+                       "postgresql://ci:***@/bench?host=" + dir + "/nowhere: "),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("s3cret"), std::string::npos);
+  EXPECT_TRUE(lab_test_util::exists(dir + "/out/merge.txt"));
+  EXPECT_TRUE(lab_test_util::exists(dir + "/out/report.md"));
+  EXPECT_TRUE(lab_test_util::exists(dir + "/out/report.html"));
+}
+
+TEST(StoreLabTest, BadStoreFlagsRunNothing) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_lab");
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      {{"--store", "ftp://x"}, "zerolab lab: unknown store URL scheme \"ftp\" in \"ftp://x\" (expected sqlite:PATH or postgres://...)\n"},
+      {{"--label", "nokey"}, "zerolab lab: label \"nokey\" has no \"=\" (expected key=value)\n"},
+      {{"--no-store", "--store", "sqlite:x.db"}, "zerolab lab: flags --store and --no-store contradict each other\n"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"lab", "--quick", "merge", "-o", dir + "/out"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = cli(dir, args);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, c.err);
+  }
+  EXPECT_FALSE(lab_test_util::exists(dir + "/out"));
+  // --no-store: the run writes its files and no store.
+  const auto r = cli(dir, {"lab", "--quick", "merge", "-o", dir + "/out", "--no-store"});
+  EXPECT_EQ(r.out.find("stored:"), std::string::npos);
+  EXPECT_TRUE(lab_test_util::exists(dir + "/out/merge.txt"));
+  EXPECT_FALSE(lab_test_util::exists(dir + "/zerolab-results"));
 }
 
 }  // namespace

@@ -61,9 +61,11 @@ struct StoredClaim {
   std::string verdict;      // the lab's verdict: "replicates", "contradicts", ...
   std::string go_verdict;   // Go here: the claim measured in Go on this machine ("" if not measured)
   std::string cpp_verdict;  // C++ here: the claim measured on zerolab's C++
-  std::string figure;       // this machine's figure: "1.17x [1.15, 1.19]"
+  std::string figure;       // this machine's C++ figure: "1.17x [1.15, 1.19]"
   std::string detail;       // "p=0.000 n=10+10"
   bool provisional = false;
+  std::string go_figure;    // the Go-here figure and detail (schema 3)
+  std::string go_detail;
 };
 
 struct Run {

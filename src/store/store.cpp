@@ -59,6 +59,11 @@ CREATE TABLE claims(rid BIGINT NOT NULL, pos INTEGER NOT NULL, experiment TEXT N
     // 2: names for runs (--save NAME, --baseline NAME).
     {"CREATE TABLE run_names(name TEXT PRIMARY KEY, rid INTEGER NOT NULL);",
      "CREATE TABLE run_names(name TEXT PRIMARY KEY, rid BIGINT NOT NULL);"},
+    // 3: the Go-here side's own figure and detail.
+    {"ALTER TABLE claims ADD COLUMN go_figure TEXT NOT NULL DEFAULT '';"
+     "ALTER TABLE claims ADD COLUMN go_detail TEXT NOT NULL DEFAULT '';",
+     "ALTER TABLE claims ADD COLUMN go_figure TEXT NOT NULL DEFAULT '';"
+     "ALTER TABLE claims ADD COLUMN go_detail TEXT NOT NULL DEFAULT '';"},
 };
 static_assert(std::size(kSteps) == Store::kSchemaVersion);
 
@@ -225,11 +230,12 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
         const StoredClaim& c = run.claims[p];
         v.insert(v.end(), {Param(rid), Param(static_cast<std::int64_t>(p)), Param(c.experiment), Param(c.statement),
                            Param(c.seed_figure), Param(c.verdict), Param(c.go_verdict), Param(c.cpp_verdict),
-                           Param(c.figure), Param(c.detail), Param(std::int64_t{c.provisional ? 1 : 0})});
+                           Param(c.figure), Param(c.detail), Param(std::int64_t{c.provisional ? 1 : 0}),
+                           Param(c.go_figure), Param(c.go_detail)});
       }
       db_->bulk_insert("claims",
                        cols({"rid", "pos", "experiment", "statement", "seed_figure", "verdict", "go_verdict",
-                             "cpp_verdict", "figure", "detail", "provisional"}),
+                             "cpp_verdict", "figure", "detail", "provisional", "go_figure", "go_detail"}),
                        v);
       if (!run.name.empty()) {
         db_->query("INSERT INTO run_names(name, rid) VALUES(?, ?) ON CONFLICT(name) DO UPDATE SET rid = excluded.rid",
@@ -334,7 +340,8 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
                if (run.name.empty()) run.name = row.text(1);
              });
   db_->query("SELECT x.rid, x.experiment, x.statement, x.seed_figure, x.verdict, x.go_verdict, x.cpp_verdict, "
-             "x.figure, x.detail, x.provisional FROM claims" + join + " ORDER BY x.rid, x.pos",
+             "x.figure, x.detail, x.provisional, x.go_figure, x.go_detail FROM claims" + join +
+                 " ORDER BY x.rid, x.pos",
              params, [&](const Row& row) {
                StoredClaim c;
                c.experiment = row.text(1);
@@ -346,6 +353,8 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
                c.figure = row.text(7);
                c.detail = row.text(8);
                c.provisional = row.integer(9) != 0;
+               c.go_figure = row.text(10);
+               c.go_detail = row.text(11);
                of(row).claims.push_back(std::move(c));
              });
   if (!with_results) return runs;

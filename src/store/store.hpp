@@ -50,8 +50,9 @@ struct RunSummary {
 class Store {
  public:
   // The schema this zerolab writes. History: 1 runs, labels, configuration,
-  // results, unit metadata, claims; 2 adds run_names (--save NAME).
-  static constexpr int kSchemaVersion = 2;
+  // results, unit metadata, claims; 2 adds run_names (--save NAME); 3 adds
+  // the claims' Go-here figure and detail.
+  static constexpr int kSchemaVersion = 3;
 
   // Opens the store, creating it (kWrite, SQLite) and migrating it forward.
   // Throws StoreError.

@@ -35,6 +35,8 @@
 #include "lab/baseline.hpp"
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
+#include "lab_store.hpp"
+#include "store/store_args.hpp"
 
 namespace zerolab::cli {
 namespace {
@@ -65,6 +67,11 @@ constexpr const char* kUsage =
     "                       tables as zerolab compare's after the summary and in report.md/.html\n"
     "  --baseline-dir DIR   where baselines live (default $ZEROLAB_BASELINE_DIR, else\n"
     "                       zerolab-results/baselines): DIR/NAME/{manifest,<id>.txt}\n"
+    "  --store URL          keep the run in this results store (default\n"
+    "                       sqlite:zerolab-results/zerolab.db; postgres://... for a shared one);\n"
+    "                       `zerolab history` and `zerolab store matrix` read it\n"
+    "  --no-store           do not keep the run in a store\n"
+    "  --label K=V          a label of the stored run (commit=..., branch=...); repeatable\n"
     "  --fail-on-regression[=PCT]\n"
     "                       with --baseline: exit 3 if a statistically significant change is\n"
     "                       worse by more than PCT% (default 0), as zerolab compare's flag\n"
@@ -128,6 +135,23 @@ int run_lab_command(std::span<char* const> args) {
   if (flags.help) {
     std::fputs(kUsage, stdout);
     return 0;
+  }
+  // The store is checked before anything runs, as the flags are.
+  LabStoreSettings keep;
+  if (!flags.no_store) {
+    if (!store::parse_store_url(flags.store_url.empty() ? std::string(store::kDefaultStoreUrl) : flags.store_url,
+                                keep.url, error)) {
+      fail(error);
+      return kExitBadUsage;
+    }
+    for (const std::string& l : flags.labels) {
+      std::string k, v;
+      if (!store::parse_label(l, k, v, error)) {
+        fail(error);
+        return kExitBadUsage;
+      }
+      keep.labels.emplace_back(k, v);
+    }
   }
   const auto& all = lab::catalog();
   if (flags.list) {
@@ -204,6 +228,14 @@ int run_lab_command(std::span<char* const> args) {
   s.command = "zerolab lab";
   for (char* a : args) s.command += " " + std::string(a);
   s.progress = ::isatty(STDERR_FILENO) == 1;
+  if (!flags.no_store) {
+    keep.save_name = flags.save_name;
+    keep.command = s.command;
+    keep.out_dir = s.out_dir;
+    s.on_finished = [&keep](const std::vector<lab::ExperimentOutcome>& outcomes, const lab::MachineInfo& machine) {
+      return store_lab_run(keep, outcomes, machine, stdout, stderr);
+    };
+  }
   return lab::run_lab(s, stdout, stderr);
 }
 

@@ -53,7 +53,7 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
       value = args[++i];
       return true;
     };
-    if (name == "list" || name == "quick" || name == "h" || name == "help") {
+    if (name == "list" || name == "quick" || name == "h" || name == "help" || name == "no-store") {
       if (has_value) {
         error = "flag -" + name + " takes no value (got \"" + value + "\")";
         return false;
@@ -61,6 +61,14 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
       if (name == "list") f.list = true;
       if (name == "quick") f.quick = true;
       if (name == "h" || name == "help") f.help = true;
+      if (name == "no-store") f.no_store = true;
+    } else if (name == "store" || name == "label") {
+      if (!take_value()) return false;
+      if (name == "store") {
+        f.store_url = value;
+      } else {
+        f.labels.push_back(value);
+      }
     } else if (name == "fail-on-regression") {
       f.fail_on_regression = true;
       if (has_value) {
@@ -105,6 +113,10 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
     }
   }
 
+  if (f.no_store && !f.store_url.empty()) {
+    error = "flags --store and --no-store contradict each other";
+    return false;
+  }
   if (f.fail_on_regression && f.baseline_name.empty()) {
     error = "flag -fail-on-regression needs --baseline NAME (a baseline to compare with)";
     return false;

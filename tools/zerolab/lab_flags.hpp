@@ -41,6 +41,9 @@ struct LabFlags {
   std::string save_name;       // --save NAME (checked: lab/baseline_name.hpp)
   std::string baseline_name;   // --baseline NAME
   std::string baseline_dir;    // --baseline-dir DIR; "" means $ZEROLAB_BASELINE_DIR or the default
+  std::string store_url;        // --store URL; "" means the default store (checked by cmd_lab)
+  bool no_store = false;        // --no-store
+  std::vector<std::string> labels;  // --label k=v, repeatable (checked by cmd_lab)
   bool fail_on_regression = false;  // --fail-on-regression[=PCT]; needs --baseline
   double fail_percent = 0;          // PCT, >= 0 ("5" or "5%")
 };
