@@ -18,6 +18,9 @@
 #                                            zerolab::Arena in the lab and
 #                                            mem_bench (dlopen'ed, never
 #                                            linked: cmake/MimallocPeer.cmake)
+#   nlohmann-json3-dev                       zerolab waste --format json
+#   binutils                                 addr2line: zerolab waste's function,
+#                                            file and line for each call site
 #   chromium chromium-driver python3         the browser tests (label
 #                                            "browser"): headless Chromium
 #                                            loads the HTML reports,
@@ -32,7 +35,7 @@ set -euo pipefail
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
           libmimalloc-dev chromium chromium-driver python3
-          libsqlite3-dev libpq-dev postgresql)
+          libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,308 @@
+// zerolab::waste's read/write family: copies through user space.
+//
+// Each thread remembers its last successful read (read, pread, readv, recv,
+// recvfrom and their _chk forms): the descriptor, the byte ranges filled
+// (up to 4 iovecs) and 8 probe words spread over them. A later write
+// (write, pwrite, writev, send, sendto) by the same thread to a different
+// descriptor whose bytes all lie inside those ranges, with every probe that
+// falls inside the written bytes unchanged, is a copy through user space:
+// the bytes it wrote count (exactly), per source and destination descriptor
+// type and per call site. Calls glibc makes internally (stdio's fread/
+// fwrite, sendmsg) do not pass through here.
+//
+// Cost: a read pays 8 loads after the system call; a write pays a few
+// compares, and a detected copy an fstat per descriptor and a stack.
+//
+// Example: under zerolab waste, `n = read(in, buf, 65536); write(out, buf, n);`
+// with `in` a file and `out` a pipe counts one file→pipe copy of n bytes.
+#include <dlfcn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "waste/preload_state.hpp"
+
+extern "C" [[noreturn]] void __chk_fail();  // glibc: "buffer overflow detected"
+
+namespace zerolab::waste {
+namespace {
+
+using ReadFn = ssize_t (*)(int, void*, size_t);
+using PreadFn = ssize_t (*)(int, void*, size_t, off_t);
+using ReadvFn = ssize_t (*)(int, const iovec*, int);
+using RecvFn = ssize_t (*)(int, void*, size_t, int);
+using RecvfromFn = ssize_t (*)(int, void*, size_t, int, sockaddr*, socklen_t*);
+using WriteFn = ssize_t (*)(int, const void*, size_t);
+using PwriteFn = ssize_t (*)(int, const void*, size_t, off_t);
+using WritevFn = ssize_t (*)(int, const iovec*, int);
+using SendFn = ssize_t (*)(int, const void*, size_t, int);
+using SendtoFn = ssize_t (*)(int, const void*, size_t, int, const sockaddr*, socklen_t);
+
+struct Real {
+  ReadFn read;
+  PreadFn pread;
+  ReadvFn readv;
+  RecvFn recv;
+  RecvfromFn recvfrom;
+  WriteFn write;
+  PwriteFn pwrite;
+  WritevFn writev;
+  SendFn send;
+  SendtoFn sendto;
+};
+Real g_real{};
+
+template <typename Fn>
+void find(Fn& slot, const char* name) {
+  slot = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
+}
+
+__attribute__((constructor(101))) void find_glibc_io() {
+  find(g_real.read, "read");
+  find(g_real.pread, "pread64");
+  find(g_real.readv, "readv");
+  find(g_real.recv, "recv");
+  find(g_real.recvfrom, "recvfrom");
+  find(g_real.write, "write");
+  find(g_real.pwrite, "pwrite64");
+  find(g_real.writev, "writev");
+  find(g_real.send, "send");
+  find(g_real.sendto, "sendto");
+}
+
+FdType fd_type(int fd) {
+  struct stat st {};
+  if (syscall(SYS_fstat, fd, &st) != 0) return FdType::kOther;
+  if (S_ISREG(st.st_mode)) return FdType::kFile;
+  if (S_ISFIFO(st.st_mode)) return FdType::kPipe;
+  if (S_ISCHR(st.st_mode)) {
+    termios tio{};
+    return syscall(SYS_ioctl, fd, TCGETS, &tio) == 0 ? FdType::kTty : FdType::kOther;
+  }
+  if (S_ISSOCK(st.st_mode)) {
+    int domain = 0;
+    int type = 0;
+    socklen_t len = sizeof domain;
+    if (syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0) return FdType::kOther;
+    len = sizeof type;
+    if (syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0) return FdType::kOther;
+    if (domain == AF_UNIX) return FdType::kUnix;
+    if (domain == AF_INET || domain == AF_INET6) {
+      if (type == SOCK_STREAM) return FdType::kTcp;
+      if (type == SOCK_DGRAM) return FdType::kUdp;
+    }
+  }
+  return FdType::kOther;
+}
+
+std::uint64_t load_probe(std::uintptr_t at, std::uintptr_t end) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, reinterpret_cast<const void*>(at), end - at >= 8 ? 8 : end - at);
+  return v;
+}
+
+// After a read of `got` bytes into `iov`.
+void note_read(int fd, const iovec* iov, int count, ssize_t got) {
+  ThreadState& t = t_state;
+  if (got <= 0 || t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
+  ReadMemory& m = t.read;
+  m.fd = fd;
+  m.segments = 0;
+  std::uint64_t left = static_cast<std::uint64_t>(got);
+  for (int i = 0; i < count && left > 0 && m.segments < ReadMemory::kSegments; ++i) {
+    const std::uint64_t n = iov[i].iov_len < left ? iov[i].iov_len : left;
+    if (n == 0) continue;
+    const auto b = reinterpret_cast<std::uintptr_t>(iov[i].iov_base);
+    m.begin[m.segments] = b;
+    m.end[m.segments] = b + n;
+    ++m.segments;
+    left -= n;
+  }
+  // Probes at equal steps through the first segment (most reads have one).
+  m.probes = 0;
+  const std::uint64_t span = m.end[0] - m.begin[0];
+  for (int i = 0; i < ReadMemory::kProbes; ++i) {
+    const std::uintptr_t at = m.begin[0] + span * static_cast<std::uint64_t>(i) / ReadMemory::kProbes;
+    if (m.probes > 0 && m.probe_at[m.probes - 1] == at) continue;
+    m.probe_at[m.probes] = at;
+    m.probe_value[m.probes] = load_probe(at, m.end[0]);
+    ++m.probes;
+  }
+}
+
+bool inside_read(const ReadMemory& m, std::uintptr_t b, std::uintptr_t e) {
+  for (int i = 0; i < m.segments; ++i) {
+    if (b >= m.begin[i] && e <= m.end[i]) return true;
+  }
+  return false;
+}
+
+bool probes_unchanged(const ReadMemory& m, std::uintptr_t b, std::uintptr_t e) {
+  for (int i = 0; i < m.probes; ++i) {
+    const std::uintptr_t at = m.probe_at[i];
+    if (at < b || at >= e) continue;
+    const std::uintptr_t seg_end = m.end[0];
+    if (load_probe(at, seg_end) != m.probe_value[i]) return false;
+  }
+  return true;
+}
+
+__attribute__((noinline)) void record_copy(ThreadState& t, int src, int dst, std::uint64_t bytes) {
+  InHook guard(t);
+  const FdType from = fd_type(src);
+  const FdType to = fd_type(dst);
+  Totals& totals = g_record->totals;
+  const auto f = static_cast<int>(from);
+  const auto d = static_cast<int>(to);
+  totals.copy_calls[f][d].fetch_add(1, std::memory_order_relaxed);
+  totals.copy_bytes[f][d].fetch_add(bytes, std::memory_order_relaxed);
+  std::uint64_t pcs[kMaxFrames];
+  const int depth = capture_stack(pcs, kMaxFrames);
+  if (Site* s = find_or_add_site(Kind::kUserSpaceCopies, pcs, depth, from, to)) {
+    s->calls.fetch_add(1, std::memory_order_relaxed);
+    s->bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+}
+
+// After a write of `wrote` bytes from `iov` to `fd`.
+void note_write(int fd, const iovec* iov, int count, ssize_t wrote) {
+  ThreadState& t = t_state;
+  if (wrote <= 0 || t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
+  const ReadMemory& m = t.read;
+  if (m.segments == 0 || fd == m.fd) return;
+  std::uint64_t left = static_cast<std::uint64_t>(wrote);
+  for (int i = 0; i < count && left > 0; ++i) {
+    const std::uint64_t n = iov[i].iov_len < left ? iov[i].iov_len : left;
+    const auto b = reinterpret_cast<std::uintptr_t>(iov[i].iov_base);
+    if (n > 0 && (!inside_read(m, b, b + n) || !probes_unchanged(m, b, b + n))) return;
+    left -= n;
+  }
+  record_copy(t, m.fd, fd, static_cast<std::uint64_t>(wrote));
+}
+
+iovec one(const void* p, size_t n) { return iovec{const_cast<void*>(p), n}; }
+
+}  // namespace
+}  // namespace zerolab::waste
+
+namespace w = zerolab::waste;
+
+ZEROLAB_WASTE_EXPORT ssize_t read(int fd, void* buf, size_t n) {
+  const ssize_t got = w::g_real.read != nullptr ? w::g_real.read(fd, buf, n)
+                                                : syscall(SYS_read, fd, buf, n);
+  const iovec v = w::one(buf, n);
+  w::note_read(fd, &v, 1, got);
+  return got;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t __read_chk(int fd, void* buf, size_t n, size_t room) {
+  if (n > room) __chk_fail();
+  return read(fd, buf, n);
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t pread64(int fd, void* buf, size_t n, off_t at) {
+  const ssize_t got = w::g_real.pread != nullptr ? w::g_real.pread(fd, buf, n, at)
+                                                 : syscall(SYS_pread64, fd, buf, n, at);
+  const iovec v = w::one(buf, n);
+  w::note_read(fd, &v, 1, got);
+  return got;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t at) {
+  return pread64(fd, buf, n, at);
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t __pread64_chk(int fd, void* buf, size_t n, off_t at, size_t room) {
+  if (n > room) __chk_fail();
+  return pread64(fd, buf, n, at);
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t __pread_chk(int fd, void* buf, size_t n, off_t at, size_t room) {
+  return __pread64_chk(fd, buf, n, at, room);
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t readv(int fd, const iovec* iov, int count) {
+  const ssize_t got = w::g_real.readv != nullptr ? w::g_real.readv(fd, iov, count)
+                                                 : syscall(SYS_readv, fd, iov, count);
+  w::note_read(fd, iov, count, got);
+  return got;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t recvfrom(int fd, void* buf, size_t n, int flags, sockaddr* from,
+                                      socklen_t* from_len) {
+  const ssize_t got = w::g_real.recvfrom != nullptr
+                          ? w::g_real.recvfrom(fd, buf, n, flags, from, from_len)
+                          : syscall(SYS_recvfrom, fd, buf, n, flags, from, from_len);
+  const iovec v = w::one(buf, n);
+  if ((flags & MSG_PEEK) == 0) w::note_read(fd, &v, 1, got);
+  return got;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t recv(int fd, void* buf, size_t n, int flags) {
+  const ssize_t got = w::g_real.recv != nullptr ? w::g_real.recv(fd, buf, n, flags)
+                                                : syscall(SYS_recvfrom, fd, buf, n, flags, nullptr, nullptr);
+  const iovec v = w::one(buf, n);
+  if ((flags & MSG_PEEK) == 0) w::note_read(fd, &v, 1, got);
+  return got;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t __recv_chk(int fd, void* buf, size_t n, size_t room, int flags) {
+  if (n > room) __chk_fail();
+  return recv(fd, buf, n, flags);
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t __recvfrom_chk(int fd, void* buf, size_t n, size_t room, int flags,
+                                            sockaddr* from, socklen_t* from_len) {
+  if (n > room) __chk_fail();
+  return recvfrom(fd, buf, n, flags, from, from_len);
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t write(int fd, const void* buf, size_t n) {
+  const ssize_t wrote = w::g_real.write != nullptr ? w::g_real.write(fd, buf, n)
+                                                   : syscall(SYS_write, fd, buf, n);
+  const iovec v = w::one(buf, n);
+  w::note_write(fd, &v, 1, wrote);
+  return wrote;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t pwrite64(int fd, const void* buf, size_t n, off_t at) {
+  const ssize_t wrote = w::g_real.pwrite != nullptr ? w::g_real.pwrite(fd, buf, n, at)
+                                                    : syscall(SYS_pwrite64, fd, buf, n, at);
+  const iovec v = w::one(buf, n);
+  w::note_write(fd, &v, 1, wrote);
+  return wrote;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t pwrite(int fd, const void* buf, size_t n, off_t at) {
+  return pwrite64(fd, buf, n, at);
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t writev(int fd, const iovec* iov, int count) {
+  const ssize_t wrote = w::g_real.writev != nullptr ? w::g_real.writev(fd, iov, count)
+                                                    : syscall(SYS_writev, fd, iov, count);
+  w::note_write(fd, iov, count, wrote);
+  return wrote;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags, const sockaddr* to,
+                                    socklen_t to_len) {
+  const ssize_t wrote = w::g_real.sendto != nullptr ? w::g_real.sendto(fd, buf, n, flags, to, to_len)
+                                                    : syscall(SYS_sendto, fd, buf, n, flags, to, to_len);
+  const iovec v = w::one(buf, n);
+  w::note_write(fd, &v, 1, wrote);
+  return wrote;
+}
+
+ZEROLAB_WASTE_EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) {
+  const ssize_t wrote = w::g_real.send != nullptr ? w::g_real.send(fd, buf, n, flags)
+                                                  : syscall(SYS_sendto, fd, buf, n, flags, nullptr, 0);
+  const iovec v = w::one(buf, n);
+  w::note_write(fd, &v, 1, wrote);
+  return wrote;
+}

@@ -1,0 +1,501 @@
+// zerolab::waste's start-up, record file, threads, sites and page queries
+// (the hooks are in preload_alloc.cpp, preload_zero.cpp, preload_copy.cpp;
+// the shared declarations in preload_state.hpp).
+//
+// Start: the constructor reads $ZEROLAB_WASTE_DIR (without it the library
+// only forwards), creates <dir>/<pid>.<n>.rec, maps it MAP_SHARED and sets
+// g_active. With $ZEROLAB_WASTE_FOLLOW=0 it also takes itself out of
+// LD_PRELOAD so the program's children run without it. A fork child gets a
+// record of its own (pthread_atfork); a vfork child shares its parent's until
+// it execs and the new image starts its own.
+//
+// Example: LD_PRELOAD=libzerolab_waste.so ZEROLAB_WASTE_DIR=/tmp/w ./prog
+//          leaves /tmp/w/<pid>.0.rec for `zerolab waste` to read.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <unwind.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "waste/preload_state.hpp"
+
+namespace zerolab::waste {
+
+std::atomic<bool> g_active{false};
+Record* g_record = nullptr;
+std::uint64_t g_sample_rate = 512 * 1024;
+std::uint64_t g_check_rate = 256 * 1024;
+constinit ZEROLAB_WASTE_TLS thread_local ThreadState t_state{};
+
+namespace {
+
+pthread_key_t g_exit_key;
+bool g_exit_key_ready = false;
+SpinLock g_site_lock;  // adding sites and refreshing the maps snapshot
+SpinLock g_anon_lock;  // the anonymous-mapping cache
+int g_pagemap_fd = -1;
+char g_dir[512];
+
+// ---- raw system calls -------------------------------------------------------
+
+int raw_open(const char* path, int flags, int mode = 0) {
+  return static_cast<int>(syscall(SYS_openat, AT_FDCWD, path, flags, mode));
+}
+void raw_close(int fd) { syscall(SYS_close, fd); }
+
+std::int64_t monotonic_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+std::uint64_t parse_rate(const char* s, std::uint64_t fallback) {
+  if (s == nullptr || *s == '\0') return fallback;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(s, &end, 10);
+  return (*end != '\0' || v == 0) ? fallback : v;
+}
+
+// ---- /proc/self/maps ----------------------------------------------------------
+
+// Calls fn(line, length) for each line of /proc/self/maps (lines longer than
+// the buffer are cut). Reads with raw system calls, allocates nothing.
+template <typename Fn>
+void for_each_maps_line(Fn&& fn) {
+  const int fd = raw_open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buf[8192];
+  std::size_t held = 0;
+  for (;;) {
+    const ssize_t got = raw_read(fd, buf + held, sizeof buf - held);
+    if (got <= 0) break;
+    held += static_cast<std::size_t>(got);
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < held; ++i) {
+      if (buf[i] == '\n') {
+        fn(buf + start, i - start);
+        start = i + 1;
+      }
+    }
+    if (start == 0 && held == sizeof buf) {  // one overlong line: cut it
+      fn(buf, held);
+      start = held;
+    }
+    std::memmove(buf, buf + start, held - start);
+    held -= start;
+  }
+  if (held > 0) fn(buf, held);
+  raw_close(fd);
+}
+
+struct MapsLine {
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;
+  const char* perms = nullptr;  // 4 characters
+  std::uint64_t inode = 0;
+  const char* path = nullptr;   // may be empty
+  std::size_t path_length = 0;
+};
+
+bool parse_hex(const char*& p, const char* end, std::uintptr_t& out) {
+  out = 0;
+  const char* start = p;
+  while (p < end) {
+    const char c = *p;
+    int d = -1;
+    if (c >= '0' && c <= '9') d = c - '0';
+    if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (d < 0) break;
+    out = out * 16 + static_cast<std::uintptr_t>(d);
+    ++p;
+  }
+  return p != start;
+}
+
+bool parse_maps_line(const char* line, std::size_t length, MapsLine& m) {
+  const char* p = line;
+  const char* end = line + length;
+  if (!parse_hex(p, end, m.begin) || p >= end || *p != '-') return false;
+  ++p;
+  if (!parse_hex(p, end, m.end) || p + 5 > end) return false;
+  m.perms = p + 1;
+  p += 6;
+  int field = 0;  // offset, dev, inode
+  while (p < end && field < 3) {
+    while (p < end && *p == ' ') ++p;
+    const char* f = p;
+    while (p < end && *p != ' ') ++p;
+    if (field == 2) {
+      m.inode = 0;
+      for (const char* q = f; q < p; ++q) m.inode = m.inode * 10 + static_cast<std::uint64_t>(*q - '0');
+    }
+    ++field;
+  }
+  while (p < end && *p == ' ') ++p;
+  m.path = p;
+  m.path_length = static_cast<std::size_t>(end - p);
+  return true;
+}
+
+// Copies the executable mappings into the record's spare buffer and flips.
+// REQUIRES: g_site_lock held.
+void refresh_maps_snapshot() {
+  Record* r = g_record;
+  const std::uint32_t spare = 1 - r->maps_current.load(std::memory_order_relaxed);
+  char* out = r->maps[spare];
+  std::uint32_t used = 0;
+  for_each_maps_line([&](const char* line, std::size_t length) {
+    MapsLine m;
+    if (!parse_maps_line(line, length, m) || m.perms[2] != 'x') return;
+    if (used + length + 1 > kMapsBytes) return;
+    std::memcpy(out + used, line, length);
+    used += static_cast<std::uint32_t>(length);
+    out[used++] = '\n';
+  });
+  r->maps_length[spare] = used;
+  r->maps_current.store(spare, std::memory_order_release);
+}
+
+// Anonymous private writable mappings, cached; reloaded on a miss.
+constexpr int kAnonRanges = 4096;
+std::uintptr_t g_anon_begin[kAnonRanges];
+std::uintptr_t g_anon_end[kAnonRanges];
+int g_anon_count = 0;
+
+bool anon_cached(std::uintptr_t begin, std::uintptr_t end) {
+  for (int i = 0; i < g_anon_count; ++i) {
+    if (begin >= g_anon_begin[i] && end <= g_anon_end[i]) return true;
+  }
+  return false;
+}
+
+void reload_anon_ranges() {
+  g_anon_count = 0;
+  for_each_maps_line([](const char* line, std::size_t length) {
+    MapsLine m;
+    if (!parse_maps_line(line, length, m)) return;
+    if (m.perms[1] != 'w' || m.perms[3] != 'p' || m.inode != 0) return;
+    const bool anonymous = m.path_length == 0 || m.path[0] == '[';  // [heap], [stack], [anon:...]
+    if (!anonymous || g_anon_count == kAnonRanges) return;
+    // Adjacent ranges merge, so a block spanning two mappings still matches.
+    if (g_anon_count > 0 && g_anon_end[g_anon_count - 1] == m.begin) {
+      g_anon_end[g_anon_count - 1] = m.end;
+      return;
+    }
+    g_anon_begin[g_anon_count] = m.begin;
+    g_anon_end[g_anon_count] = m.end;
+    ++g_anon_count;
+  });
+}
+
+// ---- the record ----------------------------------------------------------------
+
+void copy_cstr(char* out, std::size_t size, const char* in) {
+  std::size_t i = 0;
+  for (; in != nullptr && in[i] != '\0' && i + 1 < size; ++i) out[i] = in[i];
+  out[i] = '\0';
+}
+
+const char* this_library_path() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&this_library_path), &info) != 0) return info.dli_fname;
+  return "";
+}
+
+Record* create_record() {
+  char path[640];
+  const long pid = static_cast<long>(getpid());
+  for (int n = 0; n < 1000; ++n) {
+    std::snprintf(path, sizeof path, "%s/%ld.%d.rec", g_dir, pid, n);
+    const int fd = raw_open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      if (errno == EEXIST) continue;
+      return nullptr;
+    }
+    if (ftruncate(fd, sizeof(Record)) != 0) {
+      raw_close(fd);
+      return nullptr;
+    }
+    void* m = mmap(nullptr, sizeof(Record), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    raw_close(fd);
+    if (m == MAP_FAILED) return nullptr;
+    auto* r = static_cast<Record*>(m);
+    r->version = kRecordVersion;
+    r->record_bytes = sizeof(Record);
+    r->pid = pid;
+    r->ppid = static_cast<std::int64_t>(getppid());
+    r->sample_rate = g_sample_rate;
+    r->check_rate = g_check_rate;
+    r->start_ns = monotonic_ns();
+    char exe[1024];
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[len > 0 ? len : 0] = '\0';
+    copy_cstr(r->exe, sizeof r->exe, exe);
+    copy_cstr(r->preload, sizeof r->preload, this_library_path());
+    // The magic last: a reader that sees it sees a complete header.
+    std::atomic_thread_fence(std::memory_order_release);
+    r->magic = kRecordMagic;
+    return r;
+  }
+  return nullptr;
+}
+
+void open_pagemap() {
+  if (g_pagemap_fd >= 0) raw_close(g_pagemap_fd);
+  const int fd = raw_open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  // Kept high, away from the descriptors the program counts on.
+  g_pagemap_fd = fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 900);
+  if (g_pagemap_fd < 0) {
+    g_pagemap_fd = fd;
+  } else if (fd >= 0) {
+    raw_close(fd);
+  }
+}
+
+void release_thread_slot(void*) {
+  ThreadState& t = t_state;
+  if (t.slot != nullptr && !t.slot_shared) t.slot->owned.store(0, std::memory_order_release);
+  t.slot = nullptr;
+  t.detached = true;
+}
+
+// Removes `lib` from the colon/space separated LD_PRELOAD list.
+void drop_from_ld_preload(const char* lib) {
+  const char* current = std::getenv("LD_PRELOAD");
+  if (current == nullptr || lib == nullptr || *lib == '\0') return;
+  char out[4096];
+  std::size_t used = 0;
+  const char* p = current;
+  while (*p != '\0') {
+    while (*p == ':' || *p == ' ') ++p;
+    const char* start = p;
+    while (*p != '\0' && *p != ':' && *p != ' ') ++p;
+    const std::size_t len = static_cast<std::size_t>(p - start);
+    if (len == 0) continue;
+    const bool ours = std::strlen(lib) == len && std::strncmp(start, lib, len) == 0;
+    if (ours || used + len + 2 > sizeof out) continue;
+    if (used > 0) out[used++] = ':';
+    std::memcpy(out + used, start, len);
+    used += len;
+  }
+  out[used] = '\0';
+  if (used == 0) {
+    unsetenv("LD_PRELOAD");
+  } else {
+    setenv("LD_PRELOAD", out, 1);
+  }
+}
+
+void fork_prepare() {
+  g_site_lock.lock();
+  g_anon_lock.lock();
+  alloc_fork_prepare();
+}
+
+void fork_parent() {
+  alloc_fork_parent();
+  g_anon_lock.unlock();
+  g_site_lock.unlock();
+}
+
+void fork_child() {
+  alloc_fork_child();
+  g_anon_lock.reset();
+  g_site_lock.reset();
+  ThreadState& t = t_state;
+  t.slot = nullptr;
+  t.slot_shared = false;
+  t.detached = false;
+  Record* parent = g_record;
+  g_record = create_record();
+  if (parent != nullptr) munmap(parent, sizeof(Record));
+  if (g_record == nullptr) {
+    g_active.store(false, std::memory_order_relaxed);
+    return;
+  }
+  open_pagemap();
+}
+
+__attribute__((constructor)) void start_preload() {
+  const char* dir = std::getenv(kEnvDir);
+  if (dir == nullptr || *dir == '\0') return;
+  copy_cstr(g_dir, sizeof g_dir, dir);
+  g_sample_rate = parse_rate(std::getenv(kEnvSampleRate), g_sample_rate);
+  g_check_rate = parse_rate(std::getenv(kEnvCheckRate), g_check_rate);
+  const char* follow = std::getenv(kEnvFollow);
+  if (follow != nullptr && std::strcmp(follow, "0") == 0) {
+    drop_from_ld_preload(this_library_path());
+    unsetenv(kEnvDir);
+    unsetenv(kEnvSampleRate);
+    unsetenv(kEnvCheckRate);
+    unsetenv(kEnvFollow);
+  }
+  g_record = create_record();
+  if (g_record == nullptr) return;
+  open_pagemap();
+  g_exit_key_ready = pthread_key_create(&g_exit_key, &release_thread_slot) == 0;
+  pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
+  // Load the unwinder's tables once, so no sample pays for it.
+  std::uint64_t warm[4];
+  capture_stack(warm, 4);
+  g_active.store(true, std::memory_order_release);
+}
+
+struct UnwindState {
+  std::uint64_t* pcs;
+  int max;
+  int depth;
+};
+
+_Unwind_Reason_Code unwind_one(_Unwind_Context* context, void* arg) {
+  auto* s = static_cast<UnwindState*>(arg);
+  if (s->depth >= s->max) return _URC_END_OF_STACK;
+  const _Unwind_Ptr ip = _Unwind_GetIP(context);
+  if (ip == 0) return _URC_END_OF_STACK;
+  s->pcs[s->depth++] = static_cast<std::uint64_t>(ip);
+  return _URC_NO_REASON;
+}
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+}  // namespace
+
+void SpinLock::lock() {
+  while (flag_.exchange(true, std::memory_order_acquire)) {
+    while (flag_.load(std::memory_order_relaxed)) sched_yield();
+  }
+}
+
+ssize_t raw_read(int fd, void* buf, std::size_t n) { return syscall(SYS_read, fd, buf, n); }
+
+ssize_t raw_pread(int fd, void* buf, std::size_t n, off_t offset) {
+  return syscall(SYS_pread64, fd, buf, n, offset);
+}
+
+ThreadSlot& thread_slot(ThreadState& t) {
+  if (t.slot != nullptr) return *t.slot;
+  Record* r = g_record;
+  if (!t.detached) {
+    for (std::uint32_t i = 1; i <= kThreadSlots; ++i) {
+      std::uint64_t expected = 0;
+      if (r->slots[i].owned.load(std::memory_order_relaxed) == 0 &&
+          r->slots[i].owned.compare_exchange_strong(expected, 1, std::memory_order_acquire)) {
+        t.slot = &r->slots[i];
+        t.slot_shared = false;
+        if (g_exit_key_ready) {
+          InHook guard(t);
+          pthread_setspecific(g_exit_key, &t);
+        }
+        return *t.slot;
+      }
+    }
+  }
+  t.slot = &r->slots[0];
+  t.slot_shared = true;
+  return *t.slot;
+}
+
+std::int64_t draw_countdown(ThreadState& t, std::uint64_t rate) {
+  if (rate <= 1) return 1;
+  if (t.rng == 0) t.rng = static_cast<std::uint64_t>(monotonic_ns()) | 1;
+  t.rng ^= t.rng << 13;
+  t.rng ^= t.rng >> 7;
+  t.rng ^= t.rng << 17;
+  const double u = (static_cast<double>(t.rng >> 11) + 1.0) / 9007199254740993.0;  // (0, 1]
+  const double v = -std::log(u) * static_cast<double>(rate);
+  return static_cast<std::int64_t>(v) + 1;
+}
+
+void set_countdowns(ThreadState& t) {
+  t.alloc_countdown = draw_countdown(t, g_sample_rate);
+  t.zero_countdown = draw_countdown(t, g_check_rate);
+  t.countdowns_set = true;
+}
+
+int capture_stack(std::uint64_t* pcs, int max) {
+  UnwindState s{pcs, max, 0};
+  _Unwind_Backtrace(&unwind_one, &s);
+  return s.depth;
+}
+
+Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType src, FdType dst) {
+  Record* r = g_record;
+  std::uint64_t h = mix(static_cast<std::uint64_t>(kind) + 1,
+                        static_cast<std::uint64_t>(src) * 8 + static_cast<std::uint64_t>(dst));
+  for (int i = 0; i < depth; ++i) h = mix(h, pcs[i]);
+  const std::uint64_t key = h | 1;
+  auto same = [&](const Site& s) {
+    while (s.ready.load(std::memory_order_acquire) == 0) sched_yield();
+    if (s.kind != static_cast<std::uint32_t>(kind) || static_cast<int>(s.depth) != depth ||
+        s.src != static_cast<std::uint8_t>(src) || s.dst != static_cast<std::uint8_t>(dst)) {
+      return false;
+    }
+    return std::memcmp(s.pcs, pcs, static_cast<std::size_t>(depth) * sizeof pcs[0]) == 0;
+  };
+  for (std::uint32_t probe = 0; probe < kMaxSites; ++probe) {
+    Site& s = r->sites[(key + probe) & (kMaxSites - 1)];
+    std::uint64_t k = s.key.load(std::memory_order_acquire);
+    if (k == 0) {
+      std::uint64_t expected = 0;
+      if (s.key.compare_exchange_strong(expected, key, std::memory_order_acq_rel)) {
+        s.kind = static_cast<std::uint32_t>(kind);
+        s.depth = static_cast<std::uint32_t>(depth);
+        s.src = static_cast<std::uint8_t>(src);
+        s.dst = static_cast<std::uint8_t>(dst);
+        std::memcpy(s.pcs, pcs, static_cast<std::size_t>(depth) * sizeof pcs[0]);
+        s.ready.store(1, std::memory_order_release);
+        g_site_lock.lock();
+        refresh_maps_snapshot();
+        g_site_lock.unlock();
+        return &s;
+      }
+      k = expected;
+    }
+    if (k == key && same(s)) return &s;
+  }
+  r->totals.sites_dropped.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+bool pages_touched(std::uintptr_t first_page, std::size_t count, bool* out) {
+  std::uint64_t entries[512];
+  std::size_t done = 0;
+  while (done < count) {
+    const std::size_t n = count - done < 512 ? count - done : 512;
+    const off_t at = static_cast<off_t>((first_page + done) * sizeof(std::uint64_t));
+    ssize_t got = raw_pread(g_pagemap_fd, entries, n * sizeof entries[0], at);
+    if (got < 0 && errno == EBADF) {  // the program closed it
+      open_pagemap();
+      got = raw_pread(g_pagemap_fd, entries, n * sizeof entries[0], at);
+    }
+    if (got != static_cast<ssize_t>(n * sizeof entries[0])) return false;
+    for (std::size_t i = 0; i < n; ++i) out[done + i] = (entries[i] >> 62) != 0;  // present|swapped
+    done += n;
+  }
+  return true;
+}
+
+bool anonymous_private(std::uintptr_t begin, std::uintptr_t end) {
+  g_anon_lock.lock();
+  bool yes = anon_cached(begin, end);
+  if (!yes) {
+    reload_anon_ranges();
+    yes = anon_cached(begin, end);
+  }
+  g_anon_lock.unlock();
+  return yes;
+}
+
+}  // namespace zerolab::waste

@@ -1,0 +1,143 @@
+// The shared state of zerolab::waste, the LD_PRELOAD library behind
+// `zerolab waste -- PROGRAM`: the mapped record of this process image
+// (record_format.hpp), each thread's state, call sites, and the raw system
+// calls the hooks use so they never re-enter themselves.
+//
+// The hooks live one family per file: preload_alloc.cpp (malloc family:
+// temporary allocations, oversized buffers), preload_zero.cpp (memset and
+// bzero: zeroed fresh pages, zeroed zeros), preload_copy.cpp (read/write
+// family: copies through user space). preload_state.cpp starts and forks the
+// record and adds sites.
+//
+// Hot-path rule: a hook reads `g_active` and the thread's state, does a few
+// compares and adds, and calls into the slow path only for a sampled event,
+// a large block, a page-sized memset or a copy. The slow paths set
+// ThreadState::in_hook, so whatever they call (the unwinder, pthread
+// functions) is passed straight to libc.
+//
+// Example (a hook):
+//   extern "C" void* malloc(size_t n) {
+//     void* p = __libc_malloc(n);
+//     if (p != nullptr) zerolab::waste::note_alloc(p, n);   // preload_alloc.cpp
+//     return p;
+//   }
+#ifndef ZEROLAB_SRC_WASTE_PRELOAD_STATE_HPP_
+#define ZEROLAB_SRC_WASTE_PRELOAD_STATE_HPP_
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "waste/record_format.hpp"
+
+#define ZEROLAB_WASTE_EXPORT extern "C" __attribute__((visibility("default")))
+#define ZEROLAB_WASTE_TLS __attribute__((tls_model("initial-exec")))
+
+namespace zerolab::waste {
+
+// What a thread remembers about its last read (copies through user space).
+struct ReadMemory {
+  static constexpr int kSegments = 4;
+  static constexpr int kProbes = 8;
+  int fd;
+  int segments;
+  std::uintptr_t begin[kSegments];
+  std::uintptr_t end[kSegments];
+  std::uintptr_t probe_at[kProbes];  // addresses sampled at the read...
+  std::uint64_t probe_value[kProbes];  // ...and what they held
+  int probes;
+};
+
+struct ThreadState {
+  ThreadSlot* slot;      // nullptr until the thread's first counted event
+  bool slot_shared;      // slot 0: add with fetch_add
+  bool detached;         // the thread's exit destructor ran: slot 0 from now on
+  int in_hook;           // > 0 while a slow path runs: nested calls are not looked at
+  // Allocations.
+  void* last_alloc;      // the thread's most recent allocation, until freed
+  std::uint64_t last_size;
+  double last_weight;    // > 0: sampled, last_pcs holds its stack
+  int last_depth;
+  std::uint64_t last_pcs[kMaxFrames];
+  std::int64_t alloc_countdown;  // bytes to the next sampled allocation
+  std::int64_t zero_countdown;   // bytes to the next content check
+  bool countdowns_set;
+  std::uint64_t rng;
+  ReadMemory read;
+};
+
+extern std::atomic<bool> g_active;  // the record is mapped and hooks may count
+extern Record* g_record;
+extern std::uint64_t g_sample_rate;
+extern std::uint64_t g_check_rate;
+extern constinit ZEROLAB_WASTE_TLS thread_local ThreadState t_state;
+
+// The calling thread's counter slot (claims one on first use).
+ThreadSlot& thread_slot(ThreadState& t);
+// Adds to a slot counter: a plain store for an owned slot, fetch_add for slot 0.
+inline void slot_add(const ThreadState& t, std::atomic<std::uint64_t>& counter, std::uint64_t v) {
+  if (t.slot_shared) {
+    counter.fetch_add(v, std::memory_order_relaxed);
+  } else {
+    counter.store(counter.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+  }
+}
+
+// An exponentially distributed byte count with mean `rate` (1 when rate is 1).
+std::int64_t draw_countdown(ThreadState& t, std::uint64_t rate);
+void set_countdowns(ThreadState& t);
+
+// The calling thread's return addresses, innermost first (this function's
+// frames included). Returns the depth.
+int capture_stack(std::uint64_t* pcs, int max);
+
+// The site for this kind and stack (and descriptor pair), added if new;
+// nullptr when the table is full (counted in Totals::sites_dropped).
+Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType src = FdType::kFile,
+                       FdType dst = FdType::kFile);
+
+// Present bits from /proc/self/pagemap for the pages [first_page,
+// first_page + count): out[i] = true if page i is present or swapped.
+// Returns false if pagemap cannot be read.
+bool pages_touched(std::uintptr_t first_page, std::size_t count, bool* out);
+
+// True if [begin, end) lies in one anonymous private writable mapping.
+bool anonymous_private(std::uintptr_t begin, std::uintptr_t end);
+
+// System calls that bypass the preload's own read/write hooks.
+ssize_t raw_read(int fd, void* buf, std::size_t n);
+ssize_t raw_pread(int fd, void* buf, std::size_t n, off_t offset);
+
+// RAII: marks the thread as inside a slow path.
+class InHook {
+ public:
+  explicit InHook(ThreadState& t) : t_(t) { ++t_.in_hook; }
+  ~InHook() { --t_.in_hook; }
+  InHook(const InHook&) = delete;
+  InHook& operator=(const InHook&) = delete;
+
+ private:
+  ThreadState& t_;
+};
+
+// A spin lock that is safe to take inside malloc (never allocates).
+class SpinLock {
+ public:
+  void lock();
+  void unlock() { flag_.store(false, std::memory_order_release); }
+  void reset() { flag_.store(false, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> flag_{false};
+};
+
+// Fork support for the allocation hooks' live-block table.
+void alloc_fork_prepare();
+void alloc_fork_parent();
+void alloc_fork_child();
+
+}  // namespace zerolab::waste
+
+#endif  // ZEROLAB_SRC_WASTE_PRELOAD_STATE_HPP_

@@ -1,0 +1,135 @@
+// The record a process running under zerolab::waste (the LD_PRELOAD library
+// of `zerolab waste`) leaves behind: one file per process image, mapped
+// MAP_SHARED by the preload and updated in place, so every count survives
+// however the process ends (exit, _exit, exec, a signal, SIGKILL). The CLI
+// reads the files once the program has exited (tools/zerolab/cmd_waste*).
+//
+// File name: $ZEROLAB_WASTE_DIR/<pid>.<n>.rec, n = 0, 1, ... (an exec keeps
+// the pid, so each image takes the next free n). Layout: one Record, fixed
+// size; the preload and the CLI are built from the same tree, so the layout
+// is checked only by magic, version and size.
+//
+// Exactness: totals are exact counts (per-thread slots for the hot ones, so
+// no atomic read-modify-write on the allocation path); sites carry sampled
+// stacks with either exact or weighted counts, as each Kind says.
+//
+// Example (the CLI side):
+//   const Record* r = ...mmap of a .rec file...;
+//   if (r->magic == kRecordMagic && r->version == kRecordVersion) {
+//     uint64_t temp = 0;
+//     for (const ThreadSlot& s : r->slots) temp += s.temp_calls.load();
+//   }
+#ifndef ZEROLAB_SRC_WASTE_RECORD_FORMAT_HPP_
+#define ZEROLAB_SRC_WASTE_RECORD_FORMAT_HPP_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace zerolab::waste {
+
+inline constexpr std::uint64_t kRecordMagic = 0x315453415742'5a4cULL;  // "LZBWAST1"
+inline constexpr std::uint32_t kRecordVersion = 1;
+
+// Environment the CLI hands the preload.
+inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";            // where .rec files go
+inline constexpr const char* kEnvSampleRate = "ZEROLAB_WASTE_SAMPLE_RATE";  // bytes, >= 1
+inline constexpr const char* kEnvCheckRate = "ZEROLAB_WASTE_CHECK_RATE";    // bytes, >= 1
+inline constexpr const char* kEnvFollow = "ZEROLAB_WASTE_FOLLOW";           // "0": not into children
+
+inline constexpr int kMaxFrames = 40;           // deepest stack a site keeps
+inline constexpr std::uint32_t kMaxSites = 4096;  // per process image
+inline constexpr std::uint32_t kThreadSlots = 255;  // + slot 0, shared by the rest
+inline constexpr std::uint32_t kMapsBytes = 128 * 1024;  // executable mappings text
+inline constexpr std::uint64_t kLargeBlock = 16 * 1024;  // oversized-buffer candidates
+inline constexpr std::uint64_t kPageBytes = 4096;
+
+enum class Kind : std::uint32_t {
+  kZeroedFreshPages = 0,      // memset 0 over never-touched anonymous pages (exact)
+  kZeroedZeros = 1,           // memset 0 over zero bytes (sampled by --check-rate)
+  kTemporaryAllocations = 2,  // freed before the thread's next allocation (exact; sites sampled)
+  kOversizedBuffers = 3,      // >= 16 KiB, fewer than half its bytes on touched pages at free (exact)
+  kUserSpaceCopies = 4,       // read bytes written unchanged to another descriptor (exact)
+};
+inline constexpr int kKindCount = 5;
+
+enum class FdType : std::uint8_t { kFile, kPipe, kTcp, kUdp, kUnix, kTty, kOther };
+inline constexpr int kFdTypeCount = 7;
+
+// One thread's exact counters; written only by the thread that owns the
+// slot (slot 0: by every thread without one, with fetch_add).
+struct alignas(64) ThreadSlot {
+  std::atomic<std::uint64_t> owned;        // 1 while a live thread owns it
+  std::atomic<std::uint64_t> temp_calls;   // temporary allocations
+  std::atomic<std::uint64_t> temp_bytes;   // their requested bytes
+  std::atomic<std::uint64_t> zero_calls;   // memset/bzero of 0 over non-fresh bytes
+  std::atomic<std::uint64_t> zero_bytes;   // their bytes (the population --check-rate samples)
+  std::atomic<std::uint64_t> pad[3];
+};
+
+// Process-wide totals (fetch_add; each event here costs a system call or a
+// sample anyway).
+struct Totals {
+  std::atomic<std::uint64_t> fresh_calls;      // memsets that hit >= 1 fresh page
+  std::atomic<std::uint64_t> fresh_bytes;      // their bytes on fresh pages
+  std::atomic<std::uint64_t> fresh_pages;      // fresh pages they touched
+  std::atomic<std::uint64_t> zero_samples;     // sampled bytes of zero_bytes
+  std::atomic<std::uint64_t> zero_hits;        // of those, bytes whose 64-byte line read as zero
+  std::atomic<std::uint64_t> zero_sampled_calls;  // calls with >= 1 sample
+  std::atomic<std::uint64_t> zero_hit_calls;      // calls with >= 1 zero sample
+  std::atomic<std::uint64_t> over_calls;       // oversized blocks freed
+  std::atomic<std::uint64_t> over_bytes;       // their requested bytes
+  std::atomic<std::uint64_t> over_touched;     // of which on touched pages
+  std::atomic<std::uint64_t> large_blocks;     // blocks >= kLargeBlock freed (oversized or not)
+  std::atomic<std::uint64_t> large_untracked;  // large blocks the live table had no room for
+  std::atomic<std::uint64_t> copy_calls[kFdTypeCount][kFdTypeCount];  // [source][destination]
+  std::atomic<std::uint64_t> copy_bytes[kFdTypeCount][kFdTypeCount];
+  std::atomic<std::uint64_t> sites_dropped;    // events whose site did not fit in the table
+};
+
+// A call site: one stack (return addresses, innermost first, the preload's
+// own frames included; the CLI cuts them) and what happened there.
+//   fresh pages:   calls, bytes, extra = pages                 (exact)
+//   zeroed zeros:  calls = calls with a zero sample, bytes = zero sampled bytes (scaled by the CLI)
+//   temporary:     calls, bytes (weighted by the allocation sampler; exact at --sample-rate 1)
+//   oversized:     calls, bytes = requested, extra = touched   (exact)
+//   copies:        calls, bytes, src/dst = FdType              (exact)
+struct Site {
+  std::atomic<std::uint64_t> key;    // 0 empty, else hash | 1 (odd); set once
+  std::atomic<std::uint32_t> ready;  // 1 once kind/depth/pcs are written
+  std::uint32_t kind;
+  std::uint32_t depth;
+  std::uint8_t src;
+  std::uint8_t dst;
+  std::uint8_t pad[6];
+  std::uint64_t pcs[kMaxFrames];
+  std::atomic<std::uint64_t> calls;
+  std::atomic<std::uint64_t> bytes;
+  std::atomic<std::uint64_t> extra;
+};
+
+struct Record {
+  std::uint64_t magic;
+  std::uint32_t version;
+  std::uint32_t record_bytes;     // sizeof(Record)
+  std::int64_t pid;
+  std::int64_t ppid;
+  std::uint64_t sample_rate;
+  std::uint64_t check_rate;
+  std::int64_t start_ns;          // CLOCK_MONOTONIC at the preload's start
+  char exe[1024];                 // /proc/self/exe at start
+  char preload[1024];             // this library's path (its frames are cut)
+  // Executable mappings ("start-end perms offset dev inode path" lines of
+  // /proc/self/maps), refreshed whenever a new site is added; two buffers,
+  // maps_current names the complete one.
+  std::atomic<std::uint32_t> maps_current;
+  std::uint32_t maps_length[2];
+  char maps[2][kMapsBytes];
+  Totals totals;
+  ThreadSlot slots[kThreadSlots + 1];
+  Site sites[kMaxSites];
+};
+
+}  // namespace zerolab::waste
+
+#endif  // ZEROLAB_SRC_WASTE_RECORD_FORMAT_HPP_

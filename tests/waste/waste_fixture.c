@@ -1,0 +1,147 @@
+// A program with known waste of every kind, for `zerolab waste` tests
+// (tests/waste_test.cpp). Built at -O0 so every memset and malloc below is a
+// real call. `SITE:<name>` comments mark the lines the report must name.
+//
+//   waste_fixture all        each kind once (counts below, checked exactly)
+//   waste_fixture threads    4 threads x 1000 temporary 60-byte blocks
+//   waste_fixture fork       10 temporaries, fork; the child makes 20 and execs "all"
+//   waste_fixture vfork      vfork + exec of "all"
+//   waste_fixture exit       "all", then _exit(7)
+//   waste_fixture kill       "all", then SIGKILL to itself
+//   waste_fixture closefds   closes fds 1 and 2, then "all"
+//   waste_fixture clean      allocates and fills, wastes nothing
+//   waste_fixture touch PATH creates PATH (tests check the program was not started)
+//
+// "all" (at --sample-rate 1 --check-rate 1):
+//   zeroed-fresh-pages     1 call, 1048576 bytes, 256 pages     SITE:fresh
+//   zeroed-zeros           1 call, 1000 bytes                   SITE:zeros
+//   temporary-allocations  1000 calls x 60 bytes                SITE:temp
+//                          + the 262144-byte block below, also temporary
+//   oversized-buffers      1 call, 262144 bytes requested, 4080 touched  SITE:oversized
+//   user-space-copies      1 call, 4096 bytes, file -> pipe     SITE:copy
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char* self_path;
+
+static void waste_all(void) {
+  // Zeroed fresh pages: a fresh anonymous mapping, zeroed by hand.
+  char* fresh = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  memset(fresh, 0, 1 << 20);  // SITE:fresh
+  munmap(fresh, 1 << 20);
+
+  // Zeroed zeros: a block filled, zeroed (not waste), zeroed again (waste).
+  char* block = malloc(1000);
+  memset(block, 0xab, 1000);
+  memset(block, 0, 1000);
+  memset(block, 0, 1000);  // SITE:zeros
+
+  // Temporary allocations.
+  for (int i = 0; i < 1000; ++i) {
+    char* t = malloc(60);  // SITE:temp
+    t[0] = 1;
+    free(t);
+  }
+
+  // Oversized buffer: 256 KiB (glibc maps it), 100 bytes used.
+  char* big = malloc(256 * 1024);  // SITE:oversized
+  memset(big, 'x', 100);
+  free(big);
+
+  // A copy through user space: the program's own file into a pipe.
+  int in = open(self_path, O_RDONLY | O_CLOEXEC);
+  int fds[2];
+  if (in < 0 || pipe(fds) != 0) _exit(90);
+  char buf[4096];
+  if (read(in, buf, sizeof buf) != (ssize_t)sizeof buf) _exit(91);
+  if (write(fds[1], buf, sizeof buf) != (ssize_t)sizeof buf) _exit(92);  // SITE:copy
+  close(in);
+  close(fds[0]);
+  close(fds[1]);
+  free(block);
+}
+
+static void* thread_main(void* arg) {
+  (void)arg;
+  for (int i = 0; i < 1000; ++i) {
+    char* t = malloc(60);  // SITE:thread-temp
+    t[0] = 1;
+    free(t);
+  }
+  return NULL;
+}
+
+static void some_temporaries(int n) {
+  for (int i = 0; i < n; ++i) {
+    char* t = malloc(32);  // SITE:fork-temp
+    t[0] = 1;
+    free(t);
+  }
+}
+
+static int wait_child(pid_t pid) {
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid) return 93;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 94;
+}
+
+int main(int argc, char** argv) {
+  self_path = argv[0];
+  const char* mode = argc > 1 ? argv[1] : "all";
+  if (strcmp(mode, "all") == 0) {
+    waste_all();
+  } else if (strcmp(mode, "threads") == 0) {
+    pthread_t th[4];
+    for (int i = 0; i < 4; ++i) pthread_create(&th[i], NULL, thread_main, NULL);
+    for (int i = 0; i < 4; ++i) pthread_join(th[i], NULL);
+  } else if (strcmp(mode, "fork") == 0) {
+    some_temporaries(10);
+    pid_t pid = fork();
+    if (pid == 0) {
+      some_temporaries(20);
+      execl(argv[0], argv[0], "all", (char*)NULL);
+      _exit(95);
+    }
+    return wait_child(pid);
+  } else if (strcmp(mode, "vfork") == 0) {
+    pid_t pid = vfork();
+    if (pid == 0) {
+      execl(argv[0], argv[0], "all", (char*)NULL);
+      _exit(95);
+    }
+    return wait_child(pid);
+  } else if (strcmp(mode, "exit") == 0) {
+    waste_all();
+    _exit(7);
+  } else if (strcmp(mode, "kill") == 0) {
+    waste_all();
+    kill(getpid(), SIGKILL);
+  } else if (strcmp(mode, "closefds") == 0) {
+    close(1);
+    close(2);
+    waste_all();
+  } else if (strcmp(mode, "clean") == 0) {
+    // Blocks that live on (freed at exit by the system), fills of other
+    // values, a copy between memory blocks: nothing here is waste.
+    char* keep = malloc(100);
+    memset(keep, 'x', 100);
+    char* more = malloc(100);
+    memcpy(more, keep, 100);
+    free(keep);
+    if (more[0] != 'x') return 1;
+  } else if (strcmp(mode, "touch") == 0 && argc > 2) {
+    int fd = open(argv[2], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return 1;
+    close(fd);
+  } else {
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,418 @@
+// End-to-end tests of `zerolab waste`: the fixture programs
+// (tests/waste/waste_fixture.c, waste_fixture_cpp.cpp) waste known bytes in
+// known calls at marked lines; the report must say exactly that. Every run
+// uses --sample-rate 1 --check-rate 1, where sites and zeroed zeros are
+// exact too.
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using nlohmann::json;
+
+struct CliRun {
+  int status = -1;  // raw wait status
+  std::string out;
+  std::string err;
+  int code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+class WasteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/zerolab_waste_test.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+
+  // `zerolab waste ARGS`, stdout and stderr captured (stdin from /dev/null).
+  CliRun waste(const std::string& args, const std::string& redirect_out = "") {
+    const std::string out = dir_ + "/cli.out";
+    const std::string err = dir_ + "/cli.err";
+    const std::string line = "exec " + std::string(ZEROLAB_CLI) + " waste " + args + " </dev/null >" +
+                             (redirect_out.empty() ? out : redirect_out) + " 2>" + err;
+    CliRun r;
+    r.status = std::system(line.c_str());
+    r.out = read_file(out);
+    r.err = read_file(err);
+    return r;
+  }
+
+  json waste_json(const std::string& fixture_args, int expected_code = 0) {
+    const CliRun r = waste("--format json --sample-rate 1 --check-rate 1 -- " + fixture_args);
+    EXPECT_EQ(r.code(), expected_code) << r.err;
+    return json::parse(r.out);
+  }
+
+  std::string dir_;
+};
+
+// The line of code marked `// SITE:name` in a fixture source (comment-only
+// lines, such as the header's table, do not count).
+int site_line(const std::string& source, const std::string& name) {
+  const std::string marker = "// SITE:" + name;
+  std::ifstream in(source);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const std::size_t code = line.find_first_not_of(' ');
+    if (code == std::string::npos || line.compare(code, 2, "//") == 0) continue;
+    if (line.size() >= marker.size() &&
+        line.compare(line.size() - marker.size(), marker.size(), marker) == 0) {
+      return n;
+    }
+  }
+  ADD_FAILURE() << "no " << marker << " in " << source;
+  return -1;
+}
+
+const json* finding(const json& report, const std::string& kind) {
+  for (const json& f : report["findings"]) {
+    if (f["kind"] == kind) return &f;
+  }
+  return nullptr;
+}
+
+std::string base(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+// The site at `line` of `source` in finding `f`.
+const json* site_at(const json& f, const std::string& source, int line) {
+  for (const json& s : f["sites"]) {
+    if (base(s["file"]) == base(source) && s["line"] == line) return &s;
+  }
+  return nullptr;
+}
+
+// What `waste_fixture all` wastes (see its header), times `times`.
+void expect_all_kinds(const json& r, int times = 1, int extra_temporaries = 0, int extra_temp_bytes = 0) {
+  const std::string src = WASTE_FIXTURE_SOURCE;
+  const json* fresh = finding(r, "zeroed-fresh-pages");
+  ASSERT_NE(fresh, nullptr) << r.dump(1);
+  EXPECT_EQ((*fresh)["bytes"], 1048576 * times);
+  EXPECT_EQ((*fresh)["calls"], times);
+  EXPECT_EQ((*fresh)["pages"], 256 * times);
+  EXPECT_EQ((*fresh)["exact"], true);
+  ASSERT_FALSE((*fresh)["sites"].empty());
+  EXPECT_EQ(base((*fresh)["sites"][0]["file"]), "waste_fixture.c");
+  EXPECT_EQ((*fresh)["sites"][0]["line"], site_line(src, "fresh"));
+  EXPECT_EQ((*fresh)["sites"][0]["function"], "waste_all");
+
+  const json* zeros = finding(r, "zeroed-zeros");
+  ASSERT_NE(zeros, nullptr);
+  EXPECT_EQ((*zeros)["bytes"], 1000 * times);
+  EXPECT_EQ((*zeros)["calls"], times);
+  EXPECT_EQ((*zeros)["exact"], true);
+  ASSERT_EQ((*zeros)["sites"].size(), 1U);
+  EXPECT_EQ((*zeros)["sites"][0]["line"], site_line(src, "zeros"));
+
+  const json* temp = finding(r, "temporary-allocations");
+  ASSERT_NE(temp, nullptr);
+  EXPECT_EQ((*temp)["calls"], 1001 * times + extra_temporaries);
+  EXPECT_EQ((*temp)["bytes"], (60000 + 262144) * times + extra_temp_bytes);
+  const json* loop = site_at(*temp, src, site_line(src, "temp"));
+  ASSERT_NE(loop, nullptr) << temp->dump(1);
+  EXPECT_EQ((*loop)["calls"], 1000 * times);
+  EXPECT_EQ((*loop)["bytes"], 60000 * times);
+
+  const json* over = finding(r, "oversized-buffers");
+  ASSERT_NE(over, nullptr);
+  EXPECT_EQ((*over)["calls"], times);
+  EXPECT_EQ((*over)["bytes"], 262144 * times);
+  EXPECT_EQ((*over)["touched_bytes"], 4080 * times);  // the first page: glibc's header is on it
+  ASSERT_EQ((*over)["sites"].size(), 1U);
+  EXPECT_EQ((*over)["sites"][0]["line"], site_line(src, "oversized"));
+
+  const json* copies = finding(r, "user-space-copies");
+  ASSERT_NE(copies, nullptr);
+  EXPECT_EQ((*copies)["bytes"], 4096 * times);
+  EXPECT_EQ((*copies)["calls"], times);
+  ASSERT_EQ((*copies)["pairs"].size(), 1U);
+  EXPECT_EQ((*copies)["pairs"][0]["source"], "file");
+  EXPECT_EQ((*copies)["pairs"][0]["destination"], "pipe");
+  EXPECT_EQ((*copies)["pairs"][0]["copy_fd_path"], "sendfile");
+  ASSERT_EQ((*copies)["sites"].size(), 1U);
+  EXPECT_EQ((*copies)["sites"][0]["line"], site_line(src, "copy"));
+  EXPECT_EQ((*copies)["sites"][0]["source"], "file");
+}
+
+TEST_F(WasteTest, EveryKindExactly) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " all");
+  EXPECT_EQ(r["program"], WASTE_FIXTURE);
+  EXPECT_EQ(r["arguments"], json::array({"all"}));
+  EXPECT_EQ(r["exit_status"], 0);
+  EXPECT_TRUE(r["signal"].is_null());
+  EXPECT_EQ(r["processes"], 1);
+  EXPECT_EQ(r["findings"].size(), 5U);
+  expect_all_kinds(r);
+  for (const json& f : r["findings"]) {
+    EXPECT_GT(f["estimated_seconds"].get<double>(), 0) << f["kind"];
+    EXPECT_FALSE(f["fix"].get<std::string>().empty());
+  }
+  // Ranked by estimated time, then bytes.
+  for (std::size_t i = 1; i < r["findings"].size(); ++i) {
+    EXPECT_GE(r["findings"][i - 1]["estimated_seconds"].get<double>(),
+              r["findings"][i]["estimated_seconds"].get<double>());
+  }
+}
+
+TEST_F(WasteTest, ThreadsCountEveryTemporary) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " threads");
+  const json* temp = finding(r, "temporary-allocations");
+  ASSERT_NE(temp, nullptr);
+  EXPECT_EQ((*temp)["calls"], 4000);
+  EXPECT_EQ((*temp)["bytes"], 240000);
+  ASSERT_EQ((*temp)["sites"].size(), 1U);
+  EXPECT_EQ((*temp)["sites"][0]["function"], "thread_main");
+  EXPECT_EQ((*temp)["sites"][0]["line"], site_line(WASTE_FIXTURE_SOURCE, "thread-temp"));
+  EXPECT_EQ((*temp)["sites"][0]["calls"], 4000);
+}
+
+TEST_F(WasteTest, ForkAndExecAreFollowed) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " fork");
+  EXPECT_EQ(r["processes"], 3);  // parent, forked child, the image it executes
+  expect_all_kinds(r, 1, 30, 30 * 32);
+  const json* fork_site =
+      site_at(*finding(r, "temporary-allocations"), WASTE_FIXTURE_SOURCE, site_line(WASTE_FIXTURE_SOURCE, "fork-temp"));
+  ASSERT_NE(fork_site, nullptr);
+  EXPECT_EQ((*fork_site)["calls"], 30);
+}
+
+TEST_F(WasteTest, NoFollowStopsAtExec) {
+  const CliRun run = waste("--format json --sample-rate 1 --no-follow -- " + std::string(WASTE_FIXTURE) + " fork");
+  ASSERT_EQ(run.code(), 0) << run.err;
+  const json r = json::parse(run.out);
+  EXPECT_EQ(r["processes"], 2);  // the forked child is still the same image
+  ASSERT_EQ(r["findings"].size(), 1U);
+  EXPECT_EQ(r["findings"][0]["kind"], "temporary-allocations");
+  EXPECT_EQ(r["findings"][0]["calls"], 30);
+}
+
+TEST_F(WasteTest, VforkAndExec) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " vfork");
+  EXPECT_EQ(r["processes"], 2);
+  expect_all_kinds(r);
+}
+
+TEST_F(WasteTest, UnderscoreExitKeepsCountsAndStatus) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " exit", 7);
+  EXPECT_EQ(r["exit_status"], 7);
+  expect_all_kinds(r);
+}
+
+TEST_F(WasteTest, SignalDeathIsReportedAndPassedOn) {
+  const std::string report = dir_ + "/report.json";
+  const CliRun run = waste("--format json -o " + report + " --sample-rate 1 --check-rate 1 -- " +
+                        std::string(WASTE_FIXTURE) + " kill");
+  ASSERT_TRUE(WIFSIGNALED(run.status)) << run.status;
+  EXPECT_EQ(WTERMSIG(run.status), SIGKILL);
+  const json r = json::parse(read_file(report));
+  EXPECT_EQ(r["signal"], "SIGKILL");
+  EXPECT_EQ(r["exit_status"], 128 + SIGKILL);
+  expect_all_kinds(r);
+}
+
+TEST_F(WasteTest, ProgramThatClosesStdoutAndStderr) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " closefds");
+  expect_all_kinds(r);
+}
+
+TEST_F(WasteTest, CleanProgramReportsNothing) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " clean");
+  EXPECT_EQ(r["findings"], json::array());
+  const CliRun text = waste("-- " + std::string(WASTE_FIXTURE) + " clean");
+  EXPECT_EQ(text.code(), 0);
+  EXPECT_NE(text.out.find("No waste found."), std::string::npos) << text.out;
+  EXPECT_EQ(text.err, "");
+}
+
+TEST_F(WasteTest, CppVectorZeroesFreshPages) {
+  const json r = waste_json(std::string(WASTE_FIXTURE_CPP) + " vector");
+  const int line = site_line(WASTE_FIXTURE_CPP_SOURCE, "vector");
+  const json* fresh = finding(r, "zeroed-fresh-pages");
+  ASSERT_NE(fresh, nullptr);
+  // glibc maps the block: its first page holds the chunk header (touched);
+  // libstdc++ writes element 0 and fills the other 1048575 bytes.
+  EXPECT_EQ((*fresh)["bytes"], 1048576 - 4080);
+  EXPECT_EQ((*fresh)["pages"], 256);
+  EXPECT_EQ((*fresh)["calls"], 1);
+  EXPECT_EQ((*fresh)["sites"][0]["function"], "main");
+  EXPECT_EQ((*fresh)["sites"][0]["line"], line);
+  const json* zeros = finding(r, "zeroed-zeros");
+  ASSERT_NE(zeros, nullptr);
+  EXPECT_EQ((*zeros)["bytes"], 4079);
+  EXPECT_EQ((*zeros)["sites"][0]["line"], line);
+}
+
+TEST_F(WasteTest, CppStringTemporaries) {
+  const json r = waste_json(std::string(WASTE_FIXTURE_CPP) + " strings");
+  ASSERT_EQ(r["findings"].size(), 1U) << r.dump(1);
+  const json& temp = r["findings"][0];
+  EXPECT_EQ(temp["kind"], "temporary-allocations");
+  EXPECT_EQ(temp["calls"], 500);
+  EXPECT_EQ(temp["bytes"], 500 * 61);
+  EXPECT_EQ(temp["sites"][0]["function"], "main");
+  EXPECT_EQ(temp["sites"][0]["line"], site_line(WASTE_FIXTURE_CPP_SOURCE, "strings"));
+}
+
+TEST_F(WasteTest, CppFillOfZeros) {
+  const json r = waste_json(std::string(WASTE_FIXTURE_CPP) + " fill");
+  const json* zeros = finding(r, "zeroed-zeros");
+  ASSERT_NE(zeros, nullptr) << r.dump(1);
+  EXPECT_EQ((*zeros)["bytes"], 1000);
+  EXPECT_EQ((*zeros)["calls"], 1);
+  EXPECT_EQ((*zeros)["sites"][0]["line"], site_line(WASTE_FIXTURE_CPP_SOURCE, "fill"));
+}
+
+TEST_F(WasteTest, DefaultRatesSampleZeroChecks) {
+  const CliRun run = waste("--format json -- " + std::string(WASTE_FIXTURE) + " all");
+  ASSERT_EQ(run.code(), 0) << run.err;
+  const json r = json::parse(run.out);
+  // Exact kinds stay exact at the default rates.
+  EXPECT_EQ((*finding(r, "zeroed-fresh-pages"))["bytes"], 1048576);
+  EXPECT_EQ((*finding(r, "temporary-allocations"))["calls"], 1001);
+  EXPECT_EQ((*finding(r, "oversized-buffers"))["bytes"], 262144);
+  EXPECT_EQ((*finding(r, "user-space-copies"))["bytes"], 4096);
+  EXPECT_EQ(r["sample_rate"], 524288);
+  EXPECT_EQ(r["check_rate"], 262144);
+}
+
+TEST_F(WasteTest, StaticProgramIsRefused) {
+  const std::string marker = dir_ + "/started";
+  const CliRun r = waste("-- " + std::string(WASTE_FIXTURE_STATIC) + " touch " + marker);
+  EXPECT_EQ(r.code(), 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("statically linked"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(marker));
+}
+
+TEST_F(WasteTest, BadInputIsOneLineExit2AndNothingRuns) {
+  const std::string marker = dir_ + "/started";
+  const std::string touch = std::string(WASTE_FIXTURE) + " touch " + marker;
+  const std::string text_file = dir_ + "/not-executable";
+  std::ofstream(text_file) << "hello\n";
+  const std::string a_file = dir_ + "/a-file";
+  std::ofstream(a_file) << "x";
+  const struct {
+    std::string args;
+    std::string says;
+  } cases[] = {
+      {"", "no program"},
+      {"--", "no program"},
+      {"-- /nonexistent/program", "/nonexistent/program"},
+      {"-- no-such-program-zerolab", "not found on PATH"},
+      {"-- " + text_file, "not an executable"},
+      {"--frobnicate -- " + touch, "unknown flag -frobnicate"},
+      {"--format xml -- " + touch, "-format \"xml\""},
+      {"--fail-on bogus=1 -- " + touch, "unknown kind \"bogus\""},
+      {"--fail-on zeroed-zeros=lots -- " + touch, "bad byte count"},
+      {"--check-rate 0 -- " + touch, "-check-rate"},
+      {"-o /nonexistent-dir/report.txt -- " + touch, "-o /nonexistent-dir/report.txt"},
+      {"-o " + dir_ + " -- " + touch, "is a directory"},
+      {"--profile " + a_file + " -- " + touch, "not a directory"},
+      {"--profile /proc/zerolab -- " + touch, "-profile /proc/zerolab"},
+  };
+  for (const auto& c : cases) {
+    const CliRun r = waste(c.args);
+    EXPECT_EQ(r.code(), 2) << c.args;
+    EXPECT_EQ(r.out, "") << c.args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.args << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("zerolab waste: ", 0), 0U) << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_FALSE(exists(marker)) << c.args;
+  }
+}
+
+TEST_F(WasteTest, FailOnThresholds) {
+  const std::string all = std::string(WASTE_FIXTURE) + " all";
+  CliRun r = waste("--fail-on user-space-copies=4096 -- " + all);
+  EXPECT_EQ(r.code(), 3);
+  EXPECT_NE(r.err.find("user-space-copies=4096 reached (4096 bytes)"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("user-space-copies"), std::string::npos);  // the report is still written
+  r = waste("--fail-on user-space-copies=4097 --fail-on zeroed-fresh-pages=2M -- " + all);
+  EXPECT_EQ(r.code(), 0) << r.err;
+  r = waste("--fail-on any=1M -- " + all);
+  EXPECT_EQ(r.code(), 3);
+  // The program's own failure wins over the threshold.
+  r = waste("--fail-on any=1 -- " + std::string(WASTE_FIXTURE) + " exit");
+  EXPECT_EQ(r.code(), 7);
+  r = waste("--fail-on any=1 -- " + std::string(WASTE_FIXTURE) + " clean");
+  EXPECT_EQ(r.code(), 0);
+}
+
+TEST_F(WasteTest, MarkdownAndTextReports) {
+  const std::string all = std::string(WASTE_FIXTURE) + " all";
+  const CliRun md = waste("--format markdown -- " + all);
+  ASSERT_EQ(md.code(), 0);
+  EXPECT_NE(md.out.find("| # | kind | bytes | calls | estimated time | fix |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("## user-space-copies"), std::string::npos);
+  EXPECT_NE(md.out.find("| file | pipe | 4096 | 1 | sendfile |"), std::string::npos) << md.out;
+  const CliRun text = waste("--sample-rate 1 -- " + all);
+  ASSERT_EQ(text.code(), 0);
+  EXPECT_NE(text.out.find("zeroed-fresh-pages: 1.0 MiB in 1 call"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("waste_fixture.c:" + std::to_string(site_line(WASTE_FIXTURE_SOURCE, "copy"))),
+            std::string::npos);
+  EXPECT_NE(text.out.find("file -> pipe: 4.0 KiB in 1 calls; copy_fd would use sendfile"), std::string::npos);
+  const std::string file = dir_ + "/report.md";
+  const CliRun to_file = waste("--format markdown -o " + file + " -- " + all);
+  EXPECT_EQ(to_file.code(), 0);
+  EXPECT_EQ(to_file.out, "");
+  EXPECT_EQ(read_file(file).rfind("# zerolab waste: ", 0), 0U);
+}
+
+TEST_F(WasteTest, FullStdoutFailsTheReportNotTheProgram) {
+  const CliRun r = waste("-- " + std::string(WASTE_FIXTURE) + " all", "/dev/full");
+  EXPECT_EQ(r.code(), 1);
+  EXPECT_NE(r.err.find("writing the report to stdout"), std::string::npos) << r.err;
+}
+
+TEST_F(WasteTest, PprofProfilesPerKind) {
+  const std::string profiles = dir_ + "/profiles";
+  const CliRun r = waste("--sample-rate 1 --check-rate 1 --profile " + profiles + " -- " + std::string(WASTE_FIXTURE) + " all");
+  ASSERT_EQ(r.code(), 0) << r.err;
+  for (const char* kind : {"zeroed-fresh-pages", "zeroed-zeros", "temporary-allocations",
+                           "oversized-buffers", "user-space-copies"}) {
+    const std::string path = profiles + "/" + kind + ".pb.gz";
+    const std::string data = read_file(path);
+    ASSERT_GT(data.size(), 18U) << path;
+    EXPECT_EQ(static_cast<unsigned char>(data[0]), 0x1f);
+    EXPECT_EQ(static_cast<unsigned char>(data[1]), 0x8b);
+  }
+  // gzip itself must accept the stream.
+  EXPECT_EQ(std::system(("gzip -t " + profiles + "/temporary-allocations.pb.gz").c_str()), 0);
+  if (std::system("command -v go >/dev/null 2>&1") != 0) GTEST_SKIP() << "no go: pprof not checked";
+  const std::string top = dir_ + "/top.txt";
+  ASSERT_EQ(std::system(("HOME=" + dir_ + " go tool pprof -top -sample_index=calls " + profiles +
+                         "/temporary-allocations.pb.gz >" + top + " 2>&1")
+                            .c_str()),
+            0)
+      << read_file(top);
+  const std::string text = read_file(top);
+  EXPECT_NE(text.find("waste_all"), std::string::npos) << text;
+  EXPECT_NE(text.find("1001 total"), std::string::npos) << text;
+}
+
+}  // namespace

@@ -1,0 +1,369 @@
+// zerolab waste [flags] [--] PROGRAM [ARG...]: runs PROGRAM with the
+// zerolab::waste preload library (src/waste/) and reports the memory work it
+// did for nothing. The pieces: flags (cmd_waste_flags), program checks
+// (cmd_waste_program), records (cmd_waste_collect), symbols
+// (cmd_waste_symbols), costs (cmd_waste_calibrate), the report
+// (cmd_waste_report) and pprof profiles (cmd_waste_profile).
+//
+// Order of work: flags, the program, the preload and every output are
+// checked first (one line, exit 2, nothing started); then the program runs
+// with its stdin/stdout/stderr untouched, SIGINT/SIGTERM/SIGHUP/SIGQUIT sent
+// to zerolab waste by kill(2) are forwarded to it (a terminal's ^C reaches
+// both already); once it exits the report is written, even if it failed.
+// Exit status: the program's (a program killed by a signal: zerolab waste
+// re-raises that signal, core dumps off), or 3 if a --fail-on threshold is
+// reached by a program that succeeded, or 1 if the report cannot be written.
+//
+// Example:
+//   zerolab waste -- ./server --port 8080
+//   zerolab waste --format json -o waste.json --fail-on any=1M -- make test
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cmd_waste_calibrate.hpp"
+#include "cmd_waste_collect.hpp"
+#include "cmd_waste_flags.hpp"
+#include "cmd_waste_profile.hpp"
+#include "cmd_waste_program.hpp"
+#include "cmd_waste_report.hpp"
+#include "cmd_waste_symbols.hpp"
+#include "command.hpp"
+#include "waste/record_format.hpp"
+
+extern char** environ;
+
+namespace zerolab::cli {
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitBadUsage = 2;
+constexpr int kExitThreshold = 3;
+
+int fail(int code, const std::string& message) {
+  const std::string line = "zerolab waste: " + message + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  return code;
+}
+
+// -o FILE, checked before the program runs: a regular file (or a new one)
+// is written to a temporary beside it and renamed into place; anything
+// else that exists (/dev/stdout, a pipe) is opened for writing then.
+class ReportFile {
+ public:
+  bool prepare(const std::string& path, std::string& error) {
+    path_ = path;
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      if (S_ISDIR(st.st_mode)) {
+        error = "-o " + path + ": is a directory";
+        return false;
+      }
+      if (access(path.c_str(), W_OK) != 0) {
+        error = "-o " + path + ": " + std::strerror(errno);
+        return false;
+      }
+      direct_ = true;
+      return true;
+    }
+    if (stat(path.c_str(), &st) == 0 && access(path.c_str(), W_OK) != 0) {
+      error = "-o " + path + ": " + std::strerror(errno);
+      return false;
+    }
+    const std::size_t slash = path.rfind('/');
+    temp_ = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "." +
+            (slash == std::string::npos ? path : path.substr(slash + 1)) + ".XXXXXX";
+    fd_ = mkostemp(temp_.data(), O_CLOEXEC);
+    if (fd_ < 0) {
+      error = "-o " + path + ": cannot create a file there: " + std::strerror(errno);
+      return false;
+    }
+    return true;
+  }
+
+  bool commit(const std::string& text, std::string& error) {
+    int fd = fd_;
+    if (direct_) fd = open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_TRUNC);
+    if (fd < 0 || !write_all(fd, text)) {
+      error = "-o " + path_ + ": " + std::strerror(errno);
+      discard();
+      return false;
+    }
+    if (direct_) {
+      close(fd);
+      return true;
+    }
+    fchmod(fd_, 0644 & ~current_umask());
+    if (close(fd_) != 0 || rename(temp_.c_str(), path_.c_str()) != 0) {
+      fd_ = -1;
+      error = "-o " + path_ + ": " + std::strerror(errno);
+      unlink(temp_.c_str());
+      return false;
+    }
+    fd_ = -1;
+    return true;
+  }
+
+  void discard() {
+    if (fd_ >= 0) {
+      close(fd_);
+      unlink(temp_.c_str());
+      fd_ = -1;
+    }
+  }
+
+  ~ReportFile() { discard(); }
+
+  static bool write_all(int fd, const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+
+ private:
+  static mode_t current_umask() {
+    const mode_t m = umask(0);
+    umask(m);
+    return m;
+  }
+
+  std::string path_;
+  std::string temp_;
+  int fd_ = -1;
+  bool direct_ = false;
+};
+
+bool prepare_profile_dir(const std::string& dir, std::string& error) {
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0) {
+    if (mkdir(dir.c_str(), 0755) != 0) {
+      error = "-profile " + dir + ": " + std::strerror(errno);
+      return false;
+    }
+    return true;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    error = "-profile " + dir + ": not a directory";
+    return false;
+  }
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    error = "-profile " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+// ---- running the program ------------------------------------------------------
+
+volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_pending_signal = 0;
+constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+void forward_signal(int sig, siginfo_t* info, void*) {
+  // A terminal's signal (SI_KERNEL) reached the program's process group too.
+  if (info != nullptr && info->si_code > 0) return;
+  if (g_child > 0) {
+    kill(static_cast<pid_t>(g_child), sig);
+  } else {
+    g_pending_signal = sig;
+  }
+}
+
+void install_forwarding() {
+  struct sigaction sa {};
+  sa.sa_sigaction = &forward_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : kForwarded) sigaction(sig, &sa, nullptr);
+}
+
+void remove_run_dir(const std::string& dir) {
+  const std::string cmd_dir = dir;
+  if (DIR* d = opendir(cmd_dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name != "." && name != "..") unlink((cmd_dir + "/" + name).c_str());
+    }
+    closedir(d);
+  }
+  rmdir(cmd_dir.c_str());
+}
+
+std::vector<std::string> child_environment(const WasteFlags& flags, const std::string& preload,
+                                           const std::string& run_dir) {
+  namespace rec = zerolab::waste;
+  std::vector<std::string> env;
+  std::string ld_preload = preload;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string v = *e;
+    const std::string name = v.substr(0, v.find('='));
+    if (name == "LD_PRELOAD") {
+      const std::string rest = v.substr(name.size() + 1);
+      if (!rest.empty()) ld_preload += ":" + rest;
+      continue;
+    }
+    if (name == rec::kEnvDir || name == rec::kEnvSampleRate || name == rec::kEnvCheckRate ||
+        name == rec::kEnvFollow) {
+      continue;
+    }
+    env.push_back(v);
+  }
+  env.push_back("LD_PRELOAD=" + ld_preload);
+  env.push_back(std::string(rec::kEnvDir) + "=" + run_dir);
+  env.push_back(std::string(rec::kEnvSampleRate) + "=" + std::to_string(flags.sample_rate));
+  env.push_back(std::string(rec::kEnvCheckRate) + "=" + std::to_string(flags.check_rate));
+  env.push_back(std::string(rec::kEnvFollow) + "=" + (flags.follow ? "1" : "0"));
+  return env;
+}
+
+// Runs the program; returns its wait status (or -1 with `error`).
+int run_program(const std::string& path, const WasteFlags& flags, const std::string& preload,
+                const std::string& run_dir, std::string& error) {
+  std::vector<std::string> env = child_environment(flags, preload, run_dir);
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = flags.program;
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  install_forwarding();
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, path.c_str(), nullptr, nullptr, argv.data(), envp.data());
+  if (rc != 0) {
+    error = "starting " + path + ": " + std::strerror(rc);
+    return -1;
+  }
+  g_child = pid;
+  if (g_pending_signal != 0) kill(pid, g_pending_signal);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      error = "waiting for " + path + ": " + std::strerror(errno);
+      return -1;
+    }
+  }
+  return status;
+}
+
+int run_waste(std::span<char* const> args) {
+  WasteFlags flags;
+  std::string error;
+  if (!parse_waste_flags(args, flags, error)) return fail(kExitBadUsage, error);
+  if (flags.help) {
+    std::fputs(kWasteUsage, stdout);
+    return 0;
+  }
+  std::string path;
+  if (!waste::find_program(flags.program[0], path, error) || !waste::check_program(path, error)) {
+    return fail(kExitBadUsage, error);
+  }
+  std::string preload;
+  if (!waste::find_preload(preload, error)) return fail(kExitBadUsage, error);
+  ReportFile report_file;
+  if (!flags.output.empty() && !report_file.prepare(flags.output, error)) return fail(kExitBadUsage, error);
+  if (!flags.profile_dir.empty() && !prepare_profile_dir(flags.profile_dir, error)) {
+    return fail(kExitBadUsage, error);
+  }
+  const char* tmp = std::getenv("TMPDIR");
+  std::string run_dir = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/zerolab-waste.XXXXXX";
+  if (mkdtemp(run_dir.data()) == nullptr) {
+    return fail(kExitFailed, "cannot create a directory for the records in " + run_dir + ": " +
+                                 std::strerror(errno));
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const int status = run_program(path, flags, preload, run_dir, error);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (status < 0) {
+    remove_run_dir(run_dir);
+    return fail(kExitFailed, error);
+  }
+  // From here on a closed stdout must not kill the report's error handling.
+  signal(SIGPIPE, SIG_IGN);
+
+  waste::RunFacts run;
+  run.program = flags.program;
+  run.wall_seconds = wall;
+  run.sample_rate = flags.sample_rate;
+  run.check_rate = flags.check_rate;
+  if (WIFSIGNALED(status)) {
+    run.signal = WTERMSIG(status);
+    run.exit_status = 128 + run.signal;
+  } else {
+    run.exit_status = WEXITSTATUS(status);
+  }
+  waste::Symbolizer symbols;
+  waste::Collected collected;
+  const bool collected_ok = waste::collect_records(run_dir, symbols, collected, error);
+  remove_run_dir(run_dir);
+  if (!collected_ok) return fail(kExitFailed, error);
+  // Runtime libraries get file and line only for the profiles.
+  symbols.resolve(!flags.profile_dir.empty());
+  waste::Calibration calibration;
+  bool any = false;
+  for (const waste::KindTotals& t : collected.totals) any = any || t.bytes > 0 || t.calls > 0;
+  if (any) calibration = waste::calibrate();
+  const waste::Report report = waste::build_report(collected, symbols, calibration, run);
+  const std::string text = waste::render_report(report, flags.format);
+
+  int code = run.exit_status;
+  bool written = true;
+  if (flags.output.empty()) {
+    std::fflush(stdout);
+    if (!ReportFile::write_all(1, text)) {
+      written = false;
+      fail(kExitFailed, std::string("writing the report to stdout: ") + std::strerror(errno));
+    }
+  } else if (!report_file.commit(text, error)) {
+    written = false;
+    fail(kExitFailed, error);
+  }
+  if (!flags.profile_dir.empty() &&
+      !waste::write_profiles(flags.profile_dir, collected, symbols, wall, error)) {
+    written = false;
+    fail(kExitFailed, error);
+  }
+  if (run.signal != 0) {
+    std::fflush(nullptr);
+    rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(run.signal, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, run.signal);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    raise(run.signal);
+    return code;  // a signal whose default is not to terminate
+  }
+  if (code != 0) return code;
+  if (!written) return kExitFailed;
+  if (const std::string reached = waste::failed_threshold(report, flags.fail_on); !reached.empty()) {
+    return fail(kExitThreshold, "-fail-on " + reached);
+  }
+  return 0;
+}
+
+const CommandRegistration kWaste{"waste", "run a program and report the memory work it wastes",
+                                 &run_waste};
+
+}  // namespace
+}  // namespace zerolab::cli

@@ -1,0 +1,154 @@
+// `zerolab waste`'s record reader (cmd_waste_collect.hpp).
+#include "cmd_waste_collect.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "waste/record_format.hpp"
+
+namespace zerolab::cli::waste {
+namespace {
+
+namespace rec = zerolab::waste;
+
+std::string real_path(const char* path) {
+  char buf[PATH_MAX];
+  return realpath(path, buf) != nullptr ? std::string(buf) : std::string(path);
+}
+
+std::uint64_t get(const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); }
+
+void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
+  out.images.push_back({static_cast<long>(r.pid), static_cast<long>(r.ppid),
+                        std::string(r.exe, strnlen(r.exe, sizeof r.exe))});
+  const std::uint32_t current = r.maps_current.load(std::memory_order_acquire) & 1;
+  const std::uint32_t length = std::min(r.maps_length[current], rec::kMapsBytes);
+  const std::vector<MapEntry> maps = parse_maps(std::string_view(r.maps[current], length));
+  const std::string preload = real_path(std::string(r.preload, strnlen(r.preload, sizeof r.preload)).c_str());
+
+  std::uint64_t zero_calls = 0;
+  std::uint64_t zero_bytes = 0;
+  for (const rec::ThreadSlot& s : r.slots) {
+    out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].calls += static_cast<double>(get(s.temp_calls));
+    out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].bytes += static_cast<double>(get(s.temp_bytes));
+    zero_calls += get(s.zero_calls);
+    zero_bytes += get(s.zero_bytes);
+  }
+  const rec::Totals& t = r.totals;
+  KindTotals& fresh = out.totals[static_cast<int>(WasteKind::kZeroedFreshPages)];
+  fresh.calls += static_cast<double>(get(t.fresh_calls));
+  fresh.bytes += static_cast<double>(get(t.fresh_bytes));
+  fresh.extra += static_cast<double>(get(t.fresh_pages));
+  // Zeroed zeros: hits scaled by population / samples (1 when every byte is sampled).
+  const std::uint64_t samples = get(t.zero_samples);
+  const std::uint64_t sampled_calls = get(t.zero_sampled_calls);
+  const double byte_scale = samples == 0 ? 0 : static_cast<double>(zero_bytes) / static_cast<double>(samples);
+  const double call_scale =
+      sampled_calls == 0 ? 0 : static_cast<double>(zero_calls) / static_cast<double>(sampled_calls);
+  KindTotals& zeros = out.totals[static_cast<int>(WasteKind::kZeroedZeros)];
+  zeros.bytes += static_cast<double>(get(t.zero_hits)) * byte_scale;
+  zeros.calls += static_cast<double>(get(t.zero_hit_calls)) * call_scale;
+  out.zero_population += zero_bytes;
+  out.zero_samples += samples;
+  KindTotals& over = out.totals[static_cast<int>(WasteKind::kOversizedBuffers)];
+  over.calls += static_cast<double>(get(t.over_calls));
+  over.bytes += static_cast<double>(get(t.over_bytes));
+  over.extra += static_cast<double>(get(t.over_touched));
+  KindTotals& copies = out.totals[static_cast<int>(WasteKind::kUserSpaceCopies)];
+  for (int s = 0; s < kFdTypes; ++s) {
+    for (int d = 0; d < kFdTypes; ++d) {
+      out.copy_calls[s][d] += get(t.copy_calls[s][d]);
+      out.copy_bytes[s][d] += get(t.copy_bytes[s][d]);
+      copies.calls += static_cast<double>(get(t.copy_calls[s][d]));
+      copies.bytes += static_cast<double>(get(t.copy_bytes[s][d]));
+    }
+  }
+  out.large_blocks += get(t.large_blocks);
+  out.large_untracked += get(t.large_untracked);
+  out.sites_dropped += get(t.sites_dropped);
+
+  for (const rec::Site& s : r.sites) {
+    if (get(s.key) == 0 || s.ready.load(std::memory_order_acquire) == 0) continue;
+    if (s.kind >= static_cast<std::uint32_t>(kWasteKinds) || s.depth > static_cast<std::uint32_t>(rec::kMaxFrames)) continue;
+    SiteRecord site;
+    site.kind = static_cast<WasteKind>(s.kind);
+    site.src = s.src < kFdTypes ? s.src : kFdTypes - 1;
+    site.dst = s.dst < kFdTypes ? s.dst : kFdTypes - 1;
+    site.calls = static_cast<double>(get(s.calls));
+    site.bytes = static_cast<double>(get(s.bytes));
+    site.extra = static_cast<double>(get(s.extra));
+    if (site.kind == WasteKind::kZeroedZeros) {
+      site.calls *= call_scale;
+      site.bytes *= byte_scale;
+    }
+    if (site.calls == 0 && site.bytes == 0) continue;  // e.g. a large block that was not oversized
+    bool inner = true;  // still in the preload's (or the unwinder's) frames
+    for (std::uint32_t i = 0; i < s.depth; ++i) {
+      const int id = symbols.add(maps, s.pcs[i]);
+      if (inner) {
+        const std::string& module = symbols.get(id).module;
+        if (module == preload || module.find("/libgcc_s.so") != std::string::npos) continue;
+        inner = false;
+      }
+      site.stack.push_back(id);
+    }
+    if (!site.stack.empty()) out.sites.push_back(std::move(site));
+  }
+}
+
+}  // namespace
+
+const char* fd_type_name(int type) {
+  static const char* const kNames[kFdTypes] = {"file", "pipe", "tcp", "udp", "unix", "tty", "other"};
+  return type >= 0 && type < kFdTypes ? kNames[type] : "other";
+}
+
+bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out,
+                     std::string& error) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) {
+    error = "reading " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  std::vector<std::string> names;
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".rec") == 0) names.push_back(name);
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    const long pa = std::atol(a.c_str());
+    const long pb = std::atol(b.c_str());
+    return pa != pb ? pa < pb : a < b;
+  });
+  for (const std::string& name : names) {
+    const std::string path = dir + "/" + name;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || static_cast<std::size_t>(st.st_size) != sizeof(rec::Record)) {
+      close(fd);
+      continue;
+    }
+    void* m = mmap(nullptr, sizeof(rec::Record), PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) continue;
+    const auto* r = static_cast<const rec::Record*>(m);
+    if (r->magic == rec::kRecordMagic && r->version == rec::kRecordVersion &&
+        r->record_bytes == sizeof(rec::Record)) {
+      add_record(*r, symbols, out);
+    }
+    munmap(m, sizeof(rec::Record));
+  }
+  return true;
+}
+
+}  // namespace zerolab::cli::waste

@@ -1,0 +1,75 @@
+// `zerolab waste`: reads the records the preload left in the run directory
+// (src/waste/record_format.hpp, one per process image) and sums them into
+// one Collected: exact totals per kind, the copy pairs, and every call site
+// with its stack as symbolizer ids (the preload's own frames cut).
+//
+// Zeroed zeros are sampled: each image's hits are scaled by its population
+// (bytes zero-filled on touched pages) over its samples, so the totals and
+// sites of that kind are estimates (exact at --check-rate 1).
+//
+// Example:
+//   Symbolizer sym;
+//   Collected c;
+//   std::string error;
+//   if (!collect_records("/tmp/zerolab-waste.XYZ", sym, c, error)) ...;
+//   sym.resolve();
+//   c.totals[int(WasteKind::kTemporaryAllocations)].calls   // exact
+#ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_COLLECT_HPP_
+#define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_COLLECT_HPP_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cmd_waste_flags.hpp"
+#include "cmd_waste_symbols.hpp"
+
+namespace zerolab::cli::waste {
+
+inline constexpr int kFdTypes = 7;  // record_format.hpp's FdType
+// "file", "pipe", "tcp", "udp", "unix", "tty", "other".
+const char* fd_type_name(int type);
+
+struct ProcessImage {
+  long pid = 0;
+  long ppid = 0;
+  std::string exe;
+};
+
+struct SiteRecord {
+  WasteKind kind{};
+  int src = 0;  // copies: FdType of the source and destination
+  int dst = 0;
+  std::vector<int> stack;  // Symbolizer ids, innermost first
+  double calls = 0;
+  double bytes = 0;
+  double extra = 0;  // fresh pages: pages; oversized: touched bytes
+};
+
+struct KindTotals {
+  double calls = 0;
+  double bytes = 0;
+  double extra = 0;  // as SiteRecord::extra
+};
+
+struct Collected {
+  std::vector<ProcessImage> images;
+  KindTotals totals[kWasteKinds];
+  std::uint64_t zero_population = 0;  // bytes zero-filled on touched pages
+  std::uint64_t zero_samples = 0;     // of which sampled
+  std::uint64_t copy_calls[kFdTypes][kFdTypes] = {};
+  std::uint64_t copy_bytes[kFdTypes][kFdTypes] = {};
+  std::uint64_t large_blocks = 0;
+  std::uint64_t large_untracked = 0;
+  std::uint64_t sites_dropped = 0;
+  std::vector<SiteRecord> sites;
+};
+
+// Reads every <pid>.<n>.rec in `dir`. False with `error` only if the
+// directory cannot be read; unreadable or partial records are skipped.
+bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out,
+                     std::string& error);
+
+}  // namespace zerolab::cli::waste
+
+#endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_COLLECT_HPP_

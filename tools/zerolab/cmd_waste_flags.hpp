@@ -1,0 +1,80 @@
+// The flags of `zerolab waste [flags] [--] PROGRAM [ARG...]`, parsed and
+// checked: -flag, --flag, -flag value and -flag=value, as `zerolab lab`
+// takes them. Flags end at "--" or at the first argument that is not a flag
+// (Go's flag package); everything after is the program and its arguments,
+// passed on untouched.
+//
+// Thread-safety: pure functions.
+//
+// Example:
+//   WasteFlags f;
+//   std::string error;
+//   if (!parse_waste_flags(args, f, error)) { print "zerolab waste: " + error; exit 2; }
+//   // "--format json --fail-on temporary-allocations=1M -- ./prog -x":
+//   //   f.format == WasteFormat::kJson, f.fail_on[0] == {kTemporaryAllocations, 1048576},
+//   //   f.program == {"./prog", "-x"}
+#ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_FLAGS_HPP_
+#define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_FLAGS_HPP_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zerolab::cli {
+
+// The five kinds, in the report's and the JSON's spelling.
+enum class WasteKind {
+  kZeroedFreshPages,
+  kZeroedZeros,
+  kTemporaryAllocations,
+  kOversizedBuffers,
+  kUserSpaceCopies,
+};
+inline constexpr int kWasteKinds = 5;
+
+// "zeroed-fresh-pages", "zeroed-zeros", "temporary-allocations",
+// "oversized-buffers", "user-space-copies".
+std::string_view kind_name(WasteKind kind);
+std::optional<WasteKind> kind_from_name(std::string_view name);
+
+enum class WasteFormat { kText, kJson, kMarkdown };
+
+// --fail-on KIND=BYTES: exit 3 when KIND's bytes reach BYTES. KIND may be
+// "any" (kind == nullopt): the sum of all kinds.
+struct FailOn {
+  std::optional<WasteKind> kind;
+  std::uint64_t bytes = 0;
+};
+
+struct WasteFlags {
+  bool help = false;
+  WasteFormat format = WasteFormat::kText;
+  std::string output;        // -o FILE; "" = stdout
+  std::string profile_dir;   // --profile DIR; "" = none
+  std::vector<FailOn> fail_on;
+  std::uint64_t check_rate = 256 * 1024;   // --check-rate BYTES (zeroed zeros)
+  std::uint64_t sample_rate = 512 * 1024;  // --sample-rate BYTES (temporary allocation sites)
+  bool follow = true;                      // false with --no-follow
+  std::vector<std::string> program;        // PROGRAM ARG...
+};
+
+// "KIND=BYTES", BYTES as digits with an optional K, M, G (binary) suffix or
+// KiB/MiB/GiB. Returns false with `error` (one line, no prefix).
+bool parse_fail_on(std::string_view text, FailOn& out, std::string& error);
+
+// A byte count: digits with an optional K/M/G or KiB/MiB/GiB suffix.
+bool parse_bytes(std::string_view text, std::uint64_t& out);
+
+// Returns false with `error` (one line, no prefix) on an unknown flag, a
+// missing or bad value, or no program. A missing program is not an error
+// when --help is given.
+bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::string& error);
+
+extern const char* const kWasteUsage;
+
+}  // namespace zerolab::cli
+
+#endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_FLAGS_HPP_

@@ -1,0 +1,97 @@
+// `zerolab waste`'s pprof profiles (cmd_waste_profile.hpp).
+#include "cmd_waste_profile.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+#include "profile/pprof_writer.hpp"
+
+namespace zerolab::cli::waste {
+namespace {
+
+namespace pp = zerolab::internal::profile;
+
+bool write_file(const std::string& path, const std::string& data, std::string& error) {
+  const std::string tmp = path + ".tmp";
+  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = "--profile: cannot write " + tmp + ": " + std::strerror(errno);
+    return false;
+  }
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = "--profile: writing " + tmp + ": " + std::strerror(errno);
+      close(fd);
+      unlink(tmp.c_str());
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (close(fd) != 0 || rename(tmp.c_str(), path.c_str()) != 0) {
+    error = "--profile: writing " + path + ": " + std::strerror(errno);
+    unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool write_profiles(const std::string& dir, const Collected& collected, const Symbolizer& symbols,
+                    double wall_seconds, std::string& error) {
+  const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  for (int k = 0; k < kWasteKinds; ++k) {
+    const auto kind = static_cast<WasteKind>(k);
+    const KindTotals& t = collected.totals[k];
+    if (std::llround(t.bytes) == 0 && std::llround(t.calls) == 0) continue;
+    const bool has_extra = kind == WasteKind::kZeroedFreshPages || kind == WasteKind::kOversizedBuffers;
+    std::vector<std::pair<std::string, std::string>> types;
+    if (kind == WasteKind::kZeroedFreshPages) types.emplace_back("pages", "count");
+    if (kind == WasteKind::kOversizedBuffers) types.emplace_back("touched", "bytes");
+    types.emplace_back("calls", "count");
+    types.emplace_back("bytes", "bytes");  // last: pprof's default
+    pp::PprofBuilder b(types);
+    b.set_time(static_cast<std::int64_t>(now) - static_cast<std::int64_t>(wall_seconds * 1e9),
+               static_cast<std::int64_t>(wall_seconds * 1e9));
+    b.add_comment("zerolab waste: " + std::string(kind_name(kind)));
+    std::map<std::string, std::uint64_t> module_mapping;
+    std::map<std::string, std::uint64_t> module_base;
+    for (const SiteRecord& s : collected.sites) {
+      if (s.kind != kind) continue;
+      std::vector<std::uint64_t> locations;
+      for (int id : s.stack) {
+        const ResolvedPc& pc = symbols.get(id);
+        auto it = module_mapping.find(pc.module);
+        if (it == module_mapping.end()) {
+          const std::uint64_t base = (module_mapping.size() + 1) << 40;
+          it = module_mapping.emplace(pc.module, b.mapping(pc.module, base, base + (1ULL << 40), 0)).first;
+          module_base[pc.module] = base;
+        }
+        std::vector<pp::PprofLine> lines;
+        for (const Frame& f : pc.frames) lines.push_back({f.function, f.file, f.line});
+        locations.push_back(b.location(it->second, module_base[pc.module] + pc.vaddr, lines));
+      }
+      std::vector<std::int64_t> values;
+      if (has_extra) values.push_back(std::llround(s.extra));
+      values.push_back(std::llround(s.calls));
+      values.push_back(std::llround(s.bytes));
+      b.add_sample(locations, values);
+    }
+    const std::string path = dir + "/" + std::string(kind_name(kind)) + ".pb.gz";
+    if (!write_file(path, pp::gzip_stored(b.serialize()), error)) return false;
+  }
+  return true;
+}
+
+}  // namespace zerolab::cli::waste

@@ -1,0 +1,464 @@
+// `zerolab waste`'s findings and their renderings (cmd_waste_report.hpp).
+#include "cmd_waste_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+namespace zerolab::cli::waste {
+namespace {
+
+bool library_header(const std::string& file) { return file.rfind("/usr/include/", 0) == 0; }
+
+// The frame a site is named by: the first (inlined frames included) outside
+// the C/C++ runtime libraries and the system headers (std::vector's memset
+// is the caller's vector), else the first outside the runtime, else the
+// innermost. `at` is set to its stack index.
+const Frame& site_frame(const SiteRecord& s, const Symbolizer& symbols, std::size_t& at) {
+  std::size_t first_outside = s.stack.size();
+  for (std::size_t i = 0; i < s.stack.size(); ++i) {
+    const ResolvedPc& pc = symbols.get(s.stack[i]);
+    if (runtime_module(pc.module)) continue;
+    if (first_outside == s.stack.size()) first_outside = i;
+    for (const Frame& f : pc.frames) {
+      if (!library_header(f.file)) {
+        at = i;
+        return f;
+      }
+    }
+  }
+  at = first_outside == s.stack.size() ? 0 : first_outside;
+  return symbols.get(s.stack[at]).frames.front();
+}
+
+std::string frame_text(const Frame& f) {
+  if (f.file.empty()) return f.function;
+  return f.function + " (" + f.file + ":" + std::to_string(f.line) + ")";
+}
+
+double estimate_seconds(WasteKind kind, const Finding& f, const Calibration& c) {
+  auto per = [](double amount, double rate) { return rate > 0 ? amount / rate : 0.0; };
+  switch (kind) {
+    case WasteKind::kZeroedFreshPages:
+      return per(f.bytes, c.zero_bytes_per_second) + f.extra * c.fault_seconds;
+    case WasteKind::kZeroedZeros:
+      return per(f.bytes, c.zero_bytes_per_second);
+    case WasteKind::kTemporaryAllocations:
+      return f.calls * c.malloc_free_seconds;
+    case WasteKind::kOversizedBuffers:
+      return f.calls * c.large_block_seconds;
+    case WasteKind::kUserSpaceCopies:
+      return per(2 * f.bytes, c.copy_bytes_per_second);
+  }
+  return 0;
+}
+
+std::string human_bytes(double b) {
+  char buf[64];
+  if (b < 1024) {
+    std::snprintf(buf, sizeof buf, "%.0f B", b);
+  } else if (b < 1024.0 * 1024) {
+    std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
+  } else if (b < 1024.0 * 1024 * 1024) {
+    std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024.0 * 1024));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+  }
+  return buf;
+}
+
+std::string human_seconds(double s) {
+  char buf[64];
+  if (s < 1e-6) {
+    std::snprintf(buf, sizeof buf, "%.0f ns", s * 1e9);
+  } else if (s < 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.1f µs", s * 1e6);
+  } else if (s < 1) {
+    std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2f s", s);
+  }
+  return buf;
+}
+
+std::string count_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", std::round(v));
+  return buf;
+}
+
+std::string signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+std::string command_line(const std::vector<std::string>& program) {
+  std::string s;
+  for (const std::string& a : program) {
+    if (!s.empty()) s += ' ';
+    s += a;
+  }
+  return s;
+}
+
+std::string site_location(const ReportSite& s) {
+  if (s.file.empty()) return s.function;
+  return s.function + "  " + s.file + ":" + std::to_string(s.line);
+}
+
+const char* kind_blurb(WasteKind kind) {
+  switch (kind) {
+    case WasteKind::kZeroedFreshPages:
+      return "memset/bzero of 0 over pages the kernel had not handed out yet (it zeroes them at first touch)";
+    case WasteKind::kZeroedZeros:
+      return "memset/bzero of 0 over bytes that already read as zero";
+    case WasteKind::kTemporaryAllocations:
+      return "blocks freed before the same thread allocated anything else";
+    case WasteKind::kOversizedBuffers:
+      return "blocks of 16 KiB or more freed with fewer than half their bytes on touched pages";
+    case WasteKind::kUserSpaceCopies:
+      return "bytes read into a buffer and written unchanged to another descriptor";
+  }
+  return "";
+}
+
+std::string render_text(const Report& r) {
+  std::string out;
+  const RunFacts& run = r.run;
+  char line[512];
+  std::snprintf(line, sizeof line, "zerolab waste: %s\n", command_line(run.program).c_str());
+  out += line;
+  std::string status = run.signal != 0 ? "killed by " + signal_name(run.signal)
+                                       : "exit status " + std::to_string(run.exit_status);
+  std::snprintf(line, sizeof line, "%s, %d process image%s, %.2f s wall\n", status.c_str(),
+                r.processes, r.processes == 1 ? "" : "s", run.wall_seconds);
+  out += line;
+  if (r.findings.empty()) {
+    out += "\nNo waste found.\n";
+  } else {
+    const Calibration& c = r.calibration;
+    std::snprintf(line, sizeof line,
+                  "Times are estimates, priced with costs measured on this machine after the run: "
+                  "zeroing %.1f GB/s, page fault %s, malloc+free %s, 64 KiB block %s, memcpy %.1f GB/s.\n",
+                  c.zero_bytes_per_second / 1e9, human_seconds(c.fault_seconds).c_str(),
+                  human_seconds(c.malloc_free_seconds).c_str(),
+                  human_seconds(c.large_block_seconds).c_str(), c.copy_bytes_per_second / 1e9);
+    out += line;
+  }
+  int rank = 0;
+  for (const Finding& f : r.findings) {
+    out += "\n";
+    std::snprintf(line, sizeof line, "%d. %s: %s in %s call%s, ~%s%s\n", ++rank,
+                  std::string(kind_name(f.kind)).c_str(), human_bytes(f.bytes).c_str(),
+                  count_text(f.calls).c_str(), std::round(f.calls) == 1 ? "" : "s",
+                  human_seconds(f.estimated_seconds).c_str(),
+                  f.exact ? "" : " (bytes and calls estimated from samples)");
+    out += line;
+    out += std::string("   ") + kind_blurb(f.kind) + "\n";
+    if (f.kind == WasteKind::kZeroedFreshPages) {
+      out += "   " + count_text(f.extra) + " fresh pages\n";
+    } else if (f.kind == WasteKind::kOversizedBuffers) {
+      out += "   " + human_bytes(f.bytes) + " requested, " + human_bytes(f.extra) + " on touched pages\n";
+    } else if (f.kind == WasteKind::kTemporaryAllocations && run.wall_seconds > 0) {
+      std::snprintf(line, sizeof line, "   %.0f allocations/s, %s/s of run time\n",
+                    f.calls / run.wall_seconds, human_bytes(f.bytes / run.wall_seconds).c_str());
+      out += line;
+    } else if (f.kind == WasteKind::kZeroedZeros && !f.exact) {
+      std::snprintf(line, sizeof line, "   content checked on %.3g%% of the zeroed bytes\n",
+                    f.sampled_fraction * 100);
+      out += line;
+    }
+    for (const CopyPairRow& p : f.pairs) {
+      std::snprintf(line, sizeof line, "   %s -> %s: %s in %llu calls; copy_fd would use %s\n",
+                    fd_type_name(p.src), fd_type_name(p.dst), human_bytes(static_cast<double>(p.bytes)).c_str(),
+                    static_cast<unsigned long long>(p.calls), copy_fd_path(p.src, p.dst));
+      out += line;
+    }
+    out += std::string("   fix: ") + fix_for(f.kind) + "\n";
+    if (!f.sites.empty()) out += "   top sites:\n";
+    const std::size_t shown = std::min<std::size_t>(f.sites.size(), 5);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const ReportSite& s = f.sites[i];
+      std::string pair;
+      if (s.src >= 0) pair = std::string("  [") + fd_type_name(s.src) + " -> " + fd_type_name(s.dst) + "]";
+      std::snprintf(line, sizeof line, "   %12s %8s calls  %s%s\n", human_bytes(s.bytes).c_str(),
+                    count_text(s.calls).c_str(), site_location(s).c_str(), pair.c_str());
+      out += line;
+    }
+    if (f.sites.size() > shown) {
+      out += "   ... " + std::to_string(f.sites.size() - shown) + " more sites (--format json lists all)\n";
+    }
+  }
+  for (const std::string& n : r.notes) out += "\nnote: " + n + "\n";
+  return out;
+}
+
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '|' || ch == '\\' || ch == '`') out.push_back('\\');
+    out.push_back(ch == '\n' ? ' ' : ch);
+  }
+  return out;
+}
+
+std::string render_markdown(const Report& r) {
+  const RunFacts& run = r.run;
+  std::string out = "# zerolab waste: " + md_cell(command_line(run.program)) + "\n\n";
+  out += (run.signal != 0 ? "killed by " + signal_name(run.signal)
+                          : "exit status " + std::to_string(run.exit_status)) +
+         " · " + std::to_string(r.processes) + " process image" + (r.processes == 1 ? "" : "s") +
+         "\n\n";
+  if (r.findings.empty()) {
+    out += "No waste found.\n";
+  } else {
+    out += "Times are estimates priced with costs measured on this machine after the run.\n\n";
+    out += "| # | kind | bytes | calls | estimated time | fix |\n|---|---|---|---|---|---|\n";
+    int rank = 0;
+    for (const Finding& f : r.findings) {
+      out += "| " + std::to_string(++rank) + " | " + std::string(kind_name(f.kind)) + " | " +
+             human_bytes(f.bytes) + (f.exact ? "" : " (est.)") + " | " + count_text(f.calls) +
+             " | " + human_seconds(f.estimated_seconds) + " | " + md_cell(fix_for(f.kind)) + " |\n";
+    }
+    for (const Finding& f : r.findings) {
+      out += "\n## " + std::string(kind_name(f.kind)) + "\n\n";
+      out += std::string(kind_blurb(f.kind)) + ".\n\n";
+      if (!f.pairs.empty()) {
+        out += "| source | destination | bytes | calls | copy_fd path |\n|---|---|---|---|---|\n";
+        for (const CopyPairRow& p : f.pairs) {
+          out += std::string("| ") + fd_type_name(p.src) + " | " + fd_type_name(p.dst) + " | " +
+                 std::to_string(p.bytes) + " | " + std::to_string(p.calls) + " | " +
+                 copy_fd_path(p.src, p.dst) + " |\n";
+        }
+        out += "\n";
+      }
+      out += "| bytes | calls | function | file:line |\n|---|---|---|---|\n";
+      for (const ReportSite& s : f.sites) {
+        out += "| " + count_text(s.bytes) + " | " + count_text(s.calls) + " | `" + md_cell(s.function) +
+               "` | " + md_cell(s.file.empty() ? "?" : s.file + ":" + std::to_string(s.line)) + " |\n";
+      }
+    }
+  }
+  for (const std::string& n : r.notes) out += "\n> note: " + md_cell(n) + "\n";
+  return out;
+}
+
+std::string render_json(const Report& r) {
+  using nlohmann::ordered_json;
+  ordered_json j;
+  const RunFacts& run = r.run;
+  j["program"] = run.program.empty() ? "" : run.program[0];
+  j["arguments"] = run.program.size() > 1
+                       ? ordered_json(std::vector<std::string>(run.program.begin() + 1, run.program.end()))
+                       : ordered_json::array();
+  j["exit_status"] = run.exit_status;
+  j["signal"] = run.signal != 0 ? ordered_json(signal_name(run.signal)) : ordered_json(nullptr);
+  j["processes"] = r.processes;
+  j["wall_seconds"] = run.wall_seconds;
+  j["sample_rate"] = run.sample_rate;
+  j["check_rate"] = run.check_rate;
+  const Calibration& c = r.calibration;
+  j["calibration"] = {{"zero_bytes_per_second", c.zero_bytes_per_second},
+                      {"fault_seconds", c.fault_seconds},
+                      {"malloc_free_seconds", c.malloc_free_seconds},
+                      {"large_block_seconds", c.large_block_seconds},
+                      {"copy_bytes_per_second", c.copy_bytes_per_second}};
+  ordered_json findings = ordered_json::array();
+  for (const Finding& f : r.findings) {
+    ordered_json fj;
+    fj["kind"] = std::string(kind_name(f.kind));
+    fj["bytes"] = std::llround(f.bytes);
+    fj["calls"] = std::llround(f.calls);
+    fj["estimated_seconds"] = f.estimated_seconds;
+    fj["exact"] = f.exact;
+    fj["fix"] = fix_for(f.kind);
+    if (f.kind == WasteKind::kZeroedFreshPages) fj["pages"] = std::llround(f.extra);
+    if (f.kind == WasteKind::kOversizedBuffers) fj["touched_bytes"] = std::llround(f.extra);
+    if (f.kind == WasteKind::kZeroedZeros) fj["sampled_fraction"] = f.sampled_fraction;
+    if (f.kind == WasteKind::kTemporaryAllocations && run.wall_seconds > 0) {
+      fj["per_second"] = {{"calls", f.calls / run.wall_seconds}, {"bytes", f.bytes / run.wall_seconds}};
+    }
+    if (f.kind == WasteKind::kUserSpaceCopies) {
+      ordered_json pairs = ordered_json::array();
+      for (const CopyPairRow& p : f.pairs) {
+        pairs.push_back({{"source", fd_type_name(p.src)},
+                         {"destination", fd_type_name(p.dst)},
+                         {"bytes", p.bytes},
+                         {"calls", p.calls},
+                         {"copy_fd_path", copy_fd_path(p.src, p.dst)}});
+      }
+      fj["pairs"] = pairs;
+    }
+    ordered_json sites = ordered_json::array();
+    for (const ReportSite& s : f.sites) {
+      ordered_json sj;
+      sj["function"] = s.function;
+      sj["file"] = s.file;
+      sj["line"] = s.line;
+      sj["bytes"] = std::llround(s.bytes);
+      sj["calls"] = std::llround(s.calls);
+      if (f.kind == WasteKind::kZeroedFreshPages) sj["pages"] = std::llround(s.extra);
+      if (f.kind == WasteKind::kOversizedBuffers) sj["touched_bytes"] = std::llround(s.extra);
+      if (s.src >= 0) {
+        sj["source"] = fd_type_name(s.src);
+        sj["destination"] = fd_type_name(s.dst);
+        sj["copy_fd_path"] = copy_fd_path(s.src, s.dst);
+      }
+      sj["stack"] = s.stack;
+      sites.push_back(std::move(sj));
+    }
+    fj["sites"] = std::move(sites);
+    findings.push_back(std::move(fj));
+  }
+  j["findings"] = std::move(findings);
+  j["notes"] = r.notes;
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+const char* copy_fd_path(int src, int dst) {
+  using zerolab::cli::waste::fd_type_name;
+  const std::string s = fd_type_name(src);
+  const std::string d = fd_type_name(dst);
+  const auto socket_or_pipe = [](const std::string& t) {
+    return t == "pipe" || t == "tcp" || t == "udp" || t == "unix";
+  };
+  if (s == "file" && d == "file") return "copy_file_range";
+  if (s == "file" && socket_or_pipe(d)) return "sendfile";
+  if (socket_or_pipe(s) && (d == "file" || socket_or_pipe(d))) return "splice";
+  return "read_write";
+}
+
+const char* fix_for(WasteKind kind) {
+  switch (kind) {
+    case WasteKind::kZeroedFreshPages:
+      return "allocate zeroed memory instead of zeroing it: calloc, or zerolab::PageHeap (it knows which pages are still fresh)";
+    case WasteKind::kZeroedZeros:
+      return "drop the memset: the bytes are already zero (calloc'd or zeroed before)";
+    case WasteKind::kTemporaryAllocations:
+      return "reuse one buffer (hoist it out of the loop), or take blocks from zerolab::Pool / zerolab::Arena";
+    case WasteKind::kOversizedBuffers:
+      return "allocate what is used: a small per-connection buffer, plus a large one from a zerolab::Pool when needed";
+    case WasteKind::kUserSpaceCopies:
+      return "zerolab::copy_fd(src, dst): the kernel moves the bytes (copy_file_range, sendfile or splice)";
+  }
+  return "";
+}
+
+Report build_report(const Collected& collected, const Symbolizer& symbols,
+                    const Calibration& calibration, const RunFacts& run) {
+  Report r;
+  r.run = run;
+  r.processes = static_cast<int>(collected.images.size());
+  r.calibration = calibration;
+  for (int k = 0; k < kWasteKinds; ++k) {
+    const auto kind = static_cast<WasteKind>(k);
+    const KindTotals& t = collected.totals[k];
+    if (std::llround(t.bytes) == 0 && std::llround(t.calls) == 0) continue;
+    Finding f;
+    f.kind = kind;
+    f.calls = t.calls;
+    f.bytes = t.bytes;
+    f.extra = t.extra;
+    if (kind == WasteKind::kZeroedZeros) {
+      f.exact = collected.zero_samples == collected.zero_population;
+      f.sampled_fraction = collected.zero_population == 0
+                               ? 1
+                               : static_cast<double>(collected.zero_samples) /
+                                     static_cast<double>(collected.zero_population);
+    }
+    f.estimated_seconds = estimate_seconds(kind, f, calibration);
+    if (kind == WasteKind::kUserSpaceCopies) {
+      for (int s = 0; s < kFdTypes; ++s) {
+        for (int d = 0; d < kFdTypes; ++d) {
+          if (collected.copy_calls[s][d] == 0) continue;
+          f.pairs.push_back({s, d, collected.copy_calls[s][d], collected.copy_bytes[s][d]});
+        }
+      }
+      std::sort(f.pairs.begin(), f.pairs.end(),
+                [](const CopyPairRow& a, const CopyPairRow& b) { return a.bytes > b.bytes; });
+    }
+    // Sites merged by their first frame outside the runtime libraries.
+    std::map<std::tuple<std::string, std::string, int, int, int>, std::size_t> index;
+    for (const SiteRecord& s : collected.sites) {
+      if (s.kind != kind) continue;
+      std::size_t at = 0;
+      const Frame& top = site_frame(s, symbols, at);
+      const int src = kind == WasteKind::kUserSpaceCopies ? s.src : -1;
+      const int dst = kind == WasteKind::kUserSpaceCopies ? s.dst : -1;
+      const auto key = std::make_tuple(top.function, top.file, top.line, src, dst);
+      auto it = index.find(key);
+      if (it == index.end()) {
+        ReportSite rs{top.function, top.file, top.line, 0, 0, 0, src, dst, {}};
+        for (std::size_t i = at; i < s.stack.size() && rs.stack.size() < 16; ++i) {
+          for (const Frame& fr : symbols.get(s.stack[i]).frames) rs.stack.push_back(frame_text(fr));
+        }
+        it = index.emplace(key, f.sites.size()).first;
+        f.sites.push_back(std::move(rs));
+      }
+      ReportSite& rs = f.sites[it->second];
+      rs.calls += s.calls;
+      rs.bytes += s.bytes;
+      rs.extra += s.extra;
+    }
+    std::stable_sort(f.sites.begin(), f.sites.end(), [](const ReportSite& a, const ReportSite& b) {
+      return a.bytes != b.bytes ? a.bytes > b.bytes : a.calls > b.calls;
+    });
+    r.findings.push_back(std::move(f));
+  }
+  std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {
+    return a.estimated_seconds != b.estimated_seconds ? a.estimated_seconds > b.estimated_seconds
+                                                      : a.bytes > b.bytes;
+  });
+  if (collected.images.empty()) {
+    r.notes.push_back(
+        "no process image recorded anything: the preload was not loaded (a set-user-ID program, "
+        "or one that clears LD_PRELOAD)");
+  }
+  if (collected.sites_dropped > 0) {
+    r.notes.push_back(std::to_string(collected.sites_dropped) +
+                      " events had no room in the site table (4096 sites per process): their "
+                      "totals are counted, their sites are not");
+  }
+  if (collected.large_untracked > 0) {
+    r.notes.push_back(std::to_string(collected.large_untracked) +
+                      " blocks of 16 KiB or more were not tracked (more than 32768 live at once): "
+                      "oversized-buffers may miss some");
+  }
+  return r;
+}
+
+std::string render_report(const Report& report, WasteFormat format) {
+  switch (format) {
+    case WasteFormat::kJson:
+      return render_json(report);
+    case WasteFormat::kMarkdown:
+      return render_markdown(report);
+    case WasteFormat::kText:
+      break;
+  }
+  return render_text(report);
+}
+
+std::string failed_threshold(const Report& report, const std::vector<FailOn>& fail_on) {
+  for (const FailOn& f : fail_on) {
+    double bytes = 0;
+    for (const Finding& finding : report.findings) {
+      if (!f.kind || *f.kind == finding.kind) bytes += finding.bytes;
+    }
+    const auto reached = static_cast<std::uint64_t>(std::llround(bytes));
+    if (reached > 0 && reached >= f.bytes) {
+      return std::string(f.kind ? kind_name(*f.kind) : "any") + "=" + std::to_string(f.bytes) +
+             " reached (" + std::to_string(reached) + " bytes)";
+    }
+  }
+  return "";
+}
+
+}  // namespace zerolab::cli::waste

@@ -1,0 +1,118 @@
+// `zerolab waste`'s report: the findings built from the collected records,
+// priced with the calibration, ranked by estimated time then bytes, and
+// rendered as text, JSON or markdown.
+//
+// JSON schema (--format json; every number is a JSON number):
+//   {"program": "./prog", "arguments": ["-x"], "exit_status": 0,
+//    "signal": null | "SIGKILL",          // the program died of this signal
+//    "processes": 1, "wall_seconds": 0.52,
+//    "sample_rate": 524288, "check_rate": 262144,
+//    "calibration": {"zero_bytes_per_second":…, "fault_seconds":…,
+//                    "malloc_free_seconds":…, "large_block_seconds":…,
+//                    "copy_bytes_per_second":…},
+//    "findings": [{
+//      "kind": "zeroed-fresh-pages" | "zeroed-zeros" | "temporary-allocations"
+//              | "oversized-buffers" | "user-space-copies",
+//      "bytes": 1048576, "calls": 1,
+//      "estimated_seconds": 0.00011,      // an estimate from the calibration
+//      "exact": true,                     // false: bytes/calls scaled from samples
+//      "fix": "…",
+//      "pages": 256,                      // zeroed-fresh-pages only
+//      "touched_bytes": 4080,             // oversized-buffers only
+//      "sampled_fraction": 0.004,         // zeroed-zeros only: samples / bytes
+//      "per_second": {"calls": …, "bytes": …},  // temporary-allocations only
+//      "pairs": [{"source": "file", "destination": "pipe", "bytes": 4096,
+//                 "calls": 1, "copy_fd_path": "sendfile"}],  // user-space-copies only
+//      "sites": [{"function": "main", "file": "/src/prog.c", "line": 42,
+//                 "bytes": 1048576, "calls": 1,
+//                 "source": "file", "destination": "pipe", "copy_fd_path": "sendfile",  // copies
+//                 "stack": ["main (/src/prog.c:42)", …]}]}],
+//    "notes": ["…"]}
+// Sites are the first frame outside the preload and the C/C++ runtime
+// libraries, merged by function, file and line, largest bytes first; per
+// site, temporary allocations are weighted samples (exact at
+// --sample-rate 1), everything else exact except zeroed zeros.
+//
+// Example:
+//   Report r = build_report(collected, symbols, calibration, run);
+//   std::string text = render_report(r, WasteFormat::kText);
+#ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_REPORT_HPP_
+#define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_REPORT_HPP_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cmd_waste_calibrate.hpp"
+#include "cmd_waste_collect.hpp"
+#include "cmd_waste_flags.hpp"
+#include "cmd_waste_symbols.hpp"
+
+namespace zerolab::cli::waste {
+
+struct RunFacts {
+  std::vector<std::string> program;  // PROGRAM ARG...
+  int exit_status = 0;               // 128 + signal when killed
+  int signal = 0;                    // 0: exited
+  double wall_seconds = 0;
+  std::uint64_t sample_rate = 0;
+  std::uint64_t check_rate = 0;
+};
+
+struct ReportSite {
+  std::string function;
+  std::string file;
+  int line = 0;
+  double calls = 0;
+  double bytes = 0;
+  double extra = 0;
+  int src = -1;  // copies only
+  int dst = -1;
+  std::vector<std::string> stack;  // "function (file:line)", innermost first (one stack of the site)
+};
+
+struct CopyPairRow {
+  int src = 0;
+  int dst = 0;
+  std::uint64_t calls = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct Finding {
+  WasteKind kind{};
+  double calls = 0;
+  double bytes = 0;
+  double extra = 0;
+  double estimated_seconds = 0;
+  bool exact = true;
+  double sampled_fraction = 1;
+  std::vector<ReportSite> sites;
+  std::vector<CopyPairRow> pairs;
+};
+
+struct Report {
+  RunFacts run;
+  int processes = 0;
+  Calibration calibration;
+  std::vector<Finding> findings;  // ranked
+  std::vector<std::string> notes;
+};
+
+// The kernel path zerolab::copy_fd takes for a pair of FdTypes
+// ("copy_file_range", "sendfile", "splice" or "read_write").
+const char* copy_fd_path(int src, int dst);
+// The zerolab fix for a kind, one sentence.
+const char* fix_for(WasteKind kind);
+
+Report build_report(const Collected& collected, const Symbolizer& symbols,
+                    const Calibration& calibration, const RunFacts& run);
+
+std::string render_report(const Report& report, WasteFormat format);
+
+// The first --fail-on that the report reaches, as "KIND=BYTES reached
+// (N bytes)"; "" if none.
+std::string failed_threshold(const Report& report, const std::vector<FailOn>& fail_on);
+
+}  // namespace zerolab::cli::waste
+
+#endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_REPORT_HPP_

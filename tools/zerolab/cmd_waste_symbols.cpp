@@ -1,0 +1,293 @@
+// `zerolab waste`'s symbolizer (cmd_waste_symbols.hpp): maps, ELF program
+// headers, addr2line.
+#include "cmd_waste_symbols.hpp"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+extern char** environ;
+
+namespace zerolab::cli::waste {
+namespace {
+
+struct LoadSegment {
+  std::uint64_t offset;
+  std::uint64_t vaddr;
+  std::uint64_t size;
+};
+
+// The PT_LOAD segments of a 64-bit ELF file ({} if it is not one).
+std::vector<LoadSegment> load_segments(const std::string& path) {
+  std::vector<LoadSegment> out;
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr eh{};
+  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh)) return out;
+  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256) {
+    return out;
+  }
+  in.seekg(static_cast<std::streamoff>(eh.e_phoff));
+  for (int i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) break;
+    if (ph.p_type == PT_LOAD) out.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
+  }
+  return out;
+}
+
+std::uint64_t file_offset_to_vaddr(const std::vector<LoadSegment>& segments, std::uint64_t off) {
+  for (const LoadSegment& s : segments) {
+    if (off >= s.offset && off < s.offset + s.size) return off - s.offset + s.vaddr;
+  }
+  return off;
+}
+
+// Function symbols of an ELF file (names as stored), sorted by address.
+struct Symbol {
+  std::uint64_t address;
+  std::uint64_t size;
+  std::string name;
+};
+
+std::vector<Symbol> read_function_symbols(const std::string& path) {
+  std::vector<Symbol> out;
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr eh{};
+  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096) {
+    return out;
+  }
+  std::vector<Elf64_Shdr> sections(eh.e_shnum);
+  in.seekg(static_cast<std::streamoff>(eh.e_shoff));
+  if (!in.read(reinterpret_cast<char*>(sections.data()),
+               static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr)))) {
+    return out;
+  }
+  // .symtab when there is one (it holds .dynsym's functions too), else .dynsym.
+  const Elf64_Shdr* table = nullptr;
+  for (const Elf64_Shdr& sh : sections) {
+    if (sh.sh_type == SHT_SYMTAB) table = &sh;
+  }
+  for (const Elf64_Shdr& sh : sections) {
+    if (table == nullptr && sh.sh_type == SHT_DYNSYM) table = &sh;
+  }
+  if (table == nullptr || table->sh_link >= sections.size() || table->sh_size > (256u << 20)) return out;
+  const Elf64_Shdr& strings = sections[table->sh_link];
+  if (strings.sh_size > (256u << 20)) return out;
+  std::string names(strings.sh_size, '\0');
+  in.seekg(static_cast<std::streamoff>(strings.sh_offset));
+  in.read(names.data(), static_cast<std::streamsize>(names.size()));
+  std::vector<Elf64_Sym> symbols(table->sh_size / sizeof(Elf64_Sym));
+  in.seekg(static_cast<std::streamoff>(table->sh_offset));
+  if (!in.read(reinterpret_cast<char*>(symbols.data()),
+               static_cast<std::streamsize>(symbols.size() * sizeof(Elf64_Sym)))) {
+    return out;
+  }
+  for (const Elf64_Sym& sym : symbols) {
+    if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0 || sym.st_name >= names.size()) continue;
+    out.push_back({sym.st_value, sym.st_size, names.c_str() + sym.st_name});
+  }
+  std::sort(out.begin(), out.end(), [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
+  return out;
+}
+
+// The function holding `vaddr`, or "".
+std::string symbol_at(const std::vector<Symbol>& symbols, std::uint64_t vaddr) {
+  auto it = std::upper_bound(symbols.begin(), symbols.end(), vaddr,
+                             [](std::uint64_t v, const Symbol& s) { return v < s.address; });
+  if (it == symbols.begin()) return "";
+  --it;
+  if (vaddr >= it->address + std::max<std::uint64_t>(it->size, 1)) return "";
+  int status = -1;
+  char* demangled = abi::__cxa_demangle(it->name.c_str(), nullptr, nullptr, &status);
+  std::string name = status == 0 && demangled != nullptr ? demangled : it->name;
+  std::free(demangled);
+  return name;
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string base_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Runs `argv` with stdin from `input_path`; returns its stdout ("" on failure).
+std::string run_capture(const std::vector<std::string>& args, const std::string& input_path) {
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return "";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, input_path.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(out[1]);
+  std::string text;
+  if (rc == 0) {
+    char buf[65536];
+    for (;;) {
+      const ssize_t n = read(out[0], buf, sizeof buf);
+      if (n > 0) {
+        text.append(buf, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        break;
+      }
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  close(out[0]);
+  return text;
+}
+
+// "file:line" or "file:line (discriminator N)" or "??:0" / "??:?".
+void parse_location(std::string_view text, Frame& f) {
+  if (const std::size_t paren = text.find(" ("); paren != std::string_view::npos) {
+    text = text.substr(0, paren);
+  }
+  const std::size_t colon = text.rfind(':');
+  const std::string_view file = colon == std::string_view::npos ? text : text.substr(0, colon);
+  if (file != "??" && !file.empty()) f.file = std::string(file);
+  if (colon != std::string_view::npos) f.line = std::atoi(std::string(text.substr(colon + 1)).c_str());
+}
+
+}  // namespace
+
+bool runtime_module(const std::string& path) {
+  const std::string base = base_name(path);
+  for (const char* prefix : {"libc.so", "libstdc++.so", "libgcc_s.so", "ld-linux", "libm.so",
+                             "libpthread.so", "libdl.so"}) {
+    if (base.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+std::vector<MapEntry> parse_maps(std::string_view text) {
+  std::vector<MapEntry> out;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::string line(text.substr(0, nl));
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    unsigned long long begin = 0, end = 0, offset = 0, inode = 0;
+    char perms[8] = {};
+    char dev[16] = {};
+    int path_at = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx %7s %llx %15s %llu %n", &begin, &end, perms, &offset,
+                    dev, &inode, &path_at) < 6 ||
+        path_at <= 0 || static_cast<std::size_t>(path_at) >= line.size()) {
+      continue;
+    }
+    std::string path = line.substr(static_cast<std::size_t>(path_at));
+    if (path.empty() || path[0] != '/') continue;
+    if (const std::size_t del = path.rfind(" (deleted)"); del != std::string::npos) path.resize(del);
+    out.push_back({begin, end, offset, path});
+  }
+  return out;
+}
+
+int Symbolizer::add(const std::vector<MapEntry>& maps, std::uint64_t pc) {
+  std::string module;
+  std::uint64_t vaddr = pc;
+  for (const MapEntry& m : maps) {
+    if (pc >= m.begin && pc < m.end) {
+      module = m.path;
+      static std::map<std::string, std::vector<LoadSegment>> segments_cache;
+      auto it = segments_cache.find(m.path);
+      if (it == segments_cache.end()) it = segments_cache.emplace(m.path, load_segments(m.path)).first;
+      vaddr = file_offset_to_vaddr(it->second, pc - m.begin + m.offset);
+      break;
+    }
+  }
+  const auto key = std::make_pair(module, vaddr);
+  if (auto it = index_.find(key); it != index_.end()) return it->second;
+  const int id = static_cast<int>(pcs_.size());
+  pcs_.push_back(ResolvedPc{module, vaddr, {}});
+  index_.emplace(key, id);
+  return id;
+}
+
+void Symbolizer::resolve(bool full, const std::string& addr2line) {
+  std::map<std::string, std::vector<int>> by_module;
+  for (std::size_t i = resolved_; i < pcs_.size(); ++i) {
+    by_module[pcs_[i].module].push_back(static_cast<int>(i));
+  }
+  resolved_ = pcs_.size();
+  for (auto& [module, ids] : by_module) {
+    if (!module.empty() && (full || !runtime_module(module))) {
+      char input[] = "/tmp/zerolab-waste-addr.XXXXXX";
+      const int fd = mkstemp(input);
+      if (fd >= 0) {
+        std::string text;
+        for (int id : ids) text += hex(pcs_[static_cast<std::size_t>(id)].vaddr - 1) + "\n";
+        const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+        close(fd);
+        const std::string out =
+            written ? run_capture({addr2line, "-a", "-f", "-C", "-i", "-e", module}, input) : "";
+        unlink(input);
+        // Groups: "0x<address>", then (function, location) pairs.
+        std::size_t group = 0;
+        int current = -1;
+        std::string_view rest = out;
+        std::vector<std::string> lines;
+        while (!rest.empty()) {
+          const std::size_t nl = rest.find('\n');
+          lines.emplace_back(rest.substr(0, nl));
+          rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+        }
+        for (std::size_t i = 0; i < lines.size();) {
+          if (lines[i].rfind("0x", 0) == 0 && group < ids.size()) {
+            current = ids[group++];
+            ++i;
+            continue;
+          }
+          if (current < 0 || i + 1 >= lines.size()) break;
+          Frame f;
+          if (lines[i] != "??") f.function = lines[i];
+          parse_location(lines[i + 1], f);
+          if (!f.function.empty() || !f.file.empty()) {
+            pcs_[static_cast<std::size_t>(current)].frames.push_back(std::move(f));
+          }
+          i += 2;
+        }
+      }
+    }
+    std::vector<Symbol> symbols;
+    bool symbols_read = false;
+    for (int id : ids) {
+      ResolvedPc& r = pcs_[static_cast<std::size_t>(id)];
+      if (!r.frames.empty() && !r.frames.front().function.empty()) continue;
+      if (!symbols_read && !module.empty()) symbols = read_function_symbols(module);
+      symbols_read = true;
+      std::string name = symbol_at(symbols, r.vaddr - 1);
+      if (name.empty()) name = (module.empty() ? std::string("?") : base_name(module)) + "+" + hex(r.vaddr);
+      if (r.frames.empty()) r.frames.push_back(Frame{});
+      for (Frame& f : r.frames) {
+        if (f.function.empty()) f.function = name;
+      }
+    }
+  }
+}
+
+}  // namespace zerolab::cli::waste

@@ -1,0 +1,79 @@
+// Symbols for `zerolab waste`: turns the return addresses a process image
+// recorded into function, file and line, after the process is gone.
+//
+// Each address is mapped through the image's executable mappings (the
+// record's copy of /proc/self/maps) to a module and a file offset, the
+// offset to the ELF virtual address through the module's PT_LOAD headers,
+// and the address (minus one: a return address points past its call) to
+// frames by Debian's addr2line (-f -C -i: inlined frames included; it finds
+// separate debug files under /usr/lib/debug by build id). What addr2line
+// cannot name is looked up in the module's ELF symbol tables (.symtab, else
+// .dynsym); a module without either gives "<module>+0x<address>", no file.
+// The C/C++ runtime libraries (runtime_module) get only their symbol tables
+// unless a full resolve is asked for: sites are never named by their frames,
+// and libc's separate debug file alone takes addr2line a third of a second.
+//
+// Thread-safety: one Symbolizer per thread.
+//
+// Example:
+//   Symbolizer s;
+//   const int id = s.add(maps, 0x55d0c0a0b1c4);
+//   s.resolve();          // one addr2line run per module
+//   s.get(id).frames[0]   // {"main", "/src/prog.c", 42}, innermost first
+#ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_SYMBOLS_HPP_
+#define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_SYMBOLS_HPP_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace zerolab::cli::waste {
+
+// One line of /proc/<pid>/maps (executable mappings only are kept).
+struct MapEntry {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::uint64_t offset = 0;
+  std::string path;
+};
+
+// libc, libstdc++, libgcc_s, libm, libpthread, libdl or the dynamic loader.
+bool runtime_module(const std::string& path);
+
+// Parses maps text; lines that do not parse, and mappings without a file
+// path, are skipped.
+std::vector<MapEntry> parse_maps(std::string_view text);
+
+struct Frame {
+  std::string function;  // demangled; "<module>+0x..." without symbols
+  std::string file;      // "" when unknown
+  int line = 0;          // 0 when unknown
+};
+
+struct ResolvedPc {
+  std::string module;      // path of the ELF file, "" if the address is in no mapping
+  std::uint64_t vaddr = 0;  // the return address as an ELF virtual address of `module`
+  std::vector<Frame> frames;  // innermost (inlined) first; never empty after resolve()
+};
+
+class Symbolizer {
+ public:
+  // Registers `pc` (a return address) of an image with these mappings.
+  int add(const std::vector<MapEntry>& maps, std::uint64_t pc);
+  // Resolves everything added so far; `full`: the runtime libraries'
+  // file and line too. `addr2line` is the program to run.
+  void resolve(bool full, const std::string& addr2line = "addr2line");
+  const ResolvedPc& get(int id) const { return pcs_[static_cast<std::size_t>(id)]; }
+
+ private:
+  std::vector<ResolvedPc> pcs_;
+  std::map<std::pair<std::string, std::uint64_t>, int> index_;
+  std::size_t resolved_ = 0;
+};
+
+}  // namespace zerolab::cli::waste
+
+#endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_SYMBOLS_HPP_
