@@ -7,3 +7,14 @@ set_tests_properties(cli_help PROPERTIES PASS_REGULAR_EXPRESSION "commands:")
 add_test(NAME cli_unknown_command_exits_2
   COMMAND sh -c "out=$($<TARGET_FILE:zerolab> frobnicate 2>&1 >/dev/null); rc=$?; [ $rc -eq 2 ] && [ \"$out\" = 'zerolab: unknown command \"frobnicate\" (run '\\''zerolab help'\\'' for the list)' ]")
 add_test(NAME cli_no_command_exits_2 COMMAND sh -c "$<TARGET_FILE:zerolab> 2>/dev/null; [ $? -eq 2 ]")
+
+# Outputs and standard streams of the CLI and a benchmark binary (issue 15):
+# -o onto inputs, devices, symlinks, read-only files; full and closed stdout.
+if(TARGET bench_fixture)
+  zerolab_add_test(output_test SOURCES output_test.cpp LABELS cli)
+  target_compile_definitions(output_test PRIVATE
+    ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
+    ZEROLAB_BENCH_FIXTURE="$<TARGET_FILE:bench_fixture>"
+    ZEROLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
+  add_dependencies(output_test zerolab bench_fixture)
+endif()

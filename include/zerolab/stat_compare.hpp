@@ -60,6 +60,9 @@ struct ComparisonResult {
   std::vector<std::size_t> errors_per_input;
   std::size_t results_read = 0;      // all inputs, before the filter
   std::size_t results_compared = 0;  // those the filter and projections kept
+  // Cells compared with a baseline column (0: every row has one column, so
+  // no change could be judged).
+  std::size_t comparisons = 0;
 
   // What the tables point into (projections) and the inputs' unit metadata.
   struct Owned;

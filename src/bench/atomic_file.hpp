@@ -1,22 +1,49 @@
-// Writing a whole file so that a failure never leaves half of it: the text
-// goes to "<path>.tmp.<pid>", which is renamed over path only once written
-// and closed. Used for -o and by the lab's raw results and report.md.
+// The one output-file writer of zerolab (-o of compare and the benchmark
+// binaries, -cpuprofile/-memprofile, the lab's results, reports and
+// baselines), and the checks of an output path made before any work.
+//
+// write_file_atomically(path, text):
+//   - "-" is stdout; "" is refused.
+//   - a missing path or a regular file is written through "<path>.tmp.<pid>"
+//     in the same directory and renamed over it, keeping an existing file's
+//     permission bits; a read-only file is refused, not replaced;
+//   - a symlink is written through: its target is what gets replaced;
+//   - anything else (a device node, a FIFO) is written in place, never
+//     replaced by a regular file.
+//   The temporary is removed on failure and on SIGINT, SIGTERM, SIGHUP,
+//   SIGXFSZ and SIGPIPE; temporaries of the same path left by processes
+//   that no longer exist are swept before writing. Errors name the path the
+//   user gave and the real cause: "cannot write out.txt: Read-only file system".
+//
+// check_output_path(path, inputs): the same refusals before work starts,
+// plus an output that is one of the inputs (same file, by device and inode).
 //
 // Thread-safety: safe from any thread for distinct paths.
 //
 // Example:
 //   std::string error;
-//   if (!zerolab::internal::write_file_atomically("out.txt", text, error)) { ... }
+//   if (!zerolab::internal::check_output_path("out.txt", {"old.txt"}, error)) usage_error(error);
+//   ...
+//   if (!zerolab::internal::write_file_atomically("out.txt", text, error)) fail(error);
 #ifndef ZEROLAB_SRC_BENCH_ATOMIC_FILE_HPP_
 #define ZEROLAB_SRC_BENCH_ATOMIC_FILE_HPP_
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace zerolab::internal {
 
-// Returns false with `error` set ("cannot create x.tmp.7: ..." or "cannot
-// write x: ...") and no temporary left behind.
-bool write_file_atomically(const std::string& path, const std::string& text, std::string& error);
+// Returns false with `error` ("cannot write x: <cause>") and no temporary
+// left behind; the old contents of path stay as they were.
+bool write_file_atomically(const std::string& path, std::string_view text, std::string& error);
+
+// Whether `path` can be written by write_file_atomically: false with
+// `error` ("cannot write x: <cause>" or "cannot write x: it is also an
+// input") for "", a directory, a read-only file, a missing or unwritable
+// directory, or one of `inputs` (paths that will be read; "-" skipped).
+bool check_output_path(const std::string& path, const std::vector<std::string>& inputs,
+                       std::string& error);
 
 }  // namespace zerolab::internal
 

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "bench/alloc_stats.hpp"
@@ -16,6 +17,7 @@
 #include "bench/registry.hpp"
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
+#include "bench/std_streams.hpp"
 #include "zerolab/bench.hpp"
 
 namespace zerolab {
@@ -42,8 +44,7 @@ void RunState::emit(const std::string& text) {
     file_output += text;
     return;
   }
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  write_stdout(text);
   if (!options.output_file.empty()) file_output += text;
 }
 
@@ -58,9 +59,13 @@ void RunState::print_labels_once() {
 
 }  // namespace internal
 
-int bench_main(int argc, char** argv) {
+namespace {
+
+// The harness without the standard streams' bookkeeping; run_all runs every
+// registered benchmark under the root B (only bench_main may make one).
+int run_benchmarks(const std::string& program, int argc, char** argv,
+                   const std::function<void(internal::RunState&)>& run_all) {
   using namespace internal;
-  const std::string program = argc > 0 ? base_name(argv[0]) : "bench";
   Options options;
   std::string error;
   if (!parse_options(argc, argv, options, error)) {
@@ -80,8 +85,13 @@ int bench_main(int argc, char** argv) {
     return 0;
   }
 
-  // Profiles first: an unwritable profile path is a usage error before
-  // anything runs.
+  // Output paths first: an unwritable -o or profile path is a usage error
+  // before anything runs. "-o -" is stdout, where the results go anyway.
+  if (options.output_file == "-") options.output_file.clear();
+  if (!options.output_file.empty() && !check_output_path(options.output_file, {}, error)) {
+    std::fprintf(stderr, "%s: -o: %s\n", program.c_str(), error.c_str());
+    return 2;
+  }
   ProfileSession profiles;
   if (!profiles.start(options, error)) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), error.c_str());
@@ -107,10 +117,7 @@ int bench_main(int argc, char** argv) {
     state.max_name_len = std::max(state.max_name_len, entry.name.size() + 2 * suffix_len + 1);
   }
 
-  B root(&state, "", nullptr, 0);
-  for (const auto& entry : registered_benchmarks()) {
-    root.run(entry.name, entry.function);
-  }
+  run_all(state);
   state.emit(state.any_failed ? "FAIL\n" : "PASS\n");
   if (!profiles.finish(error)) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), error.c_str());
@@ -123,6 +130,18 @@ int bench_main(int argc, char** argv) {
     return 1;
   }
   return state.any_failed ? 1 : 0;
+}
+
+}  // namespace
+
+int bench_main(int argc, char** argv) {
+  internal::reserve_standard_fds();
+  const std::string program = argc > 0 ? internal::base_name(argv[0]) : "bench";
+  auto run_all = [](internal::RunState& state) {
+    B root(&state, "", nullptr, 0);
+    for (const auto& entry : internal::registered_benchmarks()) root.run(entry.name, entry.function);
+  };
+  return internal::finish_stdout(program, run_benchmarks(program, argc, argv, run_all));
 }
 
 }  // namespace zerolab

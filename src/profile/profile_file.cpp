@@ -1,4 +1,5 @@
-// Atomic profile files and the memory map (profile_file.hpp).
+// Profile files through the shared output writer, and the memory map
+// (profile_file.hpp).
 #include "profile/profile_file.hpp"
 
 #include <fcntl.h>
@@ -8,55 +9,32 @@
 #include <cstdio>
 #include <cstring>
 
+#include "bench/atomic_file.hpp"
+
 namespace zerolab::internal::profile {
 
-ProfileFile::~ProfileFile() { abandon(); }
-
 bool ProfileFile::open(const std::string& path, std::string& error) {
-  abandon();
+  if (!check_output_path(path, {}, error)) return false;
   path_ = path;
-  temp_ = path + ".tmp." + std::to_string(::getpid());
-  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd_ < 0) {
-    error = "cannot create " + temp_ + ": " + std::strerror(errno);
-    return false;
-  }
   contents_.clear();
+  open_ = true;
   return true;
 }
 
 bool ProfileFile::commit(std::string& error) {
-  if (fd_ < 0) {
+  if (!open_) {
     error = "profile file is not open";
     return false;
   }
-  std::size_t done = 0;
-  while (done < contents_.size()) {
-    const ssize_t n = ::write(fd_, contents_.data() + done, contents_.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = "cannot write " + temp_ + ": " + std::strerror(n < 0 ? errno : EIO);
-      abandon();
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  const int closed = ::close(fd_);
-  fd_ = -1;
-  if (closed != 0 || std::rename(temp_.c_str(), path_.c_str()) != 0) {
-    error = "cannot write " + path_ + ": " + std::strerror(errno);
-    std::remove(temp_.c_str());
-    return false;
-  }
+  open_ = false;
+  const bool ok = write_file_atomically(path_, contents_, error);
   contents_.clear();
-  return true;
+  return ok;
 }
 
 void ProfileFile::abandon() noexcept {
-  if (fd_ < 0) return;
-  ::close(fd_);
-  fd_ = -1;
-  std::remove(temp_.c_str());
+  open_ = false;
+  contents_.clear();
 }
 
 std::string read_memory_map() {

@@ -1,6 +1,7 @@
-// A profile's output file, written atomically: open() creates a temporary
-// file beside the destination (so an unwritable path is found before any
-// work is done), commit() writes it out and renames it into place, and a
+// A profile's output file, written by the shared output writer
+// (bench/atomic_file.hpp): open() checks the path (so an unwritable path is
+// found before any work is done), commit() writes the collected bytes
+// through a temporary and a rename (or in place onto a device), and a
 // profile that is never committed leaves nothing behind.
 //
 // Thread-safety: a ProfileFile belongs to one thread.
@@ -8,7 +9,7 @@
 // Example:
 //   zerolab::internal::profile::ProfileFile file;
 //   std::string error;
-//   if (!file.open("cpu.out", error)) { ... }   // cpu.out.tmp.<pid> exists now
+//   if (!file.open("cpu.out", error)) { ... }   // checked; nothing created yet
 //   file.append("...");
 //   file.append(zerolab::internal::profile::read_memory_map());
 //   if (!file.commit(error)) { ... }           // cpu.out replaced in one step
@@ -26,29 +27,25 @@ class ProfileFile {
   ProfileFile() = default;
   ProfileFile(const ProfileFile&) = delete;
   ProfileFile& operator=(const ProfileFile&) = delete;
-  // Removes the temporary file of a profile that was not committed.
-  ~ProfileFile();
 
-  // Creates "<path>.tmp.<pid>" for writing. On failure returns false with a
-  // message such as "cannot create x.tmp.7: No such file or directory".
+  // Checks that path can be written. On failure returns false with a
+  // message such as "cannot write x/p.out: No such file or directory".
   bool open(const std::string& path, std::string& error);
-  bool is_open() const noexcept { return fd_ >= 0; }
+  bool is_open() const noexcept { return open_; }
   const std::string& path() const noexcept { return path_; }
 
   // Adds bytes to what commit() writes.
   void append(std::string_view bytes) { contents_.append(bytes); }
 
-  // Writes the contents to the temporary file, closes it and renames it to
-  // the destination. On failure removes the temporary and returns false.
+  // Writes the contents to the destination. False with `error` on failure.
   bool commit(std::string& error);
-  // Closes and removes the temporary file.
+  // Drops the contents; nothing is written.
   void abandon() noexcept;
 
  private:
   std::string path_;
-  std::string temp_;
   std::string contents_;
-  int fd_ = -1;
+  bool open_ = false;
 };
 
 // The text of /proc/self/maps, which pprof reads after the samples to map

@@ -104,6 +104,11 @@ ComparisonResult compare(std::vector<InputSpec> inputs, const CompareOptions& op
   table_options.alpha = options.alpha;
   table_options.units = &files.units();
   r.tables = builder.finish(table_options);
+  for (const Table& t : r.tables.tables) {
+    for (const auto& [where, cell] : t.cells) {
+      if (cell->baseline != nullptr && cell->baseline != cell.get()) ++r.comparisons;
+    }
+  }
   r.nan_skips = skipped_nan_comparisons(r.tables);
   r.regressions = find_regressions(r.tables, files.units(), options.regression_percent);
   return r;

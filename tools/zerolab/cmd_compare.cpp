@@ -3,7 +3,9 @@
 // benchstat's "benchstat: ..." error lines); -format markdown/json/html and
 // --fail-on-regression are additions.
 //
-// Exit codes: 0 done, 2 bad usage or input (or nothing to compare),
+// Exit codes: 0 done, 1 the output could not be written or
+// --fail-on-regression found nothing to compare, 2 bad usage or input (or
+// no results),
 // 3 a significant regression beyond --fail-on-regression's threshold.
 //
 // Example:
@@ -28,13 +30,15 @@
 namespace zerolab::cli {
 namespace {
 
+constexpr int kExitFailed = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitRegression = 3;
 
 struct CompareFlags {
   stat::CompareOptions options;  // -table -row -col -ignore -filter -alpha -confidence
   std::string format = "text";
-  std::string output;  // -o: write here (atomically) instead of stdout
+  bool has_output = false;  // -o given
+  std::string output;       // -o: write here (atomically) instead of stdout; "-" is stdout
   bool fail_on_regression = false;  // --fail-on-regression[=PCT]: PCT in options.regression_percent
 };
 
@@ -62,14 +66,16 @@ constexpr const char* kUsage =
     "  -ignore keys\n"
     "    \tignore variations in keys\n"
     "  -o file\n"
-    "    \twrite the output to file (through a temporary file and a rename) instead of stdout\n"
+    "    \twrite the output to file (through a temporary file and a rename) instead of stdout;\n"
+    "    \t\"-\" is stdout\n"
     "  -row projection\n"
     "    \tsplit results into rows by distinct values of projection (default \".fullname\")\n"
     "  -table projection\n"
     "    \tsplit results into tables by distinct values of projection (default \".config\")\n"
     "  --fail-on-regression[=PCT]\n"
     "    \texit 3 if a statistically significant change is worse by more than PCT%\n"
-    "    \t(default 0): higher sec/op, B/op, allocs/op and custom units, lower B/s\n";
+    "    \t(default 0): higher sec/op, B/op, allocs/op and custom units, lower B/s;\n"
+    "    \texit 1 if no row has two columns to compare\n";
 
 void print_err(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
 
@@ -134,7 +140,10 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
     if (name == "ignore") str = &f.options.ignore;
     if (name == "filter") str = &f.options.filter;
     if (name == "format") str = &f.format;
-    if (name == "o") str = &f.output;
+    if (name == "o") {
+      str = &f.output;
+      f.has_output = true;
+    }
     if (name == "alpha") num = &f.options.alpha;
     if (name == "confidence") num = &f.options.confidence;
     if (str == nullptr && num == nullptr) return fail("flag provided but not defined: -" + std::string(name));
@@ -170,6 +179,17 @@ int run_compare(std::span<char* const> args) {
     return benchstat_error("-format must be text, csv, markdown, json or html");
   }
 
+  if (flags.has_output) {
+    std::vector<std::string> input_paths;
+    for (const stat::InputSpec& in : stat::parse_inputs(paths)) {
+      if (!in.is_stdin) input_paths.push_back(in.path);
+    }
+    if (std::string error; !internal::check_output_path(flags.output, input_paths, error)) {
+      print_err("zerolab compare: -o: " + error + "\n");
+      return kExitBadInput;
+    }
+  }
+
   stat::ComparisonResult result = stat::compare(stat::parse_inputs(paths), flags.options);
   for (const std::string& line : result.syntax_errors) print_err(line + "\n");
   if (!result.error.empty()) return benchstat_error(result.error);
@@ -202,12 +222,11 @@ int run_compare(std::span<char* const> args) {
   } else {
     out = stat::render_json(result.tables);
   }
-  if (flags.output.empty()) {
+  if (!flags.has_output) {
     std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
   } else if (std::string write_error; !internal::write_file_atomically(flags.output, out, write_error)) {
-    print_err("zerolab compare: " + write_error + "\n");
-    return kExitBadInput;
+    print_err("zerolab compare: -o: " + write_error + "\n");
+    return kExitFailed;
   }
   print_err(warnings);
 
@@ -216,6 +235,11 @@ int run_compare(std::span<char* const> args) {
   // NaN came from.
   for (const std::string& line : result.nan_skips) print_err(line + "\n");
 
+  if (flags.fail_on_regression && result.comparisons == 0) {
+    print_err("zerolab compare: --fail-on-regression: nothing was compared (no row has two columns), "
+              "so the run could not be judged\n");
+    return kExitFailed;
+  }
   if (flags.fail_on_regression) {
     for (const stat::Regression& r : result.regressions) {
       print_err("zerolab compare: regression: " + stat::format_regression(r) + "\n");

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/std_streams.hpp"
 #include "command.hpp"
 
 namespace zerolab::cli {
@@ -56,7 +57,9 @@ CommandRegistration::CommandRegistration(std::string_view name, std::string_view
 
 }  // namespace zerolab::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   using zerolab::cli::commands;
   if (argc < 2) {
     zerolab::cli::print_usage(stderr);
@@ -71,4 +74,11 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "zerolab: unknown command \"%s\" (run 'zerolab help' for the list)\n",
                argv[1]);
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  zerolab::internal::reserve_standard_fds();
+  return zerolab::internal::finish_stdout("zerolab", run_command(argc, argv));
 }

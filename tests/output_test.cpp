@@ -1,0 +1,188 @@
+// How zerolab's programs treat their outputs (issue 15): the one output
+// writer behind every -o (bench/atomic_file.hpp) and the standard streams
+// at start and exit (bench/std_streams.hpp), tried as a hostile user would,
+// through the real `zerolab` CLI and a real benchmark binary.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+namespace {
+
+using zerolab::test::read_file;
+using zerolab::test::CommandResult;
+using zerolab::test::write_file;
+
+const std::string kCli = ZEROLAB_CLI;
+const std::string kFixture = ZEROLAB_BENCH_FIXTURE;
+const std::string kData = ZEROLAB_TEST_DATA;
+
+class OutputPaths : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = zerolab::test::temp_dir("zerolab_output_test");
+    old_ = dir_ + "/old.txt";
+    new_ = dir_ + "/new.txt";
+    write_file(old_, read_file(kData + "/compare/fail-on-regression/old.txt"));
+    write_file(new_, read_file(kData + "/compare/fail-on-regression/new.txt"));
+  }
+  CommandResult compare(const std::string& args) { return zerolab::test::run(kCli + " compare " + args, dir_); }
+  CommandResult fixture(const std::string& args) {
+    return zerolab::test::run(kFixture + " -bench '^BenchmarkLoopCount$' -benchtime 1x -cpu 1 " + args, dir_);
+  }
+  static mode_t mode_of(const std::string& path) {
+    struct stat st {};
+    EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+    return st.st_mode;
+  }
+
+  std::string dir_, old_, new_;
+};
+
+// A6: the output must never replace an input.
+TEST_F(OutputPaths, AnOutputThatIsAnInputIsRefused) {
+  const std::string before = read_file(old_);
+  const CommandResult r = compare("-o " + old_ + " " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(),
+            "zerolab compare: -o: cannot write " + old_ + ": it is also an input (" + old_ + ")");
+  EXPECT_EQ(read_file(old_), before);
+  // Through another name of the same file (a labelled input, a hard link).
+  ASSERT_EQ(::link(new_.c_str(), (dir_ + "/same.txt").c_str()), 0);
+  EXPECT_EQ(compare("-o " + dir_ + "/same.txt old=" + old_ + " new=" + new_).code, 2);
+}
+
+// A3: a device node is written in place, never replaced by a regular file.
+TEST_F(OutputPaths, ADeviceNodeIsWrittenInPlace) {
+  const std::string node = dir_ + "/null";
+  if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+    GTEST_SKIP() << "mknod not allowed here (" << std::strerror(errno) << ")";
+  }
+  const CommandResult r = compare("-o " + node + " " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(S_ISCHR(mode_of(node)));
+  EXPECT_EQ(r.out, "");
+}
+
+// B12: a read-only target is refused and kept, mode and contents.
+TEST_F(OutputPaths, AReadOnlyTargetIsRefusedAndKept) {
+  const std::string target = dir_ + "/ro.txt";
+  write_file(target, "keep me\n");
+  ASSERT_EQ(::chmod(target.c_str(), 0444), 0);
+  const CommandResult r = compare("-o " + target + " " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write " + target + ": the file is read-only");
+  EXPECT_EQ(read_file(target), "keep me\n");
+  EXPECT_EQ(mode_of(target) & 07777, 0444u);
+}
+
+// B12: a symlink is written through; the target keeps its mode.
+TEST_F(OutputPaths, ASymlinkIsWrittenThroughAndTheModeIsKept) {
+  const std::string target = dir_ + "/real.txt";
+  const std::string link = dir_ + "/link.txt";
+  write_file(target, "old\n");
+  ASSERT_EQ(::chmod(target.c_str(), 0640), 0);
+  ASSERT_EQ(::symlink("real.txt", link.c_str()), 0);
+  const CommandResult r = compare("-o " + link + " " + old_ + " " + new_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(S_ISLNK(mode_of(link)));
+  EXPECT_EQ(mode_of(target) & 07777, 0640u);
+  EXPECT_NE(read_file(target).find("sec/op"), std::string::npos);
+}
+
+// B2: errors name the path the user gave and the real cause.
+TEST_F(OutputPaths, ErrorsNameTheUsersPathAndTheRealCause) {
+  CommandResult r = compare("-o /proc/version " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write /proc/version: the file is read-only");
+  r = compare("-o " + dir_ + "/no/such/out.txt " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(),
+            "zerolab compare: -o: cannot write " + dir_ + "/no/such/out.txt: No such file or directory");
+  r = compare("-o " + dir_ + " " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write " + dir_ + ": Is a directory");
+}
+
+// C: "-o -" is stdout, "-o ''" an error; nothing named "-" appears.
+TEST_F(OutputPaths, DashIsStdoutAndAnEmptyPathIsAnError) {
+  CommandResult r = compare("-o - " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("sec/op"), std::string::npos);
+  EXPECT_EQ(::access((dir_ + "/-").c_str(), F_OK), -1);
+  r = compare("-o '' " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write \"\": empty output path");
+  EXPECT_EQ(r.out, "");
+}
+
+// C: temporaries of processes that died are swept at the next write.
+TEST_F(OutputPaths, StaleTemporariesOfDeadProcessesAreSwept) {
+  const std::string out = dir_ + "/out.txt";
+  write_file(out + ".tmp.999999999", "left by a killed run");
+  write_file(out + ".tmp.notapid", "not ours");
+  ASSERT_EQ(compare("-o " + out + " " + old_ + " " + new_).code, 0);
+  EXPECT_EQ(::access((out + ".tmp.999999999").c_str(), F_OK), -1);
+  EXPECT_EQ(::access((out + ".tmp.notapid").c_str(), F_OK), 0);
+}
+
+// A4: a failed write on stdout is an error, for every command.
+TEST_F(OutputPaths, AFailedStdoutIsExit1WithTheCause) {
+  CommandResult r = compare(old_ + " " + new_ + " >/dev/full");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.first_err_line(), "zerolab: cannot write standard output: No space left on device");
+  r = zerolab::test::run(kCli + " help >&-", dir_);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.first_err_line(), "zerolab: cannot write standard output: Bad file descriptor");
+  r = zerolab::test::run(kCli + " version >/dev/full", dir_);
+  EXPECT_EQ(r.code, 1);
+  r = fixture(">/dev/full");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.first_err_line(), "bench_fixture: cannot write standard output: No space left on device");
+}
+
+// B1: a benchmark binary checks -o before running anything.
+TEST_F(OutputPaths, ABenchmarkBinaryChecksItsOutputBeforeRunning) {
+  for (const std::string& bad : {dir_ + "/no/such/out.txt", dir_, std::string("/proc/version")}) {
+    SCOPED_TRACE(bad);
+    const CommandResult r = fixture("-o " + bad);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.out, "");  // nothing ran
+    EXPECT_EQ(r.first_err_line().rfind("bench_fixture: -o: cannot write " + bad + ": ", 0), 0u) << r.err;
+  }
+  // "-o -" is stdout, printed once.
+  const CommandResult r = fixture("-o -");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("PASS"), r.out.rfind("PASS"));
+  EXPECT_EQ(::access((dir_ + "/-").c_str(), F_OK), -1);
+}
+
+// A5: with fd 1 closed, the profile does not receive the benchmark's text.
+TEST_F(OutputPaths, AClosedStdoutDoesNotLandInAProfile) {
+  const std::string profile = dir_ + "/cpu.out";
+  const CommandResult r = fixture("-cpuprofile " + profile + " >&-");
+  EXPECT_EQ(r.code, 1);  // the results could not be written
+  EXPECT_EQ(r.first_err_line(), "bench_fixture: cannot write standard output: Bad file descriptor");
+  const std::string bytes = read_file(profile);
+  EXPECT_EQ(bytes.find("BenchmarkLoopCount"), std::string::npos);
+  EXPECT_EQ(bytes.find("PASS"), std::string::npos);
+}
+
+// B9: --fail-on-regression with nothing to compare cannot pass.
+TEST_F(OutputPaths, AGateWithNothingComparedIsExit1) {
+  const CommandResult r = compare("--fail-on-regression " + new_);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.first_err_line(),
+            "zerolab compare: --fail-on-regression: nothing was compared (no row has two columns), so the "
+            "run could not be judged");
+}
+
+}  // namespace
