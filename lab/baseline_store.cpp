@@ -17,6 +17,7 @@
 
 
 #include "bench/atomic_file.hpp"
+#include "bench/whole_file.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::lab {
@@ -29,30 +30,10 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// The whole file; false with `error` naming it (and *error_number set).
-bool read_file(const std::string& path, std::string& text, std::string& error,
-               int* error_number = nullptr) {
-  std::FILE* f = std::fopen(path.c_str(), "r");
-  if (f == nullptr) {
-    const int saved = errno;
-    if (error_number != nullptr) *error_number = saved;
-    error = "cannot read " + path + ": " + std::strerror(saved);
-    return false;
-  }
-  text.clear();
-  char buf[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  const int saved = errno;
-  std::fclose(f);
-  if (failed) {
-    if (error_number != nullptr) *error_number = saved;
-    error = "cannot read " + path + ": " + std::strerror(saved);
-    return false;
-  }
-  return true;
-}
+// The caps of what a baseline holds: a manifest is a few lines; results
+// files are a run's text output.
+constexpr std::size_t kMaxManifestBytes = std::size_t{1} << 20;
+constexpr std::size_t kMaxResultsBytes = std::size_t{64} << 20;
 
 // Reads text (named `path`) as Go benchmark format: the number of results
 // and the config of the first one. False with `error` ("path:line: msg")
@@ -240,7 +221,8 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
       remove_tree(temp);
       return false;
     }
-    if (!read_file(source, text, error) || !read_results(source, text, results, nullptr, error) ||
+    if (!internal::read_whole_file(source, kMaxResultsBytes, text, error) ||
+        !read_results(source, text, results, nullptr, error) ||
         !internal::write_file_atomically(temp + "/" + id + ".txt", text, error)) {
       remove_tree(temp);
       return false;
@@ -274,7 +256,7 @@ bool load_baseline(const std::string& dir, const std::string& name,
   const std::string manifest_path = out.path + "/" + kManifest;
   std::string text;
   int error_number = 0;
-  if (!read_file(manifest_path, text, error, &error_number)) {
+  if (!internal::read_whole_file(manifest_path, kMaxManifestBytes, text, error, &error_number)) {
     if (error_number == ENOENT) {
       error = manifest_path + ": no such file (not a baseline saved by zerolab lab --save)";
     }
@@ -293,7 +275,8 @@ bool load_baseline(const std::string& dir, const std::string& name,
     f.experiment_id = id;
     f.path = out.path + "/" + id + ".txt";
     std::vector<std::pair<std::string, std::string>> config;
-    if (!read_file(f.path, text, error) || !read_results(f.path, text, f.results, &config, error)) {
+    if (!internal::read_whole_file(f.path, kMaxResultsBytes, text, error) ||
+        !read_results(f.path, text, f.results, &config, error)) {
       return false;
     }
     if (f.results != expected) {

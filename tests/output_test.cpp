@@ -186,3 +186,26 @@ TEST_F(OutputPaths, AGateWithNothingComparedIsExit1) {
 }
 
 }  // namespace
+
+namespace {
+
+// A2: what zerolab reads whole has a size cap; an endless file is exit 2
+// naming it, not an allocation failure.
+TEST_F(OutputPaths, AnEndlessBaselineFileIsExit2NamingIt) {
+  const std::string base = dir_ + "/baselines/z";
+  ASSERT_EQ(::mkdir((dir_ + "/baselines").c_str(), 0777), 0);
+  ASSERT_EQ(::mkdir(base.c_str(), 0777), 0);
+  ASSERT_EQ(::symlink("/dev/zero", (base + "/manifest").c_str()), 0);
+  const std::string lab = kCli + " lab merge --baseline z --baseline-dir " + dir_ + "/baselines -o " + dir_ + "/r";
+  CommandResult r = zerolab::test::run(lab, dir_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab lab: cannot read " + base + "/manifest: larger than 1048576 bytes");
+  ASSERT_EQ(::unlink((base + "/manifest").c_str()), 0);
+  write_file(base + "/manifest", "format: 1\nname: z\nexperiment: merge 1\n");
+  ASSERT_EQ(::symlink("/dev/zero", (base + "/merge.txt").c_str()), 0);
+  r = zerolab::test::run(lab, dir_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab lab: cannot read " + base + "/merge.txt: larger than 67108864 bytes");
+}
+
+}  // namespace

@@ -1,0 +1,27 @@
+// The one bounded whole-file reader: what zerolab reads whole (a baseline's
+// manifest and results) is read with a size cap, so a path that is endless
+// (/dev/zero, a FIFO that never closes) or huge is a clear error naming the
+// file instead of an allocation failure.
+//
+// Thread-safety: safe from any thread.
+//
+// Example:
+//   std::string text, error;
+//   if (!zerolab::internal::read_whole_file("b/manifest", 1 << 20, text, error)) fail(error);
+//   // error: "cannot read b/manifest: larger than 1048576 bytes"
+#ifndef ZEROLAB_SRC_BENCH_WHOLE_FILE_HPP_
+#define ZEROLAB_SRC_BENCH_WHOLE_FILE_HPP_
+
+#include <cstddef>
+#include <string>
+
+namespace zerolab::internal {
+
+// Reads path into text, at most max_bytes. False with `error` ("cannot
+// read <path>: <cause>") and *error_number (errno, or EFBIG past the cap).
+bool read_whole_file(const std::string& path, std::size_t max_bytes, std::string& text, std::string& error,
+                     int* error_number = nullptr);
+
+}  // namespace zerolab::internal
+
+#endif  // ZEROLAB_SRC_BENCH_WHOLE_FILE_HPP_
