@@ -10,6 +10,7 @@
 #include <set>
 
 #include "bench/atomic_file.hpp"
+#include "bench/options.hpp"
 #include "lab/baseline.hpp"
 #include "lab/judge.hpp"
 #include "lab/machine_info.hpp"
@@ -80,9 +81,69 @@ std::string raw_results_text(const ExperimentOutcome& o, const MachineInfo& mach
   return text;
 }
 
-// Runs the benchmarks of one experiment, interleaved, into `o`.
-void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, Progress& progress,
-                    std::size_t k, std::size_t n) {
+// The Go peer of one experiment during a run: built (or not, and why),
+// and the arguments each round passes it.
+struct GoPeerState {
+  bool runnable = false;
+  GoPeerBinary binary;
+  std::string workdir;
+  std::vector<std::string> args;
+  std::set<std::string> failures_seen;
+};
+
+// -test.benchtime for an experiment's peer: its go_benchtime capped at
+// the lab's time per run (so --quick stays quick), or the lab's.
+std::string go_benchtime(const LabSettings& s, const Experiment& e) {
+  if (e.go_benchtime.empty() || s.iterations > 0) return s.benchtime_text;
+  internal::BenchTime own;
+  std::string error;
+  if (!internal::parse_benchtime(e.go_benchtime, own, error)) return s.benchtime_text;
+  if (own.iterations > 0) return e.go_benchtime;
+  return own.duration <= s.benchtime ? e.go_benchtime : s.benchtime_text;
+}
+
+// Builds the experiment's Go peer (when it has one and Go runs); sets
+// o.go_not_run when it will not run. Returns false when the build failed.
+bool prepare_go_peer(const LabSettings& s, const GoToolchain& go, ExperimentOutcome& o,
+                     GoPeerState& peer, Progress& progress, std::size_t k, std::size_t n) {
+  const Experiment& e = *o.experiment;
+  if (e.go_peer.empty()) return true;
+  if (!s.go) {
+    o.go_not_run = "--go=off";
+    return true;
+  }
+  if (go.path.empty()) {
+    o.go_not_run = go.error;
+    return true;
+  }
+  progress.show(k, n, e.id, "building Go peer peers/go/" + e.go_peer, 0, s.count);
+  const GoPeerBuild b = build_go_peer(go, s.go_peers_dir, e.go_peer, s.go_cache_dir);
+  if (!b.ok) {
+    o.go_not_run = "the Go peer did not build: " + b.error;
+    return false;
+  }
+  peer.runnable = true;
+  peer.binary = {b.binary, go.path};
+  peer.workdir = s.go_peers_dir + "/" + e.go_peer;
+  peer.args = {"-test.run=^$",
+               "-test.bench=" + (e.go_benchmarks.empty() ? std::string(".") : e.go_benchmarks),
+               "-test.benchtime=" + go_benchtime(s, e), "-test.count=1", "-test.benchmem"};
+  return true;
+}
+
+// One round of the Go peer: its results appended, new failures recorded.
+void run_go_round(GoPeerState& peer, ExperimentOutcome& o) {
+  GoPeerRun r = run_go_peer(peer.binary.path, peer.workdir, peer.args);
+  for (auto& result : r.results) o.go_results.push_back(std::move(result));
+  for (auto& f : r.failures) {
+    if (peer.failures_seen.insert(f).second) o.go_failures.push_back(std::move(f));
+  }
+}
+
+// Runs the benchmarks of one experiment, interleaved, into `o`: per round
+// every C++ benchmark, then the Go peer's.
+void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, GoPeerState& peer,
+                    Progress& progress, std::size_t k, std::size_t n) {
   const Experiment& e = *o.experiment;
   std::set<std::string> failed;
   for (int run = 1; run <= s.count; ++run) {
@@ -103,7 +164,22 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, Progress& progre
       }
       for (auto& r : report.results) o.results.push_back(std::move(r));
     }
+    if (peer.runnable) {
+      progress.show(k, n, e.id, "Go peer peers/go/" + e.go_peer, run, s.count);
+      run_go_round(peer, o);
+    }
   }
+}
+
+// <id>.go.txt: the Go peer's results in the Go benchmark format.
+std::string go_results_text(const ExperimentOutcome& o, const GoToolchain& go) {
+  std::string text = "go: " + go.version + "\n";
+  text += "pkg: zerolab/peers/go/" + o.experiment->go_peer + "\n";
+  text += "seed: " + o.experiment->seed_file + "\n";
+  std::size_t width = 0;
+  for (const auto& r : o.go_results) width = std::max(width, r.name.size());
+  for (const auto& r : o.go_results) text += benchfmt::format_result_line(r, width) + "\n";
+  return text;
 }
 
 std::vector<std::string> ids_of(const std::vector<const Experiment*>& experiments) {
@@ -163,7 +239,6 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   for (const Experiment* e : s.experiments) {
     ExperimentOutcome o;
     o.experiment = e;
-    if (!e->go_peer.empty()) o.go_not_run = "the lab does not run Go peers yet";
     o.claims.resize(e->claims.size());
     outcomes.push_back(std::move(o));
   }
@@ -178,8 +253,24 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
 
   Progress progress(s.progress, err);
   bool any_error = false;
+  GoToolchain go;
+  if (s.go) {
+    bool any_peer = false;
+    for (const Experiment* e : s.experiments) any_peer = any_peer || !e->go_peer.empty();
+    if (any_peer) go = find_go(s.go_command);
+    if (any_peer && go.path.empty()) {
+      std::fprintf(err, "zerolab lab: warning: %s: the Go peers do not run (verdict (Go here): not run)\n",
+                   go.error.c_str());
+    }
+  }
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
     ExperimentOutcome& o = outcomes[k];
+    GoPeerState peer;
+    if (!prepare_go_peer(s, go, o, peer, progress, k + 1, outcomes.size())) {
+      progress.clear();
+      std::fprintf(err, "zerolab lab: %s: %s\n", o.experiment->id.c_str(), o.go_not_run.c_str());
+      any_error = true;
+    }
     internal::profile::CpuProfiler cpu;
     internal::profile::MemProfiler mem;
     std::string profile_error;
@@ -194,7 +285,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
       std::fprintf(err, "zerolab lab: --memprofile: %s\n", profile_error.c_str());
       any_error = true;
     }
-    run_benchmarks(s, o, progress, k + 1, outcomes.size());
+    run_benchmarks(s, o, peer, progress, k + 1, outcomes.size());
     if (cpu.running() && !cpu.stop(profile_error)) {
       std::fprintf(err, "zerolab lab: --cpuprofile: %s\n", profile_error.c_str());
       any_error = true;
@@ -206,7 +297,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
       const Claim& c = o.experiment->claims[i];
       if (c.kind != ClaimKind::kFact) o.claims[i].cpp = judge_measured(c, o, s.alpha);
-      o.claims[i].go = judge_go(c, o, s.alpha, nullptr);
+      o.claims[i].go = judge_go(c, o, s.alpha, peer.runnable ? &peer.binary : nullptr);
     }
     progress.clear();
     std::string error;
@@ -215,9 +306,15 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
       any_error = true;
     }
+    if (peer.runnable &&
+        !internal::write_file_atomically(s.out_dir + "/" + o.experiment->id + ".go.txt",
+                                         go_results_text(o, go), error)) {
+      std::fprintf(err, "zerolab lab: %s\n", error.c_str());
+      any_error = true;
+    }
     std::fputs((claims_table_text(o) + "\n").c_str(), out);
     std::fflush(out);
-    any_error = any_error || !o.failures.empty();
+    any_error = any_error || !o.failures.empty() || !o.go_failures.empty();
   }
 
   const Tally t = tally(outcomes);

@@ -8,6 +8,10 @@
 // file and a rename. With a baseline (lab/baseline.hpp) it compares the
 // results with it after the run, and with save_name it saves them as one.
 //
+// The seed's Go code: each experiment's peer is built once with `go test -c`
+// (cached) and run in the same rounds (A B C ... Go), its results read with
+// the stat reader and every claim judged twice (Go here, C++).
+//
 // Thread-safety: one lab run per process (the allocation counters and the
 // benchmarks' memory use are process-wide).
 //
@@ -30,6 +34,7 @@
 #include "lab/experiment.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/outcome.hpp"
+#include "lab/go_peer.hpp"
 
 namespace zerolab::lab {
 
@@ -69,6 +74,15 @@ struct LabSettings {
   // the run failed (the exit code is then 1). `zerolab lab` stores the run
   // in the results store here (tools/zerolab/lab_store.cpp).
   std::function<bool(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine)> on_finished;
+  // The seed's Go code (lab/go_peer.hpp): with go on, each experiment with
+  // a go_peer has it built once (cached in go_cache_dir by source hash) and
+  // run in every round after the C++ benchmarks; off (--go=off): skipped,
+  // verdict (Go here) "not run". go_command is found on PATH; without it
+  // the Go column says so and the run goes on.
+  bool go = true;
+  std::string go_command = "go";
+  std::string go_peers_dir = default_go_peers_dir();
+  std::string go_cache_dir = default_go_cache_dir();
 };
 
 // Returns the exit code: 0; 1 when a benchmark failed, a claim is an error

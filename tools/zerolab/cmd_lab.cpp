@@ -48,7 +48,8 @@ constexpr const char* kUsage =
     "\n"
     "lab re-runs the measurable claims of the seed documents on this machine and\n"
     "says, with statistics, which replicate: per experiment a table of claims\n"
-    "with the seed's figure and this machine's side by side, then a summary.\n"
+    "with the seed's figure, the seed's Go code run here and the C++ port side by\n"
+    "side, each with its verdict, then a summary.\n"
     "Raw results (Go benchmark format), report.md and report.html (the same tables\n"
     "with plots: one self-contained page) go to the output directory.\n"
     "\n"
@@ -57,6 +58,9 @@ constexpr const char* kUsage =
     "  --count N        runs of each benchmark, interleaved (default 10; >= 6 for tests)\n"
     "  --benchtime D    time per run, or Nx iterations (default 500ms; --quick 20ms)\n"
     "  -o DIR           output directory (default zerolab-results/<UTC time>)\n"
+    "  --go=on|off      run each experiment's Go peer (the seed's own Go code, peers/go/<id>,\n"
+    "                   built once with go test -c and cached) in the same rounds (default on;\n"
+    "                   without go on PATH the Go column says so and the run goes on)\n"
     "  --cpuprofile DIR     a CPU profile of each experiment's timed code: DIR/<id>.cpu.prof\n"
     "  --cpuprofilerate HZ  CPU samples per second (default 100)\n"
     "  --memprofile DIR     an allocation profile of each experiment: DIR/<id>.mem.prof\n"
@@ -203,6 +207,7 @@ int run_lab_command(std::span<char* const> args) {
   }
 
   s.count = flags.count;
+  s.go = flags.go;
   s.benchtime = flags.benchtime;
   s.iterations = flags.iterations;
   s.benchtime_text = flags.benchtime_text;

@@ -97,6 +97,13 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
        : name == "benchtime" ? benchtime_text
        : name == "cpuprofilerate" ? cpu_rate_text
                                   : mem_rate_text) = value;
+    } else if (name == "go") {
+      if (!take_value()) return false;
+      if (value != "on" && value != "off") {
+        error = bad(name, value, "must be on or off");
+        return false;
+      }
+      f.go = value == "on";
     } else if (name == "o" || name == "cpuprofile" || name == "memprofile" || name == "baseline-dir") {
       if (!take_value()) return false;
       if (value.empty()) {

@@ -46,6 +46,7 @@ struct LabFlags {
   std::vector<std::string> labels;  // --label k=v, repeatable (checked by cmd_lab)
   bool fail_on_regression = false;  // --fail-on-regression[=PCT]; needs --baseline
   double fail_percent = 0;          // PCT, >= 0 ("5" or "5%")
+  bool go = true;                   // --go=on|off: run the seeds' Go code (peers/go) beside C++
 };
 
 // Returns false with `error` (one line, no prefix) on an unknown flag, a
