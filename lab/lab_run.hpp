@@ -32,9 +32,9 @@
 #include <vector>
 
 #include "lab/experiment.hpp"
+#include "lab/go_peer.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/outcome.hpp"
-#include "lab/go_peer.hpp"
 
 namespace zerolab::lab {
 
