@@ -462,7 +462,7 @@ TEST(LabBaselineCli, SaveThenBaselineWithTheGate) {
   ASSERT_EQ(saved.code, 0) << saved.err;
   EXPECT_TRUE(saved.out.ends_with("\nsaved as baseline cli: " + baselines + "/cli\n")) << saved.out;
   const std::string manifest = read_file(baselines + "/cli/manifest");
-  EXPECT_NE(manifest.find("\nexperiment: append-int 6\n"), std::string::npos) << manifest;
+  EXPECT_NE(manifest.find("\nexperiment: append-int 8\n"), std::string::npos) << manifest;
   EXPECT_NE(manifest.find("\ncommand: zerolab lab append-int --count 1 --benchtime 1x -o " + dir +
                           "/r1 --save cli --baseline-dir " + baselines + "\n"),
             std::string::npos)
