@@ -205,9 +205,22 @@ int finish_baseline(const LabSettings& s, const BaselineComparison* comparison, 
       }
     }
   }
+  // A gate that compared nothing cannot pass: the run could not be judged.
+  if (comparison != nullptr && comparison->gate && comparison->parts.empty()) {
+    std::fprintf(err,
+                 "zerolab lab: --fail-on-regression: nothing was compared with baseline %s, so the run "
+                 "could not be judged\n",
+                 comparison->name.c_str());
+    any_error = true;
+  }
   if (!s.save_name.empty()) {
     std::string error;
-    if (regressed) {
+    if (any_error) {
+      std::fprintf(err,
+                   "zerolab lab: baseline %s not saved: this run had failed benchmarks, errored claims "
+                   "or failed writes\n",
+                   s.save_name.c_str());
+    } else if (regressed) {
       std::fprintf(err, "zerolab lab: baseline %s not saved: this run regressed against baseline %s\n",
                    s.save_name.c_str(), comparison->name.c_str());
     } else if (!save_baseline(s.out_dir, ids_of(s.experiments), s.save_dir, s.save_name,

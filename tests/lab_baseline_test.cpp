@@ -414,9 +414,14 @@ TEST(LabBaseline, UnknownAndMissingExperimentsAreSaidAndSkipped) {
   EXPECT_NE(read_file(r.dir + "/report.md").find("\n> warning: experiment \"fresh\" is not in baseline"),
             std::string::npos);
 
-  // Only an experiment the baseline lacks: nothing compared, said so.
+  // Only an experiment the baseline lacks: nothing compared, said so; the
+  // gate could not judge the run, so it fails (issue 15 A7).
   const LabRun only_fresh = run({&fresh}, &b, 0);
-  EXPECT_EQ(only_fresh.code, 0) << only_fresh.err;
+  EXPECT_EQ(only_fresh.code, 1) << only_fresh.err;
+  EXPECT_NE(only_fresh.err.find("zerolab lab: --fail-on-regression: nothing was compared with baseline base, "
+                                "so the run could not be judged\n"),
+            std::string::npos)
+      << only_fresh.err;
   EXPECT_TRUE(only_fresh.out.ends_with(") vs this-run:\nnot run this time: widgets\nno experiment to "
                                        "compare\n"))
       << only_fresh.out;
@@ -449,6 +454,23 @@ TEST(LabBaseline, LeftoversOfAnInterruptedSaveAreNeverABaseline) {
 
 Command run_cli(const std::string& args, const std::string& dir, const std::string& env = "") {
   return lab_test_util::run_cli(ZEROLAB_CLI, args, dir, env);
+}
+
+void broken_benchmark(B& b) { b.fatal("broken on purpose"); }
+
+// A7: a run with a failed benchmark is never saved as a baseline.
+TEST(LabBaseline, ARunWithFailedBenchmarksIsNotSaved) {
+  Experiment e = widgets_experiment("widgets");
+  e.benchmarks = {{"BenchmarkBroken", &broken_benchmark, 100}};
+  const std::string dir = temp_dir();
+  const LabRun r = run({&e}, nullptr, -1, dir, "base");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("zerolab lab: baseline base not saved: this run had failed benchmarks, errored "
+                       "claims or failed writes\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("saved as baseline"), std::string::npos) << r.out;
+  EXPECT_EQ(entries(dir), std::vector<std::string>{});
 }
 
 TEST(LabBaselineCli, SaveThenBaselineWithTheGate) {
