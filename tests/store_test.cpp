@@ -517,6 +517,18 @@ TEST(StoreLabTest, LabRunIsStoredWithItsClaimsAndExportsAsItsFiles) {
             cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/e.txt"}).out);
   const auto matrix = cli(ts.dir, {"store", "matrix", "--store", ts.url_text});
   EXPECT_NE(matrix.out.find("merge: "), std::string::npos) << matrix.out;
+
+  // The baseline folder --save also wrote, imported into another store once.
+  const std::string other = "sqlite:" + ts.dir + "/imported.db";
+  const auto imp = cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir + "/baselines"});
+  ASSERT_EQ(imp.code, 0) << imp.err;
+  const std::string imported = imp.out.substr(0, 36);
+  EXPECT_EQ(imp.out.substr(36, 26), " imported: baseline first,") << imp.out;
+  const auto again = cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir + "/baselines"});
+  EXPECT_EQ(again.out, imported + " already stored: baseline first," + imp.out.substr(62));
+  ASSERT_EQ(cli(ts.dir, {"store", "export", "--store", other, "first", "-o", ts.dir + "/b.txt"}).code, 0);
+  EXPECT_EQ(cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/baselines/first/merge.txt"}).out,
+            cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/b.txt"}).out);
 }
 
 TEST(StoreLabTest, UnreachableStoreIsExit1AndTheFilesAreWritten) {

@@ -13,14 +13,24 @@
 //   zerolab store export 3f2a9c41 -o run.txt && zerolab compare run.txt
 //   zerolab store name main 3f2a9c41
 //   zerolab store matrix -format html -o matrix.html
+//   zerolab store import-baselines --baseline-dir zerolab-results/baselines
 //   zerolab store add --store postgres://ci@db.example/bench results.txt
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "lab/baseline_name.hpp"
+#include "lab/baseline_store.hpp"
+#include "lab/experiment.hpp"
 #include "store/matrix.hpp"
 #include "store/run.hpp"
 #include "store/store.hpp"
@@ -48,6 +58,10 @@ constexpr const char* kUsage =
     "  name NAME RUN                  give a run a name (as `zerolab lab --save NAME` does)\n"
     "  matrix [-format F] [-o FILE]   the lab's claims × machines: each machine's Go-here and\n"
     "                                 C++ verdicts; F is text, markdown, json or html\n"
+    "  import-baselines [--baseline-dir DIR]\n"
+    "                                 store each `zerolab lab --save` baseline folder of DIR\n"
+    "                                 (default zerolab-results/baselines) as a run named after it;\n"
+    "                                 importing again is a no-op\n"
     "\n"
     "RUN is a run's UUID, a unique prefix of it, or a name. Every subcommand takes\n"
     "--store URL. --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM] or an age (90m, 36h, 7d, 2w).\n";
@@ -224,6 +238,76 @@ int run_matrix(std::span<char* const> args) {
   return 0;
 }
 
+int run_import_baselines(std::span<char* const> args) {
+  ParsedFlags f;
+  std::string error;
+  if (!parse_store_flags(args, {{"store", true}, {"baseline-dir", true}}, f, error)) {
+    return fail("store import-baselines", error, kExitBadInput);
+  }
+  store::StoreUrl url;
+  if (!store_url(f, url, error)) return fail("store import-baselines", error, kExitBadInput);
+  if (!f.operands.empty()) {
+    return fail("store import-baselines", "unexpected argument \"" + f.operands[0] + "\"", kExitBadInput);
+  }
+  const std::string dir = f.value("baseline-dir", lab::kDefaultBaselineDir);
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      std::string why;
+      const std::string name = e->d_name;
+      struct stat st {};
+      if (lab::check_baseline_name(name, why) && ::stat((dir + "/" + name + "/manifest").c_str(), &st) == 0) {
+        names.push_back(name);
+      }
+    }
+    ::closedir(d);
+  } else {
+    return fail("store import-baselines", "cannot read baseline directory " + dir + ": " + std::strerror(errno),
+                kExitBadInput);
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> known;
+  for (const lab::Experiment& e : lab::catalog()) known.push_back(e.id);
+  // Every baseline is read and checked before anything is stored.
+  std::vector<store::Run> runs;
+  for (const std::string& name : names) {
+    lab::Baseline b;
+    if (!lab::load_baseline(dir, name, known, b, error)) return fail("store import-baselines", error, kExitBadInput);
+    store::RunBuilder builder;
+    for (const lab::BaselineFile& file : b.files) {
+      const std::vector<std::string> one = {file.path};
+      stat::InputFiles files(stat::parse_inputs(one, false, false));
+      while (files.next()) {
+        if (files.kind() == stat::RecordKind::kResult) builder.add(files.result());
+        if (files.kind() == stat::RecordKind::kUnitMetadata) builder.add(files.unit_metadata());
+      }
+      if (!files.error().empty()) return fail("store import-baselines", files.error(), kExitBadInput);
+    }
+    store::Run run = builder.finish();
+    run.kind = "lab";
+    run.source = b.path;
+    run.command = b.record.command;
+    run.name = name;
+    std::string why;
+    if (!store::parse_since(b.record.date, 0, run.unix_ms, why)) run.unix_ms = 0;
+    store::set_labels(run, {{"baseline", name}});
+    run.id = store::content_uuid(run);
+    runs.push_back(std::move(run));
+  }
+  try {
+    store::Store s = store::Store::open(url, store::OpenMode::kWrite);
+    for (const store::Run& run : runs) {
+      const auto r = s.submit(run);
+      std::printf("%s %s: baseline %s, %zu results\n", run.id.c_str(),
+                  r == store::Store::Submitted::kAdded ? "imported" : "already stored", run.name.c_str(),
+                  run.results.size());
+    }
+  } catch (const store::StoreError& e) {
+    return fail("store import-baselines", e.what(), e.exit_code());
+  }
+  return 0;
+}
+
 int run_store(std::span<char* const> args) {
   if (args.empty()) {
     std::fputs(kUsage, stderr);
@@ -236,14 +320,15 @@ int run_store(std::span<char* const> args) {
   if (sub == "list") return run_list(rest);
   if (sub == "name") return run_name(rest);
   if (sub == "matrix") return run_matrix(rest);
+  if (sub == "import-baselines") return run_import_baselines(rest);
   if (sub == "help" || sub == "-h" || sub == "--help") {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  return fail("store", "unknown subcommand \"" + sub + "\" (add, export, list, name, matrix)", kExitBadInput);
+  return fail("store", "unknown subcommand \"" + sub + "\" (add, export, list, name, matrix, import-baselines)", kExitBadInput);
 }
 
-const CommandRegistration kStore{"store", "the results store: add, export, list, name, matrix", &run_store};
+const CommandRegistration kStore{"store", "the results store: add, export, list, name, matrix, import-baselines", &run_store};
 
 }  // namespace
 }  // namespace zerolab::cli
