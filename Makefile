@@ -44,7 +44,7 @@ test-tsan: tsan
 # new inputs; long campaigns are run by hand (fuzz/CMakeLists.txt).
 FUZZ_SECONDS ?= 20
 test-fuzz: fuzz
-	for t in bench_flags_fuzz stat_go_reader_fuzz stat_gb_json_fuzz stat_query_fuzz compare_html_fuzz lab_flags_fuzz oid_parse_fuzz store_args_fuzz; do \
+	for t in bench_flags_fuzz stat_go_reader_fuzz stat_gb_json_fuzz stat_query_fuzz compare_html_fuzz lab_flags_fuzz oid_parse_fuzz store_args_fuzz waste_flags_fuzz; do \
 	  mkdir -p build/fuzz/work/$$t && \
 	  ./build/fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    build/fuzz/work/$$t fuzz/corpus/$$t 2>build/fuzz/work/$$t.log || \

@@ -69,18 +69,18 @@ class ReportFile {
     struct stat st {};
     if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
       if (S_ISDIR(st.st_mode)) {
-        error = "-o " + path + ": is a directory";
+        error = "-o " + shown_arg(path) + ": is a directory";
         return false;
       }
       if (access(path.c_str(), W_OK) != 0) {
-        error = "-o " + path + ": " + std::strerror(errno);
+        error = "-o " + shown_arg(path) + ": " + std::strerror(errno);
         return false;
       }
       direct_ = true;
       return true;
     }
     if (stat(path.c_str(), &st) == 0 && access(path.c_str(), W_OK) != 0) {
-      error = "-o " + path + ": " + std::strerror(errno);
+      error = "-o " + shown_arg(path) + ": " + std::strerror(errno);
       return false;
     }
     const std::size_t slash = path.rfind('/');
@@ -88,7 +88,7 @@ class ReportFile {
             (slash == std::string::npos ? path : path.substr(slash + 1)) + ".XXXXXX";
     fd_ = mkostemp(temp_.data(), O_CLOEXEC);
     if (fd_ < 0) {
-      error = "-o " + path + ": cannot create a file there: " + std::strerror(errno);
+      error = "-o " + shown_arg(path) + ": cannot create a file there: " + std::strerror(errno);
       return false;
     }
     return true;
@@ -98,7 +98,7 @@ class ReportFile {
     int fd = fd_;
     if (direct_) fd = open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_TRUNC);
     if (fd < 0 || !write_all(fd, text)) {
-      error = "-o " + path_ + ": " + std::strerror(errno);
+      error = "-o " + shown_arg(path_) + ": " + std::strerror(errno);
       discard();
       return false;
     }
@@ -109,7 +109,7 @@ class ReportFile {
     fchmod(fd_, 0644 & ~current_umask());
     if (close(fd_) != 0 || rename(temp_.c_str(), path_.c_str()) != 0) {
       fd_ = -1;
-      error = "-o " + path_ + ": " + std::strerror(errno);
+      error = "-o " + shown_arg(path_) + ": " + std::strerror(errno);
       unlink(temp_.c_str());
       return false;
     }
@@ -155,17 +155,17 @@ bool prepare_profile_dir(const std::string& dir, std::string& error) {
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0) {
     if (mkdir(dir.c_str(), 0755) != 0) {
-      error = "-profile " + dir + ": " + std::strerror(errno);
+      error = "-profile " + shown_arg(dir) + ": " + std::strerror(errno);
       return false;
     }
     return true;
   }
   if (!S_ISDIR(st.st_mode)) {
-    error = "-profile " + dir + ": not a directory";
+    error = "-profile " + shown_arg(dir) + ": not a directory";
     return false;
   }
   if (access(dir.c_str(), W_OK | X_OK) != 0) {
-    error = "-profile " + dir + ": " + std::strerror(errno);
+    error = "-profile " + shown_arg(dir) + ": " + std::strerror(errno);
     return false;
   }
   return true;

@@ -47,6 +47,36 @@ bool bool_flag(std::string_view name) { return name == "no-follow" || name == "h
 
 }  // namespace
 
+std::string quote_arg(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u >= 0x7f) {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string shown_arg(std::string_view text) {
+  const std::string q = quote_arg(text);
+  return q.size() == text.size() + 2 && q.find('\\') == std::string::npos && text.find(' ') == std::string_view::npos
+             ? std::string(text)
+             : q;
+}
+
 std::string_view kind_name(WasteKind kind) { return kKindNames[static_cast<std::size_t>(kind)]; }
 
 std::optional<WasteKind> kind_from_name(std::string_view name) {
@@ -85,7 +115,7 @@ bool parse_bytes(std::string_view text, std::uint64_t& out) {
 bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
   const std::size_t eq = text.find('=');
   if (eq == std::string_view::npos) {
-    error = "-fail-on \"" + std::string(text) + "\": want KIND=BYTES";
+    error = "-fail-on " + quote_arg(text) + ": want KIND=BYTES";
     return false;
   }
   const std::string_view kind = text.substr(0, eq);
@@ -95,14 +125,14 @@ bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
   } else if (auto k = kind_from_name(kind)) {
     out.kind = k;
   } else {
-    error = "-fail-on \"" + std::string(text) + "\": unknown kind \"" + std::string(kind) +
-            "\" (zeroed-fresh-pages, zeroed-zeros, temporary-allocations, oversized-buffers, "
+    error = "-fail-on " + quote_arg(text) + ": unknown kind " + quote_arg(kind) +
+            " (zeroed-fresh-pages, zeroed-zeros, temporary-allocations, oversized-buffers, "
             "user-space-copies or any)";
     return false;
   }
   if (!parse_bytes(bytes, out.bytes)) {
-    error = "-fail-on \"" + std::string(text) + "\": bad byte count \"" + std::string(bytes) +
-            "\" (want digits with an optional K, M or G)";
+    error = "-fail-on " + quote_arg(text) + ": bad byte count " + quote_arg(bytes) +
+            " (want digits with an optional K, M or G)";
     return false;
   }
   return true;
@@ -134,7 +164,7 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
       continue;
     }
     if (!value_flag(name)) {
-      error = "unknown flag -" + std::string(name) + " (run 'zerolab waste -help')";
+      error = "unknown flag " + shown_arg("-" + std::string(name)) + " (run 'zerolab waste -help')";
       return false;
     }
     if (!value) {
@@ -150,7 +180,7 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
       else if (v == "json") flags.format = WasteFormat::kJson;
       else if (v == "markdown") flags.format = WasteFormat::kMarkdown;
       else {
-        error = "-format \"" + v + "\": want text, json or markdown";
+        error = "-format " + quote_arg(v) + ": want text, json or markdown";
         return false;
       }
     } else if (name == "o") {
@@ -172,7 +202,7 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
     } else {  // check-rate, sample-rate
       std::uint64_t rate = 0;
       if (!parse_bytes(v, rate) || rate == 0) {
-        error = "-" + std::string(name) + " \"" + v + "\": want a byte count >= 1";
+        error = "-" + std::string(name) + " " + quote_arg(v) + ": want a byte count >= 1";
         return false;
       }
       (name == "check-rate" ? flags.check_rate : flags.sample_rate) = rate;

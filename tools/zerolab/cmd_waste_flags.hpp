@@ -73,6 +73,12 @@ bool parse_bytes(std::string_view text, std::uint64_t& out);
 // when --help is given.
 bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::string& error);
 
+// `text` in double quotes with '"', '\\' and every byte outside printable
+// ASCII escaped (\n, \t, \xNN), so an error quoting user input stays on one line.
+std::string quote_arg(std::string_view text);
+// `text` as is when it is printable ASCII without spaces or quotes, else quote_arg(text).
+std::string shown_arg(std::string_view text);
+
 extern const char* const kWasteUsage;
 
 }  // namespace zerolab::cli

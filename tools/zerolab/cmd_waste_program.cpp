@@ -1,6 +1,8 @@
 // `zerolab waste`'s program checks (cmd_waste_program.hpp).
 #include "cmd_waste_program.hpp"
 
+#include "cmd_waste_flags.hpp"
+
 #include <elf.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,7 +25,7 @@ bool executable_file(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
 }
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string quoted(const std::string& s) { return zerolab::cli::quote_arg(s); }
 
 struct ElfFacts {
   bool elf = false;
