@@ -210,7 +210,8 @@ GoToolchain find_go(const std::string& command) {
     }
   }
   if (go.path.empty()) {
-    go.error = "no " + command + " on PATH";
+    go.error = command.find('/') != std::string::npos ? command + " is not an executable file"
+                                                      : "no " + command + " on PATH";
     return go;
   }
   const ChildResult r = run_child({go.path, "version"}, ".", {"GOTOOLCHAIN=local"});

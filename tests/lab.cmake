@@ -14,4 +14,10 @@ if(TARGET zerolab AND TARGET zerolab_lab)
     LABELS lab)
   target_compile_definitions(lab_baseline_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
   add_dependencies(lab_baseline_test zerolab)
+  # The Go peers' machinery with a stand-in toolchain: build cache,
+  # interleaving, parsing, both verdicts and the claims table's columns.
+  zerolab_add_test(lab_go_peer_test
+    SOURCES lab_go_peer_test.cpp
+    LIBS zerolab_lab zerolab_alloc_hooks
+    LABELS lab)
 endif()

@@ -478,14 +478,20 @@ TEST(LabBaselineCli, SaveThenBaselineWithTheGate) {
   const std::string baselines = dir + "/baselines";
   ASSERT_EQ(::mkdir(baselines.c_str(), 0777), 0);
   const Command saved =
-      run_cli("lab append-int --count 1 --benchtime 1x -o " + dir + "/r1 --save cli --baseline-dir " +
+      run_cli("lab append-int --go=off --count 1 --benchtime 1x -o " + dir + "/r1 --save cli --baseline-dir " +
                   baselines,
               dir);
   ASSERT_EQ(saved.code, 0) << saved.err;
   EXPECT_TRUE(saved.out.ends_with("\nsaved as baseline cli: " + baselines + "/cli\n")) << saved.out;
   const std::string manifest = read_file(baselines + "/cli/manifest");
-  EXPECT_NE(manifest.find("\nexperiment: append-int 8\n"), std::string::npos) << manifest;
-  EXPECT_NE(manifest.find("\ncommand: zerolab lab append-int --count 1 --benchtime 1x -o " + dir +
+  std::size_t append_int_benchmarks = 0;
+  for (const Experiment& e : catalog()) {
+    if (e.id == "append-int") append_int_benchmarks = e.benchmarks.size();
+  }
+  EXPECT_NE(manifest.find("\nexperiment: append-int " + std::to_string(append_int_benchmarks) + "\n"),
+            std::string::npos)
+      << manifest;
+  EXPECT_NE(manifest.find("\ncommand: zerolab lab append-int --go=off --count 1 --benchtime 1x -o " + dir +
                           "/r1 --save cli --baseline-dir " + baselines + "\n"),
             std::string::npos)
       << manifest;
@@ -493,7 +499,7 @@ TEST(LabBaselineCli, SaveThenBaselineWithTheGate) {
   // $ZEROLAB_BASELINE_DIR stands in for --baseline-dir; one run each side
   // cannot be significant, so the gate passes.
   const Command compared =
-      run_cli("lab append-int --count 1 --benchtime 1x -o " + dir +
+      run_cli("lab append-int --go=off --count 1 --benchtime 1x -o " + dir +
                   "/r2 --baseline cli --fail-on-regression=5%",
               dir, "ZEROLAB_BASELINE_DIR=" + baselines);
   EXPECT_EQ(compared.code, 0) << compared.err;
