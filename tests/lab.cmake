@@ -21,3 +21,12 @@ if(TARGET zerolab AND TARGET zerolab_lab)
     LIBS zerolab_lab zerolab_alloc_hooks
     LABELS lab)
 endif()
+
+# Seed 004's facts and the Go-side test facts fail on stand-ins that make
+# their conditions false.
+if(TARGET zerolab_lab)
+  zerolab_add_test(lab_facts004_test
+    SOURCES lab_facts004_test.cpp
+    LIBS zerolab_lab zerolab_alloc_hooks
+    LABELS lab)
+endif()

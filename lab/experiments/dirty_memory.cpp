@@ -1,13 +1,13 @@
 // Experiment `dirty-memory` (seed 004, "Как бывает без zero value" and
 // "То же самое в куче", the C stack and heap demos): without a zero-value
-// guarantee, memory shows whatever was there before. Three facts checked
-// directly: a reused stack frame shows the previous call's bytes; a small
-// freed heap block comes back with its old bytes (past glibc's 16-byte
-// tcache header); a fresh 10 MiB malloc reads as zero, because glibc maps
-// it from the kernel; and the seed's second 10 MiB malloc after a free,
-// which glibc serves from the heap (brk) because the free raised its mmap
-// threshold — zero in the seed's tiny program, but only as long as nothing
-// else in the process used that part of the heap before.
+// guarantee, memory shows whatever was there before. A reused stack frame
+// shows the previous call's bytes (checked in this process); and, from the
+// seed's heap_dirty.c run as a fresh process (lab/probes/heap_dirty), a
+// small freed heap block comes back with its old bytes (past glibc's
+// 16-byte tcache header), a fresh 10 MiB malloc reads as zero because glibc
+// maps it from the kernel, and the second 10 MiB malloc after a free, which
+// glibc serves from the heap (brk) because the free raised its mmap
+// threshold, is zero too — in a fresh process, whose heap top is unused.
 //
 // Reading memory nobody initialized is undefined behaviour in C++. These
 // checks never let the compiler see such a read: an empty asm statement
@@ -16,16 +16,17 @@
 //
 // Example:
 //   zerolab lab dirty-memory
-#include <malloc.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "lab/experiment.hpp"
+#include "lab/child_process.hpp"
+#include "lab/experiments/facts004.hpp"
 
 namespace zerolab::lab {
 namespace {
@@ -47,117 +48,49 @@ __attribute__((noinline)) std::uintptr_t stack_frame(bool write, unsigned char* 
   return reinterpret_cast<std::uintptr_t>(&buf[0]);
 }
 
-std::string hex_bytes(const unsigned char* p, std::size_t n) {
-  std::string out;
-  char byte[4];
-  for (std::size_t i = 0; i < n; ++i) {
-    std::snprintf(byte, sizeof byte, i == 0 ? "%02X" : " %02X", p[i]);
-    out += byte;
-  }
-  return out;
-}
-
-bool all_equal(const unsigned char* p, std::size_t n, unsigned char value) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (p[i] != value) return false;
-  }
-  return true;
-}
-
 FactResult stack_frame_shows_old_bytes() {
   unsigned char seen[kFrameBytes];
   const std::uintptr_t first = stack_frame(true, nullptr);
   const std::uintptr_t second = stack_frame(false, seen);
-  FactResult r;
-  r.holds = first == second && all_equal(seen, sizeof seen, 0xAA);
-  r.observed = std::string(first == second ? "same frame" : "a different frame") +
-               "; the unwritten array holds " + hex_bytes(seen, 8) + " ...";
-  return r;
+  return facts004::stack_frame_shows_old_bytes(first == second, seen, sizeof seen);
 }
 
-template <class T>
-inline T* opaque(T* p) {
-  asm volatile("" : "+r"(p) : : "memory");
-  return p;
-}
+#ifndef ZEROLAB_PROBE_DIR
+#define ZEROLAB_PROBE_DIR "lab/probes"
+#endif
 
-FactResult freed_block_keeps_old_bytes() {
-  auto* a = opaque(static_cast<unsigned char*>(std::malloc(64)));
-  std::memset(a, 0xBB, 64);
-  std::free(opaque(a));
-  auto* b = opaque(static_cast<unsigned char*>(std::malloc(64)));
-  // Bytes 16..63: glibc's tcache writes its next pointer and key into 0..15.
-  unsigned char seen[48];
-  std::memcpy(seen, b + 16, sizeof seen);
-  const bool same = a == b;
-  std::free(b);
-  FactResult r;
-  r.holds = same && all_equal(seen, sizeof seen, 0xBB);
-  r.observed = std::string(same ? "the same block came back" : "a different block came back") +
-               "; bytes 16..27: " + hex_bytes(seen, 12);
-  return r;
-}
-
-constexpr std::size_t kLarge = std::size_t{10} << 20;
-
-// What one malloc(10 MiB) gave: zero or not, from mmap or the heap, and
-// where the first non-zero byte was.
-struct LargeBlock {
-  bool ok = false;
-  bool mmapped = false;
-  std::size_t nonzero = 0;
-  std::size_t first_nonzero = 0;
-  std::string describe() const {
-    std::string s = nonzero == 0 ? "zero" : std::to_string(nonzero) + " non-zero bytes (first at offset " +
-                                                std::to_string(first_nonzero) + ")";
-    return s + (mmapped ? ", from mmap" : ", from the heap (brk)");
-  }
-};
-
-// malloc(10 MiB), look at every byte, fill it with 0xCC, free it.
-LargeBlock malloc_large_and_dirty_it() {
-  LargeBlock r;
-  const std::size_t mmapped_before = mallinfo2().hblkhd;
-  auto* p = opaque(static_cast<unsigned char*>(std::malloc(kLarge)));
-  if (p == nullptr) return r;
-  r.ok = true;
-  r.mmapped = mallinfo2().hblkhd > mmapped_before;
-  for (std::size_t i = 0; i < kLarge; ++i) {
-    if (p[i] != 0 && r.nonzero++ == 0) r.first_nonzero = i;
-  }
-  std::memset(p, 0xCC, kLarge);
-  std::free(opaque(p));
-  return r;
-}
-
-// The first and second 10 MiB blocks of the seed's heap_dirty.c, taken once
-// and shared by the two facts below.
-const std::pair<LargeBlock, LargeBlock>& large_blocks() {
-  static const std::pair<LargeBlock, LargeBlock> blocks = [] {
-    LargeBlock first = malloc_large_and_dirty_it();
-    LargeBlock second = malloc_large_and_dirty_it();
-    return std::make_pair(first, second);
+// The seed's heap_dirty.c, run once as a fresh process (lab/probes/), as
+// the seed ran it: in this process the heap top has long been used.
+const facts004::HeapDirty& heap_dirty() {
+  static const facts004::HeapDirty blocks = [] {
+    const std::string probe = std::string(ZEROLAB_PROBE_DIR) + "/heap_dirty";
+    const ChildRun run = run_child({probe});
+    if (run.exit_status != 0) {
+      throw std::runtime_error(probe + " exited with " + std::to_string(run.exit_status) + ": " +
+                               run.output);
+    }
+    facts004::HeapDirty out;
+    std::string error;
+    if (!facts004::parse_heap_dirty(run.output, out, error)) throw std::runtime_error(error);
+    return out;
   }();
   return blocks;
 }
 
+FactResult freed_block_keeps_old_bytes() {
+  const facts004::HeapDirty& h = heap_dirty();
+  return facts004::freed_block_keeps_old_bytes(h.small_first.address == h.small_after_free.address,
+                                               h.small_after_free.bytes_16_63.data(),
+                                               h.small_after_free.bytes_16_63.size());
+}
+
 FactResult fresh_large_malloc_is_zero() {
-  const LargeBlock& b = large_blocks().first;
-  FactResult r;
-  r.holds = b.ok && b.nonzero == 0;
-  r.observed = b.ok ? "malloc(10 MiB): " + b.describe() : "malloc of 10 MiB failed";
-  return r;
+  return facts004::large_block_is_zero(heap_dirty().large_first.block, "malloc(10 MiB)");
 }
 
 FactResult second_large_malloc_is_zero() {
-  const LargeBlock& b = large_blocks().second;
-  FactResult r;
-  r.holds = b.ok && b.nonzero == 0;
-  r.observed = b.ok ? "malloc(10 MiB) after free: " + b.describe() : "malloc of 10 MiB failed";
-  if (b.ok && b.nonzero != 0 && !b.mmapped) {
-    r.observed += ": the heap top had been used by this process's earlier small allocations";
-  }
-  return r;
+  return facts004::large_block_is_zero(heap_dirty().large_after_free.block,
+                                       "malloc(10 MiB) after free");
 }
 
 }  // namespace
@@ -169,17 +102,31 @@ Experiment make_dirty_memory_experiment() {
   e.seed_file = "004_9bd089f53a065852.txt";
   e.seed_section = "Как бывает без zero value / То же самое в куче (dirty_stack.c, heap_dirty.c)";
   e.note =
-      "C++ inherits C's rules: nothing zeroes a stack frame or a reused heap block; Go's "
-      "compiler zeroes frames and its runtime zeroes heap memory.";
+      "The seed's C programs (dirty_stack.c, heap_dirty.c) as C++ checks: the same sizes and "
+      "byte patterns; reads of unwritten memory go through an asm barrier (no UB), where the "
+      "seed compiles with -O0. Go's side is the seed's point: it has no such memory.";
+  const std::string stack = "Как бывает без zero value";
+  const std::string heap = "То же самое в куче";
   e.claims = {
-      Claim::fact("a reused stack frame shows the previous call's bytes",
-                  "AA AA AA ... after fill()", &stack_frame_shows_old_bytes),
-      Claim::fact("a freed 64-byte block comes back with its old bytes (past the tcache header)",
-                  "BB BB BB ... after free", &freed_block_keeps_old_bytes),
-      Claim::fact("a fresh 10 MiB malloc is zero (glibc takes it from the kernel)",
-                  "00 00 00 ... (mmap)", &fresh_large_malloc_is_zero),
-      Claim::fact("after it is freed, a second 10 MiB malloc is zero too",
-                  "00 00 00 ... (brk)", &second_large_malloc_is_zero),
+      Claim::fact_check({"после fill тот же самый неинициализированный массив содержит чужие данные. Оба "
+                         "вызова получили один и тот же участок стека, и второй увидел то, что "
+                         "оставил первый.",
+                         stack, "после вызова fill(): AA AA AA …"},
+                        &stack_frame_shows_old_bytes)
+          .go_not_comparable("the seed's C program; Go zeroes every frame"),
+      Claim::fact_check({"Маленький блок после free вернулся с моими байтами 0xBB внутри.", heap,
+                         "malloc(64) после free: BB BB BB …"},
+                        &freed_block_keeps_old_bytes)
+          .go_not_comparable("the seed's C program; Go's mallocgc zeroes reused memory"),
+      Claim::fact_check({"А вот блок на 10 МБ в обоих случаях пришёл чистым.", heap,
+                         "malloc(10 МБ): 00 00 00 … (mmap)"},
+                        &fresh_large_malloc_is_zero)
+          .go_not_comparable("the seed's C program"),
+      Claim::fact_check({"А вот блок на 10 МБ в обоих случаях пришёл чистым. … Второй запрос под "
+                         "новый порог уже попал, и его обслужили расширением кучи.",
+                         heap, "malloc(10 МБ) после free: 00 00 00 … (brk)"},
+                        &second_large_malloc_is_zero)
+          .go_not_comparable("the seed's C program"),
   };
   return e;
 }

@@ -39,6 +39,16 @@ func Benchmark_Zero80000(b *testing.B) {
 	}
 }
 
+// Benchmark_MergeSlicesNoZeroThenZero80000: the unzeroed merge plus the
+// standalone zeroing, what the post's subtraction takes the zeroing merge
+// to cost.
+func Benchmark_MergeSlicesNoZeroThenZero80000(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		r[i&127] = MergeSlicesNoZero(x, y, z)
+		Zero(zbuf)
+	}
+}
+
 func parts() [][]byte {
 	a := bytes.Repeat([]byte{1}, 10000)
 	c := bytes.Repeat([]byte{2}, 20000)
