@@ -213,11 +213,9 @@ Experiment make_merge_experiment() {
       "So it does seem there is a significant effect for this benchmark, even under my "
       "revised methodology.",
       "README.md (the results)", "1.20x (20018 vs 16722 ns/op)"};
-  const SeedRef project{"", "", "1.20x (20018 vs 16722 ns/op), Go"};
-  auto project_claim = [&](std::string text, std::string slower, std::string faster) {
-    SeedRef r = project;
-    r.quote = std::move(text);
-    return Claim::is_faster(r, std::move(slower), std::move(faster)).project();
+  auto project_claim = [](std::string text, std::string slower, std::string faster) {
+    return Claim::is_faster({std::move(text), "", ""}, std::move(slower), std::move(faster))
+        .project();
   };
   e.claims = {
       Claim::is_faster(seed, "BenchmarkMerge/malloc+memset", "BenchmarkMerge/malloc")
