@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "zerolab/stat_reader.hpp"
@@ -293,6 +295,72 @@ TEST(GbJsonReader, EscapesAndSpecialNumbers) {
   EXPECT_EQ(r.results[0].full_name(), "BM_\"q\"");
   EXPECT_TRUE(std::isnan(r.results[0].result.metrics[0].value));
   EXPECT_EQ(r.results[0].result.metrics[1].value, -std::numeric_limits<double>::infinity());
+}
+
+// A source that hands out one byte per read: every token (NaN, Infinity,
+// numbers, the '{' a line is taken from) straddles a read boundary.
+class OneByteSource final : public zerolab::stat::ByteSource {
+ public:
+  explicit OneByteSource(std::string_view data) : data_(data) {}
+  std::ptrdiff_t read(char* buf, std::size_t n, std::string& /*error*/) override {
+    if (n == 0 || pos_ >= data_.size()) return 0;
+    buf[0] = data_[pos_++];
+    return 1;
+  }
+
+ private:
+  std::string_view data_;
+  std::size_t pos_ = 0;
+};
+
+TEST(GbJsonReader, LinesAndSpecialNumbersAcrossReadBoundaries) {
+  const std::string text =
+      "{\"context\": {\"s\": \"NaN Infinity\"},\n"
+      "\"benchmarks\": [\n"
+      "{\"name\": \"BM_A\", \"real_time\": -Infinity, \"time_unit\": \"ns\", \"x\": NaN},\n\n"
+      "  {\"name\": \"BM_B\",\n \"real_time\": 2, \"time_unit\": \"ns\"}\n"
+      "]}\n";
+  OneByteSource src(text);
+  GbJsonReader r(src, "in.json");
+  const Read got = read_all(r);
+  ASSERT_TRUE(got.errors.empty()) << got.errors[0];
+  ASSERT_EQ(got.results.size(), 2u);
+  EXPECT_EQ(got.results[0].config_value("s"), "NaN Infinity");  // inside a string: as written
+  EXPECT_EQ(got.results[0].line, 3);
+  EXPECT_EQ(got.results[0].result.metrics[0].value, -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(got.results[0].result.metrics[1].value));
+  EXPECT_EQ(got.results[1].line, 5);
+  // A syntax error's line comes from its byte offset.
+  const Read bad = read_json("{\"benchmarks\": [\n{\"name\": \"BM_A\", \"real_time\": 1},\n{\"name\" 1}]}");
+  EXPECT_EQ(bad.results.size(), 1u);
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_EQ(bad.errors[0].rfind("in.json:3: invalid JSON: ", 0), 0u) << bad.errors[0];
+}
+
+// Issue 15, B6: a field of the wrong kind is a warning naming the line and
+// the field, not a silent N of 0 or a missing sec/op.
+TEST(GbJsonReader, WarnsAboutFieldsOfTheWrongKind) {
+  const Read r = read_json(R"({"benchmarks": [
+    {"name": "BM_Many", "iterations": "many", "real_time": 5, "time_unit": "ns"},
+    {"name": "BM_Huge", "iterations": 1e30, "real_time": 5, "time_unit": "ns"},
+    {"name": "BM_Fast", "iterations": 10, "real_time": "fast", "cpu_time": 4, "time_unit": "ns"},
+    {"name": "BM_Null", "iterations": 1e3, "real_time": null, "cpu_time": 4, "time_unit": "ns"}]})");
+  EXPECT_EQ(r.errors, (std::vector<std::string>{
+                          "in.json:2: benchmark BM_Many: \"iterations\" is \"many\", not an iteration count (taken as 0)",
+                          "in.json:3: benchmark BM_Huge: \"iterations\" is 1e30, not an iteration count (taken as 0)",
+                          "in.json:4: benchmark BM_Fast: \"real_time\" is \"fast\", not a time (no sec/op)",
+                          "in.json:5: benchmark BM_Null: \"real_time\" is null, not a time (no sec/op)"}));
+  ASSERT_EQ(r.results.size(), 4u);
+  EXPECT_EQ(r.results[0].result.iterations, 0);
+  EXPECT_EQ(r.results[3].result.iterations, 1000);
+  EXPECT_EQ(r.results[2].result.metrics[0].unit, "cpu-sec/op");
+}
+
+// Issue 15, B7: a UTF-8 byte-order mark before the JSON.
+TEST(GbJsonReader, AcceptsAByteOrderMark) {
+  const Read r = read_json("\xEF\xBB\xBF{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}]}");
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(r.results.size(), 1u);
 }
 
 TEST(InputFiles, LabelsAndRepeatedPaths) {

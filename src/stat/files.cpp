@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,9 +35,11 @@ class PeekSource final : public ByteSource {
     }
   }
 
-  // The first non-blank byte of the input, or -1.
+  // The first non-blank byte of the input after a UTF-8 byte-order mark
+  // (which some Windows tools write before JSON), or -1.
   int first_byte() const {
-    for (char c : prefix_) {
+    const bool bom = std::string_view(prefix_.data(), prefix_.size()).substr(0, 3) == "\xEF\xBB\xBF";
+    for (char c : std::string_view(prefix_.data(), prefix_.size()).substr(bom ? 3 : 0)) {
       if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f') {
         return static_cast<unsigned char>(c);
       }
