@@ -2,10 +2,12 @@
 #include "lab/report.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "lab/baseline.hpp"
 #include "lab/judge.hpp"
+#include "lab/verdict.hpp"
 #include "zerolab/stat.hpp"
 
 namespace zerolab::lab {
@@ -102,6 +104,48 @@ std::string median_cell(const ExperimentOutcome& outcome, const std::string& nam
   const stat::Summary s =
       stat::summarize(stat::make_sample(values), stat::Assumption::kNothing, 0.95);
   return format_value(s.center, unit) + " ± " + s.pct_range_string();
+}
+
+std::vector<std::pair<std::string, std::string>> go_pairs(const ExperimentOutcome& outcome) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  auto add = [&](const std::string& cpp, const std::string& go) {
+    if (cpp.empty() || go.empty()) return;
+    for (const auto& p : pairs) {
+      if (p.first == cpp) return;  // the first pairing of a C++ benchmark wins
+    }
+    pairs.emplace_back(cpp, go);
+  };
+  for (const auto& p : outcome.experiment->go_pairs) add(p.first, p.second);
+  for (const Claim& c : outcome.experiment->claims) {
+    add(c.slower, c.go.slower);
+    add(c.faster, c.go.faster);
+    add(c.benchmark, c.go.benchmark);
+  }
+  return pairs;
+}
+
+std::string cpp_over_go_cell(const ExperimentOutcome& outcome, const std::string& cpp_name) {
+  for (const auto& [cpp, go] : go_pairs(outcome)) {
+    if (cpp != cpp_name) continue;
+    const std::vector<double> c = samples_of(outcome.results, cpp, "ns/op");
+    const std::vector<double> g = samples_of(outcome.go_results, go, "ns/op");
+    if (c.empty() || g.empty()) return "";
+    for (const double x : c) {
+      if (!(x > 0)) return "";
+    }
+    for (const double x : g) {
+      if (!(x > 0)) return "";
+    }
+    const RatioVerdict v = judge_ratio(c, g, 1.0, 0.05);
+    char text[96];
+    if (v.provisional) {
+      std::snprintf(text, sizeof text, "%.2fx", v.ratio);
+    } else {
+      std::snprintf(text, sizeof text, "%.2fx [%.2f, %.2f]", v.ratio, v.lo, v.hi);
+    }
+    return std::string(text) + " (" + go + ")";
+  }
+  return "";
 }
 
 std::string verdict_text(const SideOutcome& claim) {
@@ -204,15 +248,35 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
     const std::vector<std::string> units = result_units(o);
     out += "\nMedians over " + std::to_string(context.count) +
            (context.count == 1 ? " run" : " runs") + " (± the 95% interval, as benchstat):\n\n";
+    const bool paired = !o.go_results.empty() && !go_pairs(o).empty();
     out += "| benchmark |";
     for (const auto& u : units) out += " " + md_cell(u) + " |";
+    if (paired) out += " C++ / Go here (ns/op) |";
     out += "\n|---|";
     for (std::size_t i = 0; i < units.size(); ++i) out += "---:|";
+    if (paired) out += "---:|";
     out += "\n";
     for (const auto& name : names) {
       out += "| " + md_cell(name) + " |";
       for (const auto& u : units) out += " " + md_cell(median_cell(o, name, u)) + " |";
+      if (paired) out += " " + md_cell(cpp_over_go_cell(o, name)) + " |";
       out += "\n";
+    }
+    if (!o.go_results.empty()) {
+      ExperimentOutcome go_side;
+      go_side.experiment = o.experiment;
+      go_side.results = o.go_results;
+      const std::vector<std::string> go_units = result_units(go_side);
+      out += "\nGo here (`peers/go/" + o.experiment->go_peer + "`), medians:\n\n| benchmark |";
+      for (const auto& u : go_units) out += " " + md_cell(u) + " |";
+      out += "\n|---|";
+      for (std::size_t i = 0; i < go_units.size(); ++i) out += "---:|";
+      out += "\n";
+      for (const auto& name : benchmark_names(go_side)) {
+        out += "| " + md_cell(name) + " |";
+        for (const auto& u : go_units) out += " " + md_cell(median_cell(go_side, name, u)) + " |";
+        out += "\n";
+      }
     }
   }
   if (context.baseline != nullptr) out += baseline_markdown(*context.baseline);

@@ -12,6 +12,7 @@
 #define ZEROLAB_LAB_REPORT_HPP_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lab/machine_info.hpp"
@@ -50,6 +51,14 @@ std::vector<std::string> result_units(const ExperimentOutcome& outcome);
 // interval; "" when it has no such results.
 std::string median_cell(const ExperimentOutcome& outcome, const std::string& name,
                         const std::string& unit);
+
+// The C++ ↔ Go benchmark pairs of an experiment: its go_pairs, then each
+// claim's (slower, go.slower), (faster, go.faster), (benchmark, go.benchmark).
+std::vector<std::pair<std::string, std::string>> go_pairs(const ExperimentOutcome& outcome);
+
+// "0.85x [0.80, 0.90] (BenchmarkGoName)": the Hodges-Lehmann ratio of the
+// C++ benchmark's ns/op to its Go pair's; "" when it has no pair or samples.
+std::string cpp_over_go_cell(const ExperimentOutcome& outcome, const std::string& cpp_name);
 
 // The experiment's heading, seed reference, note and aligned claims table.
 std::string claims_table_text(const ExperimentOutcome& outcome);

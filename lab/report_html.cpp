@@ -124,11 +124,14 @@ std::string medians_table(const ExperimentOutcome& o) {
   const std::vector<std::string> units = result_units(o);
   std::string out = "<details><summary>Medians of every benchmark (" + std::to_string(names.size()) +
                     ")</summary>\n<table>\n<tr><th>benchmark</th>";
+  const bool paired = !o.go_results.empty() && !go_pairs(o).empty();
   for (const auto& u : units) out += "<th>" + html_escape(u) + "</th>";
+  if (paired) out += "<th>C++ / Go here (ns/op)</th>";
   out += "</tr>\n";
   for (const auto& name : names) {
     out += "<tr><td><code>" + html_escape(name) + "</code></td>";
     for (const auto& u : units) out += "<td class=\"num\">" + html_escape(median_cell(o, name, u)) + "</td>";
+    if (paired) out += "<td class=\"num\">" + html_escape(cpp_over_go_cell(o, name)) + "</td>";
     out += "</tr>\n";
   }
   return out + "</table>\n</details>\n";

@@ -30,12 +30,16 @@
 #                                            SQLite and PostgreSQL's client
 #   postgresql                               a real PostgreSQL server for the
 #                                            store's tests (scripts/pg-test-server.sh)
+#   golang-go                                Go 1.19: the seeds' own Go code
+#                                            (peers/go/*), built and run by
+#                                            zerolab lab beside the C++ port
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
           libmimalloc-dev chromium chromium-driver python3
-          libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils)
+          libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils
+          golang-go)
 
 missing=()
 for p in "${packages[@]}"; do

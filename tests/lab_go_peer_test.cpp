@@ -296,6 +296,12 @@ TEST(LabGoPeer, BuildsOnceRunsInterleavedAndJudgesBothSides) {
                     "1.02µs) |"),
             std::string::npos)
       << md;
+  // The medians table pairs each C++ benchmark with its Go one (no ns/op
+  // on the C++ side here: the stand-in's C++ benchmarks report 0 ns/op
+  // only when hidden, so the cell is a ratio or empty — the column exists).
+  EXPECT_NE(md.find(" C++ / Go here (ns/op) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Go here (`peers/go/stand-in`), medians:"), std::string::npos) << md;
+  EXPECT_NE(md.find("| BenchmarkSame | 1.02µs ± "), std::string::npos) << md;
   const std::string html = read_file(r.dir + "/report.html");
   EXPECT_NE(html.find("<th>verdict (Go here)</th><th>verdict (C++)</th>"), std::string::npos);
   EXPECT_NE(html.find("Go here: BenchmarkSlow"), std::string::npos);  // the strip plot's Go rows

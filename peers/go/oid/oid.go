@@ -1,7 +1,7 @@
 // Package oid is the Go peer of zerolab's `oid` lab experiment
 // (lab/experiments/oid.cpp, oid.hpp): seed 001's OID formatters and parsers,
 // written again from the seed's description so that the C++ variants can be
-// timed against Go's on the same machine (scripts/oid-go-peer.sh).
+// timed against Go's on the same machine (zerolab lab oid runs this peer).
 //
 // An OID is up to five dot-separated sections of 0..999 packed into an int64
 // (n = s0 + 1000*s1 + ...); the string starts with the least significant
