@@ -357,9 +357,23 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
   r.run = run;
   r.processes = static_cast<int>(collected.images.size());
   r.calibration = calibration;
+  // Copies between descriptors copy_fd has no kernel path for (a tty,
+  // /dev/null, ...) are no waste: copy_fd would read and write them too.
+  KindTotals kernel_copies;
+  std::uint64_t plain_copy_bytes = 0;
+  for (int s = 0; s < kFdTypes; ++s) {
+    for (int d = 0; d < kFdTypes; ++d) {
+      if (std::string(copy_fd_path(s, d)) == "read_write") {
+        plain_copy_bytes += collected.copy_bytes[s][d];
+        continue;
+      }
+      kernel_copies.calls += static_cast<double>(collected.copy_calls[s][d]);
+      kernel_copies.bytes += static_cast<double>(collected.copy_bytes[s][d]);
+    }
+  }
   for (int k = 0; k < kWasteKinds; ++k) {
     const auto kind = static_cast<WasteKind>(k);
-    const KindTotals& t = collected.totals[k];
+    const KindTotals& t = kind == WasteKind::kUserSpaceCopies ? kernel_copies : collected.totals[k];
     if (std::llround(t.bytes) == 0 && std::llround(t.calls) == 0) continue;
     Finding f;
     f.kind = kind;
@@ -377,7 +391,7 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     if (kind == WasteKind::kUserSpaceCopies) {
       for (int s = 0; s < kFdTypes; ++s) {
         for (int d = 0; d < kFdTypes; ++d) {
-          if (collected.copy_calls[s][d] == 0) continue;
+          if (collected.copy_calls[s][d] == 0 || std::string(copy_fd_path(s, d)) == "read_write") continue;
           f.pairs.push_back({s, d, collected.copy_calls[s][d], collected.copy_bytes[s][d]});
         }
       }
@@ -388,6 +402,7 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     std::map<std::tuple<std::string, std::string, int, int, int>, std::size_t> index;
     for (const SiteRecord& s : collected.sites) {
       if (s.kind != kind) continue;
+      if (kind == WasteKind::kUserSpaceCopies && std::string(copy_fd_path(s.src, s.dst)) == "read_write") continue;
       std::size_t at = 0;
       const Frame& top = site_frame(s, symbols, at);
       const int src = kind == WasteKind::kUserSpaceCopies ? s.src : -1;
@@ -420,6 +435,11 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     r.notes.push_back(
         "no process image recorded anything: the preload was not loaded (a set-user-ID program, "
         "or one that clears LD_PRELOAD)");
+  }
+  if (plain_copy_bytes > 0) {
+    r.notes.push_back(std::to_string(plain_copy_bytes) +
+                      " bytes went through user space between descriptors zerolab::copy_fd has no "
+                      "kernel path for (a tty, a character device such as /dev/null): not counted as waste");
   }
   if (collected.sites_dropped > 0) {
     r.notes.push_back(std::to_string(collected.sites_dropped) +

@@ -28,6 +28,8 @@
 //                 "source": "file", "destination": "pipe", "copy_fd_path": "sendfile",  // copies
 //                 "stack": ["main (/src/prog.c:42)", …]}]}],
 //    "notes": ["…"]}
+// user-space-copies counts only descriptor pairs zerolab::copy_fd moves in
+// the kernel (copy_fd_path != "read_write"); the rest is one note.
 // Sites are the first frame outside the preload and the C/C++ runtime
 // libraries, merged by function, file and line, largest bytes first; per
 // site, temporary allocations are weighted samples (exact at
