@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "lab/mimalloc_peer.hpp"
+#include "lab/simple_pool.hpp"
 
 namespace {
 
@@ -116,8 +117,8 @@ zerolab::Pool<Buf>& pool() {
   static zerolab::Pool<Buf> p;
   return p;
 }
-zerolab::SimplePool<Buf>& simple_pool() {
-  static zerolab::SimplePool<Buf> p;
+zerolab::lab::SimplePool<Buf>& simple_pool() {
+  static zerolab::lab::SimplePool<Buf> p;
   return p;
 }
 

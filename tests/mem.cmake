@@ -24,11 +24,12 @@ zerolab_add_test(arena_test
   SOURCES arena_test.cpp
   LIBS zerolab_mem
   LABELS mem)
-# zerolab::Pool and SimplePool (zerolab/pool.hpp); concurrent: also TSan.
+# zerolab::Pool (zerolab/pool.hpp) and the lab's SimplePool; concurrent: also TSan.
 zerolab_add_test(pool_test
   SOURCES pool_test.cpp
   LIBS zerolab_mem
   LABELS mem concurrent)
+target_include_directories(pool_test PRIVATE ${PROJECT_SOURCE_DIR})  # lab/simple_pool.hpp
 # Pool's lock-free chain of rings (detail::PoolChain); concurrent: also TSan.
 zerolab_add_test(pool_chain_test
   SOURCES pool_chain_test.cpp

@@ -1,4 +1,4 @@
-// zerolab::detail::PoolChain (zerolab/pool.hpp, src/mem/pool_chain.cpp),
+// zerolab::internal::PoolChain (zerolab/pool.hpp, src/mem/pool_chain.cpp),
 // the lock-free chain of rings behind Pool's per-thread shared and victim
 // caches: LIFO at the head and FIFO at the tail across ring boundaries, the
 // doubling and its limit, and a producer racing thieves in which every item
@@ -18,7 +18,7 @@
 
 namespace {
 
-using zerolab::detail::PoolChain;
+using zerolab::internal::PoolChain;
 
 struct Item {
   std::uint64_t id = 0;

@@ -1,4 +1,4 @@
-// zerolab::Pool and SimplePool (zerolab/pool.hpp): get/put/borrow, the
+// zerolab::Pool (zerolab/pool.hpp) and the lab's SimplePool (lab/simple_pool.hpp): get/put/borrow, the
 // per-thread bound, stealing from another thread's shared chain (oldest
 // first), the chain growing past one ring, rotation ageing with a victim per
 // thread, thread-exit return, and multi-threaded stresses in which every
@@ -21,13 +21,14 @@
 
 #include <gtest/gtest.h>
 
+#include "lab/simple_pool.hpp"
 #include "zerolab/pool.hpp"
 
 namespace {
 
 using zerolab::Pool;
 using zerolab::PoolOptions;
-using zerolab::SimplePool;
+using zerolab::lab::SimplePool;
 
 struct Obj {
   static std::atomic<int> live;
@@ -171,7 +172,7 @@ TEST(Pool, PerThreadBoundFreesExtras) {
   {
     PoolOptions o;
     o.per_thread_bound = 2;
-    Pool<Obj> pool(zerolab::detail::default_pool_factory<Obj>(), {}, o);
+    Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
     std::vector<Obj*> got;
     for (int i = 0; i < 5; ++i) got.push_back(pool.get());
     for (Obj* x : got) pool.put(x);  // 1 private + 2 shared kept, 2 freed
@@ -216,7 +217,7 @@ TEST(Pool, UnusedForTwoRotationsIsFreed) {
 TEST(Pool, AutomaticRotationEveryKGets) {
   PoolOptions o;
   o.rotate_every_gets = 4;
-  Pool<Obj> pool(zerolab::detail::default_pool_factory<Obj>(), {}, o);
+  Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
   for (int i = 0; i < 16; ++i) pool.put(pool.get());
   EXPECT_EQ(pool.stats().rotations, 4u);
 }
@@ -269,7 +270,7 @@ TEST(Pool, ThievesTakeTheOldestOfAnotherThreadsSharedChain) {
 TEST(Pool, SharedChainGrowsPastOneRing) {
   PoolOptions o;
   o.per_thread_bound = 100;
-  Pool<Obj> pool(zerolab::detail::default_pool_factory<Obj>(), {}, o);
+  Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
   EXPECT_EQ(pool.stats().rings, 0u);
   std::vector<Obj*> g = get_then_put(pool, 40);  // 39 in the chain: rings of 8, 16, 32
   EXPECT_EQ(pool.stats().rings, 3u);
@@ -387,7 +388,7 @@ TEST(Pool, BoundIsPerThread) {
   const int before = Obj::live.load();
   PoolOptions o;
   o.per_thread_bound = 2;
-  Pool<Obj> pool(zerolab::detail::default_pool_factory<Obj>(), {}, o);
+  Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
   Worker a, b;
   std::vector<Obj*> as, bs;
   a.run([&] { as = get_n(pool, 5); });
@@ -442,7 +443,7 @@ void stress(int threads, PoolOptions o = [] {
 }(), bool rotator_thread = true) {
   const int before = Obj::live.load();
   {
-    Pool<Obj> pool(zerolab::detail::default_pool_factory<Obj>(), {}, o);
+    Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
     std::atomic<bool> stop{false};
     std::atomic<int> errors{0};
     std::thread rotator([&] {
@@ -510,7 +511,7 @@ void bursts(int threads) {
   {
     PoolOptions o;
     o.per_thread_bound = 24;
-    Pool<Obj> pool(zerolab::detail::default_pool_factory<Obj>(), {}, o);
+    Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
     std::atomic<int> errors{0};
     std::vector<std::thread> ts;
     for (int t = 0; t < threads; ++t) {

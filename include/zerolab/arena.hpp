@@ -19,9 +19,10 @@
 //
 // Thread-safety: NOT thread-safe. An Arena belongs to one thread at a time.
 // Builds without NDEBUG catch a call from a second thread (the arena records
-// the first thread that uses it) and abort with a message, as assert does;
-// to hand an arena to another thread, call detach_thread() on the owner
-// first (and synchronize the hand-over).
+// the first thread that uses it; each allocation then costs one extra load
+// and compare) and abort with a message, as assert does; to hand an arena
+// to another thread, call detach_thread() on the owner first (and
+// synchronize the hand-over).
 //
 // Example:
 //   zerolab::Arena arena;
@@ -116,7 +117,12 @@ class Arena {
                   std::is_trivially_destructible_v<T>) {
       return static_cast<T*>(p);
     } else {
-      auto* node = static_cast<DtorNode*>(allocate(sizeof(DtorNode), alignof(DtorNode)));
+      // The node only when a destructor must run, taken before any T is
+      // built so that running out of memory cannot strand built objects.
+      DtorNode* node = nullptr;
+      if constexpr (!std::is_trivially_destructible_v<T>) {
+        node = static_cast<DtorNode*>(allocate(sizeof(DtorNode), alignof(DtorNode)));
+      }
       T* first = static_cast<T*>(p);
       std::size_t built = 0;
       try {
@@ -177,9 +183,13 @@ class Arena {
     return n * sizeof(T);
   }
 
+  // Debug builds: a plain load and compare per allocation (the owner was
+  // stored by this very thread); the first use and misuse go out of line.
   void check_thread() {
 #ifndef NDEBUG
-    check_thread_slow();
+    if (owner_.load(std::memory_order_relaxed) != std::this_thread::get_id()) [[unlikely]] {
+      check_thread_slow();
+    }
 #endif
   }
   void check_thread_slow();

@@ -2,8 +2,8 @@
 //
 // Interner<Key> maps a key (an int64 OID, say) to a string made the first
 // time the key is seen, and hands out a std::string_view that stays valid
-// for the Interner's life: the C++ reading of seed 001's sync.Map +
-// unique.Handle memoization. Lookups of known keys take no lock and
+// for the Interner's life (Go's sync.Map + unique.Handle memoization).
+// Lookups of known keys take no lock and
 // allocate nothing: the table is an open-addressing array of atomic
 // pointers read with acquire loads. A miss takes a mutex, checks again,
 // makes the string and publishes it; when the table passes half full a

@@ -2,67 +2,40 @@
 // which of its pages are still zero, and zeroes only the ones that are not.
 //
 // PageHeap hands out page-granular spans (64 KiB and up) from large arenas
-// of address space it maps from the kernel, first-fit by address, and
-// coalesces them on free. Memory fresh from the kernel reads as zero, so an
-// allocate(n, Zero::yes) from it writes nothing (Go's mallocgc skips memclr
-// the same way when span.needzero is 0, seed 004). Freed spans become
-// dirty; allocate(n, Zero::yes) then zeroes exactly the dirty pages with
-// zero_fill. release(bytes) hands dirty free pages back to the kernel with
-// MADV_DONTNEED, after which they are trusted zero again (unlike Go's
-// one-way zeroedBase; MADV_FREE, which may keep the old bytes, is never
-// used). Whether that pays depends on what comes next: a released page
-// costs a page fault (the kernel zeroes it) on its next touch, which on
-// this project's VM is far dearer than zero_fill over a resident page.
+// of address space mapped from the kernel, first-fit by address, and
+// coalesces them on free. Memory fresh from the kernel reads as zero, so
+// allocate(n, Zero::yes) from it writes nothing (as Go's mallocgc skips
+// memclr when span.needzero is 0). Freed spans become dirty;
+// allocate(n, Zero::yes) zeroes exactly the dirty pages with zero_fill.
+// release(bytes) hands dirty free pages back with MADV_DONTNEED, after
+// which they are trusted zero again (MADV_FREE, which may keep the old
+// bytes, is never used); a released page costs a page fault on its next
+// touch, so release only what will not be reused soon.
 //
 // Reuse: the last spans freed (up to 32) are kept whole in a cache, dirty.
-// An allocation of exactly the page count of a cached span takes the newest
-// such span back — zero_fill over all of it for Zero::yes, no range-map work
-// — so the allocate/free/allocate pattern of a reused buffer costs one short
-// critical section per call. Any other allocation first returns the cached
-// spans to the free ranges (where they coalesce) and then fits first by
-// address, as above; release() empties the cache the same way before it
-// hands memory back. Cached spans count as free_dirty; freeing one again is
-// a double free.
+// An allocation of exactly a cached span's page count takes the newest such
+// span back (zero_fill over all of it for Zero::yes, no range-map work);
+// any other allocation, and release(), first return the cached spans to the
+// free ranges. Cached spans count as free_dirty; freeing one again is a
+// double free.
 //
-// Arenas: each is one mmap(PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|
-// MAP_NORESERVE) of PageHeapOptions::arena_bytes (1 GiB by default; a
-// larger request gets an arena of its own), aligned to 2 MiB inside the
-// mapping so transparent huge pages can back it. Untouched pages cost no
-// memory, only address space; arenas are unmapped when the heap is
-// destroyed. Every arena keeps at least one never-used page after its
-// spans, so spans of different arenas never coalesce.
+// Arenas: one mmap(MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE) each of
+// PageHeapOptions::arena_bytes (1 GiB by default; a larger request gets an
+// arena of its own), aligned to 2 MiB for transparent huge pages, unmapped
+// when the heap is destroyed. Untouched pages cost only address space.
+// Requests below kMinBytes are rejected (PageHeapErrc::too_small); the
+// std::pmr adapter PageHeapResource sends them upstream instead.
 //
-// Requests below kMinBytes (64 KiB) are rejected (PageHeapErrc::too_small):
-// small objects belong to malloc. PageHeapResource, the std::pmr adapter,
-// forwards them to an upstream resource instead.
+// Errors: the throwing calls throw std::system_error with a PageHeapErrc
+// code (page_heap_category()); the try_ calls return the codes. Bad input —
+// a size that overflows, a null, unknown or interior pointer, a double
+// free, a size that does not match — is always detected and changes
+// nothing. Builds without NDEBUG also check the invariants after every
+// change and that skipped pages read as zero.
 //
-// Errors: the library never prints or exits. The throwing calls
-// (allocate, deallocate, release) throw std::system_error whose code() is
-// a PageHeapErrc in page_heap_category() and whose what() says what was
-// wrong (the mmap errno included); the try_ calls return the same codes
-// without throwing. Bad input — a size that overflows when rounded to
-// pages, a null pointer, a pointer PageHeap did not hand out, a pointer into
-// the middle of a span, a double free, a size that does not match — is
-// always detected (the lookups are needed anyway) and changes nothing.
-// Debug builds (without NDEBUG) check more: the heap's invariants after
-// every change, and that pages a Zero::yes allocation skipped read as zero.
-// A failed mapping (out of memory, or an injected failure through
-// PageHeapOptions::map) leaves every span and count as it was (cached spans
-// may have gone back to the free ranges, as on any cache miss).
-//
-// Thread-safety: all member functions are safe to call concurrently. One
-// mutex guards the span maps and the cache, taken once per call; zero_fill
-// and prefaulting of the span being handed out run outside it, release()
-// holds it while it madvises. On this project's 2-core Zen 4 VM an
-// uncontended allocate+deallocate pair that reuses a cached span (64 KiB,
-// Zero::no) takes 15-30 ns, ~7 ns of it the two lock/unlock pairs (80-160 ns
-// before the cache), two threads hammering one heap ~80 ns a pair (~180 ns
-// before; examples/page_heap_bench.cpp, -bench Lock). The lock's
-// atomic read-modify-write also waits for the zeroing stores still in
-// flight: zero_fill of 64 KiB between two bare lock/unlock pairs costs 1.035x
-// zero_fill alone, the floor for any allocator that locks once per call,
-// and a dirty 64 KiB Zero::yes allocate+deallocate costs 1.067x (1.26x
-// before the cache; 1.018x at 256 KiB, 1.006x at 1 MiB; -bench DirtyPair).
+// Thread-safety: every member function is safe to call concurrently. One
+// mutex guards the span maps and the cache, taken once per call; zeroing
+// and prefaulting run outside it; release() holds it while it madvises.
 //
 // Example:
 //   zerolab::PageHeap heap;

@@ -9,7 +9,7 @@
 //   - a shared chain, Go's poolChain: a lock-free chain of ring buffers
 //     (8 slots, then each ring twice the last) into which the owner pushes
 //     and from which it pops at the head, while other threads steal the
-//     oldest objects from the tail (detail::PoolChain, src/mem/pool_chain.cpp);
+//     oldest objects from the tail (internal::PoolChain, src/mem/pool_chain.cpp);
 //   - a victim chain, the same structure: what the last rotation moved out
 //     of this thread's cache, which any thread may take from the tail.
 // get() looks at the private slot, then its own shared head, then steals
@@ -48,8 +48,6 @@
 // chain (within the bound) and its Local stays in the pool: other threads
 // steal from it, rotations age it, and the next new thread takes it over.
 // Nothing leaks; the pool's end frees every cached object and every ring.
-//
-// SimplePool<T> is the baseline: one mutex around one vector.
 //
 // Thread-safety: get, put, borrow, rotate and stats are safe from any
 // thread. An object belongs to exactly one owner: the pool or whoever got
@@ -96,7 +94,7 @@ struct PoolStats {
   std::uint64_t rings = 0;      // ring buffers allocated by all threads' chains
 };
 
-namespace detail {
+namespace internal {
 
 struct PoolLocalBase {
   std::atomic<bool> owned{true};
@@ -226,19 +224,19 @@ std::function<std::unique_ptr<T>()> default_pool_factory() {
   }
 }
 
-}  // namespace detail
+}  // namespace internal
 
 template <typename T>
 class Pool {
  public:
   using Factory = std::function<std::unique_ptr<T>()>;
   using ResetHook = std::function<void(T&)>;
-  using Borrowed = detail::PoolHandle<Pool, T>;
+  using Borrowed = internal::PoolHandle<Pool, T>;
 
   // REQUIRES: factory (or T default-constructible) returns non-null objects.
-  explicit Pool(Factory factory = detail::default_pool_factory<T>(), ResetHook reset = {},
+  explicit Pool(Factory factory = internal::default_pool_factory<T>(), ResetHook reset = {},
                 PoolOptions options = {})
-      : id_(detail::next_pool_id()),
+      : id_(internal::next_pool_id()),
         shared_(std::make_shared<Shared>(std::move(factory), std::move(reset), options)) {}
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -297,10 +295,10 @@ class Pool {
   }
 
  private:
-  struct alignas(64) Local : detail::PoolLocalBase {
+  struct alignas(64) Local : internal::PoolLocalBase {
     explicit Local(std::size_t bound)
-        : shared_(detail::PoolChain::ring_limit(bound)),
-          victim_(detail::PoolChain::ring_limit(bound == SIZE_MAX ? bound : bound + 1)) {}
+        : shared_(internal::PoolChain::ring_limit(bound)),
+          victim_(internal::PoolChain::ring_limit(bound == SIZE_MAX ? bound : bound + 1)) {}
     // Owner-only (the thread holding `owned`; handed over with it):
     T* private_ = nullptr;
     std::uint64_t private_epoch_ = 0;  // the epoch private_ was put in
@@ -308,13 +306,13 @@ class Pool {
     std::uint64_t gets_ = 0;
     Local* next_ = nullptr;  // the pool's list of Locals; immutable once published
     // Producer: the owner. Consumers: thieves, the rotator.
-    alignas(64) detail::PoolChain shared_;
+    alignas(64) internal::PoolChain shared_;
     // Producer: whoever holds Shared::mu_ (the rotator, a catching-up
     // owner). Consumers: any get.
-    alignas(64) detail::PoolChain victim_;
+    alignas(64) internal::PoolChain victim_;
   };
 
-  struct Shared final : detail::PoolSharedBase {
+  struct Shared final : internal::PoolSharedBase {
     Shared(Factory f, ResetHook r, PoolOptions o)
         : factory_(std::move(f)), reset_(std::move(r)), options_(o) {
       last_rotate_ns_.store(now_ns(), std::memory_order_relaxed);
@@ -418,9 +416,9 @@ class Pool {
         // At most the bound per chain, so an owner pushing as fast as we
         // steal cannot keep us here: what it pushes after we start counts
         // as put after this rotation.
-        const std::size_t limit = options_.per_thread_bound < detail::PoolChain::kMaxRing
+        const std::size_t limit = options_.per_thread_bound < internal::PoolChain::kMaxRing
                                       ? options_.per_thread_bound
-                                      : detail::PoolChain::kMaxRing;
+                                      : internal::PoolChain::kMaxRing;
         for (Local* o = head_.load(std::memory_order_acquire); o != nullptr; o = o->next_) {
           // The old victim goes (only mu_'s holder pushes to it: this ends).
           while (void* x = o->victim_.pop_tail()) drop(x);
@@ -435,7 +433,7 @@ class Pool {
       for (void* x : dead) destroy(static_cast<T*>(x));
     }
 
-    void thread_exit(detail::PoolLocalBase* base) noexcept override {
+    void thread_exit(internal::PoolLocalBase* base) noexcept override {
       auto* l = static_cast<Local*>(base);
       catch_up(l);  // ages the private object
       if (T* x = l->private_) {  // still current: to the shared chain, where thieves find it
@@ -481,75 +479,23 @@ class Pool {
   };
 
   Local* local() {
-    detail::PoolTls& tls = detail::pool_tls;
+    internal::PoolTls& tls = internal::pool_tls;
     if (tls.id == id_) return static_cast<Local*>(tls.local);
     return local_slow();
   }
 
   [[gnu::noinline]] Local* local_slow() {
-    detail::PoolLocalBase* base = detail::find_pool_local(id_);
+    internal::PoolLocalBase* base = internal::find_pool_local(id_);
     if (base == nullptr) {
       base = shared_->claim();
-      detail::register_pool_local(id_, shared_, base);
+      internal::register_pool_local(id_, shared_, base);
     }
-    detail::pool_tls = detail::PoolTls{id_, base};
+    internal::pool_tls = internal::PoolTls{id_, base};
     return static_cast<Local*>(base);
   }
 
   std::uint64_t id_;
   std::shared_ptr<Shared> shared_;
-};
-
-// The seed's baseline: one mutex, one vector. Same get/put/borrow.
-template <typename T>
-class SimplePool {
- public:
-  using Factory = std::function<std::unique_ptr<T>()>;
-  using ResetHook = std::function<void(T&)>;
-  using Borrowed = detail::PoolHandle<SimplePool, T>;
-
-  explicit SimplePool(Factory factory = detail::default_pool_factory<T>(), ResetHook reset = {},
-                      std::size_t bound = SIZE_MAX)
-      : factory_(std::move(factory)), reset_(std::move(reset)), bound_(bound) {}
-  SimplePool(const SimplePool&) = delete;
-  SimplePool& operator=(const SimplePool&) = delete;
-  ~SimplePool() {
-    for (T* x : free_) delete x;
-  }
-
-  // An object from the list, or a new one from the factory.
-  T* get() {
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      if (!free_.empty()) {
-        T* x = free_.back();
-        free_.pop_back();
-        return x;
-      }
-    }
-    return factory_().release();
-  }
-  // Gives obj back (reset hook first); frees it past the bound.
-  void put(T* obj) {
-    if (obj == nullptr) return;
-    if (reset_) reset_(*obj);
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      if (free_.size() < bound_) {
-        free_.push_back(obj);
-        return;
-      }
-    }
-    delete obj;
-  }
-  Borrowed borrow() { return Borrowed(this, get()); }
-
- private:
-  Factory factory_;
-  ResetHook reset_;
-  std::size_t bound_;
-  std::mutex mu_;
-  std::vector<T*> free_;
 };
 
 }  // namespace zerolab

@@ -1,9 +1,8 @@
 // zerolab/uninit.hpp — allocation without the zeroing nobody asked for.
 //
 // std::vector<T>(n) and resize(n) value-initialize: for trivial T that is a
-// memset of every byte, even when the next line overwrites them all (seed
-// 000: a merge of 80 000 bytes pays ~1.2-1.6x for it). These tools
-// default-initialize instead: trivial elements are left as they are, and
+// memset of every byte, even when the next line overwrites them all. These
+// tools default-initialize instead: trivial elements are left as they are, and
 // every other T is constructed exactly as before.
 //
 //   default_init_allocator<T, A>  an allocator adaptor whose construct(p)

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace zerolab::detail {
+namespace zerolab::internal {
 namespace {
 
 struct Entry {
@@ -55,4 +55,4 @@ void register_pool_local(std::uint64_t id, std::weak_ptr<PoolSharedBase> shared,
   registry.add(id, std::move(shared), local);
 }
 
-}  // namespace zerolab::detail
+}  // namespace zerolab::internal

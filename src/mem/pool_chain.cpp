@@ -1,4 +1,4 @@
-// zerolab::detail::PoolChain (zerolab/pool.hpp): Go's poolChain and
+// zerolab::internal::PoolChain (zerolab/pool.hpp): Go's poolChain and
 // poolDequeue (sync/poolqueue.go) for pointers, written for C++ atomics.
 //
 // A PoolRing is a fixed ring of 2^k slots with one 64-bit word that packs
@@ -26,7 +26,7 @@
 
 #include "zerolab/pool.hpp"
 
-namespace zerolab::detail {
+namespace zerolab::internal {
 
 struct PoolRing {
   // The word both ends move: head << 32 | tail. Its own cache line: the
@@ -230,4 +230,4 @@ void* PoolChain::pop_tail() noexcept {
   return nullptr;
 }
 
-}  // namespace zerolab::detail
+}  // namespace zerolab::internal
