@@ -4,14 +4,18 @@
 // zero_fill(p, n) is memset(p, 0, n) with the method chosen per size band:
 // overlapping scalar and vector stores for small sizes (no loop), then for
 // each band of sizes the fastest of vector stores, rep stosb, non-temporal
-// (cache-bypassing) stores and glibc's memset. The bands come from a short
-// calibration the first time zero_fill needs them (or at zero_calibrate()):
-// each method is timed on a scratch buffer at sizes from 512 B to at most
-// 16 MiB on the calling CPU, the fastest at each size wins (the CPUID rule's
-// method keeps a size unless another beats it by 3%), and past the largest
-// size measured non-temporal stores take over once they have won twice.
-// It costs a few milliseconds once per process (zero_config().calibration_ms).
-// Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands follow a CPUID
+// (cache-bypassing) stores and glibc's memset on this machine, found by
+// measuring, in two steps:
+//   - below 1 MiB, a ladder (512 B to 512 KiB by fours) timed on a scratch
+//     buffer at the first call that needs it: about a millisecond, once per
+//     process (zero_config().calibration_ms says how long it took);
+//   - from 1 MiB to 32 MiB, each power-of-two bucket is raced on the buffer
+//     of the first zero_fill that lands in it: every method writes zeros,
+//     so that call costs about six passes over its own range instead of
+//     one, once per bucket and process, and needs no scratch memory.
+// The CPUID rule's method keeps a size unless another beats it by 3%; past
+// 32 MiB non-temporal stores win on any machine whose caches are smaller.
+// Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands are the CPUID
 // rule: rep stosb from the L2 size with ERMS, non-temporal from min(L3, 32
 // MiB). zero_config() says which bands are in force and why.
 //

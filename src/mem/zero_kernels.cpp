@@ -22,8 +22,7 @@ constinit std::atomic<std::uint64_t> g_zero_bands[kZeroBandSlots] = {
     kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand};
 constinit std::atomic<bool> g_zero_learning{false};
 constinit std::atomic<unsigned char> g_zero_large[kLargeBuckets] = {
-    kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown,
-    kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown};
+    kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown};
 
 namespace {
 

@@ -45,7 +45,7 @@ inline ZeroMethod zero_band_method(std::size_t n) noexcept {
 // then the winning ZeroMethod. Sizes past the last bucket, and every size
 // while learning is off, follow the bands.
 inline constexpr std::size_t kLargeFrom = std::size_t{1} << 20;
-inline constexpr int kLargeBuckets = 8;  // 1 MiB .. 256 MiB
+inline constexpr int kLargeBuckets = 5;  // 1 MiB .. 32 MiB
 inline constexpr unsigned char kLargeUnknown = 0xff;
 inline constexpr unsigned char kLargeBusy = 0xfe;
 extern constinit std::atomic<bool> g_zero_learning;
