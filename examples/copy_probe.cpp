@@ -1,5 +1,5 @@
-// copy_probe — raw-syscall measurements behind copy_fd's socket figures
-// (issue 7): how fast can this kernel move a cached file into a loopback TCP
+// copy_probe — raw-syscall measurements behind copy_fd's socket figures:
+// how fast can this kernel move a cached file into a loopback TCP
 // socket, and a loopback TCP socket into a file, with each system call
 // strategy, and which side (sender or receiver) is the bottleneck? No
 // zerolab code is involved: every strategy is a few lines of plain syscalls.
@@ -38,7 +38,7 @@
 // went to sleep per MB), then per strategy the median GB/s and the median
 // of per-round ratios to the first strategy.
 //
-// What it showed on the 2-vCPU PVM guest of issue 7 (kernel 6.18): a
+// What it showed on a 2-vCPU PVM guest (kernel 6.18): a
 // syscall costs 1.2-2.5 µs; read+send of a 64 MiB cached file into loopback
 // TCP runs at a steady 3.2 GB/s, sender-bound (0.30 s/GB on the sender,
 // 0.15 on the receiver); sendfile takes the sender's two copies away but

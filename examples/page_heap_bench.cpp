@@ -1,4 +1,4 @@
-// page_heap_bench: the PageHeap figures of issue 5, and what its lock costs.
+// page_heap_bench: the PageHeap figures the README quotes, and what its lock costs.
 //
 //   Fresh/zero=yes|no/size=S   new heap, allocate S, first write to every
 //                              page (alloc + first touch); Zero::yes of fresh

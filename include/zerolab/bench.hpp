@@ -216,7 +216,7 @@ class B {
         [](void* context, PB& pb) { (*static_cast<std::remove_reference_t<Body>*>(context))(pb); },
         const_cast<void*>(static_cast<const void*>(&body)));
   }
-  // Sets the thread multiplier used by run_parallel. REQUIRES: p >= 1.
+  // Sets the thread multiplier used by run_parallel; values below 1 count as 1.
   void set_parallelism(int p) noexcept { parallelism_ = p < 1 ? 1 : p; }
 
   // The full name, e.g. "BenchmarkFoo/bar".
@@ -232,7 +232,7 @@ class B {
   B(internal::RunState* state, std::string name, std::function<void(B&)> function, int depth);
   void run_parallel_impl(void (*call)(void*, PB&), void* context);
   bool loop_slow_path(std::uint64_t& i, std::uint64_t& n);
-  bool stop_or_scale_loop(std::uint64_t& i, std::uint64_t& n);
+  bool stop_or_scale_loop(std::uint64_t& n);
   void run_n(std::int64_t n);
   bool run1();
   bool run1_silent();
@@ -272,9 +272,8 @@ class B {
   std::uint64_t heap_before_ = 0;
   std::map<std::string, double, std::less<>> heap_metrics_;
 
-  // b.loop() state (Go's b.loop.{n,i,done}).
+  // b.loop() state (Go's b.loop.{n,done}; the count i lives in the caller).
   std::uint64_t loop_n_ = 0;
-  std::uint64_t loop_i_ = 0;
   bool loop_done_ = false;
 
   int parallelism_ = 1;

@@ -158,12 +158,10 @@ bool B::loop_slow_path(std::uint64_t& i, std::uint64_t& n) {
     reset_timer();
     i = 1;
     loop_n_ = n;
-    loop_i_ = i;
     return true;
   }
-  loop_i_ = i;
   bool more = false;
-  if (bt.iterations == 0) more = stop_or_scale_loop(i, n);
+  if (bt.iterations == 0) more = stop_or_scale_loop(n);
   if (!more) {
     stop_timer();
     n_ = static_cast<std::int64_t>(n);
@@ -172,11 +170,10 @@ bool B::loop_slow_path(std::uint64_t& i, std::uint64_t& n) {
     return false;
   }
   ++i;
-  loop_i_ = i;
   return true;
 }
 
-bool B::stop_or_scale_loop(std::uint64_t& /*i*/, std::uint64_t& n) {
+bool B::stop_or_scale_loop(std::uint64_t& n) {
   const nanoseconds t = elapsed();
   const nanoseconds goal = state_->options.benchtime.duration;
   if (t >= goal) return false;
@@ -192,7 +189,6 @@ bool B::stop_or_scale_loop(std::uint64_t& /*i*/, std::uint64_t& n) {
 void B::run_n(std::int64_t n) {
   n_ = n;
   loop_n_ = 0;
-  loop_i_ = 0;
   loop_done_ = false;
   parallelism_ = 1;
   heap_requested_ = false;
