@@ -18,7 +18,10 @@
 #                                            zerolab::Arena in the lab and
 #                                            mem_bench (dlopen'ed, never
 #                                            linked: cmake/MimallocPeer.cmake)
-#   nlohmann-json3-dev                       zerolab waste --format json
+#   libre2-dev                               RE2: -bench and -filter regexps
+#                                            (zerolab::stat links it)
+#   nlohmann-json3-dev                       the Google Benchmark JSON reader,
+#                                            zerolab waste --format json
 #   binutils                                 addr2line: zerolab waste's function,
 #                                            file and line for each call site
 #   chromium chromium-driver python3         the browser tests (label
@@ -37,7 +40,7 @@ set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
-          libmimalloc-dev chromium chromium-driver python3
+          libmimalloc-dev libre2-dev chromium chromium-driver python3
           libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils
           golang-go)
 

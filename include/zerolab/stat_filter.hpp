@@ -7,9 +7,8 @@
 // Keys (see golang.org/x/perf/benchproc/syntax): .name, .fullname, .file,
 // /<sub-name key> (/gomaxprocs also reads the "-N" suffix), .unit (filters
 // only), .config (projections only), any other word a file configuration
-// key. Regular expressions are Go's RE2 syntax, translated to POSIX ERE and
-// run by glibc without backtracking (src/format/go_regex.hpp says what is
-// translated and what is refused).
+// key. Regular expressions are Go's, run by RE2 (the library Go's regexp
+// package mirrors) with Go's defaults; errors are worded as Go words them.
 //
 // Thread-safety: a Filter is immutable once parsed. A Projection interns
 // keys as results are projected: one thread at a time.

@@ -1,8 +1,7 @@
 // Go's benchmark-name matching and naming rules (testing/match.go).
 //
-// Expressions are Go's RE2 syntax run on glibc's POSIX ERE engine
-// (format/go_regex.hpp), which like RE2 and unlike std::regex matches without
-// exponential backtracking. A -bench pattern is split at top-level '/' into one regular expression per
+// Expressions are Go's regular expressions run by RE2 itself
+// (format/go_regex.hpp), so they match in linear time. A -bench pattern is split at top-level '/' into one regular expression per
 // name level ("BenchmarkX/size=1"), and at top-level '|' into alternatives.
 // A name matches when every level it has matches its expression (a search,
 // not anchored); it matches partially when the pattern has more levels than

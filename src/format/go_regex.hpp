@@ -1,72 +1,61 @@
-// Go (RE2) regular expressions for unanchored matching, run on glibc's
-// POSIX ERE engine: `-bench` patterns in the harness and `/regexp/` terms
-// in `zerolab compare -filter`.
+// Go regular expressions, run by RE2: `-bench` and `-list` patterns in the
+// harness, `/regexp/` terms in `zerolab compare -filter`, `-row`, `-col`,
+// and the lab's experiment names.
 //
-// Why not std::regex: libstdc++'s engine backtracks, so a pattern such as
-// `(a*)*b` takes exponential time and deep recursion (the stat_query_fuzz
-// target found a filter that overflowed the stack). glibc's regexec has no
-// backtracking for expressions without back-references, which RE2 syntax
-// cannot express anyway.
+// Go's regexp package is RE2's syntax and semantics, so the expression is
+// handed to RE2 unchanged with Go's defaults (UTF-8, leftmost-first rather
+// than POSIX longest match, Perl classes and \b, `^`/`$` at the text's ends,
+// `.` not matching '\n'). Matching takes linear time whatever the pattern.
 //
-// The translation covers what benchmark names need: Go's escapes \d \D \s
-// \S \w \W (ASCII, as in Go) in and out of brackets, \b \B, \A \z, \n \t
-// \r \f \v \a, \xHH and \x{H...}, escaped punctuation, [[:alpha:]]
-// classes, (?:...) and named groups, a leading (?i) (also (?s), (?m), (?U),
-// which cannot change whether a one-line name matches), non-greedy
-// quantifiers (the same match/no-match as greedy ones) and literal braces
-// where Go reads them as literal. It rejects, with Go's wording, what Go
-// rejects (nested repetition, a missing argument, repeat counts over 1000,
-// unclosed brackets and groups, a trailing backslash) and, with its own
-// wording, the few RE2 features it does not translate (\pN, \Q...\E,
-// (?i:...) groups, octal escapes). Nested counted repetition that would
-// make glibc's compiled form explode is refused too.
-//
-// Matching is by bytes in the C locale: `.` matches one byte where Go
-// matches one UTF-8 character, which changes only anchored patterns
-// around non-ASCII names.
+// Compile errors are worded as Go's regexp/syntax words them: RE2's error
+// code and argument mapped to Go's message ("missing closing ): `(a`"),
+// plus the three checks RE2 does not make as Go does: invalid UTF-8 names
+// the rest of the expression from the bad byte, `\C` (any byte) is refused,
+// and more than 1000 nested groups are "expression nests too deeply".
+// Two departures are left: Go limits the parse tree's height (1000) where
+// this counts nested capturing groups, and RE2's program budget (8 MB) is
+// smaller than Go's for Unicode classes: `\pL{1000}`, which Go accepts, is
+// "expression too large" here (RE2 spells \pL out as UTF-8 byte ranges).
 //
 // Example:
 //   std::string error;
 //   auto re = zerolab::internal::GoRegex::compile(R"(^Copy/size=\d+k$)", &error);
 //   if (re && re->search("Copy/size=4k")) { ... }
+//   // GoRegex::compile("(a", &error) == nullptr, error == "missing closing ): `(a`"
 #ifndef ZEROLAB_SRC_FORMAT_GO_REGEX_HPP_
 #define ZEROLAB_SRC_FORMAT_GO_REGEX_HPP_
-
-#include <regex.h>
 
 #include <memory>
 #include <string>
 #include <string_view>
 
+namespace re2 {
+class RE2;
+}
+
 namespace zerolab::internal {
 
 class GoRegex {
  public:
+  // Go's limit on nested groups (regexp/syntax maxHeight).
+  static constexpr int kMaxNesting = 1000;
+
   // Compiles a Go regular expression; null and *error ("<what>: `<where>`",
-  // as Go's regexp/syntax words it) when it is invalid or unsupported.
+  // Go's regexp/syntax wording, without its "error parsing regexp: ") when
+  // it is invalid.
   static std::unique_ptr<GoRegex> compile(std::string_view expression, std::string* error);
 
   ~GoRegex();
   GoRegex(const GoRegex&) = delete;
   GoRegex& operator=(const GoRegex&) = delete;
 
-  // Whether the expression matches anywhere in `text`.
+  // Whether the expression matches anywhere in `text` (Go's MatchString).
   bool search(std::string_view text) const;
 
-  // The POSIX ERE the expression became (for tests and messages).
-  const std::string& posix() const { return posix_; }
-
  private:
-  GoRegex() = default;
-  regex_t re_{};
-  bool compiled_ = false;  // regfree only what regcomp built
-  std::string posix_;
+  explicit GoRegex(std::unique_ptr<re2::RE2> re);
+  std::unique_ptr<re2::RE2> re_;
 };
-
-// The translation alone: true and the ERE in *ere (and *icase for a
-// leading (?i)), or false and *error.
-bool translate_go_regex(std::string_view expression, std::string* ere, bool* icase,
-                        std::string* error);
 
 }  // namespace zerolab::internal
 
