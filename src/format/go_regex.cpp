@@ -82,6 +82,9 @@ struct Escapes {
   std::vector<std::size_t> any_byte;     // the backslash of each `\C`
   std::vector<std::size_t> any_or_8;     // ... of each `\C` or `\8`
   int capture_depth = 0;
+  // The first {n}, {n,} or {n,m} with a count of 8 or more digits: Go
+  // refuses it as a repeat count, RE2 reads it as literal text.
+  std::string huge_repeat;
 };
 
 Escapes scan(std::string_view s) {
@@ -112,6 +115,21 @@ Escapes scan(std::string_view s) {
         if (end != std::string_view::npos) i = end + 1;
       }
       continue;
+    }
+    if (c == '{' && e.huge_repeat.empty()) {
+      std::size_t j = i + 1;
+      std::size_t digits[2] = {0, 0};
+      for (int part = 0; part < 2; ++part) {
+        while (j < s.size() && s[j] >= '0' && s[j] <= '9') {
+          ++digits[part];
+          ++j;
+        }
+        if (part == 0 && (digits[0] == 0 || j >= s.size() || s[j] != ',')) break;
+        if (part == 0) ++j;
+      }
+      if (digits[0] > 0 && j < s.size() && s[j] == '}' && (digits[0] >= 8 || digits[1] >= 8)) {
+        e.huge_repeat = std::string(s.substr(i, j + 1 - i));
+      }
     }
     if (c == '[') {
       in_brackets = true;
@@ -161,6 +179,10 @@ std::unique_ptr<GoRegex> GoRegex::compile(std::string_view expression, std::stri
     // Go names the whole expression where RE2 has no argument.
     if (re->error_code() == RE2::ErrorPatternTooLarge) arg = std::string(expression);
     *error = go_error(go_error_text(re->error_code()), arg);
+    return nullptr;
+  }
+  if (!escapes.huge_repeat.empty()) {
+    *error = go_error("invalid repeat count", escapes.huge_repeat);
     return nullptr;
   }
   if (escapes.capture_depth >= kMaxNesting) {
