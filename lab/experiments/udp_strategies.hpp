@@ -244,13 +244,16 @@ class InFlight {
       : strategy_(conns, conns * procs), payload_(kBig, 'x') {
     const int readers = conns * procs;
     const auto now = std::chrono::steady_clock::now();
-    for (int r = 0; r < readers; ++r) reads_.push_back({r, strategy_.take(r), now + kLatency});
+    try {
+      for (int r = 0; r < readers; ++r) reads_.push_back({r, strategy_.take(r), now + kLatency});
+    } catch (...) {  // out of memory: give back what was taken, then fail
+      give_back_all();
+      throw;
+    }
   }
   InFlight(const InFlight&) = delete;
   InFlight& operator=(const InFlight&) = delete;
-  ~InFlight() {
-    for (Read& r : reads_) strategy_.finish(r.hold, r.reader, 1);  // give every buffer back
-  }
+  ~InFlight() { give_back_all(); }
 
   // Completes the oldest read (sleeping until its 1 ms is up), then starts
   // that reader's next read. Returns the packet's size.
@@ -276,6 +279,16 @@ class InFlight {
     typename S::Hold hold;
     std::chrono::steady_clock::time_point due;
   };
+
+  // Completes every read in flight with a 1-byte packet, so each buffer
+  // goes back to (or is freed by) its strategy.
+  void give_back_all() {
+    for (Read& r : reads_) {
+      r.hold->data[0] = 'x';
+      strategy_.finish(r.hold, r.reader, 1);
+    }
+    reads_.clear();
+  }
 
   static void sleep_until(std::chrono::steady_clock::time_point due) {
     const auto left = due - std::chrono::steady_clock::now();
