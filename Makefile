@@ -58,7 +58,11 @@ test: test-release test-asan test-tsan test-fuzz
 
 # The main job: every experiment of the lab, results under zerolab-results/.
 LAB_FLAGS ?=
-lab: release
+# Builds only the zerolab CLI and what it runs (the lab's probes, the waste
+# preload): no tests, examples or peers' benchmarks before the first experiment.
+lab: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j $(JOBS) --target zerolab
 	./build/release/tools/zerolab/zerolab lab $(LAB_FLAGS)
 
 clean:
