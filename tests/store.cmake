@@ -14,8 +14,10 @@ set_tests_properties(store_pg_server_start PROPERTIES FIXTURES_SETUP store_pg LA
 set_tests_properties(store_pg_server_stop PROPERTIES FIXTURES_CLEANUP store_pg LABELS store)
 
 add_executable(store_test store_test.cpp)
-target_include_directories(store_test PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
-target_link_libraries(store_test PRIVATE zerolab_store PkgConfig::LIBPQ GTest::gtest GTest::gtest_main zerolab_warnings)
+target_include_directories(store_test PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+# zerolab_lab: the lab test counts an experiment's claims from the catalog.
+target_link_libraries(store_test PRIVATE zerolab_store zerolab_lab zerolab_alloc_hooks PkgConfig::LIBPQ GTest::gtest
+                      GTest::gtest_main zerolab_warnings)
 target_compile_definitions(store_test PRIVATE
   ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
   ZEROLAB_TEST_DATA="${PROJECT_SOURCE_DIR}/tests/data"
