@@ -134,6 +134,9 @@ void complex_arena(B& b) {
   }
   b.stop_timer();
   do_not_optimize(obj);
+  // The arena runs C's destructor after res is gone (res is declared after
+  // the arena): hand the vector's storage back through res while it lives.
+  obj->data = std::pmr::vector<std::int64_t>(&res);
 }
 
 #if defined(ZEROLAB_HAVE_MIMALLOC)
