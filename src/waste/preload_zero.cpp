@@ -203,9 +203,20 @@ inline void note_zero(void* p, std::size_t n) {
 }  // namespace
 }  // namespace zerolab::waste
 
+namespace zerolab::waste {
+namespace {
+// memset's zero case, out of line so a memset of any other byte is a
+// compare and a tail jump to glibc's.
+__attribute__((noinline)) void* memset_zero(void* p, size_t n) {
+  note_zero(p, n);
+  return g_memset(p, 0, n);
+}
+}  // namespace
+}  // namespace zerolab::waste
+
 ZEROLAB_WASTE_EXPORT void* memset(void* p, int c, size_t n) {
-  if (c == 0) zerolab::waste::note_zero(p, n);
-  return zerolab::waste::g_memset(p, c, n);
+  if (c != 0) return zerolab::waste::g_memset(p, c, n);
+  return zerolab::waste::memset_zero(p, n);
 }
 
 ZEROLAB_WASTE_EXPORT void bzero(void* p, size_t n) {

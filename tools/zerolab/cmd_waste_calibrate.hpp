@@ -1,5 +1,5 @@
 // The machine costs `zerolab waste` prices its findings with, measured once
-// per run (about 10 ms, after the program has exited so it does not compete
+// per run (about 1.5 ms, after the program has exited so it does not compete
 // with it): each figure is the best of a few repetitions, so it is the cost
 // on a quiet machine, and every time in the report is an estimate from it.
 //
@@ -12,11 +12,11 @@
 namespace zerolab::cli::waste {
 
 struct Calibration {
-  double zero_bytes_per_second = 0;  // memset 0 over 2 MiB already touched
+  double zero_bytes_per_second = 0;  // memset 0 over 1 MiB already touched
   double fault_seconds = 0;          // first write to a fresh anonymous page
   double malloc_free_seconds = 0;    // malloc(64) + free
   double large_block_seconds = 0;    // malloc(64 KiB) + one write + free
-  double copy_bytes_per_second = 0;  // memcpy of 2 MiB (one user-space copy pass)
+  double copy_bytes_per_second = 0;  // memcpy of 1 MiB (one user-space copy pass)
 };
 
 Calibration calibrate();

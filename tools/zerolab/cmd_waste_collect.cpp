@@ -26,6 +26,14 @@ std::string real_path(const char* path) {
 
 std::uint64_t get(const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); }
 
+// The path of the mapping that holds `pc`, or null.
+const std::string* module_at(const std::vector<MapEntry>& maps, std::uint64_t pc) {
+  for (const MapEntry& m : maps) {
+    if (pc >= m.begin && pc < m.end) return &m.path;
+  }
+  return nullptr;
+}
+
 void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
   out.images.push_back({static_cast<long>(r.pid), static_cast<long>(r.ppid),
                         std::string(r.exe, strnlen(r.exe, sizeof r.exe))});
@@ -90,16 +98,15 @@ void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
       site.bytes *= byte_scale;
     }
     if (site.calls == 0 && site.bytes == 0) continue;  // e.g. a large block that was not oversized
-    bool inner = true;  // still in the preload's (or the unwinder's) frames
-    for (std::uint32_t i = 0; i < s.depth; ++i) {
-      const int id = symbols.add(maps, s.pcs[i]);
-      if (inner) {
-        const std::string& module = symbols.get(id).module;
-        if (module == preload || module.find("/libgcc_s.so") != std::string::npos) continue;
-        inner = false;
-      }
-      site.stack.push_back(id);
+    // The preload's (and the unwinder's) own frames are cut before they reach
+    // the symbolizer: resolving them would cost an addr2line run per report.
+    std::uint32_t first = 0;
+    while (first < s.depth) {
+      const std::string* module = module_at(maps, s.pcs[first]);
+      if (module == nullptr || (*module != preload && module->find("/libgcc_s.so") == std::string::npos)) break;
+      ++first;
     }
+    for (std::uint32_t i = first; i < s.depth; ++i) site.stack.push_back(symbols.add(maps, s.pcs[i]));
     if (!site.stack.empty()) out.sites.push_back(std::move(site));
   }
 }
