@@ -264,8 +264,12 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
           }
           if (current < 0 || i + 1 >= lines.size()) break;
           Frame f;
-          if (lines[i] != "??") f.function = lines[i];
           parse_location(lines[i + 1], f);
+          // Without debug information addr2line names the nearest symbol
+          // before the address even past that symbol's end (in a stripped
+          // binary, an exported function for every static one after it):
+          // such a name is dropped for the symbol tables' sized lookup below.
+          if (lines[i] != "??" && !f.file.empty()) f.function = lines[i];
           if (!f.function.empty() || !f.file.empty()) {
             pcs_[static_cast<std::size_t>(current)].frames.push_back(std::move(f));
           }

@@ -7,8 +7,10 @@
 // and the address (minus one: a return address points past its call) to
 // frames by Debian's addr2line (-f -C -i: inlined frames included; it finds
 // separate debug files under /usr/lib/debug by build id). What addr2line
-// cannot name is looked up in the module's ELF symbol tables (.symtab, else
-// .dynsym); a module without either gives "<module>+0x<address>", no file.
+// cannot place at a file and line is looked up in the module's ELF symbol
+// tables (.symtab, else .dynsym), within each symbol's size (addr2line's
+// own guess there is the nearest symbol before the address, however far);
+// an address in no symbol gives "<module>+0x<address>", no file.
 // The C/C++ runtime libraries (runtime_module) get only their symbol tables
 // unless a full resolve is asked for: sites are never named by their frames,
 // and libc's separate debug file alone takes addr2line a third of a second.
