@@ -16,38 +16,34 @@
 
 #include <string>
 
+#include "format/quote.hpp"
+
 namespace zerolab::lab {
 
 constexpr std::size_t kMaxBaselineName = 200;
 
-// Returns false with `error` ("invalid baseline name \"a/b\": ...") when
-// name breaks the rule above.
-inline bool check_baseline_name(const std::string& name, std::string& error) {
+// What is wrong with name as a baseline name ("" when nothing): "empty",
+// "not a name", "longer than 200 bytes" or the rule above.
+inline std::string baseline_name_problem(const std::string& name) {
   auto allowed = [](char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
            c == '_' || c == '-';
   };
-  std::string why;
-  if (name.empty()) {
-    why = "empty";
-  } else if (name == "." || name == "..") {
-    why = "not a name";
-  } else if (name.size() > kMaxBaselineName) {
-    why = "longer than " + std::to_string(kMaxBaselineName) + " bytes";
-  } else {
-    for (const char c : name) {
-      if (!allowed(c)) {
-        why = "use only letters, digits, '.', '_' and '-' (one path component)";
-        break;
-      }
-    }
+  if (name.empty()) return "empty";
+  if (name == "." || name == "..") return "not a name";
+  if (name.size() > kMaxBaselineName) return "longer than " + std::to_string(kMaxBaselineName) + " bytes";
+  for (const char c : name) {
+    if (!allowed(c)) return "use only letters, digits, '.', '_' and '-' (one path component)";
   }
+  return "";
+}
+
+// Returns false with `error` ("invalid baseline name \"a/b\": ...", the name
+// quoted by format/quote.hpp) when name breaks the rule above.
+inline bool check_baseline_name(const std::string& name, std::string& error) {
+  const std::string why = baseline_name_problem(name);
   if (why.empty()) return true;
-  std::string shown;
-  for (const char c : name.substr(0, 64)) {
-    shown += (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\' || c == 0x7f) ? '?' : c;
-  }
-  error = "invalid baseline name \"" + shown + (name.size() > 64 ? "...\": " : "\": ") + why;
+  error = "invalid baseline name " + internal::quote_text(name) + ": " + why;
   return false;
 }
 

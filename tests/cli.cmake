@@ -18,3 +18,17 @@ if(TARGET bench_fixture)
     ZEROLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
   add_dependencies(output_test zerolab bench_fixture)
 endif()
+
+# The one flag parser and the one quoting helper (issue 18 item 5, issue 15 B11).
+zerolab_add_test(flags_test SOURCES flags_test.cpp LIBS zerolab_format LABELS cli)
+
+# Every command line through that parser, as a user types it (issue 15 B3,
+# B4, B8 and the usage convention).
+if(TARGET bench_fixture)
+  zerolab_add_test(cli_flags_test SOURCES cli_flags_test.cpp LABELS cli)
+  target_compile_definitions(cli_flags_test PRIVATE
+    ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
+    ZEROLAB_BENCH_FIXTURE="$<TARGET_FILE:bench_fixture>"
+    ZEROLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
+  add_dependencies(cli_flags_test zerolab bench_fixture)
+endif()

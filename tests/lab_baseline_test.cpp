@@ -142,10 +142,10 @@ TEST(LabBaselineName, OnePathComponentOfSafeCharacters) {
               "component)"},
       {"x+tmp.1", "invalid baseline name \"x+tmp.1\": use only letters, digits, '.', '_' and '-' "
                   "(one path component)"},
-      {"a\nb", "invalid baseline name \"a?b\": use only letters, digits, '.', '_' and '-' (one path "
+      {"a\nb", "invalid baseline name \"a\\nb\": use only letters, digits, '.', '_' and '-' (one path "
                "component)"},
-      {std::string(201, 'n'), "invalid baseline name \"" + std::string(64, 'n') +
-                                  "...\": longer than 200 bytes"},
+      {std::string(201, 'n'), "invalid baseline name \"" + std::string(201, 'n') +
+                                  "\": longer than 200 bytes"},
   };
   for (const auto& [name, message] : bad) {
     error.clear();
@@ -527,7 +527,7 @@ TEST(LabBaselineCli, BadUsageAndBadBaselinesExit2AndRunNothing) {
        "zerolab lab: invalid value \"-1\" for flag -fail-on-regression: must be a percentage >= 0 "
        "(5 or 5%)\n"},
       {"lab --save ../x -o " + results,
-       "zerolab lab: flag -save: invalid baseline name \"../x\": use only letters, digits, '.', '_' "
+       "zerolab lab: invalid value \"../x\" for flag -save: use only letters, digits, '.', '_' "
        "and '-' (one path component)\n"},
       {"lab --baseline", "zerolab lab: flag needs an argument: -baseline\n"},
       {"lab --baseline-dir= --save x", "zerolab lab: invalid value \"\" for flag -baseline-dir: empty "

@@ -639,12 +639,12 @@ TEST(LabCli, BadInputExits2AndWritesNothing) {
   EXPECT_FALSE(exists(results));
   c = run_cli("lab --frobnicate", dir);
   EXPECT_EQ(c.code, 2);
-  EXPECT_EQ(c.err, "zerolab lab: flag provided but not defined: --frobnicate\n");
+  EXPECT_EQ(c.err, "zerolab lab: flag provided but not defined: -frobnicate\n");
   // A regular file where a directory should be.
   c = run_cli("lab --quick -o /etc/hostname/results", dir);
   EXPECT_EQ(c.code, 2);
   EXPECT_EQ(c.err,
-            "zerolab lab: cannot use output directory /etc/hostname/results: /etc/hostname is not a "
+            "zerolab lab: flag -o: cannot use directory /etc/hostname/results: /etc/hostname is not a "
             "directory\n");
   EXPECT_TRUE(c.out.empty());
 }

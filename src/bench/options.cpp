@@ -5,34 +5,24 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <string_view>
 #include <utility>
 
 #include "bench/name_matcher.hpp"
+#include "format/go_flags.hpp"
+#include "format/quote.hpp"
 
 namespace zerolab::internal {
 namespace {
 
+// strconv.ParseInt's grammar: an optional sign and digits, no spaces.
 bool parse_int(const std::string& text, long long& out) {
-  if (text.empty()) return false;
+  if (text.empty() || text.find_first_of(" \t\n\v\f\r") != std::string::npos) return false;
   errno = 0;
   char* end = nullptr;
   out = std::strtoll(text.c_str(), &end, 10);
   return errno == 0 && end == text.c_str() + text.size();
-}
-
-bool parse_bool(const std::string& text, bool& out) {
-  if (text == "1" || text == "t" || text == "T" || text == "true" || text == "TRUE" ||
-      text == "True") {
-    out = true;
-    return true;
-  }
-  if (text == "0" || text == "f" || text == "F" || text == "false" || text == "FALSE" ||
-      text == "False") {
-    out = false;
-    return true;
-  }
-  return false;
 }
 
 // Go's time.ParseDuration, for the units a benchmark needs.
@@ -69,12 +59,6 @@ bool parse_duration(std::string_view s, std::chrono::nanoseconds& out) {
   return true;
 }
 
-
-std::string bad_value(std::string_view flag, const std::string& value, std::string_view why) {
-  std::string e = "invalid value \"" + value + "\" for flag -" + std::string(flag);
-  if (!why.empty()) e += ": " + std::string(why);
-  return e;
-}
 
 }  // namespace
 
@@ -120,114 +104,92 @@ bool parse_benchtime(const std::string& text, BenchTime& out, std::string& error
 }
 
 bool parse_options(int argc, char** argv, Options& options, std::string& error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.size() < 2 || arg[0] != '-') {
-      error = "unexpected argument \"" + arg + "\" (flags start with -)";
-      return false;
-    }
-    std::string name = arg.substr(arg[1] == '-' ? 2 : 1);
-    std::optional<std::string> value;
-    if (const auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-    }
-    if (name.rfind("test.", 0) == 0) name.erase(0, 5);  // Go's -test.bench spelling
-
-    const bool is_bool = name == "benchmem" || name == "heap" || name == "faults" ||
-                         name == "h" || name == "help";
-    const bool is_valued = name == "bench" || name == "benchtime" || name == "count" ||
-                           name == "cpu" || name == "o" || name == "list" ||
-                           name == "cpuprofile" || name == "cpuprofilerate" ||
-                           name == "memprofile" || name == "memprofilerate";
-    if (!is_bool && !is_valued) {
-      error = "flag provided but not defined: -" + name;
-      return false;
-    }
-    if (!is_bool && !value) {
-      if (i + 1 >= argc) {
-        error = "flag needs an argument: -" + name;
-        return false;
-      }
-      value = argv[++i];
-    }
-    if (name == "bench") {
-      std::string regex_error;
-      if (!NameMatcher::validate(*value, regex_error)) {
-        error = bad_value(name, *value, regex_error);
-        return false;
-      }
-      options.bench = *value;
-    } else if (name == "benchtime") {
+  FlagSet flags;
+  flags.accept_prefix("test.");  // Go's -test.bench spelling
+  auto regexp = [](std::string& target) {
+    return [&target](const std::string& v) {
       std::string why;
-      if (!parse_benchtime(*value, options.benchtime, why)) {
-        error = bad_value(name, *value, why);
-        return false;
-      }
-    } else if (name == "count") {
-      long long n = 0;
-      if (!parse_int(*value, n) || n <= 0 || n > std::numeric_limits<int>::max()) {
-        error = bad_value(name, *value, "must be a positive integer");
-        return false;
-      }
-      options.count = static_cast<int>(n);
-    } else if (name == "cpu") {
-      options.cpus.clear();
-      std::string_view rest = *value;
-      while (true) {
-        const auto comma = rest.find(',');
-        const std::string item(rest.substr(0, comma));
-        long long n = 0;
-        if (!parse_int(item, n) || n <= 0 || n > 1 << 20) {
-          error = bad_value(name, *value, "each entry must be a positive integer");
-          return false;
-        }
-        options.cpus.push_back(static_cast<int>(n));
-        if (comma == std::string_view::npos) break;
-        rest.remove_prefix(comma + 1);
-      }
-    } else if (name == "o") {
-      if (value->empty()) {
-        error = bad_value(name, *value, "empty file name");
-        return false;
-      }
-      options.output_file = *value;
-    } else if (name == "cpuprofile" || name == "memprofile") {
-      if (value->empty()) {
-        error = bad_value(name, *value, "empty file name");
-        return false;
-      }
-      (name == "cpuprofile" ? options.cpuprofile : options.memprofile) = *value;
-    } else if (name == "cpuprofilerate") {
-      long long n = 0;
-      if (!parse_int(*value, n) || n < 1 || n > 10000) {
-        error = bad_value(name, *value, "must be an integer from 1 to 10000 (samples per second)");
-        return false;
-      }
-      options.cpuprofilerate = static_cast<int>(n);
-    } else if (name == "memprofilerate") {
-      if (!parse_byte_count(*value, options.memprofilerate)) {
-        error = bad_value(name, *value, "must be a positive byte count (512KiB, 4096, 1)");
-        return false;
-      }
-    } else if (name == "list") {
-      std::string regex_error;
-      if (!NameMatcher::validate(*value, regex_error)) {
-        error = bad_value(name, *value, regex_error);
-        return false;
-      }
-      options.list = *value;
-    } else {
-      bool b = true;
-      if (value && !parse_bool(*value, b)) {
-        error = bad_value(name, *value, "not a boolean");
-        return false;
-      }
-      if (name == "benchmem") options.benchmem = b;
-      else if (name == "heap") options.heap = b;
-      else if (name == "faults") options.faults = b;
-      else options.help = b;
+      if (!NameMatcher::validate(v, why)) return why;
+      target = v;
+      return std::string();
+    };
+  };
+  flags.value("bench", regexp(options.bench));
+  std::string list;
+  flags.value("list", [&](const std::string& v) {
+    std::string why = regexp(list)(v);
+    if (why.empty()) options.list = v;
+    return why;
+  });
+  flags.value("benchtime", [&](const std::string& v) {
+    std::string why;
+    parse_benchtime(v, options.benchtime, why);
+    return why;
+  });
+  flags.value("count", [&](const std::string& v) -> std::string {
+    long long n = 0;
+    if (!parse_int(v, n) || n <= 0 || n > std::numeric_limits<int>::max()) {
+      return "must be a positive integer";
     }
+    options.count = static_cast<int>(n);
+    return "";
+  });
+  flags.value("cpu", [&](const std::string& v) -> std::string {
+    options.cpus.clear();
+    std::string_view rest = v;
+    while (true) {
+      const auto comma = rest.find(',');
+      long long n = 0;
+      if (!parse_int(std::string(rest.substr(0, comma)), n) || n <= 0 || n > 1 << 20) {
+        return "each entry must be a positive integer";
+      }
+      options.cpus.push_back(static_cast<int>(n));
+      if (comma == std::string_view::npos) return "";
+      rest.remove_prefix(comma + 1);
+    }
+  });
+  auto file_name = [](std::string& target) {
+    return [&target](const std::string& v) -> std::string {
+      if (v.empty()) return "empty file name";
+      target = v;
+      return "";
+    };
+  };
+  flags.value("o", file_name(options.output_file));
+  flags.value("cpuprofile", file_name(options.cpuprofile));
+  flags.value("memprofile", file_name(options.memprofile));
+  flags.value("cpuprofilerate", [&](const std::string& v) -> std::string {
+    long long n = 0;
+    if (!parse_int(v, n) || n < 1 || n > 10000) {
+      return "must be an integer from 1 to 10000 (samples per second)";
+    }
+    options.cpuprofilerate = static_cast<int>(n);
+    return "";
+  });
+  flags.value("memprofilerate", [&](const std::string& v) -> std::string {
+    if (!parse_byte_count(v, options.memprofilerate)) {
+      return "must be a positive byte count (512KiB, 4096, 1)";
+    }
+    return "";
+  });
+  flags.boolean("benchmem", options.benchmem);
+  flags.boolean("faults", options.faults);
+  flags.boolean("heap", options.heap);
+
+  const std::span<char* const> args(argv + (argc > 0 ? 1 : 0), static_cast<std::size_t>(argc > 1 ? argc - 1 : 0));
+  switch (flags.parse(args)) {
+    case FlagSet::Outcome::kHelp:
+      options.help = true;
+      return true;
+    case FlagSet::Outcome::kError:
+      error = flags.error();
+      return false;
+    case FlagSet::Outcome::kParsed:
+      break;
+  }
+  if (!flags.operands().empty()) {
+    error = "unexpected argument " + quote_text(flags.operands().front()) + " (flags start with -)";
+    return false;
   }
   return true;
 }

@@ -18,6 +18,7 @@
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
 #include "bench/std_streams.hpp"
+#include "format/quote.hpp"
 #include "zerolab/bench.hpp"
 
 namespace zerolab {
@@ -112,9 +113,15 @@ int run_benchmarks(const std::string& program, int argc, char** argv,
   int max_procs = 1;
   for (const int p : state.options.cpus) max_procs = std::max(max_procs, p);
   const std::size_t suffix_len = max_procs == 1 ? 0 : std::to_string(max_procs).size() + 1;
+  bool any_selected = false;
   for (const auto& entry : registered_benchmarks()) {
     if (!state.matcher.matches(entry.name)) continue;
+    any_selected = true;
     state.max_name_len = std::max(state.max_name_len, entry.name.size() + 2 * suffix_len + 1);
+  }
+  if (!any_selected) {  // Go's "testing: warning: no tests to run", for benchmarks
+    std::fprintf(stderr, "%s: warning: no benchmarks to run (-bench %s matches none)\n", program.c_str(),
+                 quote_text(state.options.bench).c_str());
   }
 
   run_all(state);

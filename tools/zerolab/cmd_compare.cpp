@@ -15,9 +15,11 @@
 //   zerolab compare -format html -o report.html old.txt new.txt
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench/atomic_file.hpp"
@@ -87,77 +89,48 @@ bool parse_double(std::string_view s, double& out) {
   return end != nullptr && *end == '\0' && std::string_view(t).find_first_of(" \t\n") == std::string_view::npos;
 }
 
-// Go's flag package rules: flags first, "-x", "--x", "-x=v" and "-x v";
-// the first non-flag argument or "--" ends them. Returns -1 to continue,
-// or the exit code.
+// The flags through the one parser (format/go_flags.hpp). A mistake prints
+// Go's error line and the usage on stderr, as benchstat does; -h prints the
+// usage on stdout. Returns -1 to continue, or the exit code.
 int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::string>& rest) {
-  std::size_t i = 0;
-  auto fail = [](const std::string& msg) {
-    print_err(msg + "\n");
-    print_err(kUsage);
-    return kExitBadInput;
-  };
-  for (; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    if (a.size() < 2 || a[0] != '-') break;
-    std::size_t dashes = 1;
-    if (a[1] == '-') {
-      dashes = 2;
-      if (a.size() == 2) {
-        ++i;
-        break;
-      }
-    }
-    std::string_view name = a.substr(dashes);
-    if (name.empty() || name[0] == '-' || name[0] == '=') return fail("bad flag syntax: " + std::string(a));
-    std::string_view value;
-    bool has_value = false;
-    if (const std::size_t eq = name.find('='); eq != std::string_view::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    if (name == "h" || name == "help") {
-      print_err(kUsage);
-      return 0;
-    }
-    if (name == "fail-on-regression") {
-      f.fail_on_regression = true;
-      if (has_value) {
-        std::string_view v = value;
-        if (!v.empty() && v.back() == '%') v.remove_suffix(1);
-        if (!parse_double(v, f.options.regression_percent) || !(f.options.regression_percent >= 0)) {
-          return fail("invalid value \"" + std::string(value) + "\" for flag -fail-on-regression: parse error");
-        }
-      }
-      continue;
-    }
-    std::string* str = nullptr;
-    double* num = nullptr;
-    if (name == "table") str = &f.options.table;
-    if (name == "row") str = &f.options.row;
-    if (name == "col") str = &f.options.col;
-    if (name == "ignore") str = &f.options.ignore;
-    if (name == "filter") str = &f.options.filter;
-    if (name == "format") str = &f.format;
-    if (name == "o") {
-      str = &f.output;
-      f.has_output = true;
-    }
-    if (name == "alpha") num = &f.options.alpha;
-    if (name == "confidence") num = &f.options.confidence;
-    if (str == nullptr && num == nullptr) return fail("flag provided but not defined: -" + std::string(name));
-    if (!has_value) {
-      if (i + 1 >= args.size()) return fail("flag needs an argument: -" + std::string(name));
-      value = args[++i];
-    }
-    if (str != nullptr) {
-      str->assign(value);
-    } else if (!parse_double(value, *num)) {
-      return fail("invalid value \"" + std::string(value) + "\" for flag -" + std::string(name) + ": parse error");
-    }
+  internal::FlagSet flags;
+  for (const auto& [name, target] : {std::pair<const char*, std::string*>{"table", &f.options.table},
+                                     {"row", &f.options.row},
+                                     {"col", &f.options.col},
+                                     {"ignore", &f.options.ignore},
+                                     {"filter", &f.options.filter},
+                                     {"format", &f.format}}) {
+    flags.string(name, *target);
   }
-  for (; i < args.size(); ++i) rest.emplace_back(args[i]);
+  flags.value("o", [&f](const std::string& v) {
+    f.output = v;
+    f.has_output = true;
+    return std::string();
+  });
+  for (const auto& [name, target] :
+       {std::pair<const char*, double*>{"alpha", &f.options.alpha}, {"confidence", &f.options.confidence}}) {
+    flags.value(name, [target](const std::string& v) { return parse_double(v, *target) ? "" : "parse error"; });
+  }
+  flags.optional("fail-on-regression", [&f](const std::optional<std::string>& v) {
+    f.fail_on_regression = true;
+    if (!v) return "";
+    std::string_view pct = *v;
+    if (!pct.empty() && pct.back() == '%') pct.remove_suffix(1);
+    return parse_double(pct, f.options.regression_percent) && f.options.regression_percent >= 0 ? ""
+                                                                                                 : "parse error";
+  });
+  switch (flags.parse(args)) {
+    case internal::FlagSet::Outcome::kHelp:
+      std::fputs(kUsage, stdout);
+      return 0;
+    case internal::FlagSet::Outcome::kError:
+      print_err(flags.error() + "\n");
+      print_err(kUsage);
+      return kExitBadInput;
+    case internal::FlagSet::Outcome::kParsed:
+      break;
+  }
+  rest = flags.operands();
   return -1;
 }
 

@@ -63,9 +63,9 @@ int run_history(std::span<char* const> args) {
   std::string error;
   const StoreFlagSpec spec = {{"store", true},     {"filter", true}, {"since", true}, {"by", true},
                               {"window", true},    {"threshold", true}, {"alpha", true}, {"format", true},
-                              {"o", true},         {"fail-on-regression", false}, {"h", false}, {"help", false}};
+                              {"o", true},         {"fail-on-regression", false}};
   if (!parse_store_flags(args, spec, f, error)) return fail("history", error, kExitBadInput);
-  if (f.has("h") || f.has("help")) {
+  if (f.help) {
     std::fputs(kUsage, stdout);
     return 0;
   }

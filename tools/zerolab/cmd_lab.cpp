@@ -28,6 +28,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "command.hpp"
@@ -108,12 +109,12 @@ bool make_directories(const std::string& path, std::string& error) {
     pos = slash + 1;
     if (prefix.empty()) continue;
     if (::mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST) {
-      error = "cannot create output directory " + prefix + ": " + std::strerror(errno);
+      error = "cannot create directory " + prefix + ": " + std::strerror(errno);
       return false;
     }
     struct stat st {};
     if (::stat(prefix.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-      error = "cannot use output directory " + path + ": " + prefix + " is not a directory";
+      error = "cannot use directory " + path + ": " + prefix + " is not a directory";
       return false;
     }
   }
@@ -123,7 +124,7 @@ bool make_directories(const std::string& path, std::string& error) {
 // The output directory exists and takes a file.
 bool check_writable(const std::string& dir, std::string& error) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    error = "cannot write to output directory " + dir + ": " + std::strerror(errno);
+    error = "cannot write to directory " + dir + ": " + std::strerror(errno);
     return false;
   }
   return true;
@@ -220,10 +221,14 @@ int run_lab_command(std::span<char* const> args) {
     s.save_name = flags.save_name;
     s.save_dir = baseline_dir;
   }
-  for (const std::string* dir : {&flags.cpuprofile_dir, &flags.memprofile_dir, &s.out_dir, &s.save_dir}) {
+  // A problem names the flag that gave the directory (-o's is the default's too).
+  for (const auto& [flag, dir] : {std::pair<const char*, const std::string*>{"cpuprofile", &flags.cpuprofile_dir},
+                                  {"memprofile", &flags.memprofile_dir},
+                                  {"o", &s.out_dir},
+                                  {"baseline-dir", &s.save_dir}}) {
     if (dir->empty()) continue;
     if (!make_directories(*dir, error) || !check_writable(*dir, error)) {
-      fail(error);
+      fail("flag -" + std::string(flag) + ": " + error);
       return kExitBadUsage;
     }
   }

@@ -66,6 +66,11 @@ constexpr const char* kUsage =
     "RUN is a run's UUID, a unique prefix of it, or a name. Every subcommand takes\n"
     "--store URL. --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM] or an age (90m, 36h, 7d, 2w).\n";
 
+int print_usage() {
+  std::fputs(kUsage, stdout);
+  return 0;
+}
+
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
@@ -81,6 +86,7 @@ int run_add(std::span<char* const> args) {
   if (!parse_store_flags(args, {{"store", true}, {"label", true, true}}, f, error)) {
     return fail("store add", error, kExitBadInput);
   }
+  if (f.help) return print_usage();
   store::StoreUrl url;
   if (!store_url(f, url, error)) return fail("store add", error, kExitBadInput);
   std::vector<store::KeyValue> labels;
@@ -147,6 +153,7 @@ int run_export(std::span<char* const> args) {
   if (!parse_store_flags(args, {{"store", true}, {"o", true}}, f, error)) {
     return fail("store export", error, kExitBadInput);
   }
+  if (f.help) return print_usage();
   store::StoreUrl url;
   if (!store_url(f, url, error)) return fail("store export", error, kExitBadInput);
   if (f.operands.size() != 1) return fail("store export", "expected one RUN (usage: zerolab store export RUN [-o FILE])", kExitBadInput);
@@ -167,6 +174,7 @@ int run_list(std::span<char* const> args) {
   if (!parse_store_flags(args, {{"store", true}, {"since", true}}, f, error)) {
     return fail("store list", error, kExitBadInput);
   }
+  if (f.help) return print_usage();
   store::StoreUrl url;
   if (!store_url(f, url, error)) return fail("store list", error, kExitBadInput);
   std::int64_t since = 0;
@@ -195,6 +203,7 @@ int run_name(std::span<char* const> args) {
   ParsedFlags f;
   std::string error;
   if (!parse_store_flags(args, {{"store", true}}, f, error)) return fail("store name", error, kExitBadInput);
+  if (f.help) return print_usage();
   store::StoreUrl url;
   if (!store_url(f, url, error)) return fail("store name", error, kExitBadInput);
   if (f.operands.size() != 2 || f.operands[0].empty()) {
@@ -217,6 +226,7 @@ int run_matrix(std::span<char* const> args) {
   if (!parse_store_flags(args, {{"store", true}, {"format", true}, {"o", true}}, f, error)) {
     return fail("store matrix", error, kExitBadInput);
   }
+  if (f.help) return print_usage();
   store::StoreUrl url;
   if (!store_url(f, url, error)) return fail("store matrix", error, kExitBadInput);
   const std::string format = f.value("format", "text");
@@ -244,6 +254,7 @@ int run_import_baselines(std::span<char* const> args) {
   if (!parse_store_flags(args, {{"store", true}, {"baseline-dir", true}}, f, error)) {
     return fail("store import-baselines", error, kExitBadInput);
   }
+  if (f.help) return print_usage();
   store::StoreUrl url;
   if (!store_url(f, url, error)) return fail("store import-baselines", error, kExitBadInput);
   if (!f.operands.empty()) {

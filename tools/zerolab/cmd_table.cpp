@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "format/quote.hpp"
 #include "zerolab/benchfmt.hpp"
 #include "zerolab/stat.hpp"
 #include "zerolab/stat_reader.hpp"
@@ -83,45 +84,15 @@ std::string md_cell(std::string_view s) {
 int run_table(std::span<char* const> args) {
   bool agg = false;
   bool sort_by_name = true;
-  std::vector<std::string> paths;
-  std::size_t i = 0;
-  for (; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    if (a.size() < 2 || a[0] != '-') break;
-    if (a == "--") {
-      ++i;
-      break;
-    }
-    if (a[1] == '-') a.remove_prefix(1);
-    if (a == "-agg") {
-      agg = true;
-    } else if (a == "-sort" || a.rfind("-sort=", 0) == 0) {
-      std::string_view v;
-      if (a == "-sort") {
-        if (i + 1 >= args.size()) {
-          err_line("flag needs an argument: -sort");
-          std::fputs(kTableUsage, stderr);
-          return kExitBadInput;
-        }
-        v = args[++i];
-      } else {
-        v = a.substr(6);
-      }
-      if (v != "name" && v != "none") {
-        err_line("invalid value \"" + std::string(v) + "\" for flag -sort: want name or none");
-        return kExitBadInput;
-      }
-      sort_by_name = v == "name";
-    } else if (a == "-h" || a == "-help") {
-      std::fputs(kTableUsage, stderr);
-      return 0;
-    } else {
-      err_line("flag provided but not defined: " + std::string(args[i]));
-      std::fputs(kTableUsage, stderr);
-      return kExitBadInput;
-    }
-  }
-  for (; i < args.size(); ++i) paths.emplace_back(args[i]);
+  internal::FlagSet flags;
+  flags.boolean("agg", agg);
+  flags.value("sort", [&sort_by_name](const std::string& v) -> std::string {
+    if (v != "name" && v != "none") return "want name or none";
+    sort_by_name = v == "name";
+    return "";
+  });
+  if (const int rc = parse_command_flags(flags, args, "table", kTableUsage); rc >= 0) return rc;
+  const std::vector<std::string>& paths = flags.operands();
 
   std::vector<Row> rows;
   std::map<std::string, std::size_t> row_of;  // -agg: name → row
@@ -172,7 +143,10 @@ int run_table(std::span<char* const> args) {
     return kExitBadInput;
   }
   if (rows.empty()) {
-    err_line("zerolab table: no benchmark results");
+    // As compare says it: every input, by name (none held a result).
+    for (const stat::InputSpec& in : files.inputs()) {
+      err_line("zerolab table: " + internal::shown_text(in.path) + ":0: no benchmark results");
+    }
     return kExitBadInput;
   }
   if (sort_by_name) {

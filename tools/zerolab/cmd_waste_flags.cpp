@@ -4,6 +4,9 @@
 #include <array>
 #include <limits>
 
+#include "format/go_flags.hpp"
+#include "format/quote.hpp"
+
 namespace zerolab::cli {
 
 const char* const kWasteUsage =
@@ -38,44 +41,11 @@ constexpr std::array<std::string_view, kWasteKinds> kKindNames = {
     "zeroed-fresh-pages", "zeroed-zeros", "temporary-allocations", "oversized-buffers",
     "user-space-copies"};
 
-bool value_flag(std::string_view name) {
-  return name == "format" || name == "o" || name == "profile" || name == "fail-on" ||
-         name == "check-rate" || name == "sample-rate";
-}
-
-bool bool_flag(std::string_view name) { return name == "no-follow" || name == "h" || name == "help"; }
-
 }  // namespace
 
-std::string quote_arg(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (u < 0x20 || u >= 0x7f) {
-      static const char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string quote_arg(std::string_view text) { return internal::quote_text(text); }
 
-std::string shown_arg(std::string_view text) {
-  const std::string q = quote_arg(text);
-  return q.size() == text.size() + 2 && q.find('\\') == std::string::npos && text.find(' ') == std::string_view::npos
-             ? std::string(text)
-             : q;
-}
+std::string shown_arg(std::string_view text) { return internal::shown_text(text); }
 
 std::string_view kind_name(WasteKind kind) { return kKindNames[static_cast<std::size_t>(kind)]; }
 
@@ -115,7 +85,7 @@ bool parse_bytes(std::string_view text, std::uint64_t& out) {
 bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
   const std::size_t eq = text.find('=');
   if (eq == std::string_view::npos) {
-    error = "-fail-on " + quote_arg(text) + ": want KIND=BYTES";
+    error = "want KIND=BYTES";
     return false;
   }
   const std::string_view kind = text.substr(0, eq);
@@ -125,13 +95,13 @@ bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
   } else if (auto k = kind_from_name(kind)) {
     out.kind = k;
   } else {
-    error = "-fail-on " + quote_arg(text) + ": unknown kind " + quote_arg(kind) +
+    error = "unknown kind " + quote_arg(kind) +
             " (zeroed-fresh-pages, zeroed-zeros, temporary-allocations, oversized-buffers, "
             "user-space-copies or any)";
     return false;
   }
   if (!parse_bytes(bytes, out.bytes)) {
-    error = "-fail-on " + quote_arg(text) + ": bad byte count " + quote_arg(bytes) +
+    error = "bad byte count " + quote_arg(bytes) +
             " (want digits with an optional K, M or G)";
     return false;
   }
@@ -139,77 +109,55 @@ bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
 }
 
 bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::string& error) {
-  std::size_t i = 0;
-  for (; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    if (a == "--") {
-      ++i;
-      break;
-    }
-    if (a.size() < 2 || a[0] != '-') break;  // the program
-    a.remove_prefix(a[1] == '-' ? 2 : 1);
-    std::string_view name = a;
-    std::optional<std::string_view> value;
-    if (const std::size_t eq = a.find('='); eq != std::string_view::npos) {
-      name = a.substr(0, eq);
-      value = a.substr(eq + 1);
-    }
-    if (bool_flag(name)) {
-      if (value) {
-        error = "flag -" + std::string(name) + " takes no value";
-        return false;
-      }
-      if (name == "no-follow") flags.follow = false;
-      else flags.help = true;
-      continue;
-    }
-    if (!value_flag(name)) {
-      error = "unknown flag " + shown_arg("-" + std::string(name)) + " (run 'zerolab waste -help')";
-      return false;
-    }
-    if (!value) {
-      if (i + 1 >= args.size()) {
-        error = "flag -" + std::string(name) + " needs a value";
-        return false;
-      }
-      value = std::string_view(args[++i]);
-    }
-    const std::string v(*value);
-    if (name == "format") {
-      if (v == "text") flags.format = WasteFormat::kText;
-      else if (v == "json") flags.format = WasteFormat::kJson;
-      else if (v == "markdown") flags.format = WasteFormat::kMarkdown;
-      else {
-        error = "-format " + quote_arg(v) + ": want text, json or markdown";
-        return false;
-      }
-    } else if (name == "o") {
-      if (v.empty()) {
-        error = "-o: empty file name";
-        return false;
-      }
-      flags.output = v;
-    } else if (name == "profile") {
-      if (v.empty()) {
-        error = "-profile: empty directory name";
-        return false;
-      }
-      flags.profile_dir = v;
-    } else if (name == "fail-on") {
-      FailOn f;
-      if (!parse_fail_on(v, f, error)) return false;
-      flags.fail_on.push_back(f);
-    } else {  // check-rate, sample-rate
-      std::uint64_t rate = 0;
-      if (!parse_bytes(v, rate) || rate == 0) {
-        error = "-" + std::string(name) + " " + quote_arg(v) + ": want a byte count >= 1";
-        return false;
-      }
-      (name == "check-rate" ? flags.check_rate : flags.sample_rate) = rate;
-    }
+  internal::FlagSet set;  // flags end at "--" or at the program (Go's rule)
+  set.value("format", [&flags](const std::string& v) -> std::string {
+    if (v == "text") flags.format = WasteFormat::kText;
+    else if (v == "json") flags.format = WasteFormat::kJson;
+    else if (v == "markdown") flags.format = WasteFormat::kMarkdown;
+    else return "want text, json or markdown";
+    return "";
+  });
+  set.value("o", [&flags](const std::string& v) -> std::string {
+    if (v.empty()) return "empty file name";
+    flags.output = v;
+    return "";
+  });
+  set.value("profile", [&flags](const std::string& v) -> std::string {
+    if (v.empty()) return "empty directory name";
+    flags.profile_dir = v;
+    return "";
+  });
+  set.value("fail-on", [&flags](const std::string& v) -> std::string {
+    FailOn f;
+    std::string why;
+    if (!parse_fail_on(v, f, why)) return why;
+    flags.fail_on.push_back(f);
+    return "";
+  });
+  for (std::uint64_t* rate : {&flags.check_rate, &flags.sample_rate}) {
+    set.value(rate == &flags.check_rate ? "check-rate" : "sample-rate", [rate](const std::string& v) -> std::string {
+      std::uint64_t n = 0;
+      if (!parse_bytes(v, n) || n == 0) return "want a byte count >= 1";
+      *rate = n;
+      return "";
+    });
   }
-  for (; i < args.size(); ++i) flags.program.emplace_back(args[i]);
-  if (flags.program.empty() && !flags.help) {
+  set.boolean("no-follow", [&flags](bool v) {
+    flags.follow = !v;
+    return std::string();
+  });
+  switch (set.parse(args)) {
+    case internal::FlagSet::Outcome::kHelp:
+      flags.help = true;
+      return true;
+    case internal::FlagSet::Outcome::kError:
+      error = set.error();
+      return false;
+    case internal::FlagSet::Outcome::kParsed:
+      break;
+  }
+  flags.program = set.operands();
+  if (flags.program.empty()) {
     error = "no program to run (usage: zerolab waste [flags] -- PROGRAM [ARG...])";
     return false;
   }

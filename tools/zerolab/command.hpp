@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "format/go_flags.hpp"
+
 namespace zerolab::cli {
 
 // args excludes the program and the subcommand name.
@@ -32,6 +34,17 @@ const std::vector<Command>& commands();
 struct CommandRegistration {
   CommandRegistration(std::string_view name, std::string_view summary, CommandFunction run);
 };
+
+// The one usage convention of every command: parses `args` with `flags`.
+// Returns -1 to go on (flags.operands() holds the rest); 0 after printing
+// `usage` on stdout (-h or -help asked for it); 2 after printing
+// "zerolab <command>: <error>" on stderr (a mistake: one line, no usage).
+int parse_command_flags(internal::FlagSet& flags, std::span<char* const> args, std::string_view command,
+                        std::string_view usage);
+
+// A usage mistake that is not a flag's (a missing or extra operand): prints
+// "zerolab <command>: <message>" on stderr and returns 2.
+int usage_error(std::string_view command, std::string_view message);
 
 }  // namespace zerolab::cli
 

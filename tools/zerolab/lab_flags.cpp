@@ -3,8 +3,12 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
+#include <utility>
 
 #include "bench/options.hpp"
+#include "format/go_flags.hpp"
+#include "format/quote.hpp"
 #include "lab/baseline_name.hpp"
 
 namespace zerolab::cli {
@@ -30,96 +34,72 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
   std::string benchtime_text;
   std::string cpu_rate_text;
   std::string mem_rate_text;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string arg = args[i];
-    if (arg.size() < 2 || arg[0] != '-') {
-      f.experiments.push_back(arg);
-      continue;
+  internal::FlagSet flags;
+  flags.allow_interspersed();  // `zerolab lab arena --quick`
+  flags.boolean("list", f.list);
+  flags.boolean("quick", f.quick);
+  flags.boolean("no-store", f.no_store);
+  flags.string("store", f.store_url);
+  flags.value("label", [&f](const std::string& v) {
+    f.labels.push_back(v);
+    return std::string();
+  });
+  flags.optional("fail-on-regression", [&f](const std::optional<std::string>& v) -> std::string {
+    f.fail_on_regression = true;
+    if (!v) return "";
+    std::string pct = *v;
+    if (!pct.empty() && pct.back() == '%') pct.pop_back();
+    char* end = nullptr;
+    f.fail_percent = pct.empty() ? -1 : std::strtod(pct.c_str(), &end);
+    if (pct.empty() || *end != '\0' || pct.find_first_of(" \t\n") != std::string::npos ||
+        !(f.fail_percent >= 0)) {
+      return "must be a percentage >= 0 (5 or 5%)";
     }
-    std::string name = arg.substr(arg[1] == '-' ? 2 : 1);
-    std::string value;
-    bool has_value = false;
-    if (const auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    auto take_value = [&]() -> bool {
-      if (has_value) return true;
-      if (i + 1 >= args.size()) {
-        error = "flag needs an argument: -" + name;
-        return false;
-      }
-      value = args[++i];
-      return true;
-    };
-    if (name == "list" || name == "quick" || name == "h" || name == "help" || name == "no-store") {
-      if (has_value) {
-        error = "flag -" + name + " takes no value (got \"" + value + "\")";
-        return false;
-      }
-      if (name == "list") f.list = true;
-      if (name == "quick") f.quick = true;
-      if (name == "h" || name == "help") f.help = true;
-      if (name == "no-store") f.no_store = true;
-    } else if (name == "store" || name == "label") {
-      if (!take_value()) return false;
-      if (name == "store") {
-        f.store_url = value;
-      } else {
-        f.labels.push_back(value);
-      }
-    } else if (name == "fail-on-regression") {
-      f.fail_on_regression = true;
-      if (has_value) {
-        std::string pct = value;
-        if (!pct.empty() && pct.back() == '%') pct.pop_back();
-        char* end = nullptr;
-        f.fail_percent = pct.empty() ? -1 : std::strtod(pct.c_str(), &end);
-        if (pct.empty() || *end != '\0' || pct.find_first_of(" \t\n") != std::string::npos ||
-            !(f.fail_percent >= 0)) {
-          error = bad(name, value, "must be a percentage >= 0 (5 or 5%)");
-          return false;
-        }
-      }
-    } else if (name == "save" || name == "baseline") {
-      if (!take_value()) return false;
-      std::string why;
-      if (!lab::check_baseline_name(value, why)) {
-        error = "flag -" + name + ": " + why;
-        return false;
-      }
-      (name == "save" ? f.save_name : f.baseline_name) = value;
-    } else if (name == "count" || name == "benchtime" || name == "cpuprofilerate" ||
-               name == "memprofilerate") {
-      if (!take_value()) return false;
-      (name == "count"       ? count_text
-       : name == "benchtime" ? benchtime_text
-       : name == "cpuprofilerate" ? cpu_rate_text
-                                  : mem_rate_text) = value;
-    } else if (name == "go") {
-      if (!take_value()) return false;
-      if (value != "on" && value != "off") {
-        error = bad(name, value, "must be on or off");
-        return false;
-      }
-      f.go = value == "on";
-    } else if (name == "o" || name == "cpuprofile" || name == "memprofile" || name == "baseline-dir") {
-      if (!take_value()) return false;
-      if (value.empty()) {
-        error = bad(name, value, "empty directory name");
-        return false;
-      }
-      (name == "o"            ? f.out_dir
-       : name == "cpuprofile" ? f.cpuprofile_dir
-       : name == "memprofile" ? f.memprofile_dir
-                              : f.baseline_dir) = value;
-    } else {
-      error = "flag provided but not defined: " + arg;
-      return false;
-    }
+    return "";
+  });
+  for (const auto& [name, target] : {std::pair<const char*, std::string*>{"save", &f.save_name},
+                                     {"baseline", &f.baseline_name}}) {
+    flags.value(name, [target](const std::string& v) {
+      std::string why = lab::baseline_name_problem(v);
+      if (why.empty()) *target = v;
+      return why;
+    });
   }
+  flags.string("count", count_text);
+  flags.string("benchtime", benchtime_text);
+  flags.string("cpuprofilerate", cpu_rate_text);
+  flags.string("memprofilerate", mem_rate_text);
+  flags.value("go", [&f](const std::string& v) -> std::string {
+    if (v != "on" && v != "off") return "must be on or off";
+    f.go = v == "on";
+    return "";
+  });
+  for (const auto& [name, target] : {std::pair<const char*, std::string*>{"o", &f.out_dir},
+                                     {"cpuprofile", &f.cpuprofile_dir},
+                                     {"memprofile", &f.memprofile_dir},
+                                     {"baseline-dir", &f.baseline_dir}}) {
+    flags.value(name, [target](const std::string& v) -> std::string {
+      if (v.empty()) return "empty directory name";
+      *target = v;
+      return "";
+    });
+  }
+  switch (flags.parse(args)) {
+    case internal::FlagSet::Outcome::kHelp:
+      f.help = true;
+      return true;
+    case internal::FlagSet::Outcome::kError:
+      error = flags.error();
+      return false;
+    case internal::FlagSet::Outcome::kParsed:
+      break;
+  }
+  f.experiments = flags.operands();
 
+  if (f.list && !f.experiments.empty()) {
+    error = "flag -list takes no experiment names (got " + internal::quote_text(f.experiments.front()) + ")";
+    return false;
+  }
   if (f.no_store && !f.store_url.empty()) {
     error = "flags --store and --no-store contradict each other";
     return false;

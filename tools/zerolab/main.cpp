@@ -13,6 +13,7 @@
 
 #include "bench/std_streams.hpp"
 #include "command.hpp"
+#include "format/quote.hpp"
 
 namespace zerolab::cli {
 namespace {
@@ -30,12 +31,43 @@ void print_usage(std::FILE* out) {
   }
 }
 
-int run_help(std::span<char* const>) {
-  print_usage(stdout);
-  return 0;
+const Command* find_command(std::string_view name) {
+  for (const Command& c : commands()) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
 }
 
-int run_version(std::span<char* const>) {
+// `zerolab help` lists the commands; `zerolab help CMD` is `zerolab CMD -h`.
+int run_help(std::span<char* const> args) {
+  internal::FlagSet flags;
+  if (const int rc = parse_command_flags(flags, args, "help", "usage: zerolab help [command]\n"); rc >= 0) {
+    return rc;
+  }
+  const std::vector<std::string>& rest = flags.operands();
+  if (rest.empty()) {
+    print_usage(stdout);
+    return 0;
+  }
+  if (rest.size() > 1) return usage_error("help", "want one command, got " + std::to_string(rest.size()));
+  const Command* c = find_command(rest[0]);
+  if (c == nullptr || c->name == "help") {
+    return usage_error("help", "unknown command " + internal::quote_text(rest[0]) +
+                                   " (run 'zerolab help' for the list)");
+  }
+  static char dash_h[] = "-h";
+  char* argv[] = {dash_h};
+  return c->run(std::span<char* const>(argv, 1));
+}
+
+int run_version(std::span<char* const> args) {
+  internal::FlagSet flags;
+  if (const int rc = parse_command_flags(flags, args, "version", "usage: zerolab version\n"); rc >= 0) {
+    return rc;
+  }
+  if (!flags.operands().empty()) {
+    return usage_error("version", "unexpected argument " + internal::quote_text(flags.operands()[0]));
+  }
   std::printf("zerolab %s\n", ZEROLAB_VERSION);
   return 0;
 }
@@ -66,13 +98,17 @@ int run_command(int argc, char** argv) {
     return 2;
   }
   const std::string_view name = argv[1];
+  if (name == "-h" || name == "-help" || name == "--h" || name == "--help") {
+    zerolab::cli::print_usage(stdout);
+    return 0;
+  }
   for (const auto& c : commands()) {
     if (c.name == name) {
       return c.run(std::span<char* const>(argv + 2, static_cast<std::size_t>(argc - 2)));
     }
   }
-  std::fprintf(stderr, "zerolab: unknown command \"%s\" (run 'zerolab help' for the list)\n",
-               argv[1]);
+  std::fprintf(stderr, "zerolab: unknown command %s (run 'zerolab help' for the list)\n",
+               zerolab::internal::quote_text(name).c_str());
   return 2;
 }
 

@@ -4,55 +4,42 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string_view>
 
 #include "bench/atomic_file.hpp"
+#include "format/go_flags.hpp"
 
 namespace zerolab::cli {
 
 bool parse_store_flags(std::span<char* const> args, const StoreFlagSpec& spec, ParsedFlags& out,
                        std::string& error) {
-  bool flags_done = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    if (flags_done || a.size() < 2 || a[0] != '-') {
-      out.operands.emplace_back(a);
-      continue;
+  internal::FlagSet flags;
+  flags.allow_interspersed();
+  for (const StoreFlag& flag : spec) {
+    auto keep = [&out, &flag](const std::string& v) -> std::string {
+      auto& slot = out.values[flag.name];
+      if (!slot.empty() && !flag.repeatable) return "flag given twice";
+      slot.push_back(v);
+      return "";
+    };
+    if (flag.takes_value) {
+      flags.value(flag.name, keep);
+    } else {
+      flags.optional(flag.name, [keep](const std::optional<std::string>& v) { return keep(v.value_or("")); });
     }
-    if (a == "--") {
-      flags_done = true;
-      continue;
-    }
-    std::string_view name = a.substr(a[1] == '-' ? 2 : 1);
-    std::string_view value;
-    bool has_value = false;
-    if (const std::size_t eq = name.find('='); eq != std::string_view::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    const StoreFlag* flag = nullptr;
-    for (const StoreFlag& f : spec) {
-      if (f.name == name) flag = &f;
-    }
-    if (flag == nullptr) {
-      error = "unknown flag " + std::string(a.substr(0, a.find('=')));
-      return false;
-    }
-    if (flag->takes_value && !has_value) {
-      if (i + 1 >= args.size()) {
-        error = "flag --" + flag->name + " needs a value";
-        return false;
-      }
-      value = args[++i];
-    }
-    auto& slot = out.values[flag->name];
-    if (!slot.empty() && !flag->repeatable) {
-      error = "flag --" + flag->name + " given twice";
-      return false;
-    }
-    slot.emplace_back(value);
   }
+  switch (flags.parse(args)) {
+    case internal::FlagSet::Outcome::kHelp:
+      out.help = true;
+      return true;
+    case internal::FlagSet::Outcome::kError:
+      error = flags.error();
+      return false;
+    case internal::FlagSet::Outcome::kParsed:
+      break;
+  }
+  out.operands = flags.operands();
   return true;
 }
 

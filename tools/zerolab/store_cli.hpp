@@ -1,5 +1,5 @@
-// What `zerolab store ...` and `zerolab history` share: a small flag parser
-// in Go's style ("-x v", "-x=v", "--x"; "--" ends the flags), with
+// What `zerolab store ...` and `zerolab history` share: their flags through
+// the one Go-style parser ("-x v", "-x=v", "--x"; "--" ends the flags), with
 // repeatable flags (--label) and optional values (--fail-on-regression[=PCT]);
 // opening the store a --store flag names; writing the output to stdout or
 // (atomically) to -o FILE.
@@ -30,6 +30,7 @@ using StoreFlagSpec = std::vector<StoreFlag>;
 struct ParsedFlags {
   std::map<std::string, std::vector<std::string>> values;  // switches without a value hold ""
   std::vector<std::string> operands;
+  bool help = false;  // -h or -help: the caller prints its usage on stdout and exits 0
 
   bool has(const std::string& name) const { return values.count(name) != 0; }
   std::string value(const std::string& name, const std::string& fallback = "") const {
@@ -38,8 +39,9 @@ struct ParsedFlags {
   }
 };
 
-// Flags may come before and between operands. False and a one-line error
-// for an unknown flag, a missing value, or a repeated non-repeatable flag.
+// Flags may come before and between operands (format/go_flags.hpp's rules;
+// "--" ends them). False and a one-line error for an unknown flag, a missing
+// value, or a repeated non-repeatable flag.
 bool parse_store_flags(std::span<char* const> args, const StoreFlagSpec& spec, ParsedFlags& out,
                        std::string& error);
 
