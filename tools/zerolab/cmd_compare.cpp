@@ -107,9 +107,10 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
     f.has_output = true;
     return std::string();
   });
-  for (const auto& [name, target] :
+  for (const auto& flag :
        {std::pair<const char*, double*>{"alpha", &f.options.alpha}, {"confidence", &f.options.confidence}}) {
-    flags.value(name, [target](const std::string& v) { return parse_double(v, *target) ? "" : "parse error"; });
+    double* target = flag.second;
+    flags.value(flag.first, [target](const std::string& v) { return parse_double(v, *target) ? "" : "parse error"; });
   }
   flags.optional("fail-on-regression", [&f](const std::optional<std::string>& v) {
     f.fail_on_regression = true;

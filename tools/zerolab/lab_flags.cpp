@@ -57,9 +57,10 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
     }
     return "";
   });
-  for (const auto& [name, target] : {std::pair<const char*, std::string*>{"save", &f.save_name},
-                                     {"baseline", &f.baseline_name}}) {
-    flags.value(name, [target](const std::string& v) {
+  for (const auto& flag : {std::pair<const char*, std::string*>{"save", &f.save_name},
+                           {"baseline", &f.baseline_name}}) {
+    std::string* target = flag.second;
+    flags.value(flag.first, [target](const std::string& v) {
       std::string why = lab::baseline_name_problem(v);
       if (why.empty()) *target = v;
       return why;
@@ -74,11 +75,12 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
     f.go = v == "on";
     return "";
   });
-  for (const auto& [name, target] : {std::pair<const char*, std::string*>{"o", &f.out_dir},
-                                     {"cpuprofile", &f.cpuprofile_dir},
-                                     {"memprofile", &f.memprofile_dir},
-                                     {"baseline-dir", &f.baseline_dir}}) {
-    flags.value(name, [target](const std::string& v) -> std::string {
+  for (const auto& flag : {std::pair<const char*, std::string*>{"o", &f.out_dir},
+                           {"cpuprofile", &f.cpuprofile_dir},
+                           {"memprofile", &f.memprofile_dir},
+                           {"baseline-dir", &f.baseline_dir}}) {
+    std::string* target = flag.second;
+    flags.value(flag.first, [target](const std::string& v) -> std::string {
       if (v.empty()) return "empty directory name";
       *target = v;
       return "";
