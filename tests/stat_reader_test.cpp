@@ -1,16 +1,15 @@
 // Tests of zerolab::stat's readers: the Go benchmark format exactly as
 // benchfmt reads it (config lines, Unit lines, name lines, errors, the
-// 64 KiB line limit), Google Benchmark JSON, and command-line inputs.
+// 64 KiB line limit) and command-line inputs. Google Benchmark JSON:
+// stat_json_reader_test.cpp.
 //
 // Example:
 //   ./stat_test --gtest_filter='GoReader.*'
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,12 +48,6 @@ Read read_all(RecordReader& r) {
 Read read_go(const std::string& text, UnitMetadataMap* units = nullptr) {
   StringSource src(text);
   GoReader r(src, "in.txt", {}, units);
-  return read_all(r);
-}
-
-Read read_json(const std::string& text) {
-  StringSource src(text);
-  GbJsonReader r(src, "in.json");
   return read_all(r);
 }
 
@@ -194,173 +187,6 @@ TEST(GoReader, BinaryJunkNeverCrashes) {
   }
   const Read r = read_go(junk);
   EXPECT_TRUE(r.results.size() < 100000u);
-}
-
-TEST(GbJsonReader, MapsRunsToResults) {
-  const Read r = read_json(R"({
-    "context": {"host_name": "ci", "num_cpus": 8, "cpu_scaling_enabled": false, "caches": [{"level": 1}]},
-    "benchmarks": [
-      {"name": "BM_A/64", "run_type": "iteration", "iterations": 100, "real_time": 12.5, "cpu_time": 12.0,
-       "time_unit": "us", "bytes_per_second": 1.5e9, "items_per_second": 2e6, "Custom": 3},
-      {"name": "BM_A/64_mean", "run_type": "aggregate", "aggregate_name": "mean", "real_time": 1, "time_unit": "ns"},
-      {"name": "BM_Err", "run_type": "iteration", "error_occurred": true, "error_message": "boom"},
-      {"name": "BM_Mem", "iterations": 10, "real_time": 1, "time_unit": "ms", "allocs_per_iter": 2,
-       "max_bytes_used": 64, "total_allocated_bytes": 128, "net_heap_growth": 0}
-    ]})");
-  ASSERT_EQ(r.results.size(), 2u);
-  ASSERT_EQ(r.errors.size(), 1u);
-  EXPECT_EQ(r.errors[0], "in.json:7: benchmark BM_Err failed: boom");
-  const BenchRecord& a = r.results[0];
-  EXPECT_EQ(a.result.name, "BenchmarkBM_A/64");
-  EXPECT_EQ(a.result.iterations, 100);
-  EXPECT_EQ(a.config_value("host_name"), "ci");
-  EXPECT_EQ(a.config_value("num_cpus"), "8");
-  EXPECT_EQ(a.config_value("cpu_scaling_enabled"), "false");
-  EXPECT_EQ(a.config_value("caches"), "");
-  ASSERT_EQ(a.result.metrics.size(), 5u);
-  EXPECT_EQ(a.result.metrics[0].unit, "sec/op");
-  EXPECT_DOUBLE_EQ(a.result.metrics[0].value, 12.5e-6);
-  EXPECT_EQ(a.original[0].unit, "us/op");
-  EXPECT_EQ(a.result.metrics[1].unit, "cpu-sec/op");
-  EXPECT_EQ(a.result.metrics[2].unit, "B/s");
-  EXPECT_EQ(a.result.metrics[3].unit, "items/s");
-  EXPECT_EQ(a.result.metrics[4].unit, "Custom");
-  const BenchRecord& m = r.results[1];
-  std::vector<std::string> units;
-  for (const auto& metric : m.result.metrics) units.push_back(metric.unit);
-  EXPECT_EQ(units, (std::vector<std::string>{"sec/op", "B/op", "allocs/op", "max-B", "net-heap-B"}));
-  EXPECT_DOUBLE_EQ(m.result.metrics[0].value, 1e-3);
-  EXPECT_EQ(m.result.metrics[1].value, 12.8);  // 128 bytes in a memory pass of min(16, 10) iterations
-}
-
-// A benchmark::MemoryManager's figures (Google Benchmark measures them in a
-// separate pass of min(16, iterations per thread) iterations): B/op is the
-// pass's total_allocated_bytes over that count; the peak and the net growth
-// stay figures for the pass; the raw values are kept in `original`.
-TEST(GbJsonReader, MemoryFiguresBecomePerOpUnits) {
-  const Read r = read_json(R"({"benchmarks": [
-    {"name": "BM_T", "iterations": 20, "threads": 2, "real_time": 1, "time_unit": "ns", "Custom": 7,
-     "allocs_per_iter": 3, "max_bytes_used": 1064, "total_allocated_bytes": 10640, "net_heap_growth": -8},
-    {"name": "BM_Long", "iterations": 1000000, "real_time": 1, "time_unit": "ns",
-     "total_allocated_bytes": 1600, "allocs_per_iter": 0.0625},
-    {"name": "BM_Declared", "iterations": 1000, "memory_iterations": 4, "real_time": 1, "time_unit": "ns",
-     "total_allocated_bytes": 100},
-    {"name": "BM_NoIterations", "real_time": 1, "time_unit": "ns", "total_allocated_bytes": 77},
-    {"name": "BM_FewPerThread", "iterations": 5, "threads": 8, "real_time": 1, "time_unit": "ns",
-     "total_allocated_bytes": 40}
-  ]})");
-  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
-  ASSERT_EQ(r.results.size(), 5u);
-  auto metrics = [&r](std::size_t i) {
-    std::vector<std::pair<std::string, double>> out;
-    for (const auto& m : r.results[i].result.metrics) out.emplace_back(m.unit, m.value);
-    return out;
-  };
-  using M = std::vector<std::pair<std::string, double>>;
-  // 10 iterations per thread: a pass of 10, so 10640 bytes are 1064 B/op.
-  EXPECT_EQ(metrics(0), (M{{"sec/op", 1e-9},
-                           {"Custom", 7},
-                           {"B/op", 1064},
-                           {"allocs/op", 3},
-                           {"max-B", 1064},
-                           {"net-heap-B", -8}}));
-  EXPECT_EQ(r.results[0].original[2].value, 10640);
-  EXPECT_EQ(metrics(1), (M{{"sec/op", 1e-9}, {"B/op", 100}, {"allocs/op", 0.0625}}));  // a pass of 16
-  EXPECT_EQ(metrics(2), (M{{"sec/op", 1e-9}, {"B/op", 25}}));  // the file says 4
-  // The pass's length unknown: the total, under a unit that says so.
-  EXPECT_EQ(metrics(3), (M{{"sec/op", 1e-9}, {"alloc-B", 77}}));
-  EXPECT_EQ(metrics(4), (M{{"sec/op", 1e-9}, {"alloc-B", 40}}));
-}
-
-TEST(GbJsonReader, RejectsOtherJson) {
-  EXPECT_EQ(read_json(R"({"foo": [1, 2]})").errors,
-            std::vector<std::string>{"in.json:1: not Google Benchmark JSON: no \"benchmarks\" array"});
-  EXPECT_EQ(read_json("[1]").errors,
-            std::vector<std::string>{"in.json:1: not Google Benchmark JSON: the input is not a JSON object"});
-  const Read t = read_json("{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}, {\"name\": ");
-  EXPECT_EQ(t.results.size(), 1u);
-  ASSERT_EQ(t.errors.size(), 1u);
-  EXPECT_EQ(t.errors[0].rfind("in.json:1: invalid JSON:", 0), 0u) << t.errors[0];
-  const Read deep = read_json("{\"x\": " + std::string(10000, '[') + "}");
-  ASSERT_EQ(deep.errors.size(), 1u);
-  EXPECT_NE(deep.errors[0].find("nesting deeper than"), std::string::npos);
-}
-
-TEST(GbJsonReader, EscapesAndSpecialNumbers) {
-  const Read r = read_json(
-      R"({"context": {"a": "\u00e9\ud83d\ude00"}, "benchmarks": [{"name": "BM_\"q\"", "iterations": 1,)"
-      R"( "real_time": NaN, "time_unit": "ns", "x": -Infinity}]})");
-  ASSERT_EQ(r.results.size(), 1u);
-  EXPECT_EQ(r.results[0].config_value("a"), "é😀");
-  EXPECT_EQ(r.results[0].full_name(), "BM_\"q\"");
-  EXPECT_TRUE(std::isnan(r.results[0].result.metrics[0].value));
-  EXPECT_EQ(r.results[0].result.metrics[1].value, -std::numeric_limits<double>::infinity());
-}
-
-// A source that hands out one byte per read: every token (NaN, Infinity,
-// numbers, the '{' a line is taken from) straddles a read boundary.
-class OneByteSource final : public zerolab::stat::ByteSource {
- public:
-  explicit OneByteSource(std::string_view data) : data_(data) {}
-  std::ptrdiff_t read(char* buf, std::size_t n, std::string& /*error*/) override {
-    if (n == 0 || pos_ >= data_.size()) return 0;
-    buf[0] = data_[pos_++];
-    return 1;
-  }
-
- private:
-  std::string_view data_;
-  std::size_t pos_ = 0;
-};
-
-TEST(GbJsonReader, LinesAndSpecialNumbersAcrossReadBoundaries) {
-  const std::string text =
-      "{\"context\": {\"s\": \"NaN Infinity\"},\n"
-      "\"benchmarks\": [\n"
-      "{\"name\": \"BM_A\", \"real_time\": -Infinity, \"time_unit\": \"ns\", \"x\": NaN},\n\n"
-      "  {\"name\": \"BM_B\",\n \"real_time\": 2, \"time_unit\": \"ns\"}\n"
-      "]}\n";
-  OneByteSource src(text);
-  GbJsonReader r(src, "in.json");
-  const Read got = read_all(r);
-  ASSERT_TRUE(got.errors.empty()) << got.errors[0];
-  ASSERT_EQ(got.results.size(), 2u);
-  EXPECT_EQ(got.results[0].config_value("s"), "NaN Infinity");  // inside a string: as written
-  EXPECT_EQ(got.results[0].line, 3);
-  EXPECT_EQ(got.results[0].result.metrics[0].value, -std::numeric_limits<double>::infinity());
-  EXPECT_TRUE(std::isnan(got.results[0].result.metrics[1].value));
-  EXPECT_EQ(got.results[1].line, 5);
-  // A syntax error's line comes from its byte offset.
-  const Read bad = read_json("{\"benchmarks\": [\n{\"name\": \"BM_A\", \"real_time\": 1},\n{\"name\" 1}]}");
-  EXPECT_EQ(bad.results.size(), 1u);
-  ASSERT_EQ(bad.errors.size(), 1u);
-  EXPECT_EQ(bad.errors[0].rfind("in.json:3: invalid JSON: ", 0), 0u) << bad.errors[0];
-}
-
-// Issue 15, B6: a field of the wrong kind is a warning naming the line and
-// the field, not a silent N of 0 or a missing sec/op.
-TEST(GbJsonReader, WarnsAboutFieldsOfTheWrongKind) {
-  const Read r = read_json(R"({"benchmarks": [
-    {"name": "BM_Many", "iterations": "many", "real_time": 5, "time_unit": "ns"},
-    {"name": "BM_Huge", "iterations": 1e30, "real_time": 5, "time_unit": "ns"},
-    {"name": "BM_Fast", "iterations": 10, "real_time": "fast", "cpu_time": 4, "time_unit": "ns"},
-    {"name": "BM_Null", "iterations": 1e3, "real_time": null, "cpu_time": 4, "time_unit": "ns"}]})");
-  EXPECT_EQ(r.errors, (std::vector<std::string>{
-                          "in.json:2: benchmark BM_Many: \"iterations\" is \"many\", not an iteration count (taken as 0)",
-                          "in.json:3: benchmark BM_Huge: \"iterations\" is 1e30, not an iteration count (taken as 0)",
-                          "in.json:4: benchmark BM_Fast: \"real_time\" is \"fast\", not a time (no sec/op)",
-                          "in.json:5: benchmark BM_Null: \"real_time\" is null, not a time (no sec/op)"}));
-  ASSERT_EQ(r.results.size(), 4u);
-  EXPECT_EQ(r.results[0].result.iterations, 0);
-  EXPECT_EQ(r.results[3].result.iterations, 1000);
-  EXPECT_EQ(r.results[2].result.metrics[0].unit, "cpu-sec/op");
-}
-
-// Issue 15, B7: a UTF-8 byte-order mark before the JSON.
-TEST(GbJsonReader, AcceptsAByteOrderMark) {
-  const Read r = read_json("\xEF\xBB\xBF{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}]}");
-  EXPECT_TRUE(r.errors.empty());
-  EXPECT_EQ(r.results.size(), 1u);
 }
 
 TEST(InputFiles, LabelsAndRepeatedPaths) {
