@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <cstddef>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -167,10 +168,22 @@ std::unique_ptr<GoRegex> GoRegex::compile(std::string_view expression, std::stri
   for (const std::size_t at : escapes.any_byte) pattern[at + 1] = '8';
   RE2::Options options;
   options.set_log_errors(false);
-  // RE2's default budget (8 MB) stays: RE2 spells a Unicode class out as
-  // UTF-8 byte ranges, so `\pL{1000}` (one instruction per copy in Go)
-  // would take 1.2 M instructions, 160 MB and 2 s with Go's 128 MB budget.
-  auto re = std::make_unique<re2::RE2>(pattern, options);
+  std::unique_ptr<re2::RE2> re;
+  try {
+    // RE2's default budget first; a program over it (RE2 spells a Unicode
+    // class out as UTF-8 byte ranges: `\pL` is 1,197 instructions, one in
+    // Go) gets one more try with GoRegex::kLargeProgramBudget.
+    re = std::make_unique<re2::RE2>(pattern, options);
+    if (re->error_code() == RE2::ErrorPatternTooLarge) {
+      re.reset();
+      options.set_max_mem(kLargeProgramBudget);
+      re = std::make_unique<re2::RE2>(pattern, options);
+    }
+  } catch (const std::bad_alloc&) {
+    // Out of memory (a low ulimit -v) while compiling: too large here.
+    *error = go_error("expression too large", expression);
+    return nullptr;
+  }
   if (!re->ok()) {
     std::string arg = re->error_arg();
     if (re->error_code() == RE2::ErrorBadEscape && arg == "\\8" && !escapes.any_or_8.empty()) {

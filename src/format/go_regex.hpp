@@ -12,10 +12,22 @@
 // plus the three checks RE2 does not make as Go does: invalid UTF-8 names
 // the rest of the expression from the bad byte, `\C` (any byte) is refused,
 // and more than 1000 nested groups are "expression nests too deeply".
-// Two departures are left: Go limits the parse tree's height (1000) where
-// this counts nested capturing groups, and RE2's program budget (8 MB) is
-// smaller than Go's for Unicode classes: `\pL{1000}`, which Go accepts, is
-// "expression too large" here (RE2 spells \pL out as UTF-8 byte ranges).
+// Two departures are left:
+//  - Go limits the parse tree's height (1000) where this counts nested
+//    capturing groups;
+//  - RE2 spells a Unicode class out as UTF-8 byte ranges (`\pL` is 1,197
+//    instructions, one in Go), so repeated Unicode classes outgrow RE2's
+//    program budget long before Go's. A pattern over RE2's default budget
+//    (8 MB) is compiled once more with kLargeProgramBudget (24 MB: RE2
+//    allows 2/3 of it / 32 bytes = 524,000 instructions before it shares
+//    UTF-8 suffixes out, ~3x more after). That takes any one class repeated
+//    1000 times — the most Go's repeat limit allows — as far as measured:
+//    `\pL{1000}` (1.19 M instructions, ~0.9 s and 155 MB at peak to
+//    compile), `[\pL\pM\pN\pS\pP]{1000}`, `(?i)\pL{1000}`; the largest peak
+//    measured under this budget was 185 MB. Beyond it — several such terms,
+//    `\pL{1000}\p{Ll}{1000}`, `\pL{1000}|\pM{1000}`, which Go accepts — the
+//    pattern is "expression too large" here; so is any pattern whose
+//    compile runs out of memory.
 //
 // Example:
 //   std::string error;
@@ -39,6 +51,8 @@ class GoRegex {
  public:
   // Go's limit on nested groups (regexp/syntax maxHeight).
   static constexpr int kMaxNesting = 1000;
+  // RE2's memory budget for a pattern too large for its default (8 MB).
+  static constexpr long long kLargeProgramBudget = 24LL << 20;
 
   // Compiles a Go regular expression; null and *error ("<what>: `<where>`",
   // Go's regexp/syntax wording, without its "error parsing regexp: ") when
