@@ -29,14 +29,14 @@ JsonByteStream::int_type JsonByteStream::underflow() {
 }
 
 void JsonByteStream::refill() {
-  const std::ptrdiff_t n = read_(raw_.data(), raw_.size(), io_error_);
+  const std::ptrdiff_t n = read_(raw_.get(), kChunk, io_error_);
   if (n <= 0) {
     io_failed_ = n < 0;
     done_ = true;
     flush_word();
     return;
   }
-  respell(raw_.data(), raw_.data() + n);
+  respell(raw_.get(), raw_.get() + n);
 }
 
 // Copies [p, end) to out_: string contents in runs, NaN and Infinity outside

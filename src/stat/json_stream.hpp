@@ -18,10 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <streambuf>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace zerolab::stat {
 
@@ -37,7 +37,9 @@ class JsonByteStream final : public std::streambuf {
   static constexpr std::size_t kMaxNumber = 400;
   static constexpr std::size_t kChunk = 256 * 1024;
 
-  explicit JsonByteStream(ReadFn read) : read_(std::move(read)), raw_(kChunk) {}
+  // raw_ is not value-initialized: each read fills what it uses.
+  explicit JsonByteStream(ReadFn read)
+      : read_(std::move(read)), raw_(std::make_unique_for_overwrite<char[]>(kChunk)) {}
 
   bool io_failed() const { return io_failed_; }
   const std::string& io_error() const { return io_error_; }
@@ -62,7 +64,7 @@ class JsonByteStream final : public std::streambuf {
   void count_newlines_to(std::uint64_t offset);
 
   ReadFn read_;
-  std::vector<char> raw_;
+  std::unique_ptr<char[]> raw_;  // kChunk bytes
   std::string out_;         // the respelled bytes being handed out
   std::uint64_t base_ = 0;  // offset of out_[0]
   std::uint64_t counted_ = 0;
