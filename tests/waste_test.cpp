@@ -137,6 +137,19 @@ void expect_all_kinds(const json& r, int times = 1, int extra_temporaries = 0, i
   EXPECT_EQ((*loop)["calls"], 1000 * times);
   EXPECT_EQ((*loop)["bytes"], 60000 * times);
 
+  // The second definition: the same blocks (all freed in waste_all), plus
+  // the 1000-byte block freed after later allocations.
+  const json* in_frame = finding(r, "temporary-allocations-in-frame");
+  ASSERT_NE(in_frame, nullptr);
+  EXPECT_EQ((*in_frame)["calls"], 1002 * times + extra_temporaries);
+  EXPECT_EQ((*in_frame)["bytes"], (60000 + 262144 + 1000) * times + extra_temp_bytes);
+  EXPECT_EQ((*in_frame)["exact"], true);
+  const json* block = site_at(*in_frame, src, site_line(src, "zeros_block"));
+  ASSERT_NE(block, nullptr) << in_frame->dump(1);
+  EXPECT_EQ((*block)["calls"], times);
+  EXPECT_EQ((*block)["bytes"], 1000 * times);
+  EXPECT_EQ(site_at(*temp, src, site_line(src, "zeros_block")), nullptr);
+
   const json* over = finding(r, "oversized-buffers");
   ASSERT_NE(over, nullptr);
   EXPECT_EQ((*over)["calls"], times);
@@ -165,7 +178,7 @@ TEST_F(WasteTest, EveryKindExactly) {
   EXPECT_EQ(r["exit_status"], 0);
   EXPECT_TRUE(r["signal"].is_null());
   EXPECT_EQ(r["processes"], 1);
-  EXPECT_EQ(r["findings"].size(), 5U);
+  EXPECT_EQ(r["findings"].size(), 6U);
   expect_all_kinds(r);
   for (const json& f : r["findings"]) {
     EXPECT_GT(f["estimated_seconds"].get<double>(), 0) << f["kind"];
@@ -188,6 +201,38 @@ TEST_F(WasteTest, ThreadsCountEveryTemporary) {
   EXPECT_EQ((*temp)["sites"][0]["function"], "thread_main");
   EXPECT_EQ((*temp)["sites"][0]["line"], site_line(WASTE_FIXTURE_SOURCE, "thread-temp"));
   EXPECT_EQ((*temp)["sites"][0]["calls"], 4000);
+  const json* in_frame = finding(r, "temporary-allocations-in-frame");
+  ASSERT_NE(in_frame, nullptr);
+  EXPECT_EQ((*in_frame)["calls"], 4000);  // each thread judged on its own stack
+  EXPECT_EQ((*in_frame)["bytes"], 240000);
+}
+
+TEST_F(WasteTest, TwoDefinitionsOfTemporary) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " frames");
+  const std::string src = WASTE_FIXTURE_SOURCE;
+  // heaptrack's: q (freed before the next allocation) and make_block's
+  // block (nothing allocated before its free); not p (q came after it).
+  const json* temp = finding(r, "temporary-allocations");
+  ASSERT_NE(temp, nullptr) << r.dump(1);
+  EXPECT_EQ((*temp)["calls"], 110);
+  EXPECT_EQ((*temp)["bytes"], 100 * 50 + 10 * 70);
+  ASSERT_NE(site_at(*temp, src, site_line(src, "frame_q")), nullptr);
+  EXPECT_EQ((*site_at(*temp, src, site_line(src, "frame_q")))["calls"], 100);
+  ASSERT_NE(site_at(*temp, src, site_line(src, "made")), nullptr);
+  EXPECT_EQ((*site_at(*temp, src, site_line(src, "made")))["calls"], 10);
+  EXPECT_EQ(site_at(*temp, src, site_line(src, "frame_p")), nullptr);
+  // In the allocating frame: p and q (frames() was running at both frees),
+  // not make_block's (make_block had returned).
+  const json* in_frame = finding(r, "temporary-allocations-in-frame");
+  ASSERT_NE(in_frame, nullptr);
+  EXPECT_EQ((*in_frame)["calls"], 200);
+  EXPECT_EQ((*in_frame)["bytes"], 100 * 40 + 100 * 50);
+  ASSERT_EQ((*in_frame)["sites"].size(), 2U) << in_frame->dump(1);
+  ASSERT_NE(site_at(*in_frame, src, site_line(src, "frame_p")), nullptr);
+  EXPECT_EQ((*site_at(*in_frame, src, site_line(src, "frame_p")))["bytes"], 4000);
+  ASSERT_NE(site_at(*in_frame, src, site_line(src, "frame_q")), nullptr);
+  EXPECT_EQ((*site_at(*in_frame, src, site_line(src, "frame_q")))["bytes"], 5000);
+  EXPECT_EQ(site_at(*in_frame, src, site_line(src, "made")), nullptr);
 }
 
 TEST_F(WasteTest, ForkAndExecAreFollowed) {
@@ -205,9 +250,9 @@ TEST_F(WasteTest, NoFollowStopsAtExec) {
   ASSERT_EQ(run.code(), 0) << run.err;
   const json r = json::parse(run.out);
   EXPECT_EQ(r["processes"], 2);  // the forked child is still the same image
-  ASSERT_EQ(r["findings"].size(), 1U);
-  EXPECT_EQ(r["findings"][0]["kind"], "temporary-allocations");
-  EXPECT_EQ(r["findings"][0]["calls"], 30);
+  ASSERT_EQ(r["findings"].size(), 2U);
+  EXPECT_EQ((*finding(r, "temporary-allocations"))["calls"], 30);
+  EXPECT_EQ((*finding(r, "temporary-allocations-in-frame"))["calls"], 30);
 }
 
 TEST_F(WasteTest, VforkAndExec) {
@@ -268,13 +313,18 @@ TEST_F(WasteTest, CppVectorZeroesFreshPages) {
 
 TEST_F(WasteTest, CppStringTemporaries) {
   const json r = waste_json(std::string(WASTE_FIXTURE_CPP) + " strings");
-  ASSERT_EQ(r["findings"].size(), 1U) << r.dump(1);
-  const json& temp = r["findings"][0];
-  EXPECT_EQ(temp["kind"], "temporary-allocations");
-  EXPECT_EQ(temp["calls"], 500);
-  EXPECT_EQ(temp["bytes"], 500 * 61);
-  EXPECT_EQ(temp["sites"][0]["function"], "main");
-  EXPECT_EQ(temp["sites"][0]["line"], site_line(WASTE_FIXTURE_CPP_SOURCE, "strings"));
+  ASSERT_EQ(r["findings"].size(), 2U) << r.dump(1);
+  // Both definitions agree; the site is main's line, not libstdc++'s or the
+  // (-O0, not inlined) std::string constructor's frame from the headers.
+  for (const char* kind : {"temporary-allocations", "temporary-allocations-in-frame"}) {
+    const json* temp = finding(r, kind);
+    ASSERT_NE(temp, nullptr) << kind;
+    EXPECT_EQ((*temp)["calls"], 500) << kind;
+    EXPECT_EQ((*temp)["bytes"], 500 * 61) << kind;
+    ASSERT_EQ((*temp)["sites"].size(), 1U) << kind;
+    EXPECT_EQ((*temp)["sites"][0]["function"], "main") << kind;
+    EXPECT_EQ((*temp)["sites"][0]["line"], site_line(WASTE_FIXTURE_CPP_SOURCE, "strings")) << kind;
+  }
 }
 
 TEST_F(WasteTest, CppFillOfZeros) {

@@ -18,8 +18,10 @@
 // table unjudged (the program resized it) and the result back in.
 //
 // Hot path (malloc + free of a small block): one TLS block, two compares, a
-// countdown subtraction and two slot stores; free reads glibc's chunk size
-// word only while a large block is live.
+// countdown subtraction and two slot stores; free reads one counter of
+// preload_frame.cpp's filter, and glibc's chunk size word only while a
+// large block is live. Sampled allocations also go to preload_frame.cpp
+// (temporaries freed within the allocating function's frame).
 //
 // Example: under zerolab waste, `for (...) { std::string s(60, 'x'); }`
 // counts one temporary allocation of 61 bytes per iteration.
@@ -125,8 +127,10 @@ __attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n
   if (t.alloc_countdown <= 0) {
     const double rate = static_cast<double>(g_sample_rate);
     t.last_weight = g_sample_rate <= 1 ? 1.0 : 1.0 / (1.0 - std::exp(-static_cast<double>(n) / rate));
-    t.last_depth = capture_stack(t.last_pcs, kMaxFrames);
+    std::uint64_t cfas[kMaxFrames];
+    t.last_depth = capture_stack(t.last_pcs, kMaxFrames, cfas);
     t.alloc_countdown = draw_countdown(t, g_sample_rate);
+    frame_note_sampled(t, p, n, t.last_weight, t.last_pcs, cfas, t.last_depth);
   }
   if (n >= kLargeBlock) {
     std::uint64_t pcs[kMaxFrames];
@@ -209,6 +213,7 @@ inline void note_free(void* p, bool resized) {
     if (t.last_weight > 0) temporary_sampled(t);
     t.last_alloc = nullptr;
   }
+  if (__builtin_expect(frame_maybe_tracked(p), 0)) frame_note_free(t, p, resized);
   if (g_live_nonempty.load(std::memory_order_relaxed) != 0 && chunk_bytes(p) >= kLargeBlock) {
     if (resized) {
       forget_large(t, p);

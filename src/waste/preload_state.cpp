@@ -299,15 +299,18 @@ void fork_prepare() {
   g_site_lock.lock();
   g_anon_lock.lock();
   alloc_fork_prepare();
+  frame_fork_prepare();
 }
 
 void fork_parent() {
+  frame_fork_parent();
   alloc_fork_parent();
   g_anon_lock.unlock();
   g_site_lock.unlock();
 }
 
 void fork_child() {
+  frame_fork_child();
   alloc_fork_child();
   g_anon_lock.reset();
   g_site_lock.reset();
@@ -352,6 +355,7 @@ __attribute__((constructor)) void start_preload() {
 
 struct UnwindState {
   std::uint64_t* pcs;
+  std::uint64_t* cfas;  // may be null
   int max;
   int depth;
 };
@@ -361,6 +365,7 @@ _Unwind_Reason_Code unwind_one(_Unwind_Context* context, void* arg) {
   if (s->depth >= s->max) return _URC_END_OF_STACK;
   const _Unwind_Ptr ip = _Unwind_GetIP(context);
   if (ip == 0) return _URC_END_OF_STACK;
+  if (s->cfas != nullptr) s->cfas[s->depth] = static_cast<std::uint64_t>(_Unwind_GetCFA(context));
   s->pcs[s->depth++] = static_cast<std::uint64_t>(ip);
   return _URC_NO_REASON;
 }
@@ -424,8 +429,8 @@ void set_countdowns(ThreadState& t) {
   t.countdowns_set = true;
 }
 
-int capture_stack(std::uint64_t* pcs, int max) {
-  UnwindState s{pcs, max, 0};
+int capture_stack(std::uint64_t* pcs, int max, std::uint64_t* cfas) {
+  UnwindState s{pcs, cfas, max, 0};
   _Unwind_Backtrace(&unwind_one, &s);
   return s.depth;
 }

@@ -65,6 +65,10 @@ struct ThreadState {
   std::int64_t zero_countdown;   // bytes to the next content check
   bool countdowns_set;
   std::uint64_t rng;
+  // Temporaries in the allocating frame (preload_frame.cpp).
+  std::uint64_t serial;    // 0 until the thread's first sampled allocation
+  std::uintptr_t stack_lo;  // the thread's stack, [lo, hi); 0 until looked up
+  std::uintptr_t stack_hi;
   ReadMemory read;
 };
 
@@ -90,8 +94,8 @@ std::int64_t draw_countdown(ThreadState& t, std::uint64_t rate);
 void set_countdowns(ThreadState& t);
 
 // The calling thread's return addresses, innermost first (this function's
-// frames included). Returns the depth.
-int capture_stack(std::uint64_t* pcs, int max);
+// frames included), and if `cfas` is given each frame's CFA. Returns the depth.
+int capture_stack(std::uint64_t* pcs, int max, std::uint64_t* cfas = nullptr);
 
 // The site for this kind and stack (and descriptor pair), added if new;
 // nullptr when the table is full (counted in Totals::sites_dropped).
@@ -137,6 +141,24 @@ class SpinLock {
 void alloc_fork_prepare();
 void alloc_fork_parent();
 void alloc_fork_child();
+
+// Temporaries in the allocating frame (preload_frame.cpp). A sampled
+// allocation of `n` bytes at `p` with its stack (and the frames' CFAs):
+void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight, const std::uint64_t* pcs,
+                        const std::uint64_t* cfas, int depth);
+// Counters by address hash of the sampled blocks preload_frame.cpp tracks.
+inline constexpr std::size_t kFrameFilter = 1 << 14;
+extern std::atomic<std::uint16_t> g_frame_filter[kFrameFilter];
+inline std::size_t frame_filter_index(std::uintptr_t a) { return (a >> 4) * 0xff51afd7ed558ccdULL >> 50; }
+// False if `p` is surely not a tracked sampled block (one load; every free).
+inline bool frame_maybe_tracked(const void* p) {
+  return g_frame_filter[frame_filter_index(reinterpret_cast<std::uintptr_t>(p))].load(std::memory_order_relaxed) != 0;
+}
+// Before `p` goes back to glibc (or is resized: `resized`, not judged).
+void frame_note_free(ThreadState& t, void* p, bool resized);
+void frame_fork_prepare();
+void frame_fork_parent();
+void frame_fork_child();
 
 }  // namespace zerolab::waste
 

@@ -29,7 +29,7 @@
 namespace zerolab::waste {
 
 inline constexpr std::uint64_t kRecordMagic = 0x315453415742'5a4cULL;  // "LZBWAST1"
-inline constexpr std::uint32_t kRecordVersion = 1;
+inline constexpr std::uint32_t kRecordVersion = 2;
 
 // Environment the CLI hands the preload.
 inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";            // where .rec files go
@@ -50,8 +50,9 @@ enum class Kind : std::uint32_t {
   kTemporaryAllocations = 2,  // freed before the thread's next allocation (exact; sites sampled)
   kOversizedBuffers = 3,      // >= 16 KiB, fewer than half its bytes on touched pages at free (exact)
   kUserSpaceCopies = 4,       // read bytes written unchanged to another descriptor (exact)
+  kTemporaryInFrame = 5,      // freed before the allocating function returned (sampled)
 };
-inline constexpr int kKindCount = 5;
+inline constexpr int kKindCount = 6;
 
 enum class FdType : std::uint8_t { kFile, kPipe, kTcp, kUdp, kUnix, kTty, kOther };
 inline constexpr int kFdTypeCount = 7;
@@ -77,6 +78,10 @@ struct Totals {
   std::atomic<std::uint64_t> zero_hits;        // of those, bytes whose 64-byte line read as zero
   std::atomic<std::uint64_t> zero_sampled_calls;  // calls with >= 1 sample
   std::atomic<std::uint64_t> zero_hit_calls;      // calls with >= 1 zero sample
+  // Those calls, each weighted by 1/P(the call was sampled), in 1/1024ths:
+  // P = 1 - exp(-checked bytes / --check-rate), so small calls, rarely
+  // sampled, count for many (1 each at --check-rate 1).
+  std::atomic<std::uint64_t> zero_hit_weight_1024;
   std::atomic<std::uint64_t> over_calls;       // oversized blocks freed
   std::atomic<std::uint64_t> over_bytes;       // their requested bytes
   std::atomic<std::uint64_t> over_touched;     // of which on touched pages
@@ -85,13 +90,17 @@ struct Totals {
   std::atomic<std::uint64_t> copy_calls[kFdTypeCount][kFdTypeCount];  // [source][destination]
   std::atomic<std::uint64_t> copy_bytes[kFdTypeCount][kFdTypeCount];
   std::atomic<std::uint64_t> sites_dropped;    // events whose site did not fit in the table
+  std::atomic<std::uint64_t> frame_untracked;  // sampled blocks the frame table had no room for
 };
 
 // A call site: one stack (return addresses, innermost first, the preload's
 // own frames included; the CLI cuts them) and what happened there.
 //   fresh pages:   calls, bytes, extra = pages                 (exact)
-//   zeroed zeros:  calls = calls with a zero sample, bytes = zero sampled bytes (scaled by the CLI)
+//   zeroed zeros:  calls = calls with a zero sample, bytes = zero sampled bytes (scaled by the CLI),
+//                  extra = those calls weighted as Totals::zero_hit_weight_1024
 //   temporary:     calls, bytes (weighted by the allocation sampler; exact at --sample-rate 1)
+//   in frame:      calls, bytes (as temporary), src = index of the innermost frame
+//                  still live at the free (the CLI decides which frame is the site)
 //   oversized:     calls, bytes = requested, extra = touched   (exact)
 //   copies:        calls, bytes, src/dst = FdType              (exact)
 struct Site {

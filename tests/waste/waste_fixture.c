@@ -10,6 +10,7 @@
 //   waste_fixture kill       "all", then SIGKILL to itself
 //   waste_fixture closefds   closes fds 1 and 2, then "all"
 //   waste_fixture clean      allocates and fills, wastes nothing
+//   waste_fixture frames     temporaries of one definition or both (see frames())
 //   waste_fixture touch PATH creates PATH (tests check the program was not started)
 //
 // "all" (at --sample-rate 1 --check-rate 1):
@@ -17,6 +18,7 @@
 //   zeroed-zeros           1 call, 1000 bytes                   SITE:zeros
 //   temporary-allocations  1000 calls x 60 bytes                SITE:temp
 //                          + the 262144-byte block below, also temporary
+//   temporary-allocations-in-frame: those 1001, + the 1000-byte block  SITE:zeros_block
 //   oversized-buffers      1 call, 262144 bytes requested, 4080 touched  SITE:oversized
 //   user-space-copies      1 call, 4096 bytes, file -> pipe     SITE:copy
 #define _GNU_SOURCE
@@ -38,7 +40,7 @@ static void waste_all(void) {
   munmap(fresh, 1 << 20);
 
   // Zeroed zeros: a block filled, zeroed (not waste), zeroed again (waste).
-  char* block = malloc(1000);
+  char* block = malloc(1000);  // SITE:zeros_block
   memset(block, 0xab, 1000);
   memset(block, 0, 1000);
   memset(block, 0, 1000);  // SITE:zeros
@@ -92,6 +94,28 @@ static int wait_child(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 94;
 }
 
+// The two definitions of a temporary apart: p is freed after q was
+// allocated (in the frame, not heaptrack's), q is both, make_block's block
+// outlives make_block (heaptrack's only).
+static __attribute__((noinline)) char* make_block(void) {
+  return malloc(70);  // SITE:made
+}
+
+static void frames(void) {
+  for (int i = 0; i < 100; ++i) {
+    char* p = malloc(40);  // SITE:frame_p
+    char* q = malloc(50);  // SITE:frame_q
+    p[0] = q[0] = 1;
+    free(p);
+    free(q);
+  }
+  for (int i = 0; i < 10; ++i) {
+    char* m = make_block();
+    m[0] = 1;
+    free(m);
+  }
+}
+
 int main(int argc, char** argv) {
   self_path = argv[0];
   const char* mode = argc > 1 ? argv[1] : "all";
@@ -134,8 +158,9 @@ int main(int argc, char** argv) {
     memset(keep, 'x', 100);
     char* more = malloc(100);
     memcpy(more, keep, 100);
-    free(keep);
     if (more[0] != 'x') return 1;
+  } else if (strcmp(mode, "frames") == 0) {
+    frames();
   } else if (strcmp(mode, "touch") == 0 && argc > 2) {
     int fd = open(argv[2], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return 1;

@@ -42,12 +42,10 @@ void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
   const std::vector<MapEntry> maps = parse_maps(std::string_view(r.maps[current], length));
   const std::string preload = real_path(std::string(r.preload, strnlen(r.preload, sizeof r.preload)).c_str());
 
-  std::uint64_t zero_calls = 0;
   std::uint64_t zero_bytes = 0;
   for (const rec::ThreadSlot& s : r.slots) {
     out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].calls += static_cast<double>(get(s.temp_calls));
     out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].bytes += static_cast<double>(get(s.temp_bytes));
-    zero_calls += get(s.zero_calls);
     zero_bytes += get(s.zero_bytes);
   }
   const rec::Totals& t = r.totals;
@@ -55,15 +53,13 @@ void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
   fresh.calls += static_cast<double>(get(t.fresh_calls));
   fresh.bytes += static_cast<double>(get(t.fresh_bytes));
   fresh.extra += static_cast<double>(get(t.fresh_pages));
-  // Zeroed zeros: hits scaled by population / samples (1 when every byte is sampled).
+  // Zeroed zeros: hit bytes scaled by population / samples (1 when every
+  // byte is sampled); calls are the preload's weighted count.
   const std::uint64_t samples = get(t.zero_samples);
-  const std::uint64_t sampled_calls = get(t.zero_sampled_calls);
   const double byte_scale = samples == 0 ? 0 : static_cast<double>(zero_bytes) / static_cast<double>(samples);
-  const double call_scale =
-      sampled_calls == 0 ? 0 : static_cast<double>(zero_calls) / static_cast<double>(sampled_calls);
   KindTotals& zeros = out.totals[static_cast<int>(WasteKind::kZeroedZeros)];
   zeros.bytes += static_cast<double>(get(t.zero_hits)) * byte_scale;
-  zeros.calls += static_cast<double>(get(t.zero_hit_calls)) * call_scale;
+  zeros.calls += static_cast<double>(get(t.zero_hit_weight_1024)) / 1024.0;
   out.zero_population += zero_bytes;
   out.zero_samples += samples;
   KindTotals& over = out.totals[static_cast<int>(WasteKind::kOversizedBuffers)];
@@ -79,6 +75,7 @@ void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
       copies.bytes += static_cast<double>(get(t.copy_bytes[s][d]));
     }
   }
+  out.frame_untracked += get(t.frame_untracked);
   out.large_blocks += get(t.large_blocks);
   out.large_untracked += get(t.large_untracked);
   out.sites_dropped += get(t.sites_dropped);
@@ -94,7 +91,8 @@ void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
     site.bytes = static_cast<double>(get(s.bytes));
     site.extra = static_cast<double>(get(s.extra));
     if (site.kind == WasteKind::kZeroedZeros) {
-      site.calls *= call_scale;
+      site.calls = site.extra / 1024.0;
+      site.extra = 0;
       site.bytes *= byte_scale;
     }
     if (site.calls == 0 && site.bytes == 0) continue;  // e.g. a large block that was not oversized
@@ -107,6 +105,12 @@ void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
       ++first;
     }
     for (std::uint32_t i = first; i < s.depth; ++i) site.stack.push_back(symbols.add(maps, s.pcs[i]));
+    if (site.kind == WasteKind::kTemporaryInFrame) {  // src: innermost live frame, as a stack index
+      site.src = s.src > first ? static_cast<int>(s.src - first) : 0;
+      site.dst = 0;
+      out.totals[static_cast<int>(site.kind)].calls += site.calls;  // any frame live; the report narrows
+      out.totals[static_cast<int>(site.kind)].bytes += site.bytes;
+    }
     if (!site.stack.empty()) out.sites.push_back(std::move(site));
   }
 }

@@ -3,8 +3,9 @@
 // one Collected: exact totals per kind, the copy pairs, and every call site
 // with its stack as symbolizer ids (the preload's own frames cut).
 //
-// Zeroed zeros are sampled: each image's hits are scaled by its population
-// (bytes zero-filled on touched pages) over its samples, so the totals and
+// Zeroed zeros are sampled: each image's hit bytes are scaled by its
+// population (bytes zero-filled on touched pages) over its samples, and its
+// calls are the sampled calls weighted by 1/P(sampled), so the totals and
 // sites of that kind are estimates (exact at --check-rate 1).
 //
 // Example:
@@ -38,7 +39,7 @@ struct ProcessImage {
 
 struct SiteRecord {
   WasteKind kind{};
-  int src = 0;  // copies: FdType of the source and destination
+  int src = 0;  // copies: FdType of the source and destination; in frame: innermost live frame
   int dst = 0;
   std::vector<int> stack;  // Symbolizer ids, innermost first
   double calls = 0;
@@ -61,6 +62,7 @@ struct Collected {
   std::uint64_t copy_bytes[kFdTypes][kFdTypes] = {};
   std::uint64_t large_blocks = 0;
   std::uint64_t large_untracked = 0;
+  std::uint64_t frame_untracked = 0;  // sampled blocks the frame table had no room for
   std::uint64_t sites_dropped = 0;
   std::vector<SiteRecord> sites;
 };

@@ -39,7 +39,7 @@ namespace {
 
 constexpr std::array<std::string_view, kWasteKinds> kKindNames = {
     "zeroed-fresh-pages", "zeroed-zeros", "temporary-allocations", "oversized-buffers",
-    "user-space-copies"};
+    "user-space-copies", "temporary-allocations-in-frame"};
 
 }  // namespace
 

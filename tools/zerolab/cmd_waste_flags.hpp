@@ -32,11 +32,12 @@ enum class WasteKind {
   kTemporaryAllocations,
   kOversizedBuffers,
   kUserSpaceCopies,
+  kTemporaryInFrame,  // the second definition of a temporary (record_format.hpp)
 };
-inline constexpr int kWasteKinds = 5;
+inline constexpr int kWasteKinds = 6;
 
 // "zeroed-fresh-pages", "zeroed-zeros", "temporary-allocations",
-// "oversized-buffers", "user-space-copies".
+// "oversized-buffers", "user-space-copies", "temporary-allocations-in-frame".
 std::string_view kind_name(WasteKind kind);
 std::optional<WasteKind> kind_from_name(std::string_view name);
 

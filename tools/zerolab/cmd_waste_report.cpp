@@ -49,6 +49,7 @@ double estimate_seconds(WasteKind kind, const Finding& f, const Calibration& c) 
     case WasteKind::kZeroedZeros:
       return per(f.bytes, c.zero_bytes_per_second);
     case WasteKind::kTemporaryAllocations:
+    case WasteKind::kTemporaryInFrame:
       return f.calls * c.malloc_free_seconds;
     case WasteKind::kOversizedBuffers:
       return f.calls * c.large_block_seconds;
@@ -123,6 +124,8 @@ const char* kind_blurb(WasteKind kind) {
       return "blocks of 16 KiB or more freed with fewer than half their bytes on touched pages";
     case WasteKind::kUserSpaceCopies:
       return "bytes read into a buffer and written unchanged to another descriptor";
+    case WasteKind::kTemporaryInFrame:
+      return "blocks freed before the function that allocated them returned (sampled allocations, weighted)";
   }
   return "";
 }
@@ -164,7 +167,8 @@ std::string render_text(const Report& r) {
       out += "   " + count_text(f.extra) + " fresh pages\n";
     } else if (f.kind == WasteKind::kOversizedBuffers) {
       out += "   " + human_bytes(f.bytes) + " requested, " + human_bytes(f.extra) + " on touched pages\n";
-    } else if (f.kind == WasteKind::kTemporaryAllocations && run.wall_seconds > 0) {
+    } else if ((f.kind == WasteKind::kTemporaryAllocations || f.kind == WasteKind::kTemporaryInFrame) &&
+               run.wall_seconds > 0) {
       std::snprintf(line, sizeof line, "   %.0f allocations/s, %s/s of run time\n",
                     f.calls / run.wall_seconds, human_bytes(f.bytes / run.wall_seconds).c_str());
       out += line;
@@ -280,7 +284,8 @@ std::string render_json(const Report& r) {
     if (f.kind == WasteKind::kZeroedFreshPages) fj["pages"] = std::llround(f.extra);
     if (f.kind == WasteKind::kOversizedBuffers) fj["touched_bytes"] = std::llround(f.extra);
     if (f.kind == WasteKind::kZeroedZeros) fj["sampled_fraction"] = f.sampled_fraction;
-    if (f.kind == WasteKind::kTemporaryAllocations && run.wall_seconds > 0) {
+    if ((f.kind == WasteKind::kTemporaryAllocations || f.kind == WasteKind::kTemporaryInFrame) &&
+        run.wall_seconds > 0) {
       fj["per_second"] = {{"calls", f.calls / run.wall_seconds}, {"bytes", f.bytes / run.wall_seconds}};
     }
     if (f.kind == WasteKind::kUserSpaceCopies) {
@@ -343,6 +348,8 @@ const char* fix_for(WasteKind kind) {
       return "drop the memset: the bytes are already zero (calloc'd or zeroed before)";
     case WasteKind::kTemporaryAllocations:
       return "reuse one buffer (hoist it out of the loop), or take blocks from zerolab::Pool / zerolab::Arena";
+    case WasteKind::kTemporaryInFrame:
+      return "the block never outlives its function: a stack buffer, one reused buffer, or a zerolab::Arena reset per call";
     case WasteKind::kOversizedBuffers:
       return "allocate what is used: a small per-connection buffer, plus a large one from a zerolab::Pool when needed";
     case WasteKind::kUserSpaceCopies:
@@ -371,15 +378,31 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
       kernel_copies.bytes += static_cast<double>(collected.copy_bytes[s][d]);
     }
   }
+  // A block counts in its allocating frame if the site's frame (the first
+  // outside the runtime and library headers) was still live at the free.
+  auto in_site_frame = [&](const SiteRecord& s) {
+    std::size_t at = 0;
+    site_frame(s, symbols, at);
+    return static_cast<int>(at) >= s.src;
+  };
+  KindTotals in_frame;
+  for (const SiteRecord& s : collected.sites) {
+    if (s.kind != WasteKind::kTemporaryInFrame || !in_site_frame(s)) continue;
+    in_frame.calls += s.calls;
+    in_frame.bytes += s.bytes;
+  }
   for (int k = 0; k < kWasteKinds; ++k) {
     const auto kind = static_cast<WasteKind>(k);
-    const KindTotals& t = kind == WasteKind::kUserSpaceCopies ? kernel_copies : collected.totals[k];
+    const KindTotals& t = kind == WasteKind::kUserSpaceCopies    ? kernel_copies
+                          : kind == WasteKind::kTemporaryInFrame ? in_frame
+                                                                 : collected.totals[k];
     if (std::llround(t.bytes) == 0 && std::llround(t.calls) == 0) continue;
     Finding f;
     f.kind = kind;
     f.calls = t.calls;
     f.bytes = t.bytes;
     f.extra = t.extra;
+    if (kind == WasteKind::kTemporaryInFrame) f.exact = run.sample_rate <= 1;
     if (kind == WasteKind::kZeroedZeros) {
       f.exact = collected.zero_samples == collected.zero_population;
       f.sampled_fraction = collected.zero_population == 0
@@ -403,6 +426,7 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     for (const SiteRecord& s : collected.sites) {
       if (s.kind != kind) continue;
       if (kind == WasteKind::kUserSpaceCopies && std::string(copy_fd_path(s.src, s.dst)) == "read_write") continue;
+      if (kind == WasteKind::kTemporaryInFrame && !in_site_frame(s)) continue;
       std::size_t at = 0;
       const Frame& top = site_frame(s, symbols, at);
       const int src = kind == WasteKind::kUserSpaceCopies ? s.src : -1;
@@ -445,6 +469,11 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     r.notes.push_back(std::to_string(collected.sites_dropped) +
                       " events had no room in the site table (4096 sites per process): their "
                       "totals are counted, their sites are not");
+  }
+  if (collected.frame_untracked > 0) {
+    r.notes.push_back(std::to_string(collected.frame_untracked) +
+                      " sampled allocations were not tracked (more than 1023 live at once): "
+                      "temporary-allocations-in-frame may miss some");
   }
   if (collected.large_untracked > 0) {
     r.notes.push_back(std::to_string(collected.large_untracked) +

@@ -12,7 +12,8 @@
 //                    "copy_bytes_per_second":…},
 //    "findings": [{
 //      "kind": "zeroed-fresh-pages" | "zeroed-zeros" | "temporary-allocations"
-//              | "oversized-buffers" | "user-space-copies",
+//              | "oversized-buffers" | "user-space-copies"
+//              | "temporary-allocations-in-frame",  // freed before the allocating function returned
 //      "bytes": 1048576, "calls": 1,
 //      "estimated_seconds": 0.00011,      // an estimate from the calibration
 //      "exact": true,                     // false: bytes/calls scaled from samples
@@ -20,7 +21,7 @@
 //      "pages": 256,                      // zeroed-fresh-pages only
 //      "touched_bytes": 4080,             // oversized-buffers only
 //      "sampled_fraction": 0.004,         // zeroed-zeros only: samples / bytes
-//      "per_second": {"calls": …, "bytes": …},  // temporary-allocations only
+//      "per_second": {"calls": …, "bytes": …},  // both temporary-allocations kinds
 //      "pairs": [{"source": "file", "destination": "pipe", "bytes": 4096,
 //                 "calls": 1, "copy_fd_path": "sendfile"}],  // user-space-copies only
 //      "sites": [{"function": "main", "file": "/src/prog.c", "line": 42,
@@ -34,6 +35,10 @@
 // libraries, merged by function, file and line, largest bytes first; per
 // site, temporary allocations are weighted samples (exact at
 // --sample-rate 1), everything else exact except zeroed zeros.
+// temporary-allocations-in-frame is sampled in its totals too ("exact" only
+// at --sample-rate 1): heaptrack's definition needs only the last
+// allocation, this one the allocating frame's CFA, which only a sampled
+// stack has (src/waste/preload_frame.cpp).
 //
 // Example:
 //   Report r = build_report(collected, symbols, calibration, run);

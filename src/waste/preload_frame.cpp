@@ -1,0 +1,171 @@
+// zerolab::waste's second definition of a temporary allocation: a block
+// freed while the function that allocated it is still running, i.e.
+// within that call site's frame (heaptrack's definition, "freed before the
+// thread's next allocation", is counted in preload_alloc.cpp).
+//
+// Which frame is "the call site" is the CLI's call (the first frame outside
+// the runtime libraries and outside inlined /usr/include code, as for every
+// site), so the preload records, per freed block, which frames of its
+// allocation stack were still live at the free. Each sampled allocation
+// (preload_alloc.cpp's --sample-rate countdown) goes into a table of live
+// sampled blocks with, for every frame of its stack, the frame's CFA and
+// the return address stored just below it. At free, on the same thread and
+// its own stack, frame i is still live if the stack pointer is below its
+// CFA and the same return address is still there; the block's site (kind
+// kTemporaryInFrame) is its allocation stack with Site::src = the innermost
+// live frame, weighted like any sampled allocation (exact at --sample-rate
+// 1). The CLI counts the block if its site frame is at or past that index.
+// A later call of the same function from the same place at the same depth
+// looks alike: a block handed from one such call to the next counts too.
+// Blocks freed by another thread or on another stack (sigaltstack,
+// coroutines) are not judged.
+//
+// Cost: nothing per call beyond a filter read at free while sampled blocks
+// are live; per sample, a table insert. Memory: the table (kCapacity / 2
+// live sampled blocks; more are counted in Totals::frame_untracked).
+//
+// Example: under zerolab waste --sample-rate 1,
+//   void f() { for (int i = 0; i < 10; ++i) { char* p = malloc(60); free(p); } }
+// counts 10 temporary allocations in f's frame, 600 bytes.
+#include <pthread.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "waste/preload_state.hpp"
+
+namespace zerolab::waste {
+namespace {
+
+constexpr int kCapacityBits = 10;
+constexpr std::size_t kCapacity = std::size_t{1} << kCapacityBits;  // power of two; at most half used
+
+struct FrameBlock {
+  std::uintptr_t address;  // 0: empty
+  std::uint64_t owner;     // ThreadState::serial of the allocating thread
+  std::uint64_t size;
+  double weight;
+  int depth;
+  std::uint64_t pcs[kMaxFrames];
+  std::uint64_t cfas[kMaxFrames];  // each frame's CFA (0: unknown)...
+  std::uint64_t ras[kMaxFrames];   // ...and the return address at cfa - 8
+};
+
+FrameBlock g_table[kCapacity];
+std::size_t g_count = 0;
+SpinLock g_lock;
+std::atomic<std::uint64_t> g_next_serial{1};
+
+std::size_t slot_of(std::uintptr_t a) { return (a >> 4) * 0x9e3779b97f4a7c15ULL >> (64 - kCapacityBits); }
+
+// The thread's stack bounds, looked up once (pthread_getattr_np).
+bool thread_stack(ThreadState& t) {
+  if (t.stack_hi == 0) {
+    pthread_attr_t attr;
+    void* lo = nullptr;
+    std::size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return false;
+    pthread_attr_getstack(&attr, &lo, &size);
+    pthread_attr_destroy(&attr);
+    t.stack_lo = reinterpret_cast<std::uintptr_t>(lo);
+    t.stack_hi = t.stack_lo + size;
+  }
+  return t.stack_hi != 0;
+}
+
+// Removes `a` (backward-shift deletion); false if absent.
+bool remove_locked(std::uintptr_t a, FrameBlock& out) {
+  std::size_t i = slot_of(a);
+  while (g_table[i].address != 0 && g_table[i].address != a) i = (i + 1) & (kCapacity - 1);
+  if (g_table[i].address == 0) return false;
+  out = g_table[i];
+  std::size_t hole = i;
+  for (std::size_t j = (i + 1) & (kCapacity - 1); g_table[j].address != 0; j = (j + 1) & (kCapacity - 1)) {
+    const std::size_t home = slot_of(g_table[j].address);
+    const bool movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
+    if (movable) {
+      g_table[hole] = g_table[j];
+      hole = j;
+    }
+  }
+  g_table[hole].address = 0;
+  --g_count;
+  g_frame_filter[frame_filter_index(a)].fetch_sub(1, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace
+
+std::atomic<std::uint16_t> g_frame_filter[kFrameFilter];
+
+void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight, const std::uint64_t* pcs,
+                        const std::uint64_t* cfas, int depth) {
+  if (depth <= 0 || !thread_stack(t)) return;
+  if (t.serial == 0) t.serial = g_next_serial.fetch_add(1, std::memory_order_relaxed);
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  g_lock.lock();
+  if (g_count + 1 >= kCapacity / 2) {
+    g_lock.unlock();
+    g_record->totals.frame_untracked.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  std::size_t i = slot_of(a);
+  while (g_table[i].address != 0 && g_table[i].address != a) i = (i + 1) & (kCapacity - 1);
+  if (g_table[i].address == 0) {
+    ++g_count;
+    g_frame_filter[frame_filter_index(a)].fetch_add(1, std::memory_order_relaxed);
+  }
+  FrameBlock& b = g_table[i];
+  b.address = a;
+  b.owner = t.serial;
+  b.size = n;
+  b.weight = weight;
+  b.depth = depth;
+  for (int f = 0; f < depth; ++f) {
+    b.pcs[f] = pcs[f];
+    // The unwinder's CFA beside frame f's IP is its callee's CFA (frame f's
+    // stack pointer at the call): frame f's own is the one beside f + 1.
+    const std::uint64_t cfa = f + 1 < depth ? cfas[f + 1] : 0;
+    // Only CFAs on this thread's stack, above this frame, are read.
+    const bool on_stack = cfa > reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) &&
+                          cfa <= t.stack_hi;
+    b.cfas[f] = on_stack ? cfa : 0;
+    b.ras[f] = on_stack ? *reinterpret_cast<const std::uint64_t*>(cfa - 8) : 0;
+  }
+  g_lock.unlock();
+}
+
+void frame_note_free(ThreadState& t, void* p, bool resized) {
+  InHook guard(t);
+  FrameBlock b;
+  g_lock.lock();
+  const bool found = remove_locked(reinterpret_cast<std::uintptr_t>(p), b);
+  g_lock.unlock();
+  if (!found || resized || b.owner != t.serial) return;
+  const auto sp = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  if (sp < t.stack_lo || sp >= t.stack_hi) return;  // on another stack
+  // The innermost frame still live: below its CFA, with its return address
+  // unchanged (the word at cfa - 8 lies between sp and the stack's top).
+  int live = b.depth;
+  for (int f = 0; f < b.depth; ++f) {
+    if (b.cfas[f] > sp && b.cfas[f] <= t.stack_hi &&
+        *reinterpret_cast<const std::uint64_t*>(b.cfas[f] - 8) == b.ras[f]) {
+      live = f;
+      break;
+    }
+  }
+  if (live >= b.depth) return;  // freed after the whole stack returned
+  const auto calls = static_cast<std::uint64_t>(std::llround(b.weight));
+  const auto bytes = static_cast<std::uint64_t>(std::llround(b.weight * static_cast<double>(b.size)));
+  const auto live_from = static_cast<FdType>(live < 255 ? live : 255);
+  if (Site* s = find_or_add_site(Kind::kTemporaryInFrame, b.pcs, b.depth, live_from, FdType::kFile)) {
+    s->calls.fetch_add(calls, std::memory_order_relaxed);
+    s->bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+}
+
+void frame_fork_prepare() { g_lock.lock(); }
+void frame_fork_parent() { g_lock.unlock(); }
+void frame_fork_child() { g_lock.reset(); }
+
+}  // namespace zerolab::waste
