@@ -159,4 +159,29 @@ TEST_F(CliFlags, BenchMatchingNothingWarns) {
   EXPECT_EQ(r.err, "bench_fixture: warning: no benchmarks to run (-bench \"NoSuchBenchmark\" matches none)\n");
 }
 
+// A1: -filter nesting is bounded at 1000 (as Go bounds its parsers): exit 2
+// with the position, never a crash of the stack.
+TEST_F(CliFlags, FilterNestingIsBoundedWithThePosition) {
+  const std::string dashes = std::string(10000, '-') + ".name:a";
+  CommandResult r = cli("compare -filter '" + dashes + "' " + old_);
+  EXPECT_EQ(r.code, 2) << r.err.substr(0, 200);
+  EXPECT_EQ(r.err, "benchstat: parsing -filter: syntax error: expression nests deeper than 1000\n\t" + dashes +
+                       "\n\t" + std::string(1000, ' ') + "^\n");
+  const std::string parens = std::string(20000, '(') + ".name:a" + std::string(20000, ')');
+  r = cli("compare -filter '" + parens + "' " + old_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "benchstat: parsing -filter: syntax error: expression nests deeper than 1000");
+  const std::string regexp = ".name:/" + std::string(20000, '(') + "a" + std::string(20000, ')') + "/";
+  r = cli("compare -filter '" + regexp + "' " + old_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("benchstat: parsing -filter: syntax error: error parsing regexp: expression nests too "
+                        "deeply: `(((",
+                        0),
+            0U)
+      << r.err.substr(0, 200);
+  // 1000 levels are still a filter.
+  r = cli("compare -filter '" + std::string(1000, '(') + ".name:/./" + std::string(1000, ')') + "' " + old_);
+  EXPECT_EQ(r.code, 0) << r.err.substr(0, 200);
+}
+
 }  // namespace

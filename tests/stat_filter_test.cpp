@@ -105,6 +105,27 @@ TEST(Filter, UnitTermsSelectMetrics) {
   EXPECT_EQ(r2.result.metrics[0].unit, "sec/op");
 }
 
+// Issue 15, A1: 10,000 '-' or 20,000 '(' overflowed the stack in the
+// parser's recursion; nesting is bounded at 1000 with the position of the
+// first level past it. A regexp nested 20,000 deep fails in Go's words.
+TEST(Filter, NestingIsBounded) {
+  using zerolab::stat::Filter;
+  std::string error;
+  EXPECT_EQ(Filter::parse(std::string(10000, '-') + ".name:a", &error), nullptr);
+  EXPECT_EQ(error, "syntax error: expression nests deeper than 1000\n\t" + std::string(10000, '-') +
+                       ".name:a\n\t" + std::string(1000, ' ') + "^");
+  const std::string parens = std::string(20000, '(') + ".name:a" + std::string(20000, ')');
+  EXPECT_EQ(Filter::parse(parens, &error), nullptr);
+  EXPECT_EQ(error.rfind("syntax error: expression nests deeper than 1000\n", 0), 0u);
+  const std::string ok = std::string(1000, '-') + ".name:a";
+  EXPECT_NE(Filter::parse(ok, &error), nullptr) << error;
+  const std::string deepest = std::string(1000, '(') + ".name:a" + std::string(1000, ')');
+  EXPECT_NE(Filter::parse(deepest, &error), nullptr) << error;
+  const std::string regexp = ".name:/" + std::string(20000, '(') + "a" + std::string(20000, ')') + "/";
+  EXPECT_EQ(Filter::parse(regexp, &error), nullptr);
+  EXPECT_NE(error.find("error parsing regexp: expression nests too deeply: `((("), std::string::npos);
+}
+
 TEST(Projection, SplitName) {
   std::string_view base;
   std::vector<std::string_view> parts;

@@ -62,6 +62,10 @@ class Filter {
   // Parses a filter expression; null and *error set on failure.
   static std::unique_ptr<Filter> parse(std::string_view query, std::string* error);
 
+  // '(' groups and '-' negations may nest this deep (as Go bounds its
+  // parsers); deeper is a syntax error at the first one past it.
+  static constexpr int kMaxNesting = 1000;
+
   Filter();
   ~Filter();
   Filter(const Filter&) = delete;

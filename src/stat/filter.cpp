@@ -75,6 +75,15 @@ class FilterParser {
   std::vector<std::pair<Filter::Node*, std::size_t>> match_offsets_;
 
  private:
+  struct DepthGuard {
+    explicit DepthGuard(int& d) : depth(d) { ++depth; }
+    ~DepthGuard() { --depth; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+    int& depth;
+  };
+  int depth_ = 0;  // of match() calls under way
+
   std::pair<NodePtr, Tokenizer> and_expr(Tokenizer toks) {
     auto r = match(toks);
     toks = r.second;
@@ -99,14 +108,53 @@ class FilterParser {
     return {make_op(Filter::Node::Kind::kAnd, std::move(terms)), toks};
   }
 
+  // key:value or key:(value OR value...). Kept out of match() so that the
+  // frame every nesting level of '(' and '-' costs stays small (A1).
+  [[gnu::noinline]] std::pair<NodePtr, Tokenizer> key_value(Tokenizer start, const Tok& tok, Tokenizer rest) {
+    const std::size_t off = tok.off;
+    const std::string key = tok.text;
+    auto [op, toks2] = rest.key_or_op();
+    if (op.kind != ':') return {nullptr, start.error("expected key:value").second};
+    rest = toks2;
+    auto [val, inner] = rest.value_or_op();
+    if (val.kind == 'w' || val.kind == 'q' || val.kind == 'r') {
+      auto m = make_match(key, val);
+      match_offsets_.emplace_back(m.get(), off);
+      return {std::move(m), inner};
+    }
+    if (val.kind != '(') return {nullptr, start.error("expected key:value").second};
+    std::vector<NodePtr> terms;
+    for (;;) {
+      auto [v, t2] = inner.value_or_op();
+      if (v.kind != 'w' && v.kind != 'q' && v.kind != 'r') {
+        return {nullptr, inner.error("expected value").second};
+      }
+      auto m = make_match(key, v);
+      match_offsets_.emplace_back(m.get(), off);
+      terms.push_back(std::move(m));
+      inner = t2;
+      auto [sep, t3] = inner.value_or_op();
+      if (sep.kind == ')') return {make_op(Filter::Node::Kind::kOr, std::move(terms)), t3};
+      if (sep.kind != 'O') return {nullptr, inner.error("value list must be separated by OR").second};
+      inner = t3;
+    }
+  }
+
   std::pair<NodePtr, Tokenizer> match(Tokenizer start) {
     auto [tok, rest] = start.key_or_op();
+    // Every '(' and '-' is a level of recursion here and in the tree's
+    // walks (eval, to_string, destruction): bounded as Go's parsers bound
+    // theirs (issue 15, A1: 20,000 '(' overflowed the stack).
+    if ((tok.kind == '(' || tok.kind == '-') && depth_ >= Filter::kMaxNesting) {
+      return fail_at(start, nullptr);
+    }
+    const DepthGuard guard(depth_);
     switch (tok.kind) {
       case '(': {
         auto r = expr(rest);
         Tokenizer inner = r.second;
         auto [op, toks2] = inner.key_or_op();
-        if (op.kind != ')') return {nullptr, inner.error("missing \")\"").second};
+        if (op.kind != ')') return fail_at(inner, "missing \")\"");
         return {std::move(r.first), toks2};
       }
       case '-': {
@@ -118,39 +166,21 @@ class FilterParser {
       case '*':
         return {make_op(Filter::Node::Kind::kAnd, {}), rest};
       case 'w':
-      case 'q': {
-        const std::size_t off = tok.off;
-        const std::string key = tok.text;
-        auto [op, toks2] = rest.key_or_op();
-        if (op.kind != ':') return {nullptr, start.error("expected key:value").second};
-        rest = toks2;
-        auto [val, inner] = rest.value_or_op();
-        if (val.kind == 'w' || val.kind == 'q' || val.kind == 'r') {
-          auto m = make_match(key, val);
-          match_offsets_.emplace_back(m.get(), off);
-          return {std::move(m), inner};
-        }
-        if (val.kind != '(') return {nullptr, start.error("expected key:value").second};
-        std::vector<NodePtr> terms;
-        for (;;) {
-          auto [v, t2] = inner.value_or_op();
-          if (v.kind != 'w' && v.kind != 'q' && v.kind != 'r') {
-            return {nullptr, inner.error("expected value").second};
-          }
-          auto m = make_match(key, v);
-          match_offsets_.emplace_back(m.get(), off);
-          terms.push_back(std::move(m));
-          inner = t2;
-          auto [sep, t3] = inner.value_or_op();
-          if (sep.kind == ')') return {make_op(Filter::Node::Kind::kOr, std::move(terms)), t3};
-          if (sep.kind != 'O') return {nullptr, inner.error("value list must be separated by OR").second};
-          inner = t3;
-        }
-      }
+      case 'q':
+        return key_value(start, tok, rest);
       default:
         break;
     }
-    return {nullptr, start.error("expected key:value or subexpression").second};
+    return fail_at(start, "expected key:value or subexpression");
+  }
+
+  // Records the error (nullptr: the nesting bound's) out of line, so its
+  // strings take no room in match()'s frame.
+  [[gnu::noinline]] static std::pair<NodePtr, Tokenizer> fail_at(Tokenizer at, const char* message) {
+    if (message == nullptr) {
+      return {nullptr, at.error("expression nests deeper than " + std::to_string(Filter::kMaxNesting)).second};
+    }
+    return {nullptr, at.error(message).second};
   }
 };
 
