@@ -6,6 +6,7 @@
 //   ZEROLAB_ZERO_ISA=avx512 ./build/release/examples/zero_sweep -bench zero_fill
 #include <sys/mman.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -71,4 +72,7 @@ ZEROLAB_BENCHMARK(Zero) {
       });
     }
   }
+  // What zero_fill chose in this process, and why (to stderr, so the
+  // benchmark lines stay what benchstat and zerolab compare read).
+  std::fprintf(stderr, "zero_sweep: cpu-config %s\n", zerolab::zero_config().to_string().c_str());
 }

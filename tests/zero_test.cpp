@@ -148,7 +148,7 @@ TEST(ZeroFill, EverySmallSizeAndAlignmentOnEveryPath) {
     check_every_small_size_and_alignment(&fill, "zero_fill " + path.name);
     check_every_small_size_and_alignment(&fill_nt, "zero_fill_nt " + path.name);
     check_every_small_size_and_alignment(&chunked, "zero_chunked " + path.name);
-    // zero_fill handles n <= 32 inline; the ISA's kernel must too.
+    // zero_fill handles n <= 64 inline; the ISA's kernel must too.
     check_every_small_size_and_alignment(
         [](void* p, std::size_t n) { zero_methods::vector_stores(p, n); },
         "vector_stores " + path.name);

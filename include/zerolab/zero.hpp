@@ -2,19 +2,23 @@
 // writing them at all where the kernel will.
 //
 // zero_fill(p, n) is memset(p, 0, n) with the method chosen per size band:
-// overlapping scalar and vector stores for small sizes (no loop), then for
-// each band of sizes the fastest of vector stores, rep stosb, non-temporal
-// (cache-bypassing) stores and glibc's memset on this machine, found by
-// measuring, in two steps:
-//   - below 1 MiB, a ladder (512 B to 512 KiB by fours) timed on a scratch
-//     buffer at the first call that needs it: about a millisecond, once per
-//     process (zero_config().calibration_ms says how long it took);
+// overlapping stores for small sizes (no loop; up to 64 bytes inline, no
+// call), vector stores below 2 KiB, and from there for each band of sizes
+// the fastest of vector stores, rep stosb, non-temporal (cache-bypassing)
+// stores and glibc's memset on this machine, found by measuring, in two
+// steps:
+//   - 2 KiB to 512 KiB, a ladder (every power of two) timed on a scratch
+//     buffer at the first call that needs it: five interleaved samples per
+//     method and size, about 1-3 ms once per process
+//     (zero_config().calibration_ms says how long it took);
 //   - from 1 MiB to 32 MiB, each power-of-two bucket is raced on the buffer
 //     of the first zero_fill that lands in it: every method writes zeros,
-//     so that call costs about six passes over its own range instead of
-//     one, once per bucket and process, and needs no scratch memory.
-// The CPUID rule's method keeps a size unless another beats it by 3%; past
-// 32 MiB non-temporal stores win on any machine whose caches are smaller.
+//     so that call costs about eight to twelve passes over its own range
+//     instead of one, once per bucket and process (zero_config().reason
+//     says what each race cost), and needs no scratch memory.
+// A size keeps the smaller size's method unless another beats it by 3%;
+// past 32 MiB non-temporal stores win on any machine whose caches are
+// smaller.
 // Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands are the CPUID
 // rule: rep stosb from the L2 size with ERMS, non-temporal from min(L3, 32
 // MiB). zero_config() says which bands are in force and why.
@@ -128,8 +132,9 @@ ZeroConfig zero_calibrate();
 // false, nothing changes).
 bool set_zero_config(const ZeroConfig& config);
 
-// memset(p, 0, n): sizes up to 32 bytes inline (two overlapping stores),
-// larger ones through the kernel of the ISA with the method of n's band. REQUIRES: p valid for n bytes (p may be null when n == 0).
+// memset(p, 0, n): sizes up to 64 bytes inline (overlapping 16-byte
+// stores), larger ones through the kernel of the ISA with the method of n's
+// band. REQUIRES: p valid for n bytes (p may be null when n == 0).
 inline void zero_fill(void* p, std::size_t n) noexcept;
 
 // Zeroes with non-temporal stores regardless of size (small heads and tails
@@ -169,7 +174,7 @@ ZeroPagesResult zero_pages(void* p, std::size_t n) noexcept;
 // ---- implementation ----------------------------------------------------------
 
 namespace internal {
-// The kernel zero_fill calls past 32 bytes: resolved on first use, then the
+// The kernel zero_fill calls past 64 bytes: resolved on first use, then the
 // one chosen for the CPU (zero.cpp).
 using ZeroFillFn = void (*)(void*, std::size_t) noexcept;
 extern std::atomic<ZeroFillFn> g_zero_fill;
@@ -180,14 +185,19 @@ void zero_store_fence() noexcept;
 }  // namespace internal
 
 inline void zero_fill(void* p, std::size_t n) noexcept {
-  // The hot small sizes: two overlapping stores, no call. Stores through
-  // memcpy of zero constants compile to plain moves.
+  // The hot small sizes: two or four overlapping stores, no call (a call
+  // and its dispatch cost more than the stores up to 64 bytes). Stores
+  // through memcpy of zero constants compile to plain 16-byte moves.
   static constexpr unsigned char kZeros[16] = {};
   auto* b = static_cast<unsigned char*>(p);
-  if (n <= 32) {
+  if (n <= 64) {
     if (n >= 16) {
       std::memcpy(b, kZeros, 16);
       std::memcpy(b + n - 16, kZeros, 16);
+      if (n > 32) {
+        std::memcpy(b + 16, kZeros, 16);
+        std::memcpy(b + n - 32, kZeros, 16);
+      }
     } else if (n >= 8) {
       std::memcpy(b, kZeros, 8);
       std::memcpy(b + n - 8, kZeros, 8);

@@ -90,6 +90,7 @@ bool valid_bands(const std::vector<ZeroBand>& bands) {
 // REQUIRES: valid_bands(bands). With `learning`, the large buckets start
 // unknown and are raced on first use; without, the bands rule every size.
 void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, bool learning) {
+  internal::g_zero_vector_below.store(0, std::memory_order_relaxed);
   internal::g_zero_learning.store(false, std::memory_order_relaxed);
   for (int i = internal::kZeroBandSlots; i-- > 0;) {
     const auto k = static_cast<std::size_t>(i);
@@ -105,6 +106,9 @@ void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, bool learning) {
   g_vector.store(internal::vector_kernel(isa), std::memory_order_release);
   g_fill.store(fill_for(isa), std::memory_order_release);
   internal::g_zero_learning.store(learning, std::memory_order_release);
+  std::size_t vector_below = bands.empty() ? internal::kZeroBandSizeMask : bands.front().from;
+  if (learning) vector_below = std::min(vector_below, internal::kLargeFrom);
+  internal::g_zero_vector_below.store(vector_below, std::memory_order_release);
 }
 
 std::vector<ZeroBand> installed_bands() {
@@ -120,6 +124,8 @@ std::vector<ZeroBand> installed_bands() {
 
 // The runner-up's time over the winner's, per learned bucket, in thousandths.
 constinit std::atomic<std::uint32_t> g_large_margin[internal::kLargeBuckets] = {};
+// What each bucket's race cost its first caller, in microseconds.
+constinit std::atomic<std::uint32_t> g_large_race_us[internal::kLargeBuckets] = {};
 
 // The bands as zero_fill applies them now: the installed ones, with each
 // learned bucket in place while learning is on. Appends what was learned
@@ -144,9 +150,10 @@ std::vector<ZeroBand> effective_bands(std::string* report) {
     if (st < internal::kDone) {
       const auto m = static_cast<ZeroMethod>(st);
       add(from, m);
-      char margin[32];
-      std::snprintf(margin, sizeof margin, " %.2fx",
-                    g_large_margin[k].load(std::memory_order_relaxed) / 1000.0);
+      char margin[64];
+      std::snprintf(margin, sizeof margin, " %.2fx (race %.2f ms)",
+                    g_large_margin[k].load(std::memory_order_relaxed) / 1000.0,
+                    g_large_race_us[k].load(std::memory_order_relaxed) / 1000.0);
       learned += (learned.empty() ? "" : ", ") + internal::size_name(from) + " " + to_string(m) + margin;
     } else {
       ZeroMethod m = ZeroMethod::kVector;
@@ -427,6 +434,7 @@ bool zero_learn(void* p, std::size_t n) noexcept {
   const auto isa = static_cast<ZeroIsa>(g_isa.load(std::memory_order_relaxed));
   const LargeVerdict v = race_large(p, n, isa, cpu_features().erms);
   g_large_margin[k].store(static_cast<std::uint32_t>(v.margin * 1000), std::memory_order_relaxed);
+  g_large_race_us[k].store(static_cast<std::uint32_t>(v.ms * 1000), std::memory_order_relaxed);
   g_zero_large[k].store(static_cast<unsigned char>(v.method), std::memory_order_release);
   return true;
 }

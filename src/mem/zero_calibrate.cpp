@@ -1,14 +1,22 @@
 // zero_fill's calibration (zero_calibrate.hpp).
 //
-// Below 1 MiB (the ladder): 512 B to 512 KiB by factors of four, each
-// method timed on a 512 KiB scratch buffer in samples of about 128 KiB of
-// repeated calls (a reused buffer, as in real code) after one untimed pass
-// that faults the pages in; the best of three samples per method counts.
+// Below 2 KiB: vector stores, not measured (every x86 glibc uses them there
+// too; a rep stosb start-up alone costs more than the stores, and a
+// millisecond's timing of 10 ns calls is too noisy to overrule that).
+// The ladder, 2 KiB to 512 KiB by factors of two: each method is timed on
+// a 512 KiB scratch buffer in samples of about 64 KiB of repeated calls (a
+// reused buffer, as in real code), after about 50 µs of untimed vector
+// stores (the CPU powers its upper vector lanes up on first use, running
+// wide stores slowly until then) and one untimed call of each method; five
+// samples per method, interleaved, the best one counts. A size keeps the
+// smaller size's winner unless another method is 3% faster, so noise does
+// not make the bands flap.
 // From 1 MiB (the large buckets): each power-of-two bucket is raced once,
 // on the buffer of the first zero_fill that lands in it — every method
 // writes zeros, so the caller's buffer is a free test bench and no scratch
-// memory has to be faulted in: an untimed pass, one pass per method, a
-// second for the two best; the range ends zeroed as asked.
+// memory has to be faulted in: an untimed pass, one pass per method, then
+// two more rounds of the methods within 20% of the best; the best pass of
+// each counts and the range ends zeroed as asked.
 #include "mem/zero_calibrate.hpp"
 
 #include <sched.h>
@@ -25,10 +33,15 @@
 namespace zerolab::internal {
 namespace {
 
+constexpr std::size_t kLadderFrom = std::size_t{2} << 10;
 constexpr std::size_t kLadderTop = std::size_t{512} << 10;
-constexpr std::size_t kBytesPerSample = std::size_t{128} << 10;
-constexpr int kSamples = 3;
+constexpr std::size_t kNtFrom = std::size_t{128} << 10;  // NT stores in cache lose below this
+constexpr std::size_t kBytesPerSample = std::size_t{64} << 10;
+constexpr int kSamples = 5;
 constexpr double kIncumbentMargin = 0.97;  // another method must be 3% faster
+constexpr double kWarmupNs = 50e3;
+constexpr int kRaceRounds = 3;
+constexpr double kRaceKeep = 1.2;  // later race rounds time only methods within 20% of the best
 
 double now_ns() {
   timespec ts{};
@@ -96,15 +109,6 @@ std::vector<Candidate> candidates(ZeroKernel vector, bool erms, bool nt) {
 
 }  // namespace
 
-ZeroMethod rule_method(const ZeroConfig& rule, std::size_t n) noexcept {
-  ZeroMethod m = ZeroMethod::kVector;
-  for (const ZeroBand& b : rule.bands) {
-    if (b.from > n) break;
-    m = b.method;
-  }
-  return m;
-}
-
 Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule) {
   const double t0 = now_ns();
   Calibration out;
@@ -118,17 +122,25 @@ Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule) {
   }
   auto* buf = static_cast<unsigned char*>(map);
   const ZeroKernel vector = vector_kernel(isa);
+  vector(buf, kLadderTop);  // faults the pages in
+  // Wakes the wide vector units before anything is timed.
+  const double warm_from = now_ns();
+  while (now_ns() - warm_from < kWarmupNs) time_once({ZeroMethod::kVector, vector}, buf, kBytesPerSample, 1);
   std::string report;
-  ZeroMethod current = ZeroMethod::kVector;
-  for (std::size_t size = 512; size <= kLadderTop; size *= 4) {
-    std::vector<Candidate> cands =
-        candidates(vector, rule.has_erms, size >= (std::size_t{128} << 10));
-    vector(buf, size);  // faults the pages in, the lines into the caches
+  ZeroMethod current = ZeroMethod::kVector;  // below the ladder
+  for (std::size_t size = kLadderFrom; size <= kLadderTop; size *= 2) {
+    std::vector<Candidate> cands = candidates(vector, rule.has_erms, size >= kNtFrom);
+    for (const Candidate& c : cands) c.fill(buf, size);  // untimed: code and lines in place
     const std::size_t reps = std::max<std::size_t>(1, kBytesPerSample / size);
     for (int s = 0; s < kSamples; ++s) {
-      for (Candidate& c : cands) keep_best(c, time_once(c, buf, size, reps));
+      // A different method goes first in each round, so none is always
+      // timed right after the same neighbour.
+      for (std::size_t k = 0; k < cands.size(); ++k) {
+        Candidate& c = cands[(k + static_cast<std::size_t>(s)) % cands.size()];
+        keep_best(c, time_once(c, buf, size, reps));
+      }
     }
-    const std::size_t w = pick(cands, rule_method(rule, size));
+    const std::size_t w = pick(cands, current);
     report += (report.empty() ? "" : ", ") + verdict(size, cands, w);
     if (cands[w].method != current) {
       out.bands.push_back({size, cands[w].method});
@@ -137,44 +149,45 @@ Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule) {
   }
   munmap(map, kLadderTop);
   out.ms = (now_ns() - t0) / 1e6;
-  char head[64];
-  std::snprintf(head, sizeof head, "cpu %d, %.2f ms: ", sched_getcpu(), out.ms);
+  char head[96];
+  std::snprintf(head, sizeof head, "cpu %d, %.2f ms: below %s vector (not measured), ", sched_getcpu(),
+                out.ms, size_name(kLadderFrom).c_str());
   out.reason = head + report;
   return out;
 }
 
 LargeVerdict race_large(void* p, std::size_t n, ZeroIsa isa, bool erms) noexcept {
+  const double t0 = now_ns();
   auto* buf = static_cast<unsigned char*>(p);
   Candidate all[4] = {{ZeroMethod::kVector, vector_kernel(isa)},
                       {ZeroMethod::kRepStosb, &stosb_fill},
                       {ZeroMethod::kMemset, &memset_fill},
                       {ZeroMethod::kNonTemporal, &nt_fill}};
   // An untimed pass brings the range into whatever cache holds it, as for
-  // a reused buffer; then one pass each, and a second for the two best.
+  // a reused buffer; then one pass each, then more rounds for the close ones.
   all[0].fill(buf, n);
-  for (Candidate& c : all) {
-    if (c.method == ZeroMethod::kRepStosb && !erms) continue;
-    keep_best(c, time_once(c, buf, n, 1));
-  }
-  Candidate* first = nullptr;
-  Candidate* second = nullptr;
-  for (Candidate& c : all) {
-    if (c.best_ns_per_byte == 0) continue;
-    if (first == nullptr || c.best_ns_per_byte < first->best_ns_per_byte) {
-      second = first;
-      first = &c;
-    } else if (second == nullptr || c.best_ns_per_byte < second->best_ns_per_byte) {
-      second = &c;
+  Candidate* best = nullptr;
+  for (int round = 0; round < kRaceRounds; ++round) {
+    const double keep = best == nullptr ? 0 : best->best_ns_per_byte * kRaceKeep;
+    for (Candidate& c : all) {
+      if (c.method == ZeroMethod::kRepStosb && !erms) continue;
+      if (round > 0 && c.best_ns_per_byte > keep) continue;
+      keep_best(c, time_once(c, buf, n, 1));
+    }
+    for (Candidate& c : all) {
+      if (c.best_ns_per_byte > 0 && (best == nullptr || c.best_ns_per_byte < best->best_ns_per_byte)) best = &c;
     }
   }
-  keep_best(*second, time_once(*second, buf, n, 1));
-  keep_best(*first, time_once(*first, buf, n, 1));
-  Candidate* winner = second->best_ns_per_byte < first->best_ns_per_byte ? second : first;
-  Candidate* loser = winner == first ? second : first;
-  if (winner->method == ZeroMethod::kNonTemporal) zero_store_fence();
+  double runner_up = 0;
+  for (const Candidate& c : all) {
+    if (&c == best || c.best_ns_per_byte == 0) continue;
+    if (runner_up == 0 || c.best_ns_per_byte < runner_up) runner_up = c.best_ns_per_byte;
+  }
+  zero_store_fence();
   LargeVerdict v;
-  v.method = winner->method;
-  v.margin = winner->best_ns_per_byte > 0 ? loser->best_ns_per_byte / winner->best_ns_per_byte : 1;
+  v.method = best->method;
+  v.margin = best->best_ns_per_byte > 0 && runner_up > 0 ? runner_up / best->best_ns_per_byte : 1;
+  v.ms = (now_ns() - t0) / 1e6;
   return v;
 }
 

@@ -1,14 +1,14 @@
 // src/mem/zero_calibrate.hpp — zero_fill's calibration: times each zeroing
 // method on a scratch buffer at a ladder of sizes below 1 MiB, and on the
 // caller's own buffer for each power-of-two bucket from 1 MiB (zero.hpp
-// says the rule).
+// says the rule, zero_calibrate.cpp how it is timed).
 //
 // Thread-safety: calibrate_zero is reentrant (its own scratch mapping);
 // zero.cpp runs it once under its once-flag, or at zero_calibrate().
 //
 // Example:
 //   Calibration c = calibrate_ladder(ZeroIsa::kAvx2, default_zero_config());
-//   // c.bands == {{8 << 10, ZeroMethod::kMemset}}, c.ms ≈ 0.5
+//   // c.bands == {{4 << 10, ZeroMethod::kRepStosb}}, c.ms ≈ 1.5
 //   LargeVerdict v = race_large(buf, 8 << 20, ZeroIsa::kAvx2, true);  // buf now zero
 #ifndef ZEROLAB_SRC_MEM_ZERO_CALIBRATE_HPP_
 #define ZEROLAB_SRC_MEM_ZERO_CALIBRATE_HPP_
@@ -28,18 +28,16 @@ struct Calibration {
   double ms = 0;                // wall time taken
 };
 
-// Measures the ladder (512 B .. 512 KiB) and returns its bands, all below
-// kLargeFrom: `isa`'s vector stores against rep stosb (when `rule` has
-// ERMS), glibc memset and non-temporal stores; the CPUID `rule`'s method
-// keeps a size unless another beats it by 3%.
+// Measures the ladder (2 KiB .. 512 KiB by twos) and returns its bands, all
+// below kLargeFrom: `isa`'s vector stores against rep stosb (when `rule` has
+// ERMS), glibc memset and (from 128 KiB) non-temporal stores; a size keeps
+// the smaller size's method unless another beats it by 3%.
 Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule);
-
-// The method the bands of `rule` give size n.
-ZeroMethod rule_method(const ZeroConfig& rule, std::size_t n) noexcept;
 
 struct LargeVerdict {
   ZeroMethod method = ZeroMethod::kVector;
   double margin = 1;  // the runner-up's time over the winner's
+  double ms = 0;      // wall time of the race (what that first call cost)
 };
 
 // Races the methods on [p, p+n) (n >= kLargeFrom), leaving it zeroed.

@@ -20,6 +20,7 @@ namespace zerolab::internal {
 constinit std::atomic<std::uint64_t> g_zero_bands[kZeroBandSlots] = {
     kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand,
     kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand};
+constinit std::atomic<std::size_t> g_zero_vector_below{0};
 constinit std::atomic<bool> g_zero_learning{false};
 constinit std::atomic<unsigned char> g_zero_large[kLargeBuckets] = {
     kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown};
@@ -285,24 +286,45 @@ __attribute__((target("avx2"))) void zero_nt_avx2(void* dst, std::size_t n) noex
 
 // ---- the exported kernels ------------------------------------------------------------
 
-// zero_fill's targets: the kernel inlined, the bands looked up only for
-// sizes past every small-size path.
-void fill_sse2(void* p, std::size_t n) noexcept {
-  if (n <= 64) return core_sse2(p, n, ZeroMethod::kVector);
+// zero_fill's targets: the kernel inlined for the small sizes and the
+// vector stores' band, which need no band lookup (and so no stack frame);
+// the other sizes tail-call the banded path.
+namespace {
+
+inline bool vector_band(std::size_t n) noexcept {
+  return n < g_zero_vector_below.load(std::memory_order_relaxed);
+}
+
+__attribute__((noinline)) void banded_sse2(void* p, std::size_t n) noexcept {
   const unsigned char m = zero_choose(p, n);
   if (m != kDone) core_sse2(p, n, static_cast<ZeroMethod>(m));
 }
 
-__attribute__((target("avx2"))) void fill_avx2(void* p, std::size_t n) noexcept {
-  if (n <= 256) return core_avx2(p, n, ZeroMethod::kVector);
+__attribute__((target("avx2"), noinline)) void banded_avx2(void* p, std::size_t n) noexcept {
   const unsigned char m = zero_choose(p, n);
   if (m != kDone) core_avx2(p, n, static_cast<ZeroMethod>(m));
 }
 
-__attribute__((target("avx2,avx512f"))) void fill_avx512(void* p, std::size_t n) noexcept {
-  if (n <= 256) return core_avx512(p, n, ZeroMethod::kVector);
+__attribute__((target("avx2,avx512f"), noinline)) void banded_avx512(void* p, std::size_t n) noexcept {
   const unsigned char m = zero_choose(p, n);
   if (m != kDone) core_avx512(p, n, static_cast<ZeroMethod>(m));
+}
+
+}  // namespace
+
+void fill_sse2(void* p, std::size_t n) noexcept {
+  if (n <= 64 || vector_band(n)) return core_sse2(p, n, ZeroMethod::kVector);
+  banded_sse2(p, n);
+}
+
+__attribute__((target("avx2"))) void fill_avx2(void* p, std::size_t n) noexcept {
+  if (n <= 256 || vector_band(n)) return core_avx2(p, n, ZeroMethod::kVector);
+  banded_avx2(p, n);
+}
+
+__attribute__((target("avx2,avx512f"))) void fill_avx512(void* p, std::size_t n) noexcept {
+  if (n <= 256 || vector_band(n)) return core_avx512(p, n, ZeroMethod::kVector);
+  banded_avx512(p, n);
 }
 
 void vector_sse2(void* p, std::size_t n) noexcept { core_sse2(p, n, ZeroMethod::kVector); }

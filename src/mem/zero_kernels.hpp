@@ -39,6 +39,11 @@ inline ZeroMethod zero_band_method(std::size_t n) noexcept {
   return m;
 }
 
+// Sizes below this use vector stores without looking at the bands: the
+// first band's size (the largest size no band can change), capped at
+// kLargeFrom while learning; 0 while the bands are being replaced.
+extern constinit std::atomic<std::size_t> g_zero_vector_below;
+
 // The large buckets, learned while g_zero_learning is on: bucket k holds
 // sizes [kLargeFrom << k, kLargeFrom << (k + 1)); each is kLargeUnknown until
 // the first zero_fill of its sizes races the methods (kLargeBusy meanwhile),
