@@ -102,6 +102,19 @@ void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, bool learning) {
   for (auto& bucket : internal::g_zero_large) {
     bucket.store(internal::kLargeUnknown, std::memory_order_relaxed);
   }
+  for (int k = 0; k < 64; ++k) {
+    const std::size_t lo = std::size_t{1} << k;
+    const std::size_t hi = k == 63 ? SIZE_MAX : (lo << 1) - 1;
+    unsigned char entry = static_cast<unsigned char>(ZeroMethod::kVector);
+    for (const ZeroBand& b : bands) {
+      if (b.from <= lo) entry = static_cast<unsigned char>(b.method);
+      if (b.from > lo && b.from <= hi) entry = internal::kZeroMixed;
+    }
+    if (learning && k >= internal::kLargeLog2 && k < internal::kLargeLog2 + internal::kLargeBuckets) {
+      entry = internal::kZeroLearn;
+    }
+    internal::g_zero_by_log2[k].store(entry, std::memory_order_relaxed);
+  }
   g_isa.store(static_cast<int>(isa), std::memory_order_relaxed);
   g_vector.store(internal::vector_kernel(isa), std::memory_order_release);
   g_fill.store(fill_for(isa), std::memory_order_release);

@@ -20,6 +20,7 @@ namespace zerolab::internal {
 constinit std::atomic<std::uint64_t> g_zero_bands[kZeroBandSlots] = {
     kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand,
     kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand};
+constinit std::atomic<unsigned char> g_zero_by_log2[64] = {};  // vector until installed
 constinit std::atomic<std::size_t> g_zero_vector_below{0};
 constinit std::atomic<bool> g_zero_learning{false};
 constinit std::atomic<unsigned char> g_zero_large[kLargeBuckets] = {

@@ -39,6 +39,20 @@ inline ZeroMethod zero_band_method(std::size_t n) noexcept {
   return m;
 }
 
+// The same bands by power of two, so that zero_fill finds a size's method
+// with one load: entry k is the method (a ZeroMethod) of every size in
+// [2^k, 2^(k+1)) when one band holds them all, kZeroLearn for a large
+// bucket while learning is on (g_zero_large says), kZeroMixed when a band
+// starts inside that range (the bands are searched then). zero.cpp fills it
+// with the bands.
+inline constexpr unsigned char kZeroMixed = 0xfc;
+inline constexpr unsigned char kZeroLearn = 0xfb;
+extern constinit std::atomic<unsigned char> g_zero_by_log2[64];
+
+inline int zero_log2(std::size_t n) noexcept {
+  return 63 - __builtin_clzll(static_cast<unsigned long long>(n));
+}
+
 // Sizes below this use vector stores without looking at the bands: the
 // first band's size (the largest size no band can change), capped at
 // kLargeFrom while learning; 0 while the bands are being replaced.
@@ -49,32 +63,33 @@ extern constinit std::atomic<std::size_t> g_zero_vector_below;
 // the first zero_fill of its sizes races the methods (kLargeBusy meanwhile),
 // then the winning ZeroMethod. Sizes past the last bucket, and every size
 // while learning is off, follow the bands.
-inline constexpr std::size_t kLargeFrom = std::size_t{1} << 20;
+inline constexpr int kLargeLog2 = 20;
+inline constexpr std::size_t kLargeFrom = std::size_t{1} << kLargeLog2;
 inline constexpr int kLargeBuckets = 5;  // 1 MiB .. 32 MiB
 inline constexpr unsigned char kLargeUnknown = 0xff;
 inline constexpr unsigned char kLargeBusy = 0xfe;
 extern constinit std::atomic<bool> g_zero_learning;
 extern constinit std::atomic<unsigned char> g_zero_large[kLargeBuckets];
 
-inline int zero_large_bucket(std::size_t n) noexcept {
-  return 63 - __builtin_clzll(static_cast<unsigned long long>(n)) - 20;
-}
+inline int zero_large_bucket(std::size_t n) noexcept { return zero_log2(n) - kLargeLog2; }
 
 // Races the methods on [p, p+n) if n's bucket is still unknown and nobody
 // else is racing it; true if it did (the range is zero then).
 bool zero_learn(void* p, std::size_t n) noexcept;
 
-// The method for n (REQUIRES: n past the kernels' small paths), learning
-// n's bucket on [p, p+n) first if needed: kNoMethod then, the range zeroed.
+// The method for n (REQUIRES: n > 0, past the kernels' small paths),
+// learning n's bucket on [p, p+n) first if needed: kDone then, the range
+// zeroed.
 inline constexpr unsigned char kDone = 0xfd;
 inline unsigned char zero_choose(void* p, std::size_t n) noexcept {
-  if (n >= kLargeFrom && g_zero_learning.load(std::memory_order_relaxed)) {
-    const int k = zero_large_bucket(n);
-    if (k < kLargeBuckets) {
-      const unsigned char s = g_zero_large[k].load(std::memory_order_relaxed);
-      if (s < kDone) return s;
-      if (s == kLargeUnknown && zero_learn(p, n)) return kDone;
-    }
+  const int k = zero_log2(n);
+  const unsigned char m = g_zero_by_log2[k].load(std::memory_order_relaxed);
+  if (m < kZeroLearn) return m;
+  if (m == kZeroLearn) {
+    const int bucket = k - kLargeLog2;
+    const unsigned char s = g_zero_large[bucket].load(std::memory_order_relaxed);
+    if (s < kDone) return s;
+    if (s == kLargeUnknown && zero_learn(p, n)) return kDone;
   }
   return static_cast<unsigned char>(zero_band_method(n));
 }
