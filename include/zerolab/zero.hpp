@@ -13,8 +13,9 @@
 //     (zero_config().calibration_ms says how long it took);
 //   - from 1 MiB to 32 MiB, each power-of-two bucket is raced on the buffer
 //     of the first zero_fill that lands in it: every method writes zeros,
-//     so that call costs about eight to twelve passes over its own range
-//     instead of one, once per bucket and process (zero_config().reason
+//     so that call costs about fourteen passes over its own range instead
+//     of one (each method timed on its second pass, in the cache state its
+//     own first left), once per bucket and process (zero_config().reason
 //     says what each race cost), and needs no scratch memory.
 // A size keeps the smaller size's method unless another beats it by 3%;
 // past 32 MiB non-temporal stores win on any machine whose caches are
@@ -174,8 +175,9 @@ ZeroPagesResult zero_pages(void* p, std::size_t n) noexcept;
 // ---- implementation ----------------------------------------------------------
 
 namespace internal {
-// The kernel zero_fill calls past 64 bytes: resolved on first use, then the
-// one chosen for the CPU (zero.cpp).
+// The kernel zero_fill calls past 64 bytes (and only there: it skips the
+// small-size branches): resolved on first use, then the one chosen for the
+// CPU (zero.cpp).
 using ZeroFillFn = void (*)(void*, std::size_t) noexcept;
 extern std::atomic<ZeroFillFn> g_zero_fill;
 // True when a range of n bytes lies in a non-temporal band.
@@ -190,7 +192,9 @@ inline void zero_fill(void* p, std::size_t n) noexcept {
   // through memcpy of zero constants compile to plain 16-byte moves.
   static constexpr unsigned char kZeros[16] = {};
   auto* b = static_cast<unsigned char*>(p);
-  if (n <= 64) {
+  if (__builtin_expect(n > 64, 1)) {  // the call falls through, small sizes take the branch
+    internal::g_zero_fill.load(std::memory_order_relaxed)(p, n);
+  } else {
     if (n >= 16) {
       std::memcpy(b, kZeros, 16);
       std::memcpy(b + n - 16, kZeros, 16);
@@ -210,9 +214,7 @@ inline void zero_fill(void* p, std::size_t n) noexcept {
     } else if (n == 1) {
       *b = 0;
     }
-    return;
   }
-  internal::g_zero_fill.load(std::memory_order_relaxed)(p, n);
 }
 
 template <class Between>

@@ -54,6 +54,10 @@ inline unsigned char* align_up(unsigned char* p, std::uintptr_t a) noexcept {
   return reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + a) & ~(a - 1));
 }
 
+inline void rep_stosb_inline(void* p, std::size_t n) noexcept {
+  asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
+}
+
 // The methods other than vector stores, for sizes past the small paths.
 inline void zero_by_method(unsigned char* p, std::size_t n, ZeroMethod m,
                            void (*nt)(void*, std::size_t) noexcept) noexcept {
@@ -126,6 +130,38 @@ __attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n, Z
   }
 }
 
+// The first and last 128 bytes of [p, p+n), n >= 128.
+__attribute__((target("avx2"), always_inline)) inline void store_ends_avx2(unsigned char* p,
+                                                                          std::size_t n) noexcept {
+  const __m256i z = _mm256_setzero_si256();
+  auto* v = reinterpret_cast<__m256i*>(p);
+  auto* e = reinterpret_cast<__m256i*>(p + n);
+  _mm256_storeu_si256(v, z);
+  _mm256_storeu_si256(v + 1, z);
+  _mm256_storeu_si256(v + 2, z);
+  _mm256_storeu_si256(v + 3, z);
+  _mm256_storeu_si256(e - 4, z);
+  _mm256_storeu_si256(e - 3, z);
+  _mm256_storeu_si256(e - 2, z);
+  _mm256_storeu_si256(e - 1, z);
+}
+
+// What lies between the ends store_ends_avx2 wrote, n > 256: aligned
+// stores, 128 bytes a turn (the last turn may overlap the tail).
+__attribute__((target("avx2"), always_inline)) inline void loop_avx2(unsigned char* p,
+                                                                    std::size_t n) noexcept {
+  const __m256i z = _mm256_setzero_si256();
+  unsigned char* q = align_down(p + 128, 32);
+  unsigned char* const stop = p + n - 128;
+  for (; q < stop; q += 128) {
+    auto* a = reinterpret_cast<__m256i*>(q);
+    _mm256_store_si256(a, z);
+    _mm256_store_si256(a + 1, z);
+    _mm256_store_si256(a + 2, z);
+    _mm256_store_si256(a + 3, z);
+  }
+}
+
 __attribute__((target("avx2"), always_inline)) inline void core_avx2(void* dst, std::size_t n,
                                                                     ZeroMethod m) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
@@ -166,24 +202,8 @@ __attribute__((target("avx2"), always_inline)) inline void core_avx2(void* dst, 
     zero_by_method(p, n, m, &zero_nt_avx2);
     return;
   }
-  unsigned char* end = p + n;
-  _mm256_storeu_si256(v, z);
-  _mm256_storeu_si256(v + 1, z);
-  _mm256_storeu_si256(v + 2, z);
-  _mm256_storeu_si256(v + 3, z);
-  _mm256_storeu_si256(e - 4, z);
-  _mm256_storeu_si256(e - 3, z);
-  _mm256_storeu_si256(e - 2, z);
-  _mm256_storeu_si256(e - 1, z);
-  unsigned char* q = align_down(p + 128, 32);
-  unsigned char* const stop = end - 128;
-  for (; q < stop; q += 128) {
-    auto* a = reinterpret_cast<__m256i*>(q);
-    _mm256_store_si256(a, z);
-    _mm256_store_si256(a + 1, z);
-    _mm256_store_si256(a + 2, z);
-    _mm256_store_si256(a + 3, z);
-  }
+  store_ends_avx2(p, n);
+  loop_avx2(p, n);
 }
 
 __attribute__((target("avx2,avx512f"), always_inline)) inline void core_avx512(
@@ -229,9 +249,7 @@ __attribute__((target("avx2,avx512f"), always_inline)) inline void core_avx512(
 
 }  // namespace
 
-void zero_rep_stosb(void* p, std::size_t n) noexcept {
-  asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
-}
+void zero_rep_stosb(void* p, std::size_t n) noexcept { rep_stosb_inline(p, n); }
 
 // ---- non-temporal --------------------------------------------------------------------
 
@@ -287,13 +305,21 @@ __attribute__((target("avx2"))) void zero_nt_avx2(void* dst, std::size_t n) noex
 
 // ---- the exported kernels ------------------------------------------------------------
 
-// zero_fill's targets: the kernel inlined for the small sizes and the
-// vector stores' band, which need no band lookup (and so no stack frame);
-// the other sizes tail-call the banded path.
+// zero_fill's targets (REQUIRES: n > 64): the kernel inlined for the small sizes and the
+// vector stores' band, which need no band lookup (and so no stack frame),
+// and rep stosb inline for its bands (one table load: rep stosb's own
+// start-up is a dozen nanoseconds, a call and a search on top would be
+// 10% at 4 KiB); the other sizes tail-call the banded path.
 namespace {
 
 inline bool vector_band(std::size_t n) noexcept {
-  return n < g_zero_vector_below.load(std::memory_order_relaxed);
+  // Expected: the vector loop then follows the test with no taken branch.
+  return __builtin_expect(n < g_zero_vector_below.load(std::memory_order_relaxed), 1);
+}
+
+inline bool stosb_band(std::size_t n) noexcept {
+  return g_zero_by_log2[zero_log2(n)].load(std::memory_order_relaxed) ==
+         static_cast<unsigned char>(ZeroMethod::kRepStosb);
 }
 
 __attribute__((noinline)) void banded_sse2(void* p, std::size_t n) noexcept {
@@ -314,17 +340,36 @@ __attribute__((target("avx2,avx512f"), noinline)) void banded_avx512(void* p, st
 }  // namespace
 
 void fill_sse2(void* p, std::size_t n) noexcept {
+  if (n <= 64) __builtin_unreachable();  // zero_fill stores those inline
   if (n <= 64 || vector_band(n)) return core_sse2(p, n, ZeroMethod::kVector);
+  if (stosb_band(n)) return rep_stosb_inline(p, n);
   banded_sse2(p, n);
 }
 
-__attribute__((target("avx2"))) void fill_avx2(void* p, std::size_t n) noexcept {
-  if (n <= 256 || vector_band(n)) return core_avx2(p, n, ZeroMethod::kVector);
+// Laid out so that the vector stores' band runs without a taken branch:
+// the ends are stored before the band is known (zeros the chosen method
+// writes again, a few cycles next to its start-up).
+__attribute__((target("avx2"))) void fill_avx2(void* dst, std::size_t n) noexcept {
+  auto* p = static_cast<unsigned char*>(dst);
+  if (n <= 128) {  // and n > 64: zero_fill stores smaller sizes inline
+    const __m256i z = _mm256_setzero_si256();
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), z);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p) + 1, z);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + n) - 2, z);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + n) - 1, z);
+    return;
+  }
+  store_ends_avx2(p, n);
+  if (__builtin_expect(n <= 256, 0)) return;
+  if (vector_band(n)) return loop_avx2(p, n);
+  if (stosb_band(n)) return rep_stosb_inline(p, n);
   banded_avx2(p, n);
 }
 
 __attribute__((target("avx2,avx512f"))) void fill_avx512(void* p, std::size_t n) noexcept {
+  if (n <= 64) __builtin_unreachable();  // zero_fill stores those inline
   if (n <= 256 || vector_band(n)) return core_avx512(p, n, ZeroMethod::kVector);
+  if (stosb_band(n)) return rep_stosb_inline(p, n);
   banded_avx512(p, n);
 }
 

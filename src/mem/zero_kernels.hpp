@@ -95,7 +95,8 @@ inline unsigned char zero_choose(void* p, std::size_t n) noexcept {
 }
 
 // zero_fill's entry points per ISA: the kernels below with the bands in
-// force.
+// force. REQUIRES: n > 64 (zero_fill stores smaller sizes inline; these
+// skip the small-size branches).
 void fill_sse2(void* p, std::size_t n) noexcept;
 void fill_avx2(void* p, std::size_t n) noexcept;
 void fill_avx512(void* p, std::size_t n) noexcept;
