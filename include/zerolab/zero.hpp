@@ -11,15 +11,17 @@
 //     buffer at the first call that needs it: five interleaved samples per
 //     method and size, about 1-3 ms once per process
 //     (zero_config().calibration_ms says how long it took);
-//   - from 1 MiB to 32 MiB, each power-of-two bucket is raced on the buffer
+//   - from 1 MiB to half the L3 (rounded down to a power of two, 2-32 MiB),
+//     each power-of-two bucket is raced on the buffer
 //     of the first zero_fill that lands in it: every method writes zeros,
 //     so that call costs about fourteen passes over its own range instead
 //     of one (each method timed on its second pass, in the cache state its
 //     own first left), once per bucket and process (zero_config().reason
 //     says what each race cost), and needs no scratch memory.
-// A size keeps the smaller size's method unless another beats it by 3%;
-// past 32 MiB non-temporal stores win on any machine whose caches are
-// smaller.
+// A size keeps the smaller size's method unless another beats it by 3%.
+// From half the L3 on, non-temporal stores: a buffer that large does not
+// stay in a shared L3 from one zeroing to the next, and the race on its
+// first call cannot tell (it finds the range still cached).
 // Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands are the CPUID
 // rule: rep stosb from the L2 size with ERMS, non-temporal from min(L3, 32
 // MiB). zero_config() says which bands are in force and why.

@@ -12,8 +12,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -60,9 +60,12 @@ Provenance& provenance() {
 
 Fill fill_for(ZeroIsa isa) {
   switch (isa) {
-    case ZeroIsa::kAvx512: return &internal::fill_avx512;
-    case ZeroIsa::kAvx2: return &internal::fill_avx2;
-    case ZeroIsa::kSse2: break;
+    case ZeroIsa::kAvx512:
+      return &internal::fill_avx512;
+    case ZeroIsa::kAvx2:
+      return &internal::fill_avx2;
+    case ZeroIsa::kSse2:
+      break;
   }
   return &internal::fill_sse2;
 }
@@ -70,9 +73,12 @@ Fill fill_for(ZeroIsa isa) {
 bool cpu_has(ZeroIsa isa) {
   const auto& f = internal::cpu_features();
   switch (isa) {
-    case ZeroIsa::kAvx512: return f.avx512f && f.avx2;
-    case ZeroIsa::kAvx2: return f.avx2;
-    case ZeroIsa::kSse2: return true;
+    case ZeroIsa::kAvx512:
+      return f.avx512f && f.avx2;
+    case ZeroIsa::kAvx2:
+      return f.avx2;
+    case ZeroIsa::kSse2:
+      return true;
   }
   return false;
 }
@@ -81,15 +87,40 @@ bool valid_bands(const std::vector<ZeroBand>& bands) {
   if (bands.size() > ZeroConfig::kMaxBands) return false;
   for (std::size_t i = 0; i < bands.size(); ++i) {
     if (bands[i].from > internal::kZeroBandSizeMask - 1) return false;
-    if (static_cast<unsigned>(bands[i].method) > static_cast<unsigned>(ZeroMethod::kMemset)) return false;
+    if (static_cast<unsigned>(bands[i].method) > static_cast<unsigned>(ZeroMethod::kMemset))
+      return false;
     if (i > 0 && bands[i].from <= bands[i - 1].from) return false;
   }
   return true;
 }
 
-// REQUIRES: valid_bands(bands). With `learning`, the large buckets start
-// unknown and are raced on first use; without, the bands rule every size.
-void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, bool learning) {
+// How many large buckets are raced (from kLargeFrom up); 0: none.
+constinit std::atomic<int> g_learned_buckets{0};
+
+// Where calibrated bands switch to non-temporal stores, and so where the
+// raced buckets end: half the L3 (what one core of a shared L3 can count
+// on; measured here, a 24 MiB buffer zeroed 1.3-2.3x faster with them than
+// with rep stosb, the L3 being 48 MiB), rounded down to a power of two,
+// within 2-32 MiB.
+std::size_t nt_from_cache(const ZeroConfig& rule) {
+  std::size_t top = std::size_t{32} << 20;
+  if (rule.l3 != 0) {
+    top = internal::kLargeFrom * 2;
+    while (top * 2 <= rule.l3 / 2 && top < (std::size_t{32} << 20)) top *= 2;
+  }
+  return top;
+}
+
+// REQUIRES: valid_bands(bands). With `learn_below` > kLargeFrom, the large
+// buckets below it start unknown and are raced on first use; with 0, the
+// bands rule every size.
+void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, std::size_t learn_below) {
+  const bool learning = learn_below > internal::kLargeFrom;
+  int learned = 0;
+  while (learning && learned < internal::kLargeBuckets &&
+         (internal::kLargeFrom << (learned + 1)) <= learn_below) {
+    ++learned;
+  }
   internal::g_zero_vector_below.store(0, std::memory_order_relaxed);
   internal::g_zero_learning.store(false, std::memory_order_relaxed);
   for (int i = internal::kZeroBandSlots; i-- > 0;) {
@@ -110,7 +141,7 @@ void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, bool learning) {
       if (b.from <= lo) entry = static_cast<unsigned char>(b.method);
       if (b.from > lo && b.from <= hi) entry = internal::kZeroMixed;
     }
-    if (learning && k >= internal::kLargeLog2 && k < internal::kLargeLog2 + internal::kLargeBuckets) {
+    if (k >= internal::kLargeLog2 && k < internal::kLargeLog2 + learned) {  // the raced buckets
       entry = internal::kZeroLearn;
     }
     internal::g_zero_by_log2[k].store(entry, std::memory_order_relaxed);
@@ -118,6 +149,7 @@ void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, bool learning) {
   g_isa.store(static_cast<int>(isa), std::memory_order_relaxed);
   g_vector.store(internal::vector_kernel(isa), std::memory_order_release);
   g_fill.store(fill_for(isa), std::memory_order_release);
+  g_learned_buckets.store(learned, std::memory_order_relaxed);
   internal::g_zero_learning.store(learning, std::memory_order_release);
   std::size_t vector_below = bands.empty() ? internal::kZeroBandSizeMask : bands.front().from;
   if (learning) vector_below = std::min(vector_below, internal::kLargeFrom);
@@ -151,13 +183,14 @@ std::vector<ZeroBand> effective_bands(std::string* report) {
     const ZeroMethod current = bands.empty() ? ZeroMethod::kVector : bands.back().method;
     if (m != current) bands.push_back({from, m});
   };
-  const std::size_t past = internal::kLargeFrom << internal::kLargeBuckets;
+  const int buckets = g_learned_buckets.load(std::memory_order_relaxed);
+  const std::size_t past = internal::kLargeFrom << buckets;
   for (const ZeroBand& b : installed) {
     if (b.from < internal::kLargeFrom) add(b.from, b.method);
   }
   std::string learned;
   std::string pending;
-  for (int k = 0; k < internal::kLargeBuckets; ++k) {
+  for (int k = 0; k < buckets; ++k) {
     const std::size_t from = internal::kLargeFrom << k;
     const unsigned char st = internal::g_zero_large[k].load(std::memory_order_acquire);
     if (st < internal::kDone) {
@@ -167,7 +200,8 @@ std::vector<ZeroBand> effective_bands(std::string* report) {
       std::snprintf(margin, sizeof margin, " %.2fx (race %.2f ms)",
                     g_large_margin[k].load(std::memory_order_relaxed) / 1000.0,
                     g_large_race_us[k].load(std::memory_order_relaxed) / 1000.0);
-      learned += (learned.empty() ? "" : ", ") + internal::size_name(from) + " " + to_string(m) + margin;
+      learned +=
+          (learned.empty() ? "" : ", ") + internal::size_name(from) + " " + to_string(m) + margin;
     } else {
       ZeroMethod m = ZeroMethod::kVector;
       for (const ZeroBand& b : installed) {
@@ -181,7 +215,8 @@ std::vector<ZeroBand> effective_bands(std::string* report) {
     if (b.from >= past) add(b.from, b.method);
   }
   if (report != nullptr) {
-    *report += "; buckets raced on first use: " + (learned.empty() ? std::string("none yet") : learned);
+    *report +=
+        "; buckets raced on first use: " + (learned.empty() ? std::string("none yet") : learned);
     if (!pending.empty()) *report += "; not yet raced (the bands rule them): " + pending;
   }
   return bands;
@@ -189,13 +224,14 @@ std::vector<ZeroBand> effective_bands(std::string* report) {
 
 // The ladder's bands below 1 MiB, then the CPUID rule's from there on, and
 // non-temporal stores past the last bucket.
-std::vector<ZeroBand> calibrated_bands(const std::vector<ZeroBand>& ladder, const ZeroConfig& rule) {
+std::vector<ZeroBand> calibrated_bands(const std::vector<ZeroBand>& ladder,
+                                       const ZeroConfig& rule) {
   std::vector<ZeroBand> bands = ladder;
   const auto add = [&bands](std::size_t from, ZeroMethod m) {
     const ZeroMethod current = bands.empty() ? ZeroMethod::kVector : bands.back().method;
     if (m != current) bands.push_back({from, m});
   };
-  const std::size_t past = internal::kLargeFrom << internal::kLargeBuckets;
+  const std::size_t past = nt_from_cache(rule);
   for (const ZeroBand& b : rule.bands) {
     if (b.from >= internal::kLargeFrom && b.from < past) add(b.from, b.method);
   }
@@ -235,7 +271,9 @@ void resolve() {
     if (const char* v = std::getenv("ZEROLAB_ZERO_ISA")) {
       const std::string name = v;
       if (name == "sse2" || name == "avx2" || name == "avx512") {
-        const ZeroIsa wanted = name == "sse2" ? ZeroIsa::kSse2 : name == "avx2" ? ZeroIsa::kAvx2 : ZeroIsa::kAvx512;
+        const ZeroIsa wanted = name == "sse2"   ? ZeroIsa::kSse2
+                               : name == "avx2" ? ZeroIsa::kAvx2
+                                                : ZeroIsa::kAvx512;
         if (cpu_has(wanted)) {
           isa = wanted;
         } else {
@@ -245,7 +283,8 @@ void resolve() {
         append_error(errors, "ZEROLAB_ZERO_ISA=" + name + ": not one of sse2, avx2, avx512");
       }
     }
-    for (const auto& [name, target] : {std::pair{"ZEROLAB_ZERO_STOSB", &stosb}, std::pair{"ZEROLAB_ZERO_NT", &nt}}) {
+    for (const auto& [name, target] :
+         {std::pair{"ZEROLAB_ZERO_STOSB", &stosb}, std::pair{"ZEROLAB_ZERO_NT", &nt}}) {
       const char* v = std::getenv(name);
       if (v == nullptr) continue;
       std::size_t value = 0;
@@ -267,14 +306,14 @@ void resolve() {
     std::lock_guard lock(s.mu);
     s.env_error = errors;
     if (thresholds_given || !calibrate) {
-      install(isa, bands_from_thresholds(stosb, nt), false);
+      install(isa, bands_from_thresholds(stosb, nt), 0);
       s.source = thresholds_given ? "environment" : "cpuid";
       s.reason = thresholds_given ? "ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT given: no calibration"
                                   : "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule";
       return;
     }
     const internal::Calibration c = internal::calibrate_ladder(isa, d);
-    install(isa, calibrated_bands(c.bands, d), true);
+    install(isa, calibrated_bands(c.bands, d), nt_from_cache(d));
     s.source = "calibrated";
     s.reason = c.reason;
     s.calibration_ms = c.ms;
@@ -295,27 +334,34 @@ void resolve_and_vector(void* p, std::size_t n) noexcept {
 
 const char* to_string(ZeroIsa isa) noexcept {
   switch (isa) {
-    case ZeroIsa::kAvx512: return "avx512";
-    case ZeroIsa::kAvx2: return "avx2";
-    case ZeroIsa::kSse2: break;
+    case ZeroIsa::kAvx512:
+      return "avx512";
+    case ZeroIsa::kAvx2:
+      return "avx2";
+    case ZeroIsa::kSse2:
+      break;
   }
   return "sse2";
 }
 
 const char* to_string(ZeroMethod method) noexcept {
   switch (method) {
-    case ZeroMethod::kRepStosb: return "rep-stosb";
-    case ZeroMethod::kNonTemporal: return "nt";
-    case ZeroMethod::kMemset: return "memset";
-    case ZeroMethod::kVector: break;
+    case ZeroMethod::kRepStosb:
+      return "rep-stosb";
+    case ZeroMethod::kNonTemporal:
+      return "nt";
+    case ZeroMethod::kMemset:
+      return "memset";
+    case ZeroMethod::kVector:
+      break;
   }
   return "vector";
 }
 
 std::string ZeroConfig::to_string() const {
   std::string s = std::string("isa=") + zerolab::to_string(isa) +
-                  " stosb=" + std::to_string(stosb_threshold) + " nt=" + std::to_string(nt_threshold) +
-                  " (";
+                  " stosb=" + std::to_string(stosb_threshold) +
+                  " nt=" + std::to_string(nt_threshold) + " (";
   std::string features;
   for (const auto& [on, name] : {std::pair{has_erms, "erms"}, std::pair{has_fsrm, "fsrm"},
                                  std::pair{has_avx2, "avx2"}, std::pair{has_avx512, "avx512"}}) {
@@ -384,7 +430,7 @@ ZeroConfig zero_calibrate() {
   {
     Provenance& s = provenance();
     std::lock_guard lock(s.mu);
-    install(isa, calibrated_bands(c.bands, rule), true);
+    install(isa, calibrated_bands(c.bands, rule), nt_from_cache(rule));
     s.source = "calibrated";
     s.reason = c.reason;
     s.calibration_ms = c.ms;
@@ -403,7 +449,7 @@ bool set_zero_config(const ZeroConfig& config) {
   resolve();
   Provenance& s = provenance();
   std::lock_guard lock(s.mu);
-  install(config.isa, bands, false);
+  install(config.isa, bands, 0);
   s.source = "set_zero_config";
   s.reason.clear();
   s.calibration_ms = 0;
@@ -416,12 +462,18 @@ void zero_fill_nt(void* p, std::size_t n) noexcept {
 }
 
 namespace zero_methods {
-void glibc_memset(void* p, std::size_t n) noexcept { std::memset(p, 0, n); }
-void rep_stosb(void* p, std::size_t n) noexcept { internal::zero_rep_stosb(p, n); }
+void glibc_memset(void* p, std::size_t n) noexcept {
+  std::memset(p, 0, n);
+}
+void rep_stosb(void* p, std::size_t n) noexcept {
+  internal::zero_rep_stosb(p, n);
+}
 void vector_stores(void* p, std::size_t n) noexcept {
   g_vector.load(std::memory_order_relaxed)(p, n);
 }
-void nt_stores(void* p, std::size_t n) noexcept { zero_fill_nt(p, n); }
+void nt_stores(void* p, std::size_t n) noexcept {
+  zero_fill_nt(p, n);
+}
 }  // namespace zero_methods
 
 namespace internal {
@@ -454,13 +506,15 @@ bool zero_learn(void* p, std::size_t n) noexcept {
 
 Fill vector_kernel(ZeroIsa isa) noexcept {
   switch (isa) {
-    case ZeroIsa::kAvx512: return &vector_avx512;
-    case ZeroIsa::kAvx2: return &vector_avx2;
-    case ZeroIsa::kSse2: break;
+    case ZeroIsa::kAvx512:
+      return &vector_avx512;
+    case ZeroIsa::kAvx2:
+      return &vector_avx2;
+    case ZeroIsa::kSse2:
+      break;
   }
   return &vector_sse2;
 }
-
 
 void zero_nt_no_fence(void* p, std::size_t n) noexcept {
   if (cpu_features().avx2) {
@@ -470,7 +524,9 @@ void zero_nt_no_fence(void* p, std::size_t n) noexcept {
   }
 }
 
-void zero_store_fence() noexcept { asm volatile("sfence" : : : "memory"); }
+void zero_store_fence() noexcept {
+  asm volatile("sfence" : : : "memory");
+}
 
 }  // namespace internal
 
@@ -487,7 +543,8 @@ ZeroPagesResult zero_pages(void* p, std::size_t n) noexcept {
   if (p == nullptr) return fail(EINVAL, "zero_pages: null pointer with a non-zero length");
   if (address % page != 0) return fail(EINVAL, "zero_pages: pointer is not page-aligned");
   if (n % page != 0) return fail(EINVAL, "zero_pages: length is not a multiple of the page size");
-  if (address + n < address) return fail(EINVAL, "zero_pages: range wraps around the address space");
+  if (address + n < address)
+    return fail(EINVAL, "zero_pages: range wraps around the address space");
   if (madvise(p, n, MADV_DONTNEED) != 0) {
     const int e = errno;
     r.error = std::error_code(e, std::generic_category());

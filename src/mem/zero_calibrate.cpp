@@ -51,9 +51,15 @@ double now_ns() {
   return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
 }
 
-void nt_fill(void* p, std::size_t n) noexcept { zero_fill_nt(p, n); }
-void memset_fill(void* p, std::size_t n) noexcept { std::memset(p, 0, n); }
-void stosb_fill(void* p, std::size_t n) noexcept { zero_rep_stosb(p, n); }
+void nt_fill(void* p, std::size_t n) noexcept {
+  zero_fill_nt(p, n);
+}
+void memset_fill(void* p, std::size_t n) noexcept {
+  std::memset(p, 0, n);
+}
+void stosb_fill(void* p, std::size_t n) noexcept {
+  zero_rep_stosb(p, n);
+}
 
 struct Candidate {
   ZeroMethod method;
@@ -91,7 +97,8 @@ std::string verdict(std::size_t size, const std::vector<Candidate>& cands, std::
   double runner_up = 0;
   for (std::size_t i = 0; i < cands.size(); ++i) {
     if (i == winner) continue;
-    if (runner_up == 0 || cands[i].best_ns_per_byte < runner_up) runner_up = cands[i].best_ns_per_byte;
+    if (runner_up == 0 || cands[i].best_ns_per_byte < runner_up)
+      runner_up = cands[i].best_ns_per_byte;
   }
   char ratio[32] = "";
   if (runner_up > 0 && cands[winner].best_ns_per_byte > 0) {
@@ -127,7 +134,8 @@ Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule) {
   vector(buf, kLadderTop);  // faults the pages in
   // Wakes the wide vector units before anything is timed.
   const double warm_from = now_ns();
-  while (now_ns() - warm_from < kWarmupNs) time_once({ZeroMethod::kVector, vector}, buf, kBytesPerSample, 1);
+  while (now_ns() - warm_from < kWarmupNs)
+    time_once({ZeroMethod::kVector, vector}, buf, kBytesPerSample, 1);
   std::string report;
   ZeroMethod current = ZeroMethod::kVector;  // below the ladder
   for (std::size_t size = kLadderFrom; size <= kLadderTop; size *= 2) {
@@ -152,8 +160,8 @@ Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule) {
   munmap(map, kLadderTop);
   out.ms = (now_ns() - t0) / 1e6;
   char head[96];
-  std::snprintf(head, sizeof head, "cpu %d, %.2f ms: below %s vector (not measured), ", sched_getcpu(),
-                out.ms, size_name(kLadderFrom).c_str());
+  std::snprintf(head, sizeof head, "cpu %d, %.2f ms: below %s vector (not measured), ",
+                sched_getcpu(), out.ms, size_name(kLadderFrom).c_str());
   out.reason = head + report;
   return out;
 }
@@ -179,7 +187,9 @@ LargeVerdict race_large(void* p, std::size_t n, ZeroIsa isa, bool erms) noexcept
       keep_best(c, time_once(c, buf, n, 1));
     }
     for (Candidate& c : all) {
-      if (c.best_ns_per_byte > 0 && (best == nullptr || c.best_ns_per_byte < best->best_ns_per_byte)) best = &c;
+      if (c.best_ns_per_byte > 0 &&
+          (best == nullptr || c.best_ns_per_byte < best->best_ns_per_byte))
+        best = &c;
     }
   }
   double runner_up = 0;

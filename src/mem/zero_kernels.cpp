@@ -90,10 +90,10 @@ inline void zero_16_to_64(unsigned char* p, std::size_t n) noexcept {
   }
 }
 
-
 // ---- cores, inlined into every entry point -------------------------------------------
 
-__attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n, ZeroMethod m) noexcept {
+__attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n,
+                                                     ZeroMethod m) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n < 16) {
     zero_below_16(p, n);
@@ -132,7 +132,7 @@ __attribute__((always_inline)) inline void core_sse2(void* dst, std::size_t n, Z
 
 // The first and last 128 bytes of [p, p+n), n >= 128.
 __attribute__((target("avx2"), always_inline)) inline void store_ends_avx2(unsigned char* p,
-                                                                          std::size_t n) noexcept {
+                                                                           std::size_t n) noexcept {
   const __m256i z = _mm256_setzero_si256();
   auto* v = reinterpret_cast<__m256i*>(p);
   auto* e = reinterpret_cast<__m256i*>(p + n);
@@ -149,7 +149,7 @@ __attribute__((target("avx2"), always_inline)) inline void store_ends_avx2(unsig
 // What lies between the ends store_ends_avx2 wrote, n > 256: aligned
 // stores, 128 bytes a turn (the last turn may overlap the tail).
 __attribute__((target("avx2"), always_inline)) inline void loop_avx2(unsigned char* p,
-                                                                    std::size_t n) noexcept {
+                                                                     std::size_t n) noexcept {
   const __m256i z = _mm256_setzero_si256();
   unsigned char* q = align_down(p + 128, 32);
   unsigned char* const stop = p + n - 128;
@@ -163,7 +163,7 @@ __attribute__((target("avx2"), always_inline)) inline void loop_avx2(unsigned ch
 }
 
 __attribute__((target("avx2"), always_inline)) inline void core_avx2(void* dst, std::size_t n,
-                                                                    ZeroMethod m) noexcept {
+                                                                     ZeroMethod m) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n < 16) {
     zero_below_16(p, n);
@@ -249,7 +249,9 @@ __attribute__((target("avx2,avx512f"), always_inline)) inline void core_avx512(
 
 }  // namespace
 
-void zero_rep_stosb(void* p, std::size_t n) noexcept { rep_stosb_inline(p, n); }
+void zero_rep_stosb(void* p, std::size_t n) noexcept {
+  rep_stosb_inline(p, n);
+}
 
 // ---- non-temporal --------------------------------------------------------------------
 
@@ -332,7 +334,8 @@ __attribute__((target("avx2"), noinline)) void banded_avx2(void* p, std::size_t 
   if (m != kDone) core_avx2(p, n, static_cast<ZeroMethod>(m));
 }
 
-__attribute__((target("avx2,avx512f"), noinline)) void banded_avx512(void* p, std::size_t n) noexcept {
+__attribute__((target("avx2,avx512f"), noinline)) void banded_avx512(void* p,
+                                                                     std::size_t n) noexcept {
   const unsigned char m = zero_choose(p, n);
   if (m != kDone) core_avx512(p, n, static_cast<ZeroMethod>(m));
 }
@@ -373,7 +376,9 @@ __attribute__((target("avx2,avx512f"))) void fill_avx512(void* p, std::size_t n)
   banded_avx512(p, n);
 }
 
-void vector_sse2(void* p, std::size_t n) noexcept { core_sse2(p, n, ZeroMethod::kVector); }
+void vector_sse2(void* p, std::size_t n) noexcept {
+  core_sse2(p, n, ZeroMethod::kVector);
+}
 __attribute__((target("avx2"))) void vector_avx2(void* p, std::size_t n) noexcept {
   core_avx2(p, n, ZeroMethod::kVector);
 }

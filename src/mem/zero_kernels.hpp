@@ -1,8 +1,8 @@
 // The zeroing kernels behind zero_fill, one per ISA, each covering every
 // size: overlapping stores for small sizes, an aligned loop of vector
 // stores for medium ones, and past those the method of the size's band
-// (vector stores, rep stosb, non-temporal stores or glibc's memset). Compiled with per-function target attributes, so
-// the library itself needs no -mavx2; the dispatcher (zero.cpp) only calls a
+// (vector stores, rep stosb, non-temporal stores or glibc's memset). Compiled with per-function
+// target attributes, so the library itself needs no -mavx2; the dispatcher (zero.cpp) only calls a
 // kernel the CPU supports.
 //
 // Thread-safety: pure functions of their arguments.
@@ -65,13 +65,16 @@ extern constinit std::atomic<std::size_t> g_zero_vector_below;
 // while learning is off, follow the bands.
 inline constexpr int kLargeLog2 = 20;
 inline constexpr std::size_t kLargeFrom = std::size_t{1} << kLargeLog2;
-inline constexpr int kLargeBuckets = 5;  // 1 MiB .. 32 MiB
+// 1 MiB .. 32 MiB at most; zero.cpp races those below half the L3.
+inline constexpr int kLargeBuckets = 5;
 inline constexpr unsigned char kLargeUnknown = 0xff;
 inline constexpr unsigned char kLargeBusy = 0xfe;
 extern constinit std::atomic<bool> g_zero_learning;
 extern constinit std::atomic<unsigned char> g_zero_large[kLargeBuckets];
 
-inline int zero_large_bucket(std::size_t n) noexcept { return zero_log2(n) - kLargeLog2; }
+inline int zero_large_bucket(std::size_t n) noexcept {
+  return zero_log2(n) - kLargeLog2;
+}
 
 // Races the methods on [p, p+n) if n's bucket is still unknown and nobody
 // else is racing it; true if it did (the range is zero then).
