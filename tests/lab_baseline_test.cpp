@@ -473,46 +473,7 @@ TEST(LabBaseline, ARunWithFailedBenchmarksIsNotSaved) {
   EXPECT_EQ(entries(dir), std::vector<std::string>{});
 }
 
-TEST(LabBaselineCli, SaveThenBaselineWithTheGate) {
-  const std::string dir = temp_dir();
-  const std::string baselines = dir + "/baselines";
-  ASSERT_EQ(::mkdir(baselines.c_str(), 0777), 0);
-  const Command saved =
-      run_cli("lab append-int --go=off --count 1 --benchtime 1x -o " + dir + "/r1 --save cli --baseline-dir " +
-                  baselines,
-              dir);
-  ASSERT_EQ(saved.code, 0) << saved.err;
-  EXPECT_TRUE(saved.out.ends_with("\nsaved as baseline cli: " + baselines + "/cli\n")) << saved.out;
-  const std::string manifest = read_file(baselines + "/cli/manifest");
-  std::size_t append_int_benchmarks = 0;
-  for (const Experiment& e : catalog()) {
-    if (e.id == "append-int") append_int_benchmarks = e.benchmarks.size();
-  }
-  EXPECT_NE(manifest.find("\nexperiment: append-int " + std::to_string(append_int_benchmarks) + "\n"),
-            std::string::npos)
-      << manifest;
-  EXPECT_NE(manifest.find("\ncommand: zerolab lab append-int --go=off --count 1 --benchtime 1x -o " + dir +
-                          "/r1 --save cli --baseline-dir " + baselines + "\n"),
-            std::string::npos)
-      << manifest;
-
-  // $ZEROLAB_BASELINE_DIR stands in for --baseline-dir; one run each side
-  // cannot be significant, so the gate passes.
-  const Command compared =
-      run_cli("lab append-int --go=off --count 1 --benchtime 1x -o " + dir +
-                  "/r2 --baseline cli --fail-on-regression=5%",
-              dir, "ZEROLAB_BASELINE_DIR=" + baselines);
-  EXPECT_EQ(compared.code, 0) << compared.err;
-  EXPECT_NE(compared.out.find("\nbaseline cli (" + baselines + "/cli, recorded "), std::string::npos)
-      << compared.out;
-  EXPECT_NE(compared.out.find("\nappend-int:\npkg: zerolab/lab/append-int\n"), std::string::npos)
-      << compared.out;
-  const std::string report = read_file(dir + "/r2/report.md");
-  EXPECT_NE(report.find("\n## Baseline cli\n"), std::string::npos);
-  EXPECT_NE(report.find("\n### append-int\n"), std::string::npos);
-  EXPECT_NE(report.find("\nNo statistically significant regression worse than 5%.\n"),
-            std::string::npos);
-}
+// --save and --baseline on the results store: tests/store_baseline_test.cpp.
 
 TEST(LabBaselineCli, BadUsageAndBadBaselinesExit2AndRunNothing) {
   const std::string dir = temp_dir();

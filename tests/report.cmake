@@ -43,7 +43,7 @@ if(TARGET zerolab AND TARGET zerolab_lab)
   set(baseline_dir ${CMAKE_BINARY_DIR}/browser/lab_baseline)
   zerolab_add_browser_test(browser_lab_baseline
     GENERATOR_COMMAND /bin/sh -c
-      "rm -rf ${baseline_dir} && $<TARGET_FILE:zerolab> lab --quick chunked-zero --baseline-dir ${baseline_dir}/saved --save base -o ${baseline_dir}/first >/dev/null && $<TARGET_FILE:zerolab> lab --quick chunked-zero --baseline-dir ${baseline_dir}/saved --baseline base -o ${baseline_dir}/second >/dev/null"
+      "rm -rf ${baseline_dir} && $<TARGET_FILE:zerolab> lab --quick chunked-zero --store sqlite:${baseline_dir}/store.db --save base -o ${baseline_dir}/first >/dev/null && $<TARGET_FILE:zerolab> lab --quick chunked-zero --store sqlite:${baseline_dir}/store.db --baseline base -o ${baseline_dir}/second >/dev/null"
     PAGE ${baseline_dir}/second/report.html
     MIN_PLOTS 10
     TIMEOUT 300)

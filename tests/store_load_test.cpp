@@ -66,6 +66,7 @@ int submit_all(const store::StoreUrl& url, int process) {
 class StoreLoadTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(StoreLoadTest, EightWritersLoseNothingAndDuplicateNothing) {
+  ZEROLAB_SKIP_WITHOUT_POSTGRES(GetParam());
   const TestStore ts = make_test_store(GetParam());
   { store::Store::open(ts.url, store::OpenMode::kWrite); }  // the schema, before the race
   const auto start = std::chrono::steady_clock::now();

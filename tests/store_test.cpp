@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/baseline_store.hpp"
 #include "lab/experiment.hpp"
 #include "store/history.hpp"
 #include "store/matrix.hpp"
@@ -31,7 +32,10 @@ using lab_test_util::read_file;
 
 class StoreTest : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override { ts_ = make_test_store(GetParam()); }
+  void SetUp() override {
+    ZEROLAB_SKIP_WITHOUT_POSTGRES(GetParam());
+    ts_ = make_test_store(GetParam());
+  }
   store::Store open() { return store::Store::open(ts_.url, store::OpenMode::kWrite); }
   std::string write(const std::string& name, const std::string& text) {
     const std::string path = ts_.dir + "/" + name;
@@ -184,6 +188,23 @@ TEST_P(StoreTest, NamesPointAtRuns) {
   const auto cmd = run({"store", "name", "release", a.id.substr(0, 6)});
   EXPECT_EQ(cmd.code, 0) << cmd.err;
   EXPECT_EQ(s.resolve("release"), a.id);
+
+  // A name is per machine: naming a run of machine n leaves m's "main".
+  const store::Run c = synthetic_run(3, 3000, "n", {{"BenchmarkA", {3}}});
+  s.submit(c);
+  s.set_name("main", c.id);
+  const std::vector<store::NamedRun> named = s.named_runs("main");
+  ASSERT_EQ(named.size(), 2u);
+  EXPECT_EQ(named[0].machine, "m");
+  EXPECT_EQ(named[0].id, b.id);
+  EXPECT_EQ(named[1].machine, "n");
+  EXPECT_EQ(named[1].id, c.id);
+  const auto both = run({"store", "export", "main"});
+  EXPECT_EQ(both.code, 2);
+  EXPECT_EQ(both.err, "zerolab store export: name \"main\" in " + ts_.url.display + " names runs on 2 machines (m: " +
+                          b.id.substr(0, 8) + ", n: " + c.id.substr(0, 8) + "); give the run's id\n");
+  const auto list = run({"store", "list"});
+  EXPECT_NE(list.out.find("  name:main\n"), std::string::npos) << list.out;
 }
 
 TEST_P(StoreTest, UnknownRunIsExit2) {
@@ -277,8 +298,8 @@ TEST_P(StoreTest, NewerSchemaIsRefusedNamingTheStore) {
        {std::vector<std::string>{"store", "list"}, {"history"}, {"store", "add", write("a.txt", "BenchmarkA 1 1 ns/op\n")}}) {
     const auto r = run(args);
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find(": " + ts_.url.display + ": the store's schema is version 99, newer than this zerolab's (3); "
-                         "use a newer zerolab\n"),
+    EXPECT_NE(r.err.find(": " + ts_.url.display + ": the store's schema is version 99, newer than this zerolab's (" +
+                         std::to_string(store::Store::kSchemaVersion) + "); use a newer zerolab\n"),
               std::string::npos)
         << r.err;
   }
@@ -296,6 +317,23 @@ TEST_P(StoreTest, OlderSchemaIsMigratedForward) {
   EXPECT_EQ(s.schema_version(), store::Store::kSchemaVersion);
   s.set_name("old", "00000000-0000-4000-8000-000000000001");
   EXPECT_EQ(s.resolve("old"), "00000000-0000-4000-8000-000000000001");
+}
+
+// Schema 3's names (one run per name) become schema 4's names of the run's machine.
+TEST_P(StoreTest, NamesOfSchema3MoveToTheirRunsMachine) {
+  const store::Run a = synthetic_run(1, 1000, "cpu-a", {{"BenchmarkA", {1}}});
+  {
+    store::Store v3 = store::Store::open_at_version(ts_.url, 3);
+    v3.database().query("INSERT INTO runs(id, unix_ms, kind, command, source, machine) VALUES(?, 5, 'file', 'c', 's', ?)",
+                        {store::Param(a.id), store::Param(a.machine)}, {});
+    v3.database().query("INSERT INTO run_names(name, rid) SELECT 'main', rid FROM runs", {}, {});
+  }
+  store::Store s = open();
+  EXPECT_EQ(s.schema_version(), 4);
+  const std::vector<store::NamedRun> named = s.named_runs("main");
+  ASSERT_EQ(named.size(), 1u);
+  EXPECT_EQ(named[0].machine, "cpu-a");
+  EXPECT_EQ(named[0].id, a.id);
 }
 
 TEST_P(StoreTest, SubmitterKilledMidTransactionLeavesNoPartialRun) {
@@ -493,16 +531,19 @@ TEST(StoreSqliteFileTest, CorruptAndForeignFilesAreRefusedWithExit2) {
 
 namespace {
 
-// `zerolab lab` keeps each run in the store.
+// `zerolab lab` keeps each run in the store: C++ and Go-here results, claims, labels.
 TEST(StoreLabTest, LabRunIsStoredWithItsClaimsAndExportsAsItsFiles) {
   const TestStore ts = make_test_store("sqlite");
   const auto r = cli(ts.dir, {"lab", "--quick", "merge", "-o", ts.dir + "/out", "--store", ts.url_text, "--label",
-                              "commit=abc", "--save", "first", "--baseline-dir", ts.dir + "/baselines"});
-  ASSERT_EQ(r.code == 0 || r.code == 1, true) << r.err;
+                              "commit=abc", "--save", "first"});
+  ASSERT_EQ(r.code, 0) << r.err;
   const std::size_t at = r.out.find("stored: run ");
   ASSERT_NE(at, std::string::npos) << r.out;
   const std::string id = r.out.substr(at + 12, 36);
-  EXPECT_NE(r.out.find("stored: run " + id + " in " + ts.url_text + " as first\n"), std::string::npos);
+  EXPECT_NE(r.out.find("\nstored: run " + id + " in " + ts.url_text + "\nsaved as baseline first: run " + id + " in " +
+                       ts.url_text + "\n"),
+            std::string::npos)
+      << r.out;
   zerolab::store::Store s = zerolab::store::Store::open(ts.url, zerolab::store::OpenMode::kRead);
   EXPECT_EQ(s.resolve("first"), id);
   const zerolab::store::Run run = s.load_run(id);
@@ -517,23 +558,30 @@ TEST(StoreLabTest, LabRunIsStoredWithItsClaimsAndExportsAsItsFiles) {
   EXPECT_EQ(run.claims[0].experiment, "merge");
   EXPECT_FALSE(run.claims[0].cpp_verdict.empty());
   EXPECT_FALSE(run.claims[0].go_verdict.empty());
+  // The stored run is both files the lab wrote (merge.go.txt where Go ran).
   const auto exp = cli(ts.dir, {"store", "export", "--store", ts.url_text, "first", "-o", ts.dir + "/e.txt"});
   ASSERT_EQ(exp.code, 0) << exp.err;
-  EXPECT_EQ(cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/out/merge.txt"}).out,
-            cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/e.txt"}).out);
+  std::vector<std::string> files = {"compare", "-format", "json", "x=" + ts.dir + "/out/merge.txt"};
+  if (lab_test_util::exists(ts.dir + "/out/merge.go.txt")) files.push_back("x=" + ts.dir + "/out/merge.go.txt");
+  EXPECT_EQ(cli(ts.dir, files).out, cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/e.txt"}).out);
   const auto matrix = cli(ts.dir, {"store", "matrix", "--store", ts.url_text});
   EXPECT_NE(matrix.out.find("merge: "), std::string::npos) << matrix.out;
+  EXPECT_FALSE(lab_test_util::exists(ts.dir + "/zerolab-results")) << "--save wrote a baseline folder";
 
-  // The baseline folder --save also wrote, imported into another store once.
+  // A baseline folder of an older zerolab's --save, imported into another store once.
+  std::string error;
+  ASSERT_TRUE(zerolab::lab::save_baseline(ts.dir + "/out", {"merge"}, ts.dir, "older",
+                                          {"2026-12-01T10:00:00Z", "zerolab lab --save older", 1, "20ms"}, error))
+      << error;
   const std::string other = "sqlite:" + ts.dir + "/imported.db";
-  const auto imp = cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir + "/baselines"});
+  const auto imp = cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir});
   ASSERT_EQ(imp.code, 0) << imp.err;
   const std::string imported = imp.out.substr(0, 36);
-  EXPECT_EQ(imp.out.substr(36, 26), " imported: baseline first,") << imp.out;
-  const auto again = cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir + "/baselines"});
-  EXPECT_EQ(again.out, imported + " already stored: baseline first," + imp.out.substr(62));
-  ASSERT_EQ(cli(ts.dir, {"store", "export", "--store", other, "first", "-o", ts.dir + "/b.txt"}).code, 0);
-  EXPECT_EQ(cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/baselines/first/merge.txt"}).out,
+  EXPECT_EQ(imp.out.substr(36, 26), " imported: baseline older,") << imp.out;
+  const auto again = cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir});
+  EXPECT_EQ(again.out, imported + " already stored: baseline older," + imp.out.substr(62));
+  ASSERT_EQ(cli(ts.dir, {"store", "export", "--store", other, "older", "-o", ts.dir + "/b.txt"}).code, 0);
+  EXPECT_EQ(cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/older/merge.txt"}).out,
             cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/b.txt"}).out);
 }
 

@@ -59,6 +59,27 @@ struct TestStore {
   std::string pg_db;        // engine postgres
 };
 
+// Why the PostgreSQL tests cannot run here ("" when they can): the reason
+// scripts/pg-test-server.sh left when PostgreSQL is not installed.
+inline std::string pg_unavailable() {
+  std::FILE* f = std::fopen((pg_dir() + "/unavailable").c_str(), "r");
+  if (f == nullptr) return "";
+  char line[512] = {};
+  if (std::fgets(line, sizeof line, f) == nullptr) line[0] = '\0';
+  std::fclose(f);
+  std::string reason = line;
+  while (!reason.empty() && reason.back() == '\n') reason.pop_back();
+  return reason.empty() ? "PostgreSQL is not available" : reason;
+}
+
+// In a test's SetUp: skips a PostgreSQL test where PostgreSQL is not available.
+#define ZEROLAB_SKIP_WITHOUT_POSTGRES(engine)                                         \
+  do {                                                                                \
+    if ((engine) == "postgres" && !store_test_util::pg_unavailable().empty()) {       \
+      GTEST_SKIP() << store_test_util::pg_unavailable();                              \
+    }                                                                                 \
+  } while (false)
+
 inline TestStore make_test_store(const std::string& engine) {
   TestStore t;
   t.engine = engine;

@@ -18,6 +18,7 @@
 #ifndef ZEROLAB_SRC_STORE_DATABASE_HPP_
 #define ZEROLAB_SRC_STORE_DATABASE_HPP_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -66,6 +67,9 @@ class Database {
   virtual Engine engine() const = 0;
   // The store URL for messages (password removed).
   virtual const std::string& display() const = 0;
+  // How long a write waits for another writer's lock before giving up
+  // (kBusy); a submission retries an immediate conflict within it.
+  virtual std::chrono::milliseconds lock_timeout() const = 0;
 
   // Runs one statement (or several separated by ";" when there are no params).
   virtual void exec(const std::string& sql) = 0;
@@ -81,6 +85,10 @@ class Database {
   virtual void bulk_insert(const std::string& table, const std::vector<std::string>& columns,
                            const std::vector<Param>& values) = 0;
 };
+
+// The lock timeout: $ZEROLAB_STORE_LOCK_TIMEOUT seconds (a decimal number
+// > 0), else 120 s. Throws kBadInput for a value that is not one.
+std::chrono::milliseconds lock_timeout_from_environment();
 
 // Opens the engine the URL names. kRead never creates a SQLite file.
 std::unique_ptr<Database> open_database(const StoreUrl& url, OpenMode mode);

@@ -74,7 +74,7 @@ void ignore_notice(void*, const char*) {}
 
 class PostgresDatabase final : public Database {
  public:
-  PostgresDatabase(const StoreUrl& url, OpenMode) : display_(url.display) {
+  PostgresDatabase(const StoreUrl& url, OpenMode) : display_(url.display), lock_timeout_(lock_timeout_from_environment()) {
     char* parse_error = nullptr;
     PQconninfoOption* opts = PQconninfoParse(url.target.c_str(), &parse_error);
     if (opts == nullptr) {
@@ -94,6 +94,14 @@ class PostgresDatabase final : public Database {
       throw StoreError(StoreError::Kind::kFailed, "cannot reach " + display_ + ": " + msg);
     }
     PQsetNoticeProcessor(conn_, &ignore_notice, nullptr);
+    // A row another submitter is writing (the same run id) is waited for
+    // no longer than a SQLite writer waits for the lock.
+    try {
+      exec("SET lock_timeout = " + std::to_string(lock_timeout_.count()));
+    } catch (...) {
+      PQfinish(conn_);
+      throw;
+    }
   }
   ~PostgresDatabase() override { PQfinish(conn_); }
   PostgresDatabase(const PostgresDatabase&) = delete;
@@ -101,6 +109,7 @@ class PostgresDatabase final : public Database {
 
   Engine engine() const override { return Engine::kPostgres; }
   const std::string& display() const override { return display_; }
+  std::chrono::milliseconds lock_timeout() const override { return lock_timeout_; }
 
   void exec(const std::string& sql) override { check(Result(PQexec(conn_, sql.c_str()))); }
 
@@ -192,7 +201,7 @@ class PostgresDatabase final : public Database {
     const char* state = r ? PQresultErrorField(r.get(), PG_DIAG_SQLSTATE) : nullptr;
     const std::string code = state != nullptr ? state : "";
     const std::string msg = first_line(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn_));
-    if (code == "40001" || code == "40P01") fail(StoreError::Kind::kBusy, msg);
+    if (code == "40001" || code == "40P01" || code == "55P03") fail(StoreError::Kind::kBusy, msg);
     if (code == "25006" || code == "42501") {
       throw StoreError(StoreError::Kind::kFailed, display_ + ": the store is read-only for this user (" + msg + ")");
     }
@@ -207,6 +216,7 @@ class PostgresDatabase final : public Database {
   }
 
   std::string display_;
+  std::chrono::milliseconds lock_timeout_;
   PGconn* conn_ = nullptr;
 };
 

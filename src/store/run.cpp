@@ -153,6 +153,37 @@ std::string to_go_format(const Run& run) {
   return out;
 }
 
+Run select_results(const Run& run, const std::function<bool(const std::vector<KeyValue>& config)>& keep) {
+  Run out;
+  out.id = run.id;
+  out.unix_ms = run.unix_ms;
+  out.kind = run.kind;
+  out.command = run.command;
+  out.source = run.source;
+  out.machine = run.machine;
+  out.labels = run.labels;
+  out.units = run.units;
+  std::vector<int> new_block(run.configs.size(), -1);
+  const std::vector<KeyValue> no_config;
+  for (const StoredResult& r : run.results) {
+    const bool known = r.block >= 0 && static_cast<std::size_t>(r.block) < run.configs.size();
+    const auto b = static_cast<std::size_t>(r.block);
+    if (!keep(known ? run.configs[b] : no_config)) continue;
+    StoredResult copy = r;
+    if (known) {
+      if (new_block[b] < 0) {
+        new_block[b] = static_cast<int>(out.configs.size());
+        out.configs.push_back(run.configs[b]);
+      }
+      copy.block = new_block[b];
+    } else {
+      copy.block = -1;
+    }
+    out.results.push_back(std::move(copy));
+  }
+  return out;
+}
+
 std::string content_uuid(const Run& run) {
   // FNV-1a, 128-bit, over the Go text and the labels.
   __extension__ typedef unsigned __int128 u128;

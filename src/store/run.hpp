@@ -26,6 +26,7 @@
 #define ZEROLAB_SRC_STORE_RUN_HPP_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -75,7 +76,8 @@ struct Run {
   std::string command;       // how it was made: "zerolab lab --quick", "store add x.txt"
   std::string source;        // the input file, or "lab"
   std::string machine;       // label machine=, else the "cpu" config value, else "unknown"
-  std::string name;          // a name given with --save, or ""
+  std::string name;          // submit: the name to give it (--save NAME), or ""
+  std::vector<std::string> names;  // loaded: the names pointing at it
   std::vector<KeyValue> labels;                // sorted by key, keys unique
   std::vector<std::vector<KeyValue>> configs;  // configuration blocks, in file order
   std::vector<StoredResult> results;
@@ -108,6 +110,11 @@ class RunBuilder {
 // under its configuration (only the keys that change are written), values
 // in the shortest form that reads back as the same double.
 std::string to_go_format(const Run& run);
+
+// The part of a run whose results ran under a configuration block `keep`
+// accepts (a lab run's one experiment, by its "pkg" line), with the run's
+// unit metadata; the rest of the header is copied.
+Run select_results(const Run& run, const std::function<bool(const std::vector<KeyValue>& config)>& keep);
 
 // A UUID (version 8, RFC 9562) derived from the run's content and labels,
 // so that adding the same file twice is one run.

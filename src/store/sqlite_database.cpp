@@ -4,7 +4,10 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -15,7 +18,7 @@
 namespace zerolab::store {
 namespace {
 
-constexpr int kBusyTimeoutMs = 120'000;
+constexpr double kDefaultLockTimeoutSeconds = 120;
 
 struct FinalizeStatement {
   void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
@@ -43,7 +46,8 @@ class SqliteRow final : public Row {
 
 class SqliteDatabase final : public Database {
  public:
-  SqliteDatabase(const StoreUrl& url, OpenMode mode) : display_(url.display), path_(url.target) {
+  SqliteDatabase(const StoreUrl& url, OpenMode mode)
+      : display_(url.display), path_(url.target), lock_timeout_(lock_timeout_from_environment()) {
     struct stat st {};
     const bool exists = ::stat(path_.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) fail(StoreError::Kind::kBadInput, "is a directory, not a database file");
@@ -66,18 +70,18 @@ class SqliteDatabase final : public Database {
       fail(kind_of(rc), msg);
     }
     sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+    sqlite3_busy_timeout(db_, static_cast<int>(lock_timeout_.count()));
     try {
       // Reading the schema tells a database from any other file.
       exec("SELECT count(*) FROM sqlite_master");
       if (mode == OpenMode::kWrite && sqlite3_db_readonly(db_, "main") == 0) {
         exec("PRAGMA journal_mode=WAL");
         exec("PRAGMA synchronous=NORMAL");
-        // Keep the -wal and -shm files when the last connection closes, so
-        // a user who may only read the store can still open it.
-        int persist = 1;
-        sqlite3_file_control(db_, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
       }
+      // Keep the -wal and -shm files when the last connection closes (a
+      // reader's too), so a user who may only read the store can open it.
+      int persist = 1;
+      sqlite3_file_control(db_, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
     } catch (...) {
       sqlite3_close_v2(db_);
       db_ = nullptr;
@@ -92,6 +96,7 @@ class SqliteDatabase final : public Database {
 
   Engine engine() const override { return Engine::kSqlite; }
   const std::string& display() const override { return display_; }
+  std::chrono::milliseconds lock_timeout() const override { return lock_timeout_; }
 
   void exec(const std::string& sql) override {
     char* err = nullptr;
@@ -147,6 +152,12 @@ class SqliteDatabase final : public Database {
     if (kind == StoreError::Kind::kFailed && msg.find("readonly") != std::string::npos) {
       throw StoreError(kind, display_ + ": the store is read-only (" + msg + ")");
     }
+    if (kind == StoreError::Kind::kBusy) {
+      char waited[32];
+      std::snprintf(waited, sizeof waited, "%g", static_cast<double>(lock_timeout_.count()) / 1000);
+      throw StoreError(kind, display_ + ": " + msg + " (another writer held the lock; waited " + waited +
+                                 " s, $ZEROLAB_STORE_LOCK_TIMEOUT)");
+    }
     throw StoreError(kind, display_ + ": " + msg);
   }
 
@@ -197,10 +208,25 @@ class SqliteDatabase final : public Database {
 
   std::string display_;
   std::string path_;
+  std::chrono::milliseconds lock_timeout_;
   sqlite3* db_ = nullptr;
 };
 
 }  // namespace
+
+std::chrono::milliseconds lock_timeout_from_environment() {
+  const char* text = std::getenv("ZEROLAB_STORE_LOCK_TIMEOUT");
+  if (text == nullptr || *text == '\0') {
+    return std::chrono::milliseconds(static_cast<std::int64_t>(kDefaultLockTimeoutSeconds * 1000));
+  }
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  if (*end != '\0' || !(seconds > 0) || seconds > 86400) {
+    throw StoreError(StoreError::Kind::kBadInput, "ZEROLAB_STORE_LOCK_TIMEOUT=\"" + std::string(text).substr(0, 40) +
+                                                      "\" is not a number of seconds from 0.001 to 86400");
+  }
+  return std::chrono::milliseconds(std::max<std::int64_t>(1, static_cast<std::int64_t>(seconds * 1000)));
+}
 
 std::unique_ptr<Database> open_sqlite(const StoreUrl& url, OpenMode mode) {
   return std::make_unique<SqliteDatabase>(url, mode);

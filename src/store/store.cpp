@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <functional>
 #include <unordered_map>
 
 namespace zerolab::store {
@@ -64,6 +65,16 @@ CREATE TABLE claims(rid BIGINT NOT NULL, pos INTEGER NOT NULL, experiment TEXT N
      "ALTER TABLE claims ADD COLUMN go_detail TEXT NOT NULL DEFAULT '';",
      "ALTER TABLE claims ADD COLUMN go_figure TEXT NOT NULL DEFAULT '';"
      "ALTER TABLE claims ADD COLUMN go_detail TEXT NOT NULL DEFAULT '';"},
+    // 4: a name per machine (`zerolab lab --save main` on two machines names
+    // one run on each; --baseline main picks this machine's).
+    {"CREATE TABLE run_names4(name TEXT NOT NULL, machine TEXT NOT NULL, rid INTEGER NOT NULL,"
+     " PRIMARY KEY(name, machine));"
+     "INSERT INTO run_names4 SELECT n.name, r.machine, n.rid FROM run_names n JOIN runs r ON r.rid = n.rid;"
+     "DROP TABLE run_names; ALTER TABLE run_names4 RENAME TO run_names;",
+     "CREATE TABLE run_names4(name TEXT NOT NULL, machine TEXT NOT NULL, rid BIGINT NOT NULL,"
+     " PRIMARY KEY(name, machine));"
+     "INSERT INTO run_names4 SELECT n.name, r.machine, n.rid FROM run_names n JOIN runs r ON r.rid = n.rid;"
+     "DROP TABLE run_names; ALTER TABLE run_names4 RENAME TO run_names;"},
 };
 static_assert(std::size(kSteps) == Store::kSchemaVersion);
 
@@ -101,9 +112,35 @@ int read_version(Database& db, std::string* foreign) {
   return version;
 }
 
-std::vector<std::string> cols(std::initializer_list<const char*> names) {
-  return std::vector<std::string>(names.begin(), names.end());
+// Inserts one row per item: row(item, position) gives its values, in the
+// order of columns.
+template <class Item, class MakeRow>
+void insert_rows(Database& db, const char* table, std::initializer_list<const char*> columns,
+                 const std::vector<Item>& items, MakeRow row) {
+  std::vector<Param> values;
+  values.reserve(items.size() * columns.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    for (Param& p : row(items[i], static_cast<std::int64_t>(i))) values.push_back(std::move(p));
+  }
+  db.bulk_insert(table, std::vector<std::string>(columns.begin(), columns.end()), values);
 }
+
+// One row per (block, position) of the run's configuration, and per
+// (result, value): the nested lists flattened with their indexes.
+struct ConfigRow {
+  std::int64_t block, pos;
+  const KeyValue* kv;
+};
+struct ValueRow {
+  std::int64_t seq, pos;
+  const StoredResult* result;
+  const benchfmt::Metric* value;
+};
+
+// Names point at runs per machine: INSERT ... SELECT the run's machine.
+constexpr const char* kNameRunSql =
+    "INSERT INTO run_names(name, machine, rid) SELECT ?, machine, rid FROM runs WHERE id = ? "
+    "ON CONFLICT(name, machine) DO UPDATE SET rid = excluded.rid RETURNING rid";
 
 }  // namespace
 
@@ -175,6 +212,7 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
   if (!is_uuid(run.id)) {
     throw StoreError(StoreError::Kind::kBadInput, "run id \"" + run.id + "\" is not a UUID");
   }
+  const auto started = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     try {
       db_->begin_write();
@@ -194,59 +232,60 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
         if (!run.name.empty()) set_name(run.name, run.id);
         return Submitted::kAlreadyPresent;
       }
-      std::vector<Param> v;
-      for (const KeyValue& kv : run.labels) {
-        v.insert(v.end(), {Param(rid), Param(kv.first), Param(kv.second)});
-      }
-      db_->bulk_insert("run_labels", cols({"rid", "key", "value"}), v);
-      v.clear();
+      insert_rows(*db_, "run_labels", {"rid", "key", "value"}, run.labels, [&](const KeyValue& kv, std::int64_t) {
+        return std::vector<Param>{Param(rid), Param(kv.first), Param(kv.second)};
+      });
+      std::vector<ConfigRow> config_rows;
       for (std::size_t b = 0; b < run.configs.size(); ++b) {
         for (std::size_t p = 0; p < run.configs[b].size(); ++p) {
-          v.insert(v.end(), {Param(rid), Param(static_cast<std::int64_t>(b)), Param(static_cast<std::int64_t>(p)),
-                             Param(run.configs[b][p].first), Param(run.configs[b][p].second)});
+          config_rows.push_back({static_cast<std::int64_t>(b), static_cast<std::int64_t>(p), &run.configs[b][p]});
         }
       }
-      db_->bulk_insert("run_config", cols({"rid", "block", "pos", "key", "value"}), v);
-      v.clear();
-      v.reserve(run.results.size() * 8);
-      for (std::size_t s = 0; s < run.results.size(); ++s) {
-        const StoredResult& r = run.results[s];
-        for (std::size_t p = 0; p < r.values.size(); ++p) {
-          v.insert(v.end(), {Param(rid), Param(static_cast<std::int64_t>(s)), Param(static_cast<std::int64_t>(p)),
-                             Param(static_cast<std::int64_t>(r.block)), Param(r.name), Param(r.iterations),
-                             Param(r.values[p].unit), Param(r.values[p].value)});
+      insert_rows(*db_, "run_config", {"rid", "block", "pos", "key", "value"}, config_rows,
+                  [&](const ConfigRow& c, std::int64_t) {
+                    return std::vector<Param>{Param(rid), Param(c.block), Param(c.pos), Param(c.kv->first),
+                                              Param(c.kv->second)};
+                  });
+      std::vector<ValueRow> value_rows;
+      for (std::size_t q = 0; q < run.results.size(); ++q) {
+        for (std::size_t p = 0; p < run.results[q].values.size(); ++p) {
+          value_rows.push_back({static_cast<std::int64_t>(q), static_cast<std::int64_t>(p), &run.results[q],
+                                &run.results[q].values[p]});
         }
       }
-      db_->bulk_insert("results", cols({"rid", "seq", "pos", "block", "name", "iterations", "unit", "value"}), v);
-      v.clear();
-      for (std::size_t p = 0; p < run.units.size(); ++p) {
-        const UnitNote& u = run.units[p];
-        v.insert(v.end(), {Param(rid), Param(static_cast<std::int64_t>(p)), Param(u.unit), Param(u.key),
-                           Param(u.value)});
-      }
-      db_->bulk_insert("unit_notes", cols({"rid", "pos", "unit", "key", "value"}), v);
-      v.clear();
-      for (std::size_t p = 0; p < run.claims.size(); ++p) {
-        const StoredClaim& c = run.claims[p];
-        v.insert(v.end(), {Param(rid), Param(static_cast<std::int64_t>(p)), Param(c.experiment), Param(c.statement),
-                           Param(c.seed_figure), Param(c.verdict), Param(c.go_verdict), Param(c.cpp_verdict),
-                           Param(c.figure), Param(c.detail), Param(std::int64_t{c.provisional ? 1 : 0}),
-                           Param(c.go_figure), Param(c.go_detail)});
-      }
-      db_->bulk_insert("claims",
-                       cols({"rid", "pos", "experiment", "statement", "seed_figure", "verdict", "go_verdict",
-                             "cpp_verdict", "figure", "detail", "provisional", "go_figure", "go_detail"}),
-                       v);
-      if (!run.name.empty()) {
-        db_->query("INSERT INTO run_names(name, rid) VALUES(?, ?) ON CONFLICT(name) DO UPDATE SET rid = excluded.rid",
-                   {Param(run.name), Param(rid)}, {});
-      }
+      insert_rows(*db_, "results", {"rid", "seq", "pos", "block", "name", "iterations", "unit", "value"}, value_rows,
+                  [&](const ValueRow& v, std::int64_t) {
+                    return std::vector<Param>{Param(rid),          Param(v.seq),
+                                              Param(v.pos),        Param(std::int64_t{v.result->block}),
+                                              Param(v.result->name), Param(v.result->iterations),
+                                              Param(v.value->unit), Param(v.value->value)};
+                  });
+      insert_rows(*db_, "unit_notes", {"rid", "pos", "unit", "key", "value"}, run.units,
+                  [&](const UnitNote& u, std::int64_t pos) {
+                    return std::vector<Param>{Param(rid), Param(pos), Param(u.unit), Param(u.key), Param(u.value)};
+                  });
+      insert_rows(*db_, "claims",
+                  {"rid", "pos", "experiment", "statement", "seed_figure", "verdict", "go_verdict", "cpp_verdict",
+                   "figure", "detail", "provisional", "go_figure", "go_detail"},
+                  run.claims, [&](const StoredClaim& c, std::int64_t pos) {
+                    return std::vector<Param>{Param(rid),         Param(pos),          Param(c.experiment),
+                                              Param(c.statement), Param(c.seed_figure), Param(c.verdict),
+                                              Param(c.go_verdict), Param(c.cpp_verdict), Param(c.figure),
+                                              Param(c.detail),    Param(std::int64_t{c.provisional ? 1 : 0}),
+                                              Param(c.go_figure), Param(c.go_detail)};
+                  });
+      if (!run.name.empty()) db_->query(kNameRunSql, {Param(run.name), Param(run.id)}, {});
       if (before_commit) before_commit();
       db_->commit();
       return Submitted::kAdded;
     } catch (const StoreError& e) {
       db_->rollback();
-      if (e.kind() != StoreError::Kind::kBusy || attempt >= 100) throw;
+      // A conflict the engine reports at once (a deadlock, a stale WAL
+      // snapshot) is retried; one that already waited out the lock
+      // timeout is not.
+      if (e.kind() != StoreError::Kind::kBusy || std::chrono::steady_clock::now() - started >= db_->lock_timeout()) {
+        throw;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(5 + 5 * std::min(attempt, 20)));
     } catch (...) {
       db_->rollback();
@@ -255,14 +294,24 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
   }
 }
 
+void Store::check_writable() {
+  db_->begin_write();
+  try {
+    // A write of no rows: the engine checks the permission all the same.
+    db_->query("INSERT INTO run_names(name, machine, rid) SELECT name, machine, rid FROM run_names WHERE 1 = 0", {},
+               {});
+    db_->rollback();
+  } catch (...) {
+    db_->rollback();
+    throw;
+  }
+}
+
 void Store::set_name(const std::string& name, const std::string& run_id) {
   db_->begin_write();
   try {
     bool found = false;
-    db_->query(
-        "INSERT INTO run_names(name, rid) SELECT ?, rid FROM runs WHERE id = ? "
-        "ON CONFLICT(name) DO UPDATE SET rid = excluded.rid RETURNING rid",
-        {Param(name), Param(run_id)}, [&](const Row&) { found = true; });
+    db_->query(kNameRunSql, {Param(name), Param(run_id)}, [&](const Row&) { found = true; });
     if (!found) throw StoreError(StoreError::Kind::kBadInput, "no run \"" + run_id + "\" in " + db_->display());
     db_->commit();
   } catch (...) {
@@ -271,18 +320,30 @@ void Store::set_name(const std::string& name, const std::string& run_id) {
   }
 }
 
+std::vector<NamedRun> Store::named_runs(const std::string& name) {
+  std::vector<NamedRun> out;
+  db_->query("SELECT n.machine, r.id FROM run_names n JOIN runs r ON r.rid = n.rid WHERE n.name = ? ORDER BY n.machine",
+             {Param(name)}, [&](const Row& r) { out.push_back(NamedRun{r.text(0), r.text(1)}); });
+  return out;
+}
+
 std::string Store::resolve(std::string_view ref) {
-  std::vector<std::string> found;
-  auto collect = [&](const Row& r) { found.push_back(r.text(0)); };
   const std::string text(ref);
-  db_->query("SELECT r.id FROM run_names n JOIN runs r ON r.rid = n.rid WHERE n.name = ?", {Param(text)}, collect);
-  if (found.empty()) {
-    bool hex = ref.size() >= 4;
-    for (const char c : ref) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-');
-    if (hex) {
-      db_->query("SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
-                 {Param(text), Param(text + "~")}, collect);
-    }
+  const std::vector<NamedRun> named = named_runs(text);
+  if (named.size() == 1) return named[0].id;
+  if (named.size() > 1) {
+    std::string which;
+    for (const NamedRun& n : named) which += (which.empty() ? "" : ", ") + n.machine + ": " + n.id.substr(0, 8);
+    throw StoreError(StoreError::Kind::kBadInput, "name \"" + text + "\" in " + db_->display() + " names runs on " +
+                                                      std::to_string(named.size()) + " machines (" + which +
+                                                      "); give the run's id");
+  }
+  std::vector<std::string> found;
+  bool hex = ref.size() >= 4;
+  for (const char c : ref) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-');
+  if (hex) {
+    db_->query("SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 2", {Param(text), Param(text + "~")},
+               [&](const Row& r) { found.push_back(r.text(0)); });
   }
   if (found.empty()) {
     throw StoreError(StoreError::Kind::kBadInput, "no run \"" + text + "\" in " + db_->display());
@@ -295,18 +356,18 @@ std::string Store::resolve(std::string_view ref) {
 }
 
 Run Store::load_run(const std::string& id) {
-  std::vector<Run> runs = load_where("r.id = ?", {Param(id)}, true);
+  std::vector<Run> runs = load_where("r.id = ?", {Param(id)}, Detail::kAll);
   if (runs.empty()) throw StoreError(StoreError::Kind::kBadInput, "no run \"" + id + "\" in " + db_->display());
   return std::move(runs[0]);
 }
 
 std::vector<Run> Store::load_runs(std::int64_t since_ms) {
-  return load_where("r.unix_ms >= ?", {Param(since_ms)}, true);
+  return load_where("r.unix_ms >= ?", {Param(since_ms)}, Detail::kAll);
 }
 
-std::vector<Run> Store::load_lab_claims() { return load_where("r.kind = 'lab'", {}, false); }
+std::vector<Run> Store::load_lab_claims() { return load_where("r.kind = 'lab'", {}, Detail::kClaims); }
 
-std::vector<Run> Store::load_where(const std::string& where, const std::vector<Param>& params, bool with_results) {
+std::vector<Run> Store::load_where(const std::string& where, const std::vector<Param>& params, Detail detail) {
   std::vector<Run> runs;
   std::unordered_map<std::int64_t, std::size_t> index;
   db_->query("SELECT r.rid, r.id, r.unix_ms, r.kind, r.command, r.source, r.machine FROM runs r WHERE " + where +
@@ -323,93 +384,69 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
                runs.push_back(std::move(run));
              });
   if (runs.empty()) return runs;
-  auto of = [&](const Row& row) -> Run& { return runs[index.at(row.integer(0))]; };
-  const std::string join = " x JOIN runs r ON r.rid = x.rid WHERE " + where;
-  db_->query("SELECT x.rid, x.key, x.value FROM run_labels" + join + " ORDER BY x.rid, x.key", params,
-             [&](const Row& row) { of(row).labels.emplace_back(row.text(1), row.text(2)); });
-  db_->query("SELECT x.rid, x.block, x.key, x.value FROM run_config" + join + " ORDER BY x.rid, x.block, x.pos",
-             params, [&](const Row& row) {
-               Run& run = of(row);
-               const auto block = static_cast<std::size_t>(row.integer(1));
-               if (run.configs.size() <= block) run.configs.resize(block + 1);
-               run.configs[block].emplace_back(row.text(2), row.text(3));
-             });
-  db_->query("SELECT x.rid, x.name FROM run_names" + join + " ORDER BY x.rid, x.name", params,
-             [&](const Row& row) {
-               Run& run = of(row);
-               if (run.name.empty()) run.name = row.text(1);
-             });
-  db_->query("SELECT x.rid, x.experiment, x.statement, x.seed_figure, x.verdict, x.go_verdict, x.cpp_verdict, "
-             "x.figure, x.detail, x.provisional, x.go_figure, x.go_detail FROM claims" + join +
-                 " ORDER BY x.rid, x.pos",
-             params, [&](const Row& row) {
-               StoredClaim c;
-               c.experiment = row.text(1);
-               c.statement = row.text(2);
-               c.seed_figure = row.text(3);
-               c.verdict = row.text(4);
-               c.go_verdict = row.text(5);
-               c.cpp_verdict = row.text(6);
-               c.figure = row.text(7);
-               c.detail = row.text(8);
-               c.provisional = row.integer(9) != 0;
-               c.go_figure = row.text(10);
-               c.go_detail = row.text(11);
-               of(row).claims.push_back(std::move(c));
-             });
-  if (!with_results) return runs;
-  db_->query("SELECT x.rid, x.unit, x.key, x.value FROM unit_notes" + join + " ORDER BY x.rid, x.pos", params,
-             [&](const Row& row) { of(row).units.push_back(UnitNote{row.text(1), row.text(2), row.text(3)}); });
-  std::int64_t last_rid = -1;
+  // Each table's rows of the selected runs, in (rid, order) order.
+  const std::string join = " x JOIN runs r ON r.rid = x.rid WHERE " + where + " ORDER BY x.rid, ";
+  auto rows_of = [&](const std::string& columns, const char* table, const char* order,
+                     const std::function<void(Run&, const Row&)>& add) {
+    db_->query("SELECT x.rid, " + columns + " FROM " + table + join + order, params,
+               [&](const Row& row) { add(runs[index.at(row.integer(0))], row); });
+  };
+  rows_of("x.key, x.value", "run_labels", "x.key",
+          [](Run& run, const Row& row) { run.labels.emplace_back(row.text(1), row.text(2)); });
+  rows_of("x.name", "run_names", "x.name", [](Run& run, const Row& row) { run.names.push_back(row.text(1)); });
+  if (detail == Detail::kHeaders) return runs;
+  rows_of("x.block, x.key, x.value", "run_config", "x.block, x.pos", [](Run& run, const Row& row) {
+    const auto block = static_cast<std::size_t>(row.integer(1));
+    if (run.configs.size() <= block) run.configs.resize(block + 1);
+    run.configs[block].emplace_back(row.text(2), row.text(3));
+  });
+  rows_of("x.experiment, x.statement, x.seed_figure, x.verdict, x.go_verdict, x.cpp_verdict, x.figure, x.detail, "
+          "x.provisional, x.go_figure, x.go_detail",
+          "claims", "x.pos", [](Run& run, const Row& row) {
+            StoredClaim c;
+            c.experiment = row.text(1);
+            c.statement = row.text(2);
+            c.seed_figure = row.text(3);
+            c.verdict = row.text(4);
+            c.go_verdict = row.text(5);
+            c.cpp_verdict = row.text(6);
+            c.figure = row.text(7);
+            c.detail = row.text(8);
+            c.provisional = row.integer(9) != 0;
+            c.go_figure = row.text(10);
+            c.go_detail = row.text(11);
+            run.claims.push_back(std::move(c));
+          });
+  if (detail == Detail::kClaims) return runs;
+  rows_of("x.unit, x.key, x.value", "unit_notes", "x.pos",
+          [](Run& run, const Row& row) { run.units.push_back(UnitNote{row.text(1), row.text(2), row.text(3)}); });
+  // Consecutive rows of one (rid, seq) are one result's values.
+  const Run* last_run = nullptr;
   std::int64_t last_seq = -1;
-  Run* run = nullptr;
-  db_->query("SELECT x.rid, x.seq, x.block, x.name, x.iterations, x.unit, x.value FROM results" + join +
-                 " ORDER BY x.rid, x.seq, x.pos",
-             params, [&](const Row& row) {
-               const std::int64_t rid = row.integer(0);
-               const std::int64_t seq = row.integer(1);
-               if (rid != last_rid) {
-                 run = &runs[index.at(rid)];
-                 last_rid = rid;
-                 last_seq = -1;
-               }
-               if (seq != last_seq) {
-                 StoredResult r;
-                 r.block = static_cast<int>(row.integer(2));
-                 r.name = row.text(3);
-                 r.iterations = row.integer(4);
-                 run->results.push_back(std::move(r));
-                 last_seq = seq;
-               }
-               run->results.back().values.push_back(benchfmt::Metric{row.real(6), row.text(5)});
-             });
+  rows_of("x.seq, x.block, x.name, x.iterations, x.unit, x.value", "results", "x.seq, x.pos",
+          [&](Run& run, const Row& row) {
+            const std::int64_t seq = row.integer(1);
+            if (&run != last_run || seq != last_seq) {
+              run.results.push_back(StoredResult{row.text(3), row.integer(4), static_cast<int>(row.integer(2)), {}});
+              last_run = &run;
+              last_seq = seq;
+            }
+            run.results.back().values.push_back(benchfmt::Metric{row.real(6), row.text(5)});
+          });
   return runs;
 }
 
 std::vector<RunSummary> Store::list_runs(std::int64_t since_ms) {
-  std::vector<RunSummary> out;
-  std::unordered_map<std::int64_t, std::size_t> index;
   const std::vector<Param> p = {Param(since_ms)};
-  db_->query("SELECT r.rid, r.id, r.unix_ms, r.kind, r.machine, r.command, r.source, "
-             "(SELECT count(*) FROM results x WHERE x.rid = r.rid) FROM runs r WHERE r.unix_ms >= ? "
-             "ORDER BY r.unix_ms, r.id",
-             p, [&](const Row& row) {
-               index.emplace(row.integer(0), out.size());
-               RunSummary s;
-               s.id = row.text(1);
-               s.unix_ms = row.integer(2);
-               s.kind = row.text(3);
-               s.machine = row.text(4);
-               s.command = row.text(5);
-               s.source = row.text(6);
-               s.values = row.integer(7);
-               out.push_back(std::move(s));
-             });
-  const std::string join = " x JOIN runs r ON r.rid = x.rid WHERE r.unix_ms >= ?";
-  db_->query("SELECT x.rid, x.key, x.value FROM run_labels" + join + " ORDER BY x.rid, x.key", p,
-             [&](const Row& row) { out[index.at(row.integer(0))].labels.emplace_back(row.text(1), row.text(2)); });
-  db_->query("SELECT x.rid, x.name FROM run_names" + join + " ORDER BY x.rid, x.name", p,
-             [&](const Row& row) { out[index.at(row.integer(0))].names.push_back(row.text(1)); });
+  std::unordered_map<std::string, std::int64_t> values;
+  db_->query("SELECT r.id, count(*) FROM results x JOIN runs r ON r.rid = x.rid WHERE r.unix_ms >= ? GROUP BY r.id",
+             p, [&](const Row& row) { values[row.text(0)] = row.integer(1); });
+  std::vector<RunSummary> out;
+  for (Run& run : load_where("r.unix_ms >= ?", p, Detail::kHeaders)) {
+    const auto v = values.find(run.id);
+    out.push_back(RunSummary{run.id, run.unix_ms, run.kind, run.machine, run.command, run.source,
+                             std::move(run.labels), std::move(run.names), v == values.end() ? 0 : v->second});
+  }
   return out;
 }
 

@@ -18,6 +18,7 @@
 //   Store store = Store::open(url, OpenMode::kWrite);
 //   if (store.submit(run) == Store::Submitted::kAlreadyPresent) { ... }
 //   Run back = store.load_run(store.resolve("3f2a9c41"));
+//   for (const NamedRun& n : store.named_runs("main")) { ... }  // one per machine
 #ifndef ZEROLAB_SRC_STORE_STORE_HPP_
 #define ZEROLAB_SRC_STORE_STORE_HPP_
 
@@ -47,12 +48,18 @@ struct RunSummary {
   std::int64_t values = 0;  // result values stored
 };
 
+// A run a name points at on one machine.
+struct NamedRun {
+  std::string machine;
+  std::string id;
+};
+
 class Store {
  public:
   // The schema this zerolab writes. History: 1 runs, labels, configuration,
   // results, unit metadata, claims; 2 adds run_names (--save NAME); 3 adds
-  // the claims' Go-here figure and detail.
-  static constexpr int kSchemaVersion = 3;
+  // the claims' Go-here figure and detail; 4 makes names per machine.
+  static constexpr int kSchemaVersion = 4;
 
   // Opens the store, creating it (kWrite, SQLite) and migrating it forward.
   // Throws StoreError.
@@ -70,12 +77,19 @@ class Store {
   // the transaction after every row is written (tests kill the process there).
   Submitted submit(const Run& run, const std::function<void()>& before_commit = {});
 
-  // Points NAME at a stored run (moving it if it named another).
-  void set_name(const std::string& name, const std::string& run_id);
+  // Throws StoreError (kFailed, "the store is read-only") unless this
+  // connection may write runs and names; writes nothing.
+  void check_writable();
 
-  // A run's id from a full UUID, a unique prefix of one (at least 4
-  // characters), or a name given with set_name. Throws kBadInput when no
-  // run or several match.
+  // Points NAME at a stored run on the run's machine (moving it if it
+  // named another run of that machine; other machines keep theirs).
+  void set_name(const std::string& name, const std::string& run_id);
+  // The runs NAME points at, one per machine, by machine.
+  std::vector<NamedRun> named_runs(const std::string& name);
+
+  // A run's id from a name that points at one run (on one machine), a full
+  // UUID, or a unique prefix of one (at least 4 characters). Throws
+  // kBadInput when no run or several match.
   std::string resolve(std::string_view ref);
 
   Run load_run(const std::string& id);
@@ -93,7 +107,10 @@ class Store {
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   void migrate(int target_version);
-  std::vector<Run> load_where(const std::string& where, const std::vector<Param>& params, bool with_results);
+  // How much of each run load_where reads: labels and names; also the
+  // configuration and claims; everything.
+  enum class Detail { kHeaders, kClaims, kAll };
+  std::vector<Run> load_where(const std::string& where, const std::vector<Param>& params, Detail detail);
 
   std::unique_ptr<Database> db_;
 };

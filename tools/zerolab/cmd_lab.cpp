@@ -1,10 +1,11 @@
 // zerolab lab: the main job. Re-runs the measurable claims of the seed
 // documents on this machine and says, with statistics, which replicate.
 //
-// Exit codes: 0 done, 1 a benchmark failed, a claim could not be judged or
-// a file (or --save's baseline) could not be written (the rest of the lab
-// still ran), 2 bad usage or an unusable --baseline (nothing run, nothing
-// written), 3 --fail-on-regression found a significant regression (and
+// Exit codes: 0 done, 1 a benchmark failed, a claim could not be judged, a
+// file could not be written or the run could not be stored or named (the
+// rest of the lab still ran), or the store --save or --baseline needs cannot
+// be reached or written (nothing run), 2 bad usage or an unusable
+// --baseline (nothing run, nothing written), 3 --fail-on-regression found a significant regression (and
 // nothing gave 1: 1 takes precedence, since a failed run's comparison is
 // incomplete; the regressions are listed on stderr either way).
 //
@@ -14,7 +15,7 @@
 //   zerolab lab merge zero-cost --count 20 -o results/today
 //   zerolab lab --list
 //   zerolab lab merge --cpuprofile prof --memprofile prof --memprofilerate 1
-//   zerolab lab --save main                                # zerolab-results/baselines/main/
+//   zerolab lab --save main                                # the stored run is named main
 //   zerolab lab --baseline main --fail-on-regression=5     # exit 3 if >5% worse
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,6 +37,7 @@
 #include "lab/baseline.hpp"
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
+#include "lab/machine_info.hpp"
 #include "lab_store.hpp"
 #include "store/store_args.hpp"
 
@@ -66,12 +68,17 @@ constexpr const char* kUsage =
     "  --cpuprofilerate HZ  CPU samples per second (default 100)\n"
     "  --memprofile DIR     an allocation profile of each experiment: DIR/<id>.mem.prof\n"
     "  --memprofilerate N   sample one allocation per N bytes on average (default 512KiB; 1: all)\n"
-    "  --save NAME          keep this run's raw results as baseline NAME (letters, digits, . _ -),\n"
-    "                       replacing an older one atomically; not saved if the gate fails\n"
-    "  --baseline NAME      compare this run with baseline NAME (checked before anything runs):\n"
-    "                       tables as zerolab compare's after the summary and in report.md/.html\n"
-    "  --baseline-dir DIR   where baselines live (default $ZEROLAB_BASELINE_DIR, else\n"
-    "                       zerolab-results/baselines): DIR/NAME/{manifest,<id>.txt}\n"
+    "  --save NAME          name this run NAME in the results store (letters, digits, . _ -), one\n"
+    "                       name per machine, moved from an older run of this machine; not when\n"
+    "                       the run fails or the gate fails (the store is checked before anything runs)\n"
+    "  --baseline NAME      compare this run with this machine's run named NAME in the store, or\n"
+    "                       with the run whose id NAME is (checked before anything runs): tables\n"
+    "                       as zerolab compare's after the summary and in report.md/.html; the\n"
+    "                       compared files are written to <out>/baseline/NAME/\n"
+    "  --baseline-dir DIR   deprecated, read only: take --baseline from a folder DIR/NAME of an\n"
+    "                       older zerolab's --save (also $ZEROLAB_BASELINE_DIR; without either, a\n"
+    "                       folder zerolab-results/baselines/NAME is read when the store has no NAME);\n"
+    "                       import the folders once: zerolab store import-baselines --baseline-dir DIR\n"
     "  --store URL          keep the run in this results store (default\n"
     "                       sqlite:zerolab-results/zerolab.db; postgres://... for a shared one);\n"
     "                       `zerolab history` and `zerolab store matrix` read it\n"
@@ -82,9 +89,10 @@ constexpr const char* kUsage =
     "                       worse by more than PCT% (default 0), as zerolab compare's flag\n"
     "Read profiles with google-pprof --text $(command -v zerolab) FILE.\n"
     "\n"
-    "Exit codes: 0 done; 1 a benchmark failed, a claim could not be judged or a file\n"
-    "could not be written (the rest still ran); 2 bad usage or a missing or corrupt\n"
-    "baseline (nothing run, nothing written); 3 --fail-on-regression found a regression\n"
+    "Exit codes: 0 done; 1 a benchmark failed, a claim could not be judged, a file could\n"
+    "not be written or the run could not be stored (the rest still ran), or the store\n"
+    "--save/--baseline need is unreachable or read-only (nothing run); 2 bad usage or a\n"
+    "missing or corrupt baseline (nothing run, nothing written); 3 --fail-on-regression found a regression\n"
     "(only when nothing gave 1; regressions are listed on stderr either way).\n";
 
 void fail(const std::string& message) { std::fprintf(stderr, "zerolab lab: %s\n", message.c_str()); }
@@ -130,6 +138,42 @@ bool check_writable(const std::string& dir, std::string& error) {
   return true;
 }
 
+enum class BaselineSource { kNone, kFolder, kStore, kFailed };
+
+// --baseline NAME: this machine's run named NAME in the store; with
+// --baseline-dir (or $ZEROLAB_BASELINE_DIR), deprecated, a folder of an
+// older zerolab, also read when the store has no NAME but the default
+// folder has. kStore leaves the run in `stored` (written out once the
+// output directory exists); kFolder loads `baseline`.
+BaselineSource choose_baseline(const LabFlags& flags, const LabStoreSettings& keep,
+                               const std::vector<std::string>& known, lab::Baseline& baseline, store::Run& stored,
+                               std::string& error, int& code) {
+  if (flags.baseline_name.empty()) return BaselineSource::kNone;
+  const char* env = std::getenv(lab::kBaselineDirEnv);
+  std::string dir = !flags.baseline_dir.empty() ? flags.baseline_dir : env != nullptr && *env != '\0' ? env : "";
+  if (dir.empty()) {
+    const lab::MachineInfo machine = lab::describe_machine();
+    bool absent = false;
+    if (find_stored_baseline(keep.url, flags.baseline_name, this_machine(keep.labels, machine), stored, error, code,
+                             &absent)) {
+      return BaselineSource::kStore;
+    }
+    struct stat st {};
+    const std::string legacy = std::string(lab::kDefaultBaselineDir) + "/" + flags.baseline_name + "/manifest";
+    if (!absent || ::stat(legacy.c_str(), &st) != 0) return BaselineSource::kFailed;
+    dir = lab::kDefaultBaselineDir;
+  }
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  if (!lab::load_baseline(dir, flags.baseline_name, known, baseline, error)) {
+    code = kExitBadUsage;
+    return BaselineSource::kFailed;
+  }
+  fail("warning: baseline folder " + dir + "/" + flags.baseline_name +
+       " read; baseline folders are deprecated (baselines are named runs in the results store now): import "
+       "them once with zerolab store import-baselines --baseline-dir " + dir);
+  return BaselineSource::kFolder;
+}
+
 int run_lab_command(std::span<char* const> args) {
   LabFlags flags;
   std::string error;
@@ -143,20 +187,22 @@ int run_lab_command(std::span<char* const> args) {
   }
   // The store is checked before anything runs, as the flags are.
   LabStoreSettings keep;
-  if (!flags.no_store) {
-    if (!store::parse_store_url(flags.store_url.empty() ? std::string(store::kDefaultStoreUrl) : flags.store_url,
-                                keep.url, error)) {
+  if (!store::parse_store_url(flags.store_url.empty() ? std::string(store::kDefaultStoreUrl) : flags.store_url,
+                              keep.url, error)) {
+    fail(error);
+    return kExitBadUsage;
+  }
+  for (const std::string& l : flags.labels) {
+    std::string k, v;
+    if (!store::parse_label(l, k, v, error)) {
       fail(error);
       return kExitBadUsage;
     }
-    for (const std::string& l : flags.labels) {
-      std::string k, v;
-      if (!store::parse_label(l, k, v, error)) {
-        fail(error);
-        return kExitBadUsage;
-      }
-      keep.labels.emplace_back(k, v);
-    }
+    keep.labels.emplace_back(k, v);
+  }
+  if (flags.no_store && !flags.save_name.empty()) {
+    fail("--save NAME names the stored run; it cannot be used with --no-store");
+    return kExitBadUsage;
   }
   const auto& all = lab::catalog();
   if (flags.list) {
@@ -188,23 +234,27 @@ int run_lab_command(std::span<char* const> args) {
     for (const auto& e : all) s.experiments.push_back(&e);
   }
 
-  // The baseline is loaded and checked before anything runs or is written.
-  std::string baseline_dir = flags.baseline_dir;
-  if (baseline_dir.empty()) {
-    const char* env = std::getenv(lab::kBaselineDirEnv);
-    baseline_dir = env != nullptr && *env != '\0' ? env : lab::kDefaultBaselineDir;
-  }
-  while (baseline_dir.size() > 1 && baseline_dir.back() == '/') baseline_dir.pop_back();
+  // The baseline is found and checked before anything runs or is written.
+  std::vector<std::string> known;
+  for (const auto& e : all) known.push_back(e.id);
   lab::Baseline baseline;
-  if (!flags.baseline_name.empty()) {
-    std::vector<std::string> known;
-    for (const auto& e : all) known.push_back(e.id);
-    if (!lab::load_baseline(baseline_dir, flags.baseline_name, known, baseline, error)) {
+  store::Run stored_baseline;
+  int code = 0;
+  switch (choose_baseline(flags, keep, known, baseline, stored_baseline, error, code)) {
+    case BaselineSource::kNone:
+      break;
+    case BaselineSource::kFailed:
       fail(error);
-      return kExitBadUsage;
-    }
-    s.baseline = &baseline;
-    s.fail_percent = flags.fail_on_regression ? flags.fail_percent : -1;
+      return code;
+    case BaselineSource::kFolder:
+    case BaselineSource::kStore:
+      s.baseline = &baseline;
+      s.fail_percent = flags.fail_on_regression ? flags.fail_percent : -1;
+      break;
+  }
+  if (!flags.save_name.empty() && !check_store_writable(keep.url, error, code)) {
+    fail(error);
+    return code;
   }
 
   s.count = flags.count;
@@ -217,20 +267,20 @@ int run_lab_command(std::span<char* const> args) {
 
   s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + utc_stamp() : flags.out_dir;
   while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();
-  if (!flags.save_name.empty()) {
-    s.save_name = flags.save_name;
-    s.save_dir = baseline_dir;
-  }
   // A problem names the flag that gave the directory (-o's is the default's too).
   for (const auto& [flag, dir] : {std::pair<const char*, const std::string*>{"cpuprofile", &flags.cpuprofile_dir},
                                   {"memprofile", &flags.memprofile_dir},
-                                  {"o", &s.out_dir},
-                                  {"baseline-dir", &s.save_dir}}) {
+                                  {"o", &s.out_dir}}) {
     if (dir->empty()) continue;
     if (!make_directories(*dir, error) || !check_writable(*dir, error)) {
       fail("flag -" + std::string(flag) + ": " + error);
       return kExitBadUsage;
     }
+  }
+  if (!stored_baseline.id.empty() &&
+      !write_stored_baseline(stored_baseline, flags.baseline_name, all, s.out_dir, baseline, error)) {
+    fail("--baseline " + flags.baseline_name + ": " + error);
+    return 1;
   }
   s.cpuprofile_dir = flags.cpuprofile_dir;
   s.memprofile_dir = flags.memprofile_dir;
@@ -238,15 +288,17 @@ int run_lab_command(std::span<char* const> args) {
   s.command = "zerolab lab";
   for (char* a : args) s.command += " " + std::string(a);
   s.progress = ::isatty(STDERR_FILENO) == 1;
+  std::string stored_id;
   if (!flags.no_store) {
     keep.save_name = flags.save_name;
     keep.command = s.command;
     keep.out_dir = s.out_dir;
-    s.on_finished = [&keep](const std::vector<lab::ExperimentOutcome>& outcomes, const lab::MachineInfo& machine) {
-      return store_lab_run(keep, outcomes, machine, stdout, stderr);
+    s.on_finished = [&](const std::vector<lab::ExperimentOutcome>& outcomes, const lab::MachineInfo& machine) {
+      return store_lab_run(keep, outcomes, machine, stdout, stderr, &stored_id);
     };
   }
-  return lab::run_lab(s, stdout, stderr);
+  code = lab::run_lab(s, stdout, stderr);
+  return keep.save_name.empty() ? code : name_stored_run(keep, stored_id, code, stdout, stderr);
 }
 
 const CommandRegistration kLab{"lab", "re-run the seeds' claims on this machine", &run_lab_command};

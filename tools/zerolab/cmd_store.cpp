@@ -17,6 +17,7 @@
 //   zerolab store add --store postgres://ci@db.example/bench results.txt
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -286,13 +287,19 @@ int run_import_baselines(std::span<char* const> args) {
     if (!lab::load_baseline(dir, name, known, b, error)) return fail("store import-baselines", error, kExitBadInput);
     store::RunBuilder builder;
     for (const lab::BaselineFile& file : b.files) {
-      const std::vector<std::string> one = {file.path};
-      stat::InputFiles files(stat::parse_inputs(one, false, false));
-      while (files.next()) {
-        if (files.kind() == stat::RecordKind::kResult) builder.add(files.result());
-        if (files.kind() == stat::RecordKind::kUnitMetadata) builder.add(files.unit_metadata());
+      // The experiment's C++ results, then its Go-here results where the folder has them.
+      std::vector<std::string> paths = {file.path};
+      const std::string go = b.path + "/" + file.experiment_id + ".go.txt";
+      if (::access(go.c_str(), F_OK) == 0) paths.push_back(go);
+      for (const std::string& path : paths) {
+        const std::vector<std::string> one = {path};
+        stat::InputFiles files(stat::parse_inputs(one, false, false));
+        while (files.next()) {
+          if (files.kind() == stat::RecordKind::kResult) builder.add(files.result());
+          if (files.kind() == stat::RecordKind::kUnitMetadata) builder.add(files.unit_metadata());
+        }
+        if (!files.error().empty()) return fail("store import-baselines", files.error(), kExitBadInput);
       }
-      if (!files.error().empty()) return fail("store import-baselines", files.error(), kExitBadInput);
     }
     store::Run run = builder.finish();
     run.kind = "lab";
