@@ -13,7 +13,12 @@ bool has_control(std::string_view s) {
   return false;
 }
 
+// The text in double quotes for a message, control characters escaped,
+// cut after 80 bytes ("...") so a huge argument stays a one-line message.
 std::string quoted(std::string_view s) {
+  constexpr std::size_t kShown = 80;
+  const bool cut = s.size() > kShown;
+  if (cut) s = s.substr(0, kShown);
   std::string out = "\"";
   for (const char c : s) {
     const auto u = static_cast<unsigned char>(c);
@@ -25,7 +30,7 @@ std::string quoted(std::string_view s) {
       out += c;
     }
   }
-  return out + "\"";
+  return out + (cut ? "...\"" : "\"");
 }
 
 // Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar.
@@ -207,6 +212,11 @@ bool parse_label(std::string_view text, std::string& key, std::string& value, st
       error = "label " + quoted(text) + ": key may hold only letters, digits and _.-";
       return false;
     }
+  }
+  if (eq > kMaxLabelKey || text.size() - eq - 1 > kMaxLabelValue) {
+    error = "label " + quoted(text) + " is too long (a key of at most " + std::to_string(kMaxLabelKey) +
+            " bytes, a value of at most " + std::to_string(kMaxLabelValue) + ")";
+    return false;
   }
   if (has_control(text.substr(eq + 1))) {
     error = "label " + quoted(text) + ": control character in value";

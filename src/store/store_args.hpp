@@ -16,6 +16,7 @@
 #ifndef ZEROLAB_SRC_STORE_STORE_ARGS_HPP_
 #define ZEROLAB_SRC_STORE_STORE_ARGS_HPP_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -41,8 +42,11 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error);
 // replaced by "***".
 std::string redact_url(std::string_view url);
 
-// "key=value": key non-empty, of letters, digits and "_.-"; value without
-// control characters (may be empty).
+// "key=value": key non-empty, of letters, digits and "_.-", at most
+// kMaxLabelKey bytes; value without control characters (may be empty), at
+// most kMaxLabelValue bytes.
+inline constexpr std::size_t kMaxLabelKey = 64;
+inline constexpr std::size_t kMaxLabelValue = 1024;
 bool parse_label(std::string_view text, std::string& key, std::string& value, std::string& error);
 
 // --since: "YYYY-MM-DD" (midnight UTC), "YYYY-MM-DDTHH:MM[:SS]" with "Z" or
