@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <set>
@@ -361,6 +362,11 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
                context.provisional ? " (provisional)" : "", s.out_dir.c_str());
   if (s.on_finished && !s.on_finished(outcomes, machine)) any_error = true;
   return finish_baseline(s, s.baseline != nullptr ? &comparison : nullptr, any_error, started, out, err);
+}
+
+bool progress_line_wanted(int fd) {
+  const char* term = std::getenv("TERM");
+  return ::isatty(fd) == 1 && term != nullptr && *term != '\0' && std::strcmp(term, "dumb") != 0;
 }
 
 }  // namespace zerolab::lab

@@ -90,6 +90,10 @@ struct LabSettings {
 // regression gate (fail_percent >= 0) found a regression.
 int run_lab(const LabSettings& settings, std::FILE* out, std::FILE* err);
 
+// Whether fd takes the progress line (it redraws itself with "\r\033[K"):
+// a terminal whose TERM is set and is not "dumb".
+bool progress_line_wanted(int fd);
+
 }  // namespace zerolab::lab
 
 #endif  // ZEROLAB_LAB_LAB_RUN_HPP_

@@ -8,6 +8,7 @@
 // Example:
 //   ./lab_test --gtest_filter='Verdict.*'
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -693,3 +694,32 @@ TEST(LabCli, ListNamesEveryExperiment) {
 
 }  // namespace
 }  // namespace zerolab::lab
+
+// Issue 15 C: the progress line redraws itself with ESC[K, which a dumb
+// terminal prints as garbage: only a terminal with a TERM that is not
+// "dumb" gets it.
+TEST(LabProgress, OnlyARealTerminalGetsTheProgressLine) {
+  const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(::grantpt(master), 0);
+  ASSERT_EQ(::unlockpt(master), 0);
+  const int tty = ::open(::ptsname(master), O_RDWR | O_NOCTTY);
+  ASSERT_GE(tty, 0);
+  const char* saved = std::getenv("TERM");
+  const std::string old_term = saved != nullptr ? saved : "";
+  ::setenv("TERM", "dumb", 1);
+  EXPECT_FALSE(zerolab::lab::progress_line_wanted(tty));
+  ::unsetenv("TERM");
+  EXPECT_FALSE(zerolab::lab::progress_line_wanted(tty));
+  ::setenv("TERM", "xterm-256color", 1);
+  EXPECT_TRUE(zerolab::lab::progress_line_wanted(tty));
+  int pipe_fds[2] = {-1, -1};
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  EXPECT_FALSE(zerolab::lab::progress_line_wanted(pipe_fds[1]));
+  if (saved != nullptr) ::setenv("TERM", old_term.c_str(), 1);
+  else ::unsetenv("TERM");
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+  ::close(tty);
+  ::close(master);
+}

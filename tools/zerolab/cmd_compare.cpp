@@ -24,6 +24,7 @@
 
 #include "bench/atomic_file.hpp"
 #include "command.hpp"
+#include "format/quote.hpp"
 #include "report/compare_html.hpp"
 #include "zerolab/stat_compare.hpp"
 #include "zerolab/stat_reader.hpp"
@@ -135,6 +136,30 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
   return -1;
 }
 
+// Which flag removed every result: -filter, or a fixed list of -table, -row
+// or -col (".name@(a b)" keeps only what it names; benchproc folds those
+// lists into the filter). Only on this failure path are the inputs read a
+// second time, with the filter alone (stdin cannot be read again).
+std::string why_nothing_left(const CompareFlags& f, const std::vector<std::string>& paths) {
+  const std::string filter_says = "no benchmark results match -filter " + internal::shown_text(f.options.filter);
+  std::string lists;
+  for (const auto& flag : {std::pair<const char*, const std::string*>{"table", &f.options.table},
+                           {"row", &f.options.row},
+                           {"col", &f.options.col}}) {
+    if (flag.second->find('@') == std::string::npos) continue;
+    lists += (lists.empty() ? "-" : " and -") + std::string(flag.first) + " " + internal::shown_text(*flag.second);
+  }
+  if (lists.empty()) return filter_says;
+  const std::vector<stat::InputSpec> inputs = stat::parse_inputs(paths);
+  for (const stat::InputSpec& in : inputs) {
+    if (in.is_stdin) return filter_says + " and " + lists;
+  }
+  stat::CompareOptions filter_only;
+  filter_only.filter = f.options.filter;
+  if (stat::compare(inputs, filter_only).results_compared == 0) return filter_says;
+  return "no benchmark results left after " + lists + " (a @(...) list keeps only the values it names)";
+}
+
 int benchstat_error(const std::string& msg) {
   print_err("benchstat: " + msg + "\n");
   return kExitBadInput;
@@ -178,7 +203,7 @@ int run_compare(std::span<char* const> args) {
         }
       }
     } else {
-      print_err("zerolab compare: no benchmark results match -filter " + flags.options.filter + "\n");
+      print_err("zerolab compare: " + why_nothing_left(flags, paths) + "\n");
     }
     return kExitBadInput;
   }

@@ -287,7 +287,7 @@ int run_lab_command(std::span<char* const> args) {
 
   s.command = "zerolab lab";
   for (char* a : args) s.command += " " + std::string(a);
-  s.progress = ::isatty(STDERR_FILENO) == 1;
+  s.progress = lab::progress_line_wanted(STDERR_FILENO);
   std::string stored_id;
   if (!flags.no_store) {
     keep.save_name = flags.save_name;
