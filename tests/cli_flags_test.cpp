@@ -70,10 +70,10 @@ TEST_F(CliFlags, LabNamesTheFlagOfABadDirectory) {
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "zerolab lab: flag -cpuprofile: cannot use directory " + dir_ + "/file/prof: " + dir_ +
                        "/file is not a directory\n");
-  r = cli("lab merge --count 1 --benchtime 1x --baseline-dir " + dir_ + "/file/b --save x -o " + dir_ + "/out");
+  r = cli("lab merge --count 1 --benchtime 1x -o " + dir_ + "/file/out");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(), "zerolab lab: flag -baseline-dir: cannot use directory " + dir_ +
-                                    "/file/b: " + dir_ + "/file is not a directory");
+  EXPECT_EQ(r.first_err_line(),
+            "zerolab lab: flag -o: cannot use directory " + dir_ + "/file/out: " + dir_ + "/file is not a directory");
 }
 
 // C: usage asked for is stdout and exit 0, with nothing on stderr.
