@@ -15,7 +15,9 @@
 //
 // Example: under zerolab waste, `n = read(in, buf, 65536); write(out, buf, n);`
 // with `in` a file and `out` a pipe counts one file→pipe copy of n bytes.
+#include <arpa/inet.h>
 #include <dlfcn.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -76,6 +78,36 @@ __attribute__((constructor(101))) void find_glibc_io() {
   find(g_real.sendto, "sendto");
 }
 
+// As zerolab::io decides it (src/io/fd_info.cpp): the peer is a loopback
+// address, or the socket's own address.
+bool loopback_address(const sockaddr_storage& a) {
+  if (a.ss_family == AF_INET) {
+    return (ntohl(reinterpret_cast<const sockaddr_in&>(a).sin_addr.s_addr) >> 24) == 127;
+  }
+  if (a.ss_family == AF_INET6) {
+    const in6_addr& in6 = reinterpret_cast<const sockaddr_in6&>(a).sin6_addr;
+    if (IN6_IS_ADDR_LOOPBACK(&in6)) return true;
+    return IN6_IS_ADDR_V4MAPPED(&in6) && in6.s6_addr[12] == 127;
+  }
+  return false;
+}
+
+bool tcp_peer_on_this_host(int fd) {
+  sockaddr_storage peer{};
+  sockaddr_storage self{};
+  socklen_t peer_len = sizeof peer;
+  socklen_t self_len = sizeof self;
+  if (syscall(SYS_getpeername, fd, &peer, &peer_len) != 0) return false;
+  if (loopback_address(peer)) return true;
+  if (syscall(SYS_getsockname, fd, &self, &self_len) != 0 || self.ss_family != peer.ss_family) return false;
+  if (peer.ss_family == AF_INET) {
+    return reinterpret_cast<const sockaddr_in&>(peer).sin_addr.s_addr ==
+           reinterpret_cast<const sockaddr_in&>(self).sin_addr.s_addr;
+  }
+  return std::memcmp(&reinterpret_cast<const sockaddr_in6&>(peer).sin6_addr,
+                     &reinterpret_cast<const sockaddr_in6&>(self).sin6_addr, sizeof(in6_addr)) == 0;
+}
+
 FdType fd_type(int fd) {
   struct stat st {};
   if (syscall(SYS_fstat, fd, &st) != 0) return FdType::kOther;
@@ -92,9 +124,9 @@ FdType fd_type(int fd) {
     if (syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0) return FdType::kOther;
     len = sizeof type;
     if (syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0) return FdType::kOther;
-    if (domain == AF_UNIX) return FdType::kUnix;
+    if (domain == AF_UNIX) return type == SOCK_STREAM ? FdType::kUnix : FdType::kOther;
     if (domain == AF_INET || domain == AF_INET6) {
-      if (type == SOCK_STREAM) return FdType::kTcp;
+      if (type == SOCK_STREAM) return tcp_peer_on_this_host(fd) ? FdType::kTcpLoopback : FdType::kTcp;
       if (type == SOCK_DGRAM) return FdType::kUdp;
     }
   }

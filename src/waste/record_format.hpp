@@ -29,7 +29,7 @@
 namespace zerolab::waste {
 
 inline constexpr std::uint64_t kRecordMagic = 0x315453415742'5a4cULL;  // "LZBWAST1"
-inline constexpr std::uint32_t kRecordVersion = 2;
+inline constexpr std::uint32_t kRecordVersion = 3;
 
 // Environment the CLI hands the preload.
 inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";            // where .rec files go
@@ -54,8 +54,10 @@ enum class Kind : std::uint32_t {
 };
 inline constexpr int kKindCount = 6;
 
-enum class FdType : std::uint8_t { kFile, kPipe, kTcp, kUdp, kUnix, kTty, kOther };
-inline constexpr int kFdTypeCount = 7;
+// kTcp: a peer on another host; kTcpLoopback: on this one (loopback or one
+// of this host's addresses); kUnix: AF_UNIX stream sockets only.
+enum class FdType : std::uint8_t { kFile, kPipe, kTcp, kUdp, kUnix, kTty, kOther, kTcpLoopback };
+inline constexpr int kFdTypeCount = 8;
 
 // One thread's exact counters; written only by the thread that owns the
 // slot (slot 0: by every thread without one, with fetch_add).

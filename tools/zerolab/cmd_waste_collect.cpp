@@ -85,8 +85,8 @@ void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
     if (s.kind >= static_cast<std::uint32_t>(kWasteKinds) || s.depth > static_cast<std::uint32_t>(rec::kMaxFrames)) continue;
     SiteRecord site;
     site.kind = static_cast<WasteKind>(s.kind);
-    site.src = s.src < kFdTypes ? s.src : kFdTypes - 1;
-    site.dst = s.dst < kFdTypes ? s.dst : kFdTypes - 1;
+    site.src = s.src < kFdTypes ? s.src : static_cast<int>(rec::FdType::kOther);
+    site.dst = s.dst < kFdTypes ? s.dst : static_cast<int>(rec::FdType::kOther);
     site.calls = static_cast<double>(get(s.calls));
     site.bytes = static_cast<double>(get(s.bytes));
     site.extra = static_cast<double>(get(s.extra));
@@ -118,7 +118,7 @@ void add_record(const rec::Record& r, Symbolizer& symbols, Collected& out) {
 }  // namespace
 
 const char* fd_type_name(int type) {
-  static const char* const kNames[kFdTypes] = {"file", "pipe", "tcp", "udp", "unix", "tty", "other"};
+  static const char* const kNames[kFdTypes] = {"file", "pipe", "tcp", "udp", "unix", "tty", "other", "tcp-loopback"};
   return type >= 0 && type < kFdTypes ? kNames[type] : "other";
 }
 

@@ -27,8 +27,8 @@
 
 namespace zerolab::cli::waste {
 
-inline constexpr int kFdTypes = 7;  // record_format.hpp's FdType
-// "file", "pipe", "tcp", "udp", "unix", "tty", "other".
+inline constexpr int kFdTypes = 8;  // record_format.hpp's FdType
+// "file", "pipe", "tcp", "udp", "unix", "tty", "other", "tcp-loopback".
 const char* fd_type_name(int type);
 
 struct ProcessImage {

@@ -1,6 +1,8 @@
 // `zerolab waste`'s findings and their renderings (cmd_waste_report.hpp).
 #include "cmd_waste_report.hpp"
 
+#include "zerolab/copy.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <csignal>
@@ -328,16 +330,19 @@ std::string render_json(const Report& r) {
 }  // namespace
 
 const char* copy_fd_path(int src, int dst) {
-  using zerolab::cli::waste::fd_type_name;
-  const std::string s = fd_type_name(src);
-  const std::string d = fd_type_name(dst);
-  const auto socket_or_pipe = [](const std::string& t) {
-    return t == "pipe" || t == "tcp" || t == "udp" || t == "unix";
+  // record_format.hpp's FdType, as zerolab::io's CopyEnd.
+  const auto end = [](int type) {
+    switch (type) {
+      case 0: return CopyEnd::kFile;
+      case 1: return CopyEnd::kPipe;
+      case 2: return CopyEnd::kRemoteStream;
+      case 4: return CopyEnd::kUnixStream;
+      case 7: return CopyEnd::kLoopbackStream;
+      default: return CopyEnd::kOther;  // udp, tty, other
+    }
   };
-  if (s == "file" && d == "file") return "copy_file_range";
-  if (s == "file" && socket_or_pipe(d)) return "sendfile";
-  if (socket_or_pipe(s) && (d == "file" || socket_or_pipe(d))) return "splice";
-  return "read_write";
+  const CopyPlan plan = plan_copy(end(src), end(dst));
+  return plan.path == CopyPath::kNone ? "read_write" : to_string(plan.path).data();
 }
 
 const char* fix_for(WasteKind kind) {

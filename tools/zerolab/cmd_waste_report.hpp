@@ -105,8 +105,11 @@ struct Report {
   std::vector<std::string> notes;
 };
 
-// The kernel path zerolab::copy_fd takes for a pair of FdTypes
-// ("copy_file_range", "sendfile", "splice" or "read_write").
+// The kernel path zerolab::copy_fd takes for a pair of FdTypes: io's own
+// rule, zerolab::plan_copy (include/zerolab/copy.hpp), e.g. "sendfile" for
+// file -> pipe, "splice" for file -> unix, "read_write" for file ->
+// tcp-loopback (sendfile only moves the copy to the receiver there) or
+// anything -> tty.
 const char* copy_fd_path(int src, int dst);
 // The zerolab fix for a kind, one sentence.
 const char* fix_for(WasteKind kind);
