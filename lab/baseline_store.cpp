@@ -18,6 +18,7 @@
 
 #include "bench/atomic_file.hpp"
 #include "bench/whole_file.hpp"
+#include "format/quote.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::lab {
@@ -99,7 +100,7 @@ bool parse_manifest(const std::string& path, const std::string& text, Manifest& 
     const std::string value = line.substr(colon + 2);
     if (key == "format") {
       if (value != kFormat) {
-        error = where + "unsupported format \"" + value + "\" (this zerolab reads format " +
+        error = where + "unsupported format " + internal::quote_text(value) + " (this zerolab reads format " +
                 kFormat + ")";
         return false;
       }
@@ -114,8 +115,8 @@ bool parse_manifest(const std::string& path, const std::string& text, Manifest& 
       char* tail = nullptr;
       errno = 0;
       const long runs = std::strtol(value.c_str(), &tail, 10);
-      if (value.empty() || *tail != '\0' || errno != 0 || runs < 1 || runs > 100000) {
-        error = where + "runs must be a whole number from 1 to 100000, not \"" + value + "\"";
+      if (value.empty() || tail != value.c_str() + value.size() || errno != 0 || runs < 1 || runs > 100000) {
+        error = where + "runs must be a whole number from 1 to 100000, not " + internal::quote_text(value);
         return false;
       }
       m.record.runs = static_cast<int>(runs);
@@ -125,20 +126,20 @@ bool parse_manifest(const std::string& path, const std::string& text, Manifest& 
       const std::string count = space == std::string::npos ? "" : value.substr(space + 1);
       std::string why;
       if (!check_baseline_name(id, why)) {
-        error = where + "invalid experiment id \"" + one_line(id) + "\"";
+        error = where + "invalid experiment id " + internal::quote_text(id);
         return false;
       }
       char* tail = nullptr;
       errno = 0;
       const unsigned long long n = std::strtoull(count.c_str(), &tail, 10);
-      if (count.empty() || count[0] == '-' || *tail != '\0' || errno != 0) {
+      if (count.empty() || count[0] == '-' || tail != count.c_str() + count.size() || errno != 0) {
         error = where + "expected \"experiment: <id> <number of results>\"";
         return false;
       }
       for (const auto& [seen, unused] : m.experiments) {
         (void)unused;
         if (seen == id) {
-          error = where + "experiment \"" + id + "\" listed twice";
+          error = where + "experiment " + internal::quote_text(id) + " listed twice";
           return false;
         }
       }
@@ -217,7 +218,7 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
     std::size_t results = 0;
     const std::string source = results_dir + "/" + id + ".txt";
     if (!check_baseline_name(id, error)) {
-      error = "cannot save experiment \"" + one_line(id) + "\" in a baseline: " + error;
+      error = "cannot save experiment " + internal::quote_text(id) + " in a baseline: " + error;
       remove_tree(temp);
       return false;
     }

@@ -347,6 +347,10 @@ TEST(LabBaseline, CorruptBaselineNamesFileAndLine) {
       {"format: 1\n\nexperiment: widgets 6\nexperiment: widgets 6\n",
        manifest_path + ":4: experiment \"widgets\" listed twice"},
       {"format: 1\njunk\n", manifest_path + ":2: expected \"key: value\""},
+      // Issue 15 B11: CRLF and NUL bytes are escaped, not printed raw or cut.
+      {"format: 1\r\n", manifest_path + ":1: unsupported format \"1\\r\" (this zerolab reads format 1)"},
+      {std::string("format: 1\nruns: 1\0x\n", 20),
+       manifest_path + ":2: runs must be a whole number from 1 to 100000, not \"1\\x00x\""},
   };
   for (const auto& [text, message] : bad) {
     write_file(manifest_path, text);
