@@ -19,9 +19,20 @@
 namespace zerolab::stat {
 namespace {
 
+// A table cell's text: '|' and '\\' escaped, line breaks as spaces, and
+// '<', '>' as entities so a benchmark named "<script>" stays text (as the
+// lab's report.md escapes it).
 std::string md_escape(std::string_view s) {
   std::string out;
   for (char c : s) {
+    if (c == '<') {
+      out += "&lt;";
+      continue;
+    }
+    if (c == '>') {
+      out += "&gt;";
+      continue;
+    }
     if (c == '|' || c == '\\') out.push_back('\\');
     if (c == '\n' || c == '\r') {
       out.push_back(' ');
