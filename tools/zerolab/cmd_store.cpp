@@ -24,6 +24,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -77,53 +79,105 @@ std::int64_t now_ms() {
       .count();
 }
 
-bool store_url(const ParsedFlags& f, store::StoreUrl& url, std::string& error) {
-  return store::parse_store_url(f.value("store", std::string(store::kDefaultStoreUrl)), url, error);
+// What every subcommand starts with: its flags (and --store) parsed, --help
+// answered, the store URL checked; `done` is the exit code when that ended
+// the subcommand. with_store runs the rest with the store open, a StoreError
+// being the subcommand's one-line failure.
+struct Subcommand {
+  std::string name;  // "store add"
+  ParsedFlags f;
+  store::StoreUrl url;
+  std::optional<int> done;
+
+  Subcommand(const char* subcommand, std::span<char* const> args, StoreFlagSpec spec)
+      : name(std::string("store ") + subcommand) {
+    spec.push_back({"store", true});
+    std::string error;
+    if (!parse_store_flags(args, spec, f, error)) {
+      done = bad(error);
+    } else if (f.help) {
+      done = print_usage();
+    } else if (!store::parse_store_url(f.value("store", std::string(store::kDefaultStoreUrl)), url, error)) {
+      done = bad(error);
+    }
+  }
+  int bad(const std::string& message) const { return fail(name.c_str(), message, kExitBadInput); }
+  template <class Body>
+  int with_store(store::OpenMode mode, Body body) const {
+    try {
+      store::Store s = store::Store::open(url, mode);
+      return body(s);
+    } catch (const store::StoreError& e) {
+      return fail(name.c_str(), e.what(), e.exit_code());
+    }
+  }
+  // Writes text to -o FILE (when the subcommand has it) or stdout.
+  int output(const std::string& text) const {
+    std::string error;
+    return write_output(text, f.value("o"), error) ? 0 : fail(name.c_str(), error, 1);
+  }
+};
+
+// Reads a results file (- is stdin when allow_stdin) into builder, syntax
+// errors printed on stderr as compare prints them; false with `error` when
+// the file cannot be read.
+bool read_results_file(const std::string& path, bool allow_stdin, store::RunBuilder& builder, std::string& error) {
+  const std::vector<std::string> one = {path};
+  stat::InputFiles files(stat::parse_inputs(one, /*allow_labels=*/false, allow_stdin));
+  while (files.next()) {
+    switch (files.kind()) {
+      case stat::RecordKind::kResult:
+        builder.add(files.result());
+        break;
+      case stat::RecordKind::kUnitMetadata:
+        builder.add(files.unit_metadata());
+        break;
+      case stat::RecordKind::kSyntaxError:
+        std::fprintf(stderr, "%s\n", files.syntax_error().to_string().c_str());
+        break;
+    }
+  }
+  error = files.error();
+  return error.empty();
+}
+
+// Submits each run, printing "<id> <added|already stored>: <what>".
+int submit_all(const Subcommand& c, const std::vector<store::Run>& runs, const char* added,
+               const std::function<std::string(const store::Run&)>& what) {
+  return c.with_store(store::OpenMode::kWrite, [&](store::Store& s) {
+    for (const store::Run& run : runs) {
+      const auto r = s.submit(run);
+      std::printf("%s %s: %s, %zu results\n", run.id.c_str(),
+                  r == store::Store::Submitted::kAdded ? added : "already stored", what(run).c_str(),
+                  run.results.size());
+    }
+    return std::fflush(stdout) == 0 ? 0 : fail(c.name.c_str(), "write stdout failed", 1);
+  });
 }
 
 int run_add(std::span<char* const> args) {
-  ParsedFlags f;
+  const Subcommand c("add", args, {{"label", true, true}});
+  if (c.done) return *c.done;
   std::string error;
-  if (!parse_store_flags(args, {{"store", true}, {"label", true, true}}, f, error)) {
-    return fail("store add", error, kExitBadInput);
-  }
-  if (f.help) return print_usage();
-  store::StoreUrl url;
-  if (!store_url(f, url, error)) return fail("store add", error, kExitBadInput);
   std::vector<store::KeyValue> labels;
-  if (f.has("label")) {
-    for (const std::string& l : f.values.at("label")) {
+  if (c.f.has("label")) {
+    for (const std::string& l : c.f.values.at("label")) {
       std::string k, v;
-      if (!store::parse_label(l, k, v, error)) return fail("store add", error, kExitBadInput);
+      if (!store::parse_label(l, k, v, error)) return c.bad(error);
       labels.emplace_back(k, v);
     }
   }
-  if (f.operands.empty()) return fail("store add", "no files to add (usage: zerolab store add [--label k=v]... FILE...)", kExitBadInput);
+  if (c.f.operands.empty()) return c.bad("no files to add (usage: zerolab store add [--label k=v]... FILE...)");
   std::string command = "zerolab store add";
   for (char* const a : args) command += std::string(" ") + a;
 
   // Read every file first: bad input anywhere means nothing is written.
   std::vector<store::Run> runs;
   const std::int64_t now = now_ms();
-  for (const std::string& path : f.operands) {
-    const std::vector<std::string> one = {path};
-    stat::InputFiles files(stat::parse_inputs(one, /*allow_labels=*/false, /*allow_stdin=*/true));
+  for (const std::string& path : c.f.operands) {
     store::RunBuilder builder;
-    while (files.next()) {
-      switch (files.kind()) {
-        case stat::RecordKind::kResult:
-          builder.add(files.result());
-          break;
-        case stat::RecordKind::kUnitMetadata:
-          builder.add(files.unit_metadata());
-          break;
-        case stat::RecordKind::kSyntaxError:
-          std::fprintf(stderr, "%s\n", files.syntax_error().to_string().c_str());
-          break;
-      }
-    }
-    if (!files.error().empty()) return fail("store add", files.error(), kExitBadInput);
-    if (builder.result_count() == 0) return fail("store add", path + ":0: no benchmark results", kExitBadInput);
+    if (!read_results_file(path, /*allow_stdin=*/true, builder, error)) return c.bad(error);
+    if (builder.result_count() == 0) return c.bad(path + ":0: no benchmark results");
     store::Run run = builder.finish();
     run.kind = "file";
     run.source = path;
@@ -133,59 +187,30 @@ int run_add(std::span<char* const> args) {
     run.id = store::content_uuid(run);
     runs.push_back(std::move(run));
   }
-  try {
-    store::Store s = store::Store::open(url, store::OpenMode::kWrite);
-    for (const store::Run& run : runs) {
-      const auto r = s.submit(run);
-      std::printf("%s %s: %s, %zu results\n", run.id.c_str(),
-                  r == store::Store::Submitted::kAdded ? "added" : "already stored", run.source.c_str(),
-                  run.results.size());
-    }
-  } catch (const store::StoreError& e) {
-    return fail("store add", e.what(), e.exit_code());
-  }
-  if (std::fflush(stdout) != 0) return fail("store add", "write stdout failed", 1);
-  return 0;
+  return submit_all(c, runs, "added", [](const store::Run& run) { return run.source; });
 }
 
 int run_export(std::span<char* const> args) {
-  ParsedFlags f;
-  std::string error;
-  if (!parse_store_flags(args, {{"store", true}, {"o", true}}, f, error)) {
-    return fail("store export", error, kExitBadInput);
-  }
-  if (f.help) return print_usage();
-  store::StoreUrl url;
-  if (!store_url(f, url, error)) return fail("store export", error, kExitBadInput);
-  if (f.operands.size() != 1) return fail("store export", "expected one RUN (usage: zerolab store export RUN [-o FILE])", kExitBadInput);
+  const Subcommand c("export", args, {{"o", true}});
+  if (c.done) return *c.done;
+  if (c.f.operands.size() != 1) return c.bad("expected one RUN (usage: zerolab store export RUN [-o FILE])");
   std::string text;
-  try {
-    store::Store s = store::Store::open(url, store::OpenMode::kRead);
-    text = store::to_go_format(s.load_run(s.resolve(f.operands[0])));
-  } catch (const store::StoreError& e) {
-    return fail("store export", e.what(), e.exit_code());
-  }
-  if (!write_output(text, f.value("o"), error)) return fail("store export", error, 1);
-  return 0;
+  const int code = c.with_store(store::OpenMode::kRead, [&](store::Store& s) {
+    text = store::to_go_format(s.load_run(s.resolve(c.f.operands[0])));
+    return 0;
+  });
+  return code != 0 ? code : c.output(text);
 }
 
 int run_list(std::span<char* const> args) {
-  ParsedFlags f;
+  const Subcommand c("list", args, {{"since", true}});
+  if (c.done) return *c.done;
   std::string error;
-  if (!parse_store_flags(args, {{"store", true}, {"since", true}}, f, error)) {
-    return fail("store list", error, kExitBadInput);
-  }
-  if (f.help) return print_usage();
-  store::StoreUrl url;
-  if (!store_url(f, url, error)) return fail("store list", error, kExitBadInput);
   std::int64_t since = 0;
-  if (f.has("since") && !store::parse_since(f.value("since"), now_ms(), since, error)) {
-    return fail("store list", error, kExitBadInput);
-  }
-  if (!f.operands.empty()) return fail("store list", "unexpected argument \"" + f.operands[0] + "\"", kExitBadInput);
+  if (c.f.has("since") && !store::parse_since(c.f.value("since"), now_ms(), since, error)) return c.bad(error);
+  if (!c.f.operands.empty()) return c.bad("unexpected argument \"" + c.f.operands[0] + "\"");
   std::string out;
-  try {
-    store::Store s = store::Store::open(url, store::OpenMode::kRead);
+  const int code = c.with_store(store::OpenMode::kRead, [&](store::Store& s) {
     for (const store::RunSummary& r : s.list_runs(since)) {
       out += r.id + "  " + store::format_time_ms(r.unix_ms) + "  " + r.kind + "  " + std::to_string(r.values) +
              " values  " + r.machine + "  " + r.source;
@@ -193,75 +218,49 @@ int run_list(std::span<char* const> args) {
       for (const std::string& n : r.names) out += "  name:" + n;
       out += "\n";
     }
-  } catch (const store::StoreError& e) {
-    return fail("store list", e.what(), e.exit_code());
-  }
-  if (!write_output(out, "", error)) return fail("store list", error, 1);
-  return 0;
+    return 0;
+  });
+  return code != 0 ? code : c.output(out);
 }
 
 int run_name(std::span<char* const> args) {
-  ParsedFlags f;
-  std::string error;
-  if (!parse_store_flags(args, {{"store", true}}, f, error)) return fail("store name", error, kExitBadInput);
-  if (f.help) return print_usage();
-  store::StoreUrl url;
-  if (!store_url(f, url, error)) return fail("store name", error, kExitBadInput);
-  if (f.operands.size() != 2 || f.operands[0].empty()) {
-    return fail("store name", "expected NAME RUN (usage: zerolab store name NAME RUN)", kExitBadInput);
+  const Subcommand c("name", args, {});
+  if (c.done) return *c.done;
+  if (c.f.operands.size() != 2 || c.f.operands[0].empty()) {
+    return c.bad("expected NAME RUN (usage: zerolab store name NAME RUN)");
   }
-  try {
-    store::Store s = store::Store::open(url, store::OpenMode::kWrite);
-    const std::string id = s.resolve(f.operands[1]);
-    s.set_name(f.operands[0], id);
-    std::printf("%s is now run %s\n", f.operands[0].c_str(), id.c_str());
-  } catch (const store::StoreError& e) {
-    return fail("store name", e.what(), e.exit_code());
-  }
-  return 0;
+  return c.with_store(store::OpenMode::kWrite, [&](store::Store& s) {
+    const std::string id = s.resolve(c.f.operands[1]);
+    s.set_name(c.f.operands[0], id);
+    std::printf("%s is now run %s\n", c.f.operands[0].c_str(), id.c_str());
+    return 0;
+  });
 }
 
 int run_matrix(std::span<char* const> args) {
-  ParsedFlags f;
-  std::string error;
-  if (!parse_store_flags(args, {{"store", true}, {"format", true}, {"o", true}}, f, error)) {
-    return fail("store matrix", error, kExitBadInput);
-  }
-  if (f.help) return print_usage();
-  store::StoreUrl url;
-  if (!store_url(f, url, error)) return fail("store matrix", error, kExitBadInput);
-  const std::string format = f.value("format", "text");
+  const Subcommand c("matrix", args, {{"format", true}, {"o", true}});
+  if (c.done) return *c.done;
+  const std::string format = c.f.value("format", "text");
   if (format != "text" && format != "markdown" && format != "json" && format != "html") {
-    return fail("store matrix", "-format must be text, markdown, json or html", kExitBadInput);
+    return c.bad("-format must be text, markdown, json or html");
   }
   std::string out;
-  try {
-    store::Store s = store::Store::open(url, store::OpenMode::kRead);
+  const int code = c.with_store(store::OpenMode::kRead, [&](store::Store& s) {
     const store::ClaimMatrix m = store::build_matrix(s.load_lab_claims());
     out = format == "text"       ? store::render_matrix_text(m)
           : format == "markdown" ? store::render_matrix_markdown(m)
           : format == "json"     ? store::render_matrix_json(m)
                                  : store::render_matrix_html(m, s.display());
-  } catch (const store::StoreError& e) {
-    return fail("store matrix", e.what(), e.exit_code());
-  }
-  if (!write_output(out, f.value("o"), error)) return fail("store matrix", error, 1);
-  return 0;
+    return 0;
+  });
+  return code != 0 ? code : c.output(out);
 }
 
 int run_import_baselines(std::span<char* const> args) {
-  ParsedFlags f;
-  std::string error;
-  if (!parse_store_flags(args, {{"store", true}, {"baseline-dir", true}}, f, error)) {
-    return fail("store import-baselines", error, kExitBadInput);
-  }
-  if (f.help) return print_usage();
-  store::StoreUrl url;
-  if (!store_url(f, url, error)) return fail("store import-baselines", error, kExitBadInput);
-  if (!f.operands.empty()) {
-    return fail("store import-baselines", "unexpected argument \"" + f.operands[0] + "\"", kExitBadInput);
-  }
-  const std::string dir = f.value("baseline-dir", lab::kDefaultBaselineDir);
+  const Subcommand c("import-baselines", args, {{"baseline-dir", true}});
+  if (c.done) return *c.done;
+  if (!c.f.operands.empty()) return c.bad("unexpected argument \"" + c.f.operands[0] + "\"");
+  const std::string dir = c.f.value("baseline-dir", lab::kDefaultBaselineDir);
   std::vector<std::string> names;
   if (DIR* d = ::opendir(dir.c_str())) {
     while (const dirent* e = ::readdir(d)) {
@@ -274,31 +273,24 @@ int run_import_baselines(std::span<char* const> args) {
     }
     ::closedir(d);
   } else {
-    return fail("store import-baselines", "cannot read baseline directory " + dir + ": " + std::strerror(errno),
-                kExitBadInput);
+    return c.bad("cannot read baseline directory " + dir + ": " + std::strerror(errno));
   }
   std::sort(names.begin(), names.end());
   std::vector<std::string> known;
   for (const lab::Experiment& e : lab::catalog()) known.push_back(e.id);
   // Every baseline is read and checked before anything is stored.
+  std::string error;
   std::vector<store::Run> runs;
   for (const std::string& name : names) {
     lab::Baseline b;
-    if (!lab::load_baseline(dir, name, known, b, error)) return fail("store import-baselines", error, kExitBadInput);
+    if (!lab::load_baseline(dir, name, known, b, error)) return c.bad(error);
     store::RunBuilder builder;
     for (const lab::BaselineFile& file : b.files) {
       // The experiment's C++ results, then its Go-here results where the folder has them.
-      std::vector<std::string> paths = {file.path};
       const std::string go = b.path + "/" + file.experiment_id + ".go.txt";
-      if (::access(go.c_str(), F_OK) == 0) paths.push_back(go);
-      for (const std::string& path : paths) {
-        const std::vector<std::string> one = {path};
-        stat::InputFiles files(stat::parse_inputs(one, false, false));
-        while (files.next()) {
-          if (files.kind() == stat::RecordKind::kResult) builder.add(files.result());
-          if (files.kind() == stat::RecordKind::kUnitMetadata) builder.add(files.unit_metadata());
-        }
-        if (!files.error().empty()) return fail("store import-baselines", files.error(), kExitBadInput);
+      if (!read_results_file(file.path, false, builder, error) ||
+          (::access(go.c_str(), F_OK) == 0 && !read_results_file(go, false, builder, error))) {
+        return c.bad(error);
       }
     }
     store::Run run = builder.finish();
@@ -312,18 +304,7 @@ int run_import_baselines(std::span<char* const> args) {
     run.id = store::content_uuid(run);
     runs.push_back(std::move(run));
   }
-  try {
-    store::Store s = store::Store::open(url, store::OpenMode::kWrite);
-    for (const store::Run& run : runs) {
-      const auto r = s.submit(run);
-      std::printf("%s %s: baseline %s, %zu results\n", run.id.c_str(),
-                  r == store::Store::Submitted::kAdded ? "imported" : "already stored", run.name.c_str(),
-                  run.results.size());
-    }
-  } catch (const store::StoreError& e) {
-    return fail("store import-baselines", e.what(), e.exit_code());
-  }
-  return 0;
+  return submit_all(c, runs, "imported", [](const store::Run& run) { return "baseline " + run.name; });
 }
 
 int run_store(std::span<char* const> args) {
