@@ -527,6 +527,29 @@ TEST(StoreSqliteFileTest, CorruptAndForeignFilesAreRefusedWithExit2) {
   EXPECT_FALSE(lab_test_util::exists(dir + "/none.db"));
 }
 
+// Another writer holding SQLite's write lock: a writer waits the lock
+// timeout, then fails with exit 1 saying so; nothing of its run is kept.
+TEST(StoreSqliteFileTest, ALockHeldByAnotherWriterIsExit1AfterTheTimeout) {
+  const TestStore ts = make_test_store("sqlite");
+  const std::string a = ts.dir + "/a.txt";
+  std::ofstream(a) << "BenchmarkA 10 5 ns/op\n";
+  store::Store holder = store::Store::open(ts.url, store::OpenMode::kWrite);
+  holder.database().begin_write();
+  auto r = cli(ts.dir, {"store", "add", "--store", ts.url_text, a}, "ZEROLAB_STORE_LOCK_TIMEOUT=0.3");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "zerolab store add: " + ts.url.display +
+                       ": database is locked (another writer held the lock; waited 0.3 s, $ZEROLAB_STORE_LOCK_TIMEOUT)\n");
+  r = cli(ts.dir, {"store", "add", "--store", ts.url_text, a}, "ZEROLAB_STORE_LOCK_TIMEOUT=soon");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "zerolab store add: ZEROLAB_STORE_LOCK_TIMEOUT=\"soon\" is not a number of seconds from 0.001 to "
+                   "86400\n");
+  holder.database().rollback();
+  EXPECT_EQ(holder.run_count(), 0);
+  r = cli(ts.dir, {"store", "add", "--store", ts.url_text, a}, "ZEROLAB_STORE_LOCK_TIMEOUT=0.3");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(holder.run_count(), 1);
+}
+
 }  // namespace
 
 namespace {
