@@ -1,6 +1,9 @@
 // A run compared with a baseline (lab/baseline.hpp): the warnings known
-// before the run and each experiment's comparison through stat::compare.
+// before the run and each experiment's comparison through stat::compare,
+// of the C++ results and of the Go peer's (Go here).
 #include "lab/baseline.hpp"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -129,17 +132,40 @@ BaselineComparison begin_baseline_comparison(const Baseline& baseline, const Mac
 void compare_with_baseline(const Baseline& baseline, const std::string& results_dir,
                            const std::vector<std::string>& run_ids, double alpha,
                            BaselineComparison& comparison) {
-  for (const std::string& id : run_ids) {
-    const auto f = std::find_if(baseline.files.begin(), baseline.files.end(),
-                                [&](const BaselineFile& b) { return b.experiment_id == id; });
-    if (f == baseline.files.end()) continue;
+  const auto saved = [](const std::vector<BaselineFile>& files, const std::string& id) {
+    return std::find_if(files.begin(), files.end(),
+                        [&](const BaselineFile& b) { return b.experiment_id == id; });
+  };
+  const auto compare = [&](const std::string& label, const std::string& baseline_file,
+                           const std::string& run_file, bool go_here) {
     BaselineComparison::Part part;
-    part.experiment_id = id;
-    part.baseline_file = f->path;
-    part.run_file = results_dir + "/" + id + ".txt";
+    part.experiment_id = label;
+    part.go_here = go_here;
+    part.baseline_file = baseline_file;
+    part.run_file = run_file;
     if (compare_files(base_label(baseline.name), part.baseline_file, part.run_file, alpha,
                       comparison.gate_percent, part, comparison.warnings)) {
       comparison.parts.push_back(std::move(part));
+    }
+  };
+  for (const std::string& id : run_ids) {
+    const auto f = saved(baseline.files, id);
+    if (f == baseline.files.end()) continue;
+    compare(id, f->path, results_dir + "/" + id + ".txt", false);
+    // The Go peer's results (<id>.go.txt), where both sides have them.
+    const auto g = saved(baseline.go_files, id);
+    const std::string run_go = results_dir + "/" + id + ".go.txt";
+    const bool run_has_go = ::access(run_go.c_str(), F_OK) == 0;
+    if (g != baseline.go_files.end() && run_has_go) {
+      compare(id + " (Go here)", g->path, run_go, true);
+    } else if (g != baseline.go_files.end()) {
+      comparison.warnings.push_back("experiment \"" + id + "\": baseline " + baseline.name +
+                                    " has Go-here results, this run has none (--go=off, no go, "
+                                    "or the peer did not build)");
+    } else if (run_has_go) {
+      comparison.warnings.push_back("experiment \"" + id + "\": this run's Go-here results are "
+                                    "not in baseline " + baseline.name +
+                                    "; nothing to compare them with");
     }
   }
 }

@@ -48,7 +48,9 @@ struct BaselineComparison {
   double gate_percent = 0;  // its PCT (0 when not gating)
 
   struct Part {
+    // The experiment's id; "<id> (Go here)" for its Go peer's results.
     std::string experiment_id;
+    bool go_here = false;  // <id>.go.txt compared, not <id>.txt
     std::string baseline_file;  // the two files compared
     std::string run_file;
     std::string text;      // stat::render_text of the tables
@@ -74,7 +76,9 @@ BaselineComparison begin_baseline_comparison(const Baseline& baseline, const Mac
 
 // After the run: compares <results_dir>/<id>.txt with the baseline's file
 // for every id of run_ids the baseline has, appending a Part each (or a
-// warning when this run's file cannot be read or has no results).
+// warning when this run's file cannot be read or has no results); then the
+// same for <id>.go.txt, the Go peer's results, where both have them (a
+// warning where only one side has them). The gate counts both.
 void compare_with_baseline(const Baseline& baseline, const std::string& results_dir,
                            const std::vector<std::string>& run_ids, double alpha,
                            BaselineComparison& comparison);

@@ -74,7 +74,37 @@ std::string one_line(const std::string& s) {
 struct Manifest {
   BaselineRecord record;
   std::vector<std::pair<std::string, std::size_t>> experiments;
+  std::vector<std::pair<std::string, std::size_t>> go;  // "go: <id> <results>"
 };
+
+// "<id> <number of results>" of an experiment or go line into `list`.
+bool parse_counted_id(const std::string& where, const std::string& key, const std::string& value,
+                      std::vector<std::pair<std::string, std::size_t>>& list, std::string& error) {
+  const std::size_t space = value.find(' ');
+  const std::string id = value.substr(0, space);
+  const std::string count = space == std::string::npos ? "" : value.substr(space + 1);
+  std::string why;
+  if (!check_baseline_name(id, why)) {
+    error = where + "invalid experiment id " + internal::quote_text(id);
+    return false;
+  }
+  char* tail = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(count.c_str(), &tail, 10);
+  if (count.empty() || count[0] == '-' || tail != count.c_str() + count.size() || errno != 0) {
+    error = where + "expected \"" + key + ": <id> <number of results>\"";
+    return false;
+  }
+  for (const auto& [seen, unused] : list) {
+    (void)unused;
+    if (seen == id) {
+      error = where + key + " " + internal::quote_text(id) + " listed twice";
+      return false;
+    }
+  }
+  list.emplace_back(id, static_cast<std::size_t>(n));
+  return true;
+}
 
 // "format: 1", then key: value lines; unknown keys are skipped (a newer
 // zerolab may add some). False with `error` "path:line: message".
@@ -121,29 +151,18 @@ bool parse_manifest(const std::string& path, const std::string& text, Manifest& 
       }
       m.record.runs = static_cast<int>(runs);
     } else if (key == "experiment") {
-      const std::size_t space = value.find(' ');
-      const std::string id = value.substr(0, space);
-      const std::string count = space == std::string::npos ? "" : value.substr(space + 1);
-      std::string why;
-      if (!check_baseline_name(id, why)) {
-        error = where + "invalid experiment id " + internal::quote_text(id);
-        return false;
-      }
-      char* tail = nullptr;
-      errno = 0;
-      const unsigned long long n = std::strtoull(count.c_str(), &tail, 10);
-      if (count.empty() || count[0] == '-' || tail != count.c_str() + count.size() || errno != 0) {
-        error = where + "expected \"experiment: <id> <number of results>\"";
-        return false;
-      }
-      for (const auto& [seen, unused] : m.experiments) {
-        (void)unused;
-        if (seen == id) {
-          error = where + "experiment " + internal::quote_text(id) + " listed twice";
-          return false;
-        }
-      }
-      m.experiments.emplace_back(id, static_cast<std::size_t>(n));
+      if (!parse_counted_id(where, key, value, m.experiments, error)) return false;
+    } else if (key == "go") {
+      if (!parse_counted_id(where, key, value, m.go, error)) return false;
+    }
+  }
+  for (const auto& [id, unused] : m.go) {
+    (void)unused;
+    const bool listed = std::any_of(m.experiments.begin(), m.experiments.end(),
+                                    [&](const auto& e) { return e.first == id; });
+    if (!listed) {
+      error = path + ": go " + internal::quote_text(id) + " has no experiment line";
+      return false;
     }
   }
   if (!has_format) {
@@ -213,6 +232,7 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
   manifest += "command: " + one_line(record.command) + "\n";
   manifest += "runs: " + std::to_string(record.runs) + "\n";
   manifest += "benchtime: " + one_line(record.benchtime) + "\n";
+  std::string go_lines;
   for (const std::string& id : experiment_ids) {
     std::string text;
     std::size_t results = 0;
@@ -229,7 +249,22 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
       return false;
     }
     manifest += "experiment: " + id + " " + std::to_string(results) + "\n";
+    // The Go peer's results, when this run has them.
+    const std::string go_source = results_dir + "/" + id + ".go.txt";
+    int error_number = 0;
+    if (!internal::read_whole_file(go_source, kMaxResultsBytes, text, error, &error_number)) {
+      if (error_number == ENOENT) continue;
+      remove_tree(temp);
+      return false;
+    }
+    if (!read_results(go_source, text, results, nullptr, error) ||
+        !internal::write_file_atomically(temp + "/" + id + ".go.txt", text, error)) {
+      remove_tree(temp);
+      return false;
+    }
+    go_lines += "go: " + id + " " + std::to_string(results) + "\n";
   }
+  manifest += go_lines;
   if (!internal::write_file_atomically(temp + "/" + kManifest, manifest, error) ||
       !install_directory(temp, target, error)) {
     remove_tree(temp);
@@ -287,6 +322,22 @@ bool load_baseline(const std::string& dir, const std::string& name,
     }
     if (out.config.empty()) out.config = std::move(config);
     out.files.push_back(std::move(f));
+  }
+  for (const auto& [id, expected] : m.go) {
+    if (!contains(known_ids, id)) continue;  // warned above
+    BaselineFile f;
+    f.experiment_id = id;
+    f.path = out.path + "/" + id + ".go.txt";
+    if (!internal::read_whole_file(f.path, kMaxResultsBytes, text, error) ||
+        !read_results(f.path, text, f.results, nullptr, error)) {
+      return false;
+    }
+    if (f.results != expected) {
+      error = f.path + ": " + std::to_string(f.results) + " results, but the manifest says " +
+              std::to_string(expected) + " (the file was changed or cut short)";
+      return false;
+    }
+    out.go_files.push_back(std::move(f));
   }
   return true;
 }

@@ -4,9 +4,12 @@
 // does with a loaded baseline is in lab/baseline.hpp.
 //
 // A baseline directory:
-//   manifest   "format: 1", name, date, command, runs, benchtime, and one
-//              "experiment: <id> <results>" line per experiment
-//   <id>.txt   the run's raw results, byte for byte
+//   manifest   "format: 1", name, date, command, runs, benchtime, one
+//              "experiment: <id> <results>" line per experiment and one
+//              "go: <id> <results>" line per experiment whose Go peer ran
+//   <id>.txt   the run's raw results (C++), byte for byte
+//   <id>.go.txt  the Go peer's results (Go here), byte for byte, when the
+//              run has them (a zerolab that predates them skips the lines)
 // Saving writes everything into <dir>/NAME+tmp.<pid>/ and renames it into
 // place (over an existing NAME by an atomic exchange, so a process that
 // dies midway leaves either the old baseline or the new one under NAME,
@@ -46,8 +49,8 @@ struct BaselineRecord {
   std::string benchtime;
 };
 
-// Copies <results_dir>/<id>.txt for each id into <dir>/<name>/ with a
-// manifest, atomically (see above). Each file is read back through the
+// Copies <results_dir>/<id>.txt for each id, and <id>.go.txt where it
+// exists, into <dir>/<name>/ with a manifest, atomically (see above). Each file is read back through the
 // stat reader first: a syntax error stops the save. <dir> must exist.
 // Returns false with `error` (one line naming the file) and nothing
 // changed under <dir>/<name>.
@@ -66,7 +69,8 @@ struct Baseline {
   std::string name;
   std::string path;  // <dir>/<name>
   BaselineRecord record;
-  std::vector<BaselineFile> files;  // experiments still known, in manifest order
+  std::vector<BaselineFile> files;  // experiments still known, in manifest order (C++)
+  std::vector<BaselineFile> go_files;  // their Go peers' results (<id>.go.txt), where saved
   // The config lines of the first result of the first file (the machine
   // the baseline was recorded on).
   std::vector<std::pair<std::string, std::string>> config;
@@ -74,8 +78,8 @@ struct Baseline {
   std::vector<std::string> warnings;
 };
 
-// Reads <dir>/<name>/manifest and every file it lists whose experiment is in
-// known_ids, reading each through the stat reader. Returns false with
+// Reads <dir>/<name>/manifest and every file it lists (C++ and Go here)
+// whose experiment is in known_ids, reading each through the stat reader. Returns false with
 // `error`, one line naming the path (and line), when the baseline is
 // missing, the manifest is malformed, a file is unreadable, has a syntax
 // error, or holds a different number of results than the manifest says.

@@ -86,6 +86,23 @@ enum class ClaimOrigin { kSeed, kProject };
 // "About Nx" is the band [N / kBandWidth, N * kBandWidth].
 inline constexpr double kBandWidth = 1.25;
 
+// Claims that count allocations or bytes are judged on these untruncated
+// units (the harness's RunSettings::exact_memory; the Go peers report the
+// same from runtime.MemStats), never on the allocs/op and B/op Go prints,
+// which are truncated integers (0.4 prints as 0). judge.cpp refuses the
+// truncated units.
+inline constexpr const char* kAllocsPerOp = "mallocs/op";
+inline constexpr const char* kBytesPerOp = "malloc-B/op";
+// "Allocates nothing" / "0 allocs/op": fewer than one allocation and 100
+// bytes per thousand ops. A run's stray allocations by the Go runtime (a few
+// in a million ops) stay below; code that allocates on a fraction of its ops
+// (0.4 allocs/op, which Go prints as 0) does not.
+inline constexpr double kNothingAllocsPerOp = 0.001;
+inline constexpr double kNothingBytesPerOp = 0.1;
+// The seed's "N allocs/op" (N >= 1) is Go's truncated count, so the exact
+// count it states lies in [N, N + kBelowNextCount].
+inline constexpr double kBelowNextCount = 0.999;
+
 // The Go peer's side of a claim: its benchmark names (as `go test -bench`
 // prints them, without the -GOMAXPROCS suffix), or why Go here cannot
 // test it. All empty: the experiment has no Go side for this claim.
@@ -125,7 +142,7 @@ struct Claim {
   double lo = 0;
   double hi = 0;
   std::string bound_unit;  // how the scaled value is shown, e.g. "faults/page"
-  // All but kFact. "allocs/op" is judged untruncated (see judge.hpp).
+  // All but kFact. Counts are kAllocsPerOp / kBytesPerOp (untruncated).
   std::string unit = "ns/op";
   // kFact.
   std::function<FactResult()> check;
@@ -203,20 +220,23 @@ struct Experiment {
   std::string title;         // one line
   std::string seed_file;     // "000_46e1f39ca2df3ed5.txt"
   std::string seed_section;  // the section of the seed it tests
-  // Where C++ differs from Go for a known reason, one line; may be empty.
-  std::string note;
+  // What still differs from the seed in the C++ port (sizes, work per op,
+  // setup, live set, mechanism) and why: one line each. Shown under the
+  // experiment in the claims table, report.md/html and `zerolab lab --list`.
+  std::vector<std::string> differences;
   std::vector<BenchmarkSpec> benchmarks;
   // The seed's own Go code: peers/go/<go_peer>/ (a package whose _test.go
   // has the seed's benchmarks); "" = none. The lab builds it once with
   // `go test -c` and runs go_benchmarks (a -test.bench regexp; "" = ".")
   // in every round beside the C++ benchmarks, with -test.benchtime
   // go_benchtime (Go's syntax, "100ms" or "20x"; "" = the lab's
-  // --benchtime; --quick caps it). go_note: what the Go side could not do
-  // as the seed did (Go 1.19, no patched runtime), one line.
+  // --benchtime; --quick caps it). go_differences: what the Go peer had to
+  // change from the seed's code, or could not do (Go 1.19, no patched
+  // runtime), one line each; for an experiment without a peer, why.
   std::string go_peer;
   std::string go_benchmarks;
   std::string go_benchtime;
-  std::string go_note;
+  std::vector<std::string> go_differences;
   // Extra C++ ↔ Go benchmark pairs for the medians table's "C++ / Go here"
   // column (the claims' own pairs are added automatically).
   std::vector<std::pair<std::string, std::string>> go_pairs;

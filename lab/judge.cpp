@@ -66,8 +66,15 @@ struct SideData {
 };
 
 // The samples of (name, unit), or an error message naming what is missing.
+// The truncated counts Go prints are refused: a claim counts on kAllocsPerOp
+// or kBytesPerOp.
 bool find_samples(const SideData& side, const std::string& name, std::vector<double>& out,
                   std::string& error) {
+  if (side.unit == "allocs/op" || side.unit == "B/op") {
+    error = name + ": " + side.unit + " is Go's truncated integer; the claim must count in " +
+            (side.unit == "B/op" ? kBytesPerOp : kAllocsPerOp);
+    return false;
+  }
   if (const std::string f = failure_of(side.failures, name); !f.empty()) {
     error = f;
     return false;

@@ -155,6 +155,7 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, GoPeerState& pee
       rs.benchtime = spec.benchtime.count() > 0 ? std::min(spec.benchtime, s.benchtime) : s.benchtime;
       rs.iterations = spec.iterations > 0 ? spec.iterations : s.iterations;
       rs.cpu = 1;
+      rs.exact_memory = true;  // claims count on mallocs/op and malloc-B/op
       RunReport report = run_benchmark(spec.name, spec.function, rs);
       if (report.failed || report.results.empty()) {
         failed.insert(spec.name);
@@ -320,10 +321,17 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
       any_error = true;
     }
+    const std::string go_file = s.out_dir + "/" + o.experiment->id + ".go.txt";
     if (peer.runnable &&
-        !internal::write_file_atomically(s.out_dir + "/" + o.experiment->id + ".go.txt",
-                                         go_results_text(o, go), error)) {
+        !internal::write_file_atomically(go_file, go_results_text(o, go), error)) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
+      any_error = true;
+    }
+    // A Go peer that did not run leaves no earlier run's results behind
+    // (--save and --baseline read <id>.go.txt as this run's).
+    if (!peer.runnable && ::unlink(go_file.c_str()) != 0 && errno != ENOENT) {
+      std::fprintf(err, "zerolab lab: cannot remove the stale %s: %s\n", go_file.c_str(),
+                   std::strerror(errno));
       any_error = true;
     }
     std::fputs((claims_table_text(o) + "\n").c_str(), out);

@@ -87,6 +87,9 @@ std::vector<std::string> benchmark_names(const ExperimentOutcome& outcome) {
   return names;
 }
 
+// The units of the medians table: every unit reported, except Go's
+// truncated allocs/op and B/op where their exact counts (kAllocsPerOp,
+// kBytesPerOp) are there too.
 std::vector<std::string> result_units(const ExperimentOutcome& outcome) {
   std::vector<std::string> units;
   for (const auto& r : outcome.results) {
@@ -94,6 +97,17 @@ std::vector<std::string> result_units(const ExperimentOutcome& outcome) {
       if (std::find(units.begin(), units.end(), m.unit) == units.end()) units.push_back(m.unit);
     }
   }
+  const auto has = [&](const char* unit) {
+    return std::find(units.begin(), units.end(), unit) != units.end();
+  };
+  const bool exact_allocs = has(kAllocsPerOp);
+  const bool exact_bytes = has(kBytesPerOp);
+  units.erase(std::remove_if(units.begin(), units.end(),
+                             [&](const std::string& u) {
+                               return (exact_allocs && u == "allocs/op") ||
+                                      (exact_bytes && u == "B/op");
+                             }),
+              units.end());
   return units;
 }
 
@@ -154,13 +168,21 @@ std::string verdict_text(const SideOutcome& claim) {
   return text;
 }
 
+std::string differences_text(const Experiment& e, const std::string& indent) {
+  std::string out;
+  if (!e.differences.empty()) out += indent + "differences from the seed (C++):\n";
+  for (const auto& d : e.differences) out += indent + "  - " + d + "\n";
+  if (!e.go_differences.empty()) out += indent + "Go here (Go 1.19) against the seed's code:\n";
+  for (const auto& d : e.go_differences) out += indent + "  - " + d + "\n";
+  return out;
+}
+
 std::string claims_table_text(const ExperimentOutcome& outcome) {
   const Experiment& e = *outcome.experiment;
   std::string out = e.id + ": " + e.title + "\n";
   out += "  seed " + e.seed_file + ", " + e.seed_section + "\n";
-  if (!e.note.empty()) out += "  C++ vs Go: " + e.note + "\n";
+  out += differences_text(e, "  ");
   for (const auto& f : outcome.failures) out += "  FAILED " + f + "\n";
-  if (!e.go_note.empty()) out += "  Go here: " + e.go_note + "\n";
   if (!outcome.go_not_run.empty()) out += "  Go peer not run: " + outcome.go_not_run + "\n";
   for (const auto& f : outcome.go_failures) out += "  FAILED (Go here) " + f + "\n";
   std::vector<std::vector<std::string>> rows;
@@ -223,11 +245,15 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
     const Experiment& e = *o.experiment;
     out += "\n## " + e.id + ": " + md_cell(e.title) + "\n\n";
     out += "Seed `" + e.seed_file + "`, " + md_cell(e.seed_section) + ".";
-    if (!e.note.empty()) out += " C++ vs Go: " + md_cell(e.note);
     if (!e.go_peer.empty()) out += " Go peer: `peers/go/" + e.go_peer + "`.";
-    if (!e.go_note.empty()) out += " Go here: " + md_cell(e.go_note);
     if (!o.go_not_run.empty()) out += " Go peer not run: " + md_cell(o.go_not_run) + ".";
     out += "\n\n";
+    if (!e.differences.empty()) out += "Differences from the seed (C++):\n\n";
+    for (const auto& d : e.differences) out += "- " + md_cell(d) + "\n";
+    if (!e.differences.empty()) out += "\n";
+    if (!e.go_differences.empty()) out += "Go here (Go 1.19) against the seed's code:\n\n";
+    for (const auto& d : e.go_differences) out += "- " + md_cell(d) + "\n";
+    if (!e.go_differences.empty()) out += "\n";
     for (const auto& f : o.failures) out += "- **failed**: " + md_cell(f) + "\n";
     for (const auto& f : o.go_failures) out += "- **failed (Go here)**: " + md_cell(f) + "\n";
     if (!o.failures.empty() || !o.go_failures.empty()) out += "\n";

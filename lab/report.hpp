@@ -63,6 +63,12 @@ std::string cpp_over_go_cell(const ExperimentOutcome& outcome, const std::string
 // The experiment's heading, seed reference, note and aligned claims table.
 std::string claims_table_text(const ExperimentOutcome& outcome);
 
+// The experiment's remaining differences from the seed, one line each after
+// `indent`: "differences from the seed (C++):" then "  - ..." lines, and
+// the same for its Go peer ("Go here (Go 1.19):"). Shown by the claims
+// table and `zerolab lab --list`.
+std::string differences_text(const Experiment& e, const std::string& indent);
+
 // "7 seed claims — Go here: 3 replicate, 0 contradict, 1 inconclusive;
 // facts: 3 hold, 0 do not hold — C++: ..." ("; 1 error", "; 2 not
 // comparable", "; 1 not run" when there are any), and a second line for

@@ -143,9 +143,17 @@ std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& ma
                     html_escape(e.title) + "</h2>\n";
   out += "<p class=\"sub\">Seed <code>" + html_escape(e.seed_file) + "</code>, " +
          html_escape(e.seed_section) + ".</p>\n";
-  if (!e.note.empty()) out += "<p>C++ vs Go: " + html_escape(e.note) + "</p>\n";
+  if (!e.differences.empty()) {
+    out += "<p>Differences from the seed (C++):</p>\n<ul>\n";
+    for (const auto& d : e.differences) out += "<li>" + html_escape(d) + "</li>\n";
+    out += "</ul>\n";
+  }
   if (!e.go_peer.empty()) out += "<p>Go peer: <code>peers/go/" + html_escape(e.go_peer) + "</code>.</p>\n";
-  if (!e.go_note.empty()) out += "<p>Go here: " + html_escape(e.go_note) + "</p>\n";
+  if (!e.go_differences.empty()) {
+    out += "<p>Go here (Go 1.19) against the seed's code:</p>\n<ul>\n";
+    for (const auto& d : e.go_differences) out += "<li>" + html_escape(d) + "</li>\n";
+    out += "</ul>\n";
+  }
   if (!o.go_not_run.empty()) out += "<p class=\"warning\">Go peer not run: " + html_escape(o.go_not_run) + "</p>\n";
   for (const auto& f : o.failures) out += "<p class=\"failure\">failed: " + html_escape(f) + "</p>\n";
   for (const auto& f : o.go_failures) out += "<p class=\"failure\">failed (Go here): " + html_escape(f) + "</p>\n";

@@ -20,6 +20,11 @@ if(TARGET zerolab AND TARGET zerolab_lab)
     SOURCES lab_go_peer_test.cpp
     LIBS zerolab_lab zerolab_alloc_hooks
     LABELS lab)
+  # Counts judged exact: mallocs/op beside Go's truncated allocs/op.
+  zerolab_add_test(lab_exact_count_test
+    SOURCES lab_exact_count_test.cpp
+    LIBS zerolab_lab zerolab_alloc_hooks
+    LABELS lab)
 endif()
 
 # Seed 004's facts and the Go-side test facts fail on stand-ins that make

@@ -366,8 +366,8 @@ TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
   fine.seed_file = "none.txt";
   fine.seed_section = "none";
   fine.benchmarks = {{"BenchmarkAllocates", &allocate_one_64_byte_block}};
-  fine.claims = {Claim::bound("one allocation per op", "1", "BenchmarkAllocates", "allocs/op", 1, 1),
-                 Claim::bound("64 bytes per op", "64", "BenchmarkAllocates", "B/op", 64, 64),
+  fine.claims = {Claim::bound("one allocation per op", "1", "BenchmarkAllocates", kAllocsPerOp, 1, 1),
+                 Claim::bound("64 bytes per op", "64", "BenchmarkAllocates", kBytesPerOp, 64, 64),
                  Claim::fact("a fact", "", [] { return FactResult{false, "not here"}; })};
 
   LabSettings s;
@@ -390,8 +390,8 @@ TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
   const std::string text = read_file(out_path);
   EXPECT_NE(text.find("FAILED BenchmarkFails: boom"), std::string::npos) << text;
   EXPECT_NE(text.find("error: BenchmarkFails: boom"), std::string::npos) << text;
-  EXPECT_NE(text.find("1.00 allocs/op [1.00, 1.00]"), std::string::npos) << text;
-  EXPECT_NE(text.find("64.0 B/op [64.0, 64.0]"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.00 mallocs/op [1.00, 1.00]"), std::string::npos) << text;
+  EXPECT_NE(text.find("64.0 malloc-B/op [64.0, 64.0]"), std::string::npos) << text;
   EXPECT_NE(text.find("4 seed claims — Go here: 0 replicate, 0 contradict, 0 inconclusive; "
                       "facts: 0 hold, 0 do not hold; 4 not run — C++: 2 replicate, 0 contradict, "
                       "0 inconclusive; facts: 0 hold, 1 do not hold; 1 error\n"),
@@ -415,7 +415,7 @@ TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
   }
   const std::string report = read_file(s.out_dir + "/report.md");
   EXPECT_NE(report.find("## broken: a benchmark that fails"), std::string::npos);
-  EXPECT_NE(report.find("| one allocation per op | 1 | — | 1.00 allocs/op [1.00, 1.00] | "
+  EXPECT_NE(report.find("| one allocation per op | 1 | — | 1.00 mallocs/op [1.00, 1.00] | "
                         "not run (no Go peer) | replicates"),
             std::string::npos)
       << report;
@@ -688,6 +688,7 @@ TEST(LabCli, ListNamesEveryExperiment) {
   for (const Experiment& e : catalog()) {
     expected += e.id + std::string(width - e.id.size() + 2, ' ') + e.title + " (seed " +
                 e.seed_file + ")\n";
+    expected += differences_text(e, std::string(width + 2, ' '));
   }
   EXPECT_EQ(c.out, expected);
 }

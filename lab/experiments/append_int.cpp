@@ -147,17 +147,24 @@ Experiment make_append_int_experiment() {
   e.title = "appending an int: to_chars directly vs through a temporary, on the stack or the heap";
   e.seed_file = "001_4eae026f8a0067a6.txt";
   e.seed_section = "appendix: escape_test.go (AppendIntBaseline .. AppendIntNoInline) and its run";
-  e.note =
-      "No escape analysis or GC: a C++ temporary is on the stack, in the string's inline "
-      "buffer (up to 15 chars), or on the heap because the code puts it there; a heap "
-      "temporary costs a malloc/free pair, not GC work. The escaping variants keep every "
-      "temporary alive until the function returns, as Go's per-iteration defer does, but "
-      "without Go's defer record (one per iteration in Go). The strings kept by "
-      "AppendIntStrEscape fit std::string's inline buffer: no heap object per op in C++.";
+  e.differences = {
+      "No escape analysis or GC in C++: a temporary lives on the stack, in std::string's "
+      "inline buffer (up to 15 chars) or on the heap because the code puts it there; a heap "
+      "temporary costs a malloc/free pair, not GC work.",
+      "The escaping variants keep every temporary alive until the function returns, as the "
+      "seed's per-iteration defer does, but without Go's defer record (one heap object per "
+      "iteration in Go).",
+      "AppendIntStrEscape's strings fit std::string's inline buffer: no heap object per op "
+      "in C++, where Go allocates one.",
+  };
   e.go_peer = "append-int";
   e.go_benchtime = "50ms";
-  e.go_note = "Go 1.19: b.Loop() is n < b.N; GiB defined as 1 << 30; allocs/op reported "
-              "untruncated (ReportMetric from runtime.MemStats.Mallocs)";
+  e.go_differences = {
+      "b.Loop() is n < b.N (b.Loop is Go 1.24).",
+      "GiB, which the appendix uses without showing it, is defined as 1 << 30.",
+      "mallocs/op and malloc-B/op added: allocs/op and B/op untruncated, from "
+      "runtime.MemStats (Go 1.19 prints both as integers).",
+  };
   const auto t = std::chrono::milliseconds(100);
   e.benchmarks = {
       {name("AppendIntBaseline"), &baseline, 0, t},
@@ -199,25 +206,22 @@ Experiment make_append_int_experiment() {
       Claim::within({"all versions of p are still 'alive', so the compiler had to allocate afresh "
                      "for each.",
                      sec + " (AppendBufLeak)", "4 allocs/op (104 B/op): at least 1"},
-                    name("AppendBufLeak"), "allocs/op", 1, 1e9)
-          .go_bench(name("AppendBufLeak"))
-          .go_unit("mallocs/op", 1));
+                    name("AppendBufLeak"), kAllocsPerOp, 1, 1e9)
+          .go_bench(name("AppendBufLeak")));
   e.claims.push_back(
       Claim::within({"go's escape analyzer is good enough to realize that we don't actually use "
                      "the intermediate buffer, so it never escapes at all.",
                      sec + " (AppendBuf)",
                      "0 allocs/op stated; its own run: 1 allocs/op (8 B/op)"},
-                    name("AppendBuf"), "allocs/op", 0, 0)
-          .go_bench(name("AppendBuf"))
-          .go_unit("mallocs/op", 1));
+                    name("AppendBuf"), kAllocsPerOp, 0, kNothingAllocsPerOp)
+          .go_bench(name("AppendBuf")));
   e.claims.push_back(
       Claim::within({"Even allocating a bunch of small strings can be cleverly inlined in simple "
                      "situations...",
                      sec + " (AppendIntStrNoEscape)",
                      "0 allocs/op, but 7 B/op: the count is truncated"},
-                    name("AppendIntStrNoEscape"), "allocs/op", 0, 0)
-          .go_bench(name("AppendIntStrNoEscape"))
-          .go_unit("mallocs/op", 1));
+                    name("AppendIntStrNoEscape"), kAllocsPerOp, 0, kNothingAllocsPerOp)
+          .go_bench(name("AppendIntStrNoEscape")));
   return e;
 }
 

@@ -179,14 +179,19 @@ Experiment make_arena_experiment() {
   e.title = "arena vs the heap: a growing slice, one small struct per op, a struct's growing slice";
   e.seed_file = "002_2d2092de3303290a.txt";
   e.seed_section = "README: Benchmarks / Results (Slice, SimpleStruct, ComplexStruct)";
-  e.note =
-      "The seed ran `GOEXPERIMENT=arenas go test -asan -cover`: every Go figure includes "
-      "AddressSanitizer and coverage counters (hence 9.3 ns for an empty SimpleStruct loop); the "
-      "C++ runs are a plain release build. Go 1.19 has no arenas (GOEXPERIMENT=arenas is 1.20), "
-      "so there is no Go-here column. The heap's slice grows 2x here (std::vector), 1.25x past "
-      "256 elements in Go, which is most of the seed's B/op gap. Fixed op counts (2 million "
-      "ints per run), where Go's b.N grew the slices to hundreds of MiB. SimpleStruct_Arena: "
-      "2 million 32-byte structs (64 MiB) per run.";
+  e.differences = {
+      "The seed ran `GOEXPERIMENT=arenas go test -asan -cover`: its figures include "
+      "AddressSanitizer and coverage counters (9.3 ns for an empty SimpleStruct loop); the "
+      "C++ runs are a plain release build.",
+      "The heap side's slice grows 2x (std::vector) where Go's append grows 1.25x past 256 "
+      "elements, which is most of the seed's B/op gap.",
+      "Fixed op counts (2 million ints per run) where Go's b.N grew the slices to hundreds "
+      "of MiB; SimpleStruct_Arena: 2 million 32-byte structs (64 MiB) per run.",
+  };
+  e.go_differences = {
+      "No Go peer: Go 1.19 has no arenas (GOEXPERIMENT=arenas is Go 1.20+), so every "
+      "claim's Go-here verdict is not comparable.",
+  };
   add_sized<100, 10000, 100000>(e.benchmarks);
   e.benchmarks.push_back({"BenchmarkSimpleStruct_NoArena/n=100", &simple_no_arena, 2'000'000});
   e.benchmarks.push_back({"BenchmarkSimpleStruct_Arena/n=100", &simple_arena, 2'000'000});
@@ -213,7 +218,7 @@ Experiment make_arena_experiment() {
                       "allocation both in terms of `allocations/operations` and `bytes/operations`.",
                       results, std::string("about half the bytes: ") + r.figure},
                      2.0, name(heap.c_str(), r.n), name(arena.c_str(), r.n))
-            .in("B/op"));
+            .in(kBytesPerOp));
   }
   add(Claim::is_faster({"Somehow surprisingly the results are a little worse than the standard "
                         "allocations.",
@@ -243,9 +248,10 @@ Experiment make_arena_experiment() {
           .project());
 #if defined(ZEROLAB_HAVE_MIMALLOC)
   if (const MimallocApi* mi = mimalloc(); mi != nullptr) {
-    e.note += " mimalloc " + std::to_string(mi->version / 100) + "." +
-              std::to_string(mi->version / 10 % 10) + "." + std::to_string(mi->version % 10) +
-              " is dlopen'ed as a project row (new/malloc stay glibc's; its allocs are not counted).";
+    e.differences.push_back(
+        "mimalloc " + std::to_string(mi->version / 100) + "." +
+        std::to_string(mi->version / 10 % 10) + "." + std::to_string(mi->version % 10) +
+        " is dlopen'ed as a project row (new/malloc stay glibc's; its allocs are not counted).");
     e.benchmarks.push_back({"BenchmarkSlice_Mimalloc/n=100", &slice_mimalloc<100>, ops_for(100)});
     add(Claim::at_least_times({"zerolab::Arena is not slower than mimalloc (a growing slice, "
                                "n=100; within 5%)",

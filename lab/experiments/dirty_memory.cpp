@@ -101,10 +101,15 @@ Experiment make_dirty_memory_experiment() {
   e.title = "without a zero value, memory shows what was there before";
   e.seed_file = "004_9bd089f53a065852.txt";
   e.seed_section = "Как бывает без zero value / То же самое в куче (dirty_stack.c, heap_dirty.c)";
-  e.note =
-      "The seed's C programs (dirty_stack.c, heap_dirty.c) as C++ checks: the same sizes and "
-      "byte patterns; reads of unwritten memory go through an asm barrier (no UB), where the "
-      "seed compiles with -O0. Go's side is the seed's point: it has no such memory.";
+  e.differences = {
+      "The seed's C programs (dirty_stack.c, heap_dirty.c) as C++ checks, with the same "
+      "sizes and byte patterns.",
+      "Reads of unwritten memory go through an asm barrier (no undefined behaviour), where "
+      "the seed compiles with -O0.",
+  };
+  e.go_differences = {
+      "No Go side: the seed's point is that Go has no such memory (its programs are C).",
+  };
   const std::string stack = "Как бывает без zero value";
   const std::string heap = "То же самое в куче";
   e.claims = {

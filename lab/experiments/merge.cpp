@@ -186,18 +186,20 @@ Experiment make_merge_experiment() {
   e.title = "merging three buffers into a new one: zeroed vs uninitialized allocation";
   e.seed_file = "000_46e1f39ca2df3ed5.txt";
   e.seed_section = "MergeSlice benchmarks (Benchmark_MergeSlicesZero / NoZero)";
-  e.note =
-      "Same sizes (10000+20000+50000 zero bytes into 80000), the same ring of 128 results. "
-      "C++ has no GC: each buffer is freed 128 merges later and glibc hands it back dirty, so "
-      "zeroing is paid on every merge, as mallocgc pays it for a reused span (needzero). "
-      "Zero's port is malloc+memset (one allocation, then zeroing, as makeslice); NoZero's is "
-      "malloc (no zeroing, as the seed's makesliceNoZero).";
+  e.differences = {
+      "No GC: each buffer is freed 128 merges later and glibc hands it back dirty, so "
+      "zeroing is paid on every merge, as mallocgc pays it for a reused span (needzero).",
+      "Zero's port is malloc+memset (one allocation, then zeroing, as makeslice); NoZero's "
+      "is malloc (no zeroing, as the seed's makesliceNoZero).",
+  };
   e.go_peer = "merge";
   e.go_benchtime = "100ms";
-  e.go_note =
-      "NoZero: stock Go 1.19 has no makesliceNoZero (the seed's runtime patch); the peer calls "
-      "runtime.mallocgc(n, byte, needzero=false) by //go:linkname, the patch's own allocation "
-      "without its overflow checks.";
+  e.go_differences = {
+      "Stock Go 1.19 has no makesliceNoZero (the seed's runtime patch): NoZero calls "
+      "runtime.mallocgc(n, byte, needzero=false) by //go:linkname, the patch's own "
+      "allocation without its overflow checks.",
+      "unsafe.Slice instead of the seed's reflect.SliceHeader write (go vet).",
+  };
   e.benchmarks = {
       {"BenchmarkMerge/vector-zeroed", &merge_vector_zeroed},
       {"BenchmarkMerge/uninit_vector", &merge_vector_default_init},

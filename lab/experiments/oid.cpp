@@ -105,15 +105,20 @@ Experiment make_oid_experiment() {
   e.title = "formatting and parsing OIDs: six formatters, two parsers, allocs/op";
   e.seed_file = "001_4eae026f8a0067a6.txt";
   e.seed_section = "cableshow.formatOID #1-#4 and cableshow.parseOID";
-  e.note =
-      "std::string keeps up to 15 chars inline (SSO): a section's to_string never allocates, "
-      "and only OIDs longer than 15 chars (most random ones) cost the final string's 1 alloc. "
-      "Go 1.19 has no unique package: the Go peer's Memoized keeps the string in its sync.Map. "
-      "allocs/op is judged untruncated (0.97 is not 0 and not 1).";
+  e.differences = {
+      "std::string keeps up to 15 chars inline (SSO): a section's to_string never "
+      "allocates, and only OIDs longer than 15 chars (most random ones) cost the final "
+      "string's allocation.",
+  };
   e.go_peer = "oid";
   e.go_benchtime = "100ms";
-  e.go_note = "Go 1.19: b.N for b.Loop; no unique.Handle (the string itself is cached); the "
-              "1000 OIDs drawn with splitmix64, the same as the C++ side's";
+  e.go_differences = {
+      "b.N for b.Loop (Go 1.24).",
+      "No unique.Handle (Go 1.23): Memoized caches the string itself in its sync.Map.",
+      "The 1000 OIDs are drawn with splitmix64, the same as the C++ side's.",
+      "mallocs/op and malloc-B/op added (allocs/op and B/op untruncated); Memoized also "
+      "reports retained-B/ID.",
+  };
   const auto t = std::chrono::milliseconds(100);
   e.benchmarks = {
       {fmt("Foolish"), &format<oid::format_foolish>, 0, t},
@@ -167,7 +172,7 @@ Experiment make_oid_experiment() {
       Claim::about({"We’re running in a third the time and a fifth the memory.", s2,
                     "5x stated; its table: 4.43x (102 vs 23 B/op, Naive vs AppendInt)"},
                    5.0, fmt("Naive"), fmt("AppendInt"))
-          .in("B/op")
+          .in(kBytesPerOp)
           .go_names(fmt("Naive"), fmt("AppendInt")));
   e.claims.push_back(
       Claim::about({"This cuts another 40% off our runtime.", s3,
@@ -175,24 +180,22 @@ Experiment make_oid_experiment() {
                    1.0 / 0.6, fmt("AppendInt"), fmt("StringTable"))
           .go_names(fmt("AppendInt"), fmt("StringTable")));
   e.claims.push_back(
-      Claim::within({"We’re down to a single allocation", s2, "1 allocs/op (23 B/op)"},
-                    fmt("AppendInt"), "allocs/op", 1, 1)
-          .go_bench(fmt("AppendInt"))
-          .go_unit("mallocs/op", 1));
+      Claim::within({"We’re down to a single allocation", s2,
+                     "1 allocs/op (23 B/op), Go's truncated count: [1, 2)"},
+                    fmt("AppendInt"), kAllocsPerOp, 1, 1 + kBelowNextCount)
+          .go_bench(fmt("AppendInt")));
   e.claims.push_back(
       Claim::within({"six allocations per format and one per parse certainly can add up",
                      "cableshow.formatOID: Benchmarking FormatOIDNaive and FormatOIDFoolish",
-                     "6 allocs/op (102 B/op)"},
-                    fmt("Naive"), "allocs/op", 6, 6)
-          .go_bench(fmt("Naive"))
-          .go_unit("mallocs/op", 1));
+                     "6 allocs/op (102 B/op), Go's truncated count: [6, 7)"},
+                    fmt("Naive"), kAllocsPerOp, 6, 6 + kBelowNextCount)
+          .go_bench(fmt("Naive")));
   e.claims.push_back(
       Claim::within({"as we repeatedly hit the cache over and over, the average case allocation "
                      "approaches zero",
                      s4, "0 allocs/op (0 B/op)"},
-                    fmt("Memoized"), "allocs/op", 0, 0.01)
-          .go_bench(fmt("Memoized"))
-          .go_unit("mallocs/op", 1));
+                    fmt("Memoized"), kAllocsPerOp, 0, 0.01)
+          .go_bench(fmt("Memoized")));
   e.claims.push_back(
       Claim::within({"it costs us about 317 bytes per ID (317,600 / 1000) of ‘permanent’ heap "
                      "storage",
@@ -207,7 +210,7 @@ Experiment make_oid_experiment() {
   e.claims.push_back(
       Claim::within({"ParseOIDNoAlloc is twice as fast and uses no heap memory at all.", sp,
                      "0 B/op, 0 allocs/op"},
-                    parse("NoAlloc"), "B/op", 0, 0)
+                    parse("NoAlloc"), kBytesPerOp, 0, kNothingBytesPerOp)
           .go_bench(parse("NoAlloc")));
   return e;
 }

@@ -81,15 +81,17 @@ Experiment make_udp_buffers_experiment() {
   e.title = "a 64 KiB UDP receive buffer: per connection, per read, or pooled, with reads in flight";
   e.seed_file = "001_4eae026f8a0067a6.txt";
   e.seed_section = "cableshow: SNMP buffers (FixedLargeBuffer .. SyncPoolFixedSmall, final results)";
-  e.note =
-      "The seed's read model, kept: conns x GOMAXPROCS reads in flight, each holding its buffer "
-      "through fakeUDPRead's sleep, which is always 1 ms (the seed's latency formula divides by "
-      "5 ms in ns, then clamps to at least 1 ms). C++ runs them on one thread as an event loop "
-      "(no pool contention: the seed's single-lock argument cannot show); Go runs goroutines. "
+  e.differences = {
+      "C++ runs the conns x GOMAXPROCS reads in flight on one thread as an event loop, "
+      "where Go runs goroutines: no pool contention, so the seed's single-lock argument "
+      "cannot show.",
       "No GC: a freed buffer goes straight back to glibc, where Go's stays garbage until a "
-      "collection. Buffers are not zeroed. 4096 packet sizes in turn, where the seed draws "
-      "from 100000 at random. held-KiB/conn is measured with every read in flight (the seed's "
-      "hot, roughly); the seed's cold is after a GC, which C++ does not have.";
+      "collection.",
+      "Buffers are not zeroed in C++ (Go's make zeroes each 64 KiB buffer).",
+      "4096 packet sizes in turn, where the seed draws from 100000 at random.",
+      "held-KiB/conn is measured with every read in flight (the seed's hot, roughly); the "
+      "seed's cold is after a GC, which C++ does not have.",
+  };
   add_all<100, 1000, 10000>(e.benchmarks);
   const auto t = std::chrono::milliseconds(100);
   e.benchmarks.push_back(
@@ -101,10 +103,15 @@ Experiment make_udp_buffers_experiment() {
   e.go_benchmarks = "^Benchmark(FixedLargeBuffer|AlwaysAllocate|SimplePool|SyncPoolAlwaysAlloc)$/"
                     "^0*(1000|10000)$";
   e.go_benchtime = "2000x";
-  e.go_note = "Go 1.19: math/rand for math/rand/v2, min/max helpers, bytes.Clone written out; a "
-              "3 GiB soft memory limit while the GC is off; 2000 reads per run (the lab's budget: "
-              "with 2000 to 20000 goroutines each does about one read, so Go-here ns/op includes "
-              "starting them); conns 1000 and 10000 only";
+  e.go_differences = {
+      "fakeUDPRead's latency quirk kept: every read sleeps exactly 1 ms (the formula "
+      "divides by 5 ms in ns, then clamps to at least 1 ms).",
+      "math/rand for math/rand/v2, min/max helpers and bytes.Clone written out (Go 1.19).",
+      "A 3 GiB soft memory limit while the GC is off (the seed's reportHeapStats turns it "
+      "off).",
+      "2000 reads per run (the lab's budget): with 2000 to 20000 goroutines each does about "
+      "one read, so Go-here ns/op includes starting them; conns 1000 and 10000 only.",
+  };
   const std::string sec = "cableshow: SNMP buffers";
   const auto go = [](const char* strategy, int conns) { return go_name(strategy, conns); };
   const char* single_thread = "one thread runs every read here: no lock contention";

@@ -181,12 +181,12 @@ Experiment make_zero_cost_experiment() {
   e.title = "what a gigabyte of zeros costs: calloc, first touch, memset";
   e.seed_file = "004_9bd089f53a065852.txt";
   e.seed_section = "Сколько стоит обнуление (the C table, 1 GiB)";
-  e.note =
-      "The same C library calls and 1 GiB as the seed's table. The seed does not show its "
-      "pass loops: here the passes touch one byte per 4 KiB page (their time is the kernel's "
-      "faults and zeroing, as the seed reads its figures) over memory mapped fresh each time "
-      "and held to 4 KiB pages (MADV_NOHUGEPAGE). The .bss probes are g++ programs, the seed's "
-      "are Go's (its Go side is TestBSS).";
+  e.differences = {
+      "The seed does not show its pass loops: here a pass touches one byte per 4 KiB page "
+      "(its time is the kernel's faults and zeroing, as the seed reads its figures).",
+      "Memory is mapped fresh for every pass and held to 4 KiB pages (MADV_NOHUGEPAGE).",
+      "The .bss probes are g++ programs; the seed's are Go's (their Go side is TestBSS).",
+  };
   e.benchmarks = {
       {"BenchmarkZeroCost/calloc", &calloc_1gib, 1},
       {"BenchmarkZeroCost/first-read-pass", &first_read_pass, 1},
@@ -196,9 +196,11 @@ Experiment make_zero_cost_experiment() {
   };
   e.go_peer = "zero-cost";
   e.go_benchmarks = "^$";  // the peer has no benchmarks: TestBSS is the .bss facts' Go side
-  e.go_note =
-      "The timings are the seed's C programs (their C++ runs are the replication: Go here has "
-      "nothing to run); the .bss facts' Go side is the seed's Go programs built here (TestBSS).";
+  e.go_differences = {
+      "The timings are the seed's C programs: their C++ runs are the replication (Go here: "
+      "not comparable).",
+      "The .bss facts' Go side builds the seed's Go programs here (TestBSS).",
+  };
   const std::string c_table = "Сколько стоит обнуление";
   const std::string bss = "Глобальные переменные: секция .bss";
   const char* c_only = "the seed's C program; its C++ run is the replication";

@@ -363,6 +363,11 @@ benchfmt::Result B::result_record(const std::string& bench_name) const {
   if (state_->options.faults) {
     extras["faults/op"] = static_cast<double>(result_net_.faults) / n;
   }
+  const bool memory = (state_->options.benchmem || report_allocs_) && state_->count_allocs;
+  if (memory && state_->options.exact_memory && result_n_ > 0) {
+    extras["mallocs/op"] = static_cast<double>(result_net_.allocs) / n;
+    extras["malloc-B/op"] = static_cast<double>(result_net_.bytes) / n;
+  }
   for (const auto& [unit, value] : heap_metrics_) extras[unit] = value;
   for (const auto& [unit, value] : extra_) extras.insert_or_assign(unit, value);
   for (const auto& [unit, value] : extras) {
@@ -370,7 +375,9 @@ benchfmt::Result B::result_record(const std::string& bench_name) const {
     r.metrics.push_back({value, unit});
   }
 
-  if ((state_->options.benchmem || report_allocs_) && state_->count_allocs) {
+  if (memory) {
+    // Go prints these two as integers, truncated; exact_memory's units above
+    // carry the fractions.
     double bytes = 0;
     double allocs = 0;
     if (result_n_ > 0) {

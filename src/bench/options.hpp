@@ -33,6 +33,7 @@ struct Options {
   bool benchmem = true;     // -benchmem: B/op and allocs/op
   bool faults = true;       // -faults: faults/op
   bool heap = false;        // -heap: live-heap metrics
+  bool exact_memory = false;  // no flag: RunSettings::exact_memory (mallocs/op, malloc-B/op)
   std::string output_file;  // -o: also write the results here
   std::optional<std::string> list;  // -list: print matching names, run nothing
   bool help = false;        // -h

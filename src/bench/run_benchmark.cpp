@@ -18,6 +18,7 @@ RunReport run_benchmark(std::string_view name, const std::function<void(B&)>& fu
   options.benchmem = settings.benchmem;
   options.faults = settings.faults;
   options.heap = settings.heap;
+  options.exact_memory = settings.exact_memory;
 
   internal::RunState state(options, "");
   state.silent = true;

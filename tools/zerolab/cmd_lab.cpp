@@ -38,6 +38,7 @@
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/machine_info.hpp"
+#include "lab/report.hpp"
 #include "lab_store.hpp"
 #include "store/store_args.hpp"
 
@@ -210,6 +211,8 @@ int run_lab_command(std::span<char* const> args) {
     for (const auto& e : all) width = std::max(width, static_cast<int>(e.id.size()));
     for (const auto& e : all) {
       std::printf("%-*s  %s (seed %s)\n", width, e.id.c_str(), e.title.c_str(), e.seed_file.c_str());
+      std::fputs(lab::differences_text(e, std::string(static_cast<std::size_t>(width) + 2, ' ')).c_str(),
+                 stdout);
     }
     return 0;
   }

@@ -64,11 +64,12 @@ func copyOrFail(b *testing.B, f copyFunc, w io.Writer, r io.Reader) {
 func benchOSFileToBytesBuffer(b *testing.B, f copyFunc) {
 	r := open(b, payload(b), os.O_RDONLY)
 	buf := &bytes.Buffer{}
-	b.ResetTimer()
+	m := countExact(b)
 	for i := 0; i < b.N; i++ {
 		buf.Reset()
 		copyOrFail(b, f, buf, r)
 	}
+	m.stopTimer()
 }
 
 func benchBytesBufferToOSFile(b *testing.B, f copyFunc) {
@@ -78,41 +79,45 @@ func benchBytesBufferToOSFile(b *testing.B, f copyFunc) {
 		b.Fatal(err)
 	}
 	w := open(b, filepath.Join(b.TempDir(), "dst"), os.O_WRONLY|os.O_CREATE)
-	b.ResetTimer()
+	m := countExact(b)
 	for i := 0; i < b.N; i++ {
 		seek(b, w)
 		copyOrFail(b, f, w, buf) // as in fasthttp: buf is drained by the first op
 	}
+	m.stopTimer()
 }
 
 func benchOSFileToStringsBuilder(b *testing.B, f copyFunc) {
 	r := open(b, payload(b), os.O_RDONLY)
 	w := &strings.Builder{}
-	b.ResetTimer()
+	m := countExact(b)
 	for i := 0; i < b.N; i++ {
 		w.Reset()
 		copyOrFail(b, f, w, r)
 	}
+	m.stopTimer()
 }
 
 func benchIOLimitedReaderToOSFile(b *testing.B, f copyFunc) {
 	r := io.LimitReader(open(b, payload(b), os.O_RDONLY), 1024)
 	w := open(b, filepath.Join(b.TempDir(), "dst"), os.O_WRONLY|os.O_CREATE)
-	b.ResetTimer()
+	m := countExact(b)
 	for i := 0; i < b.N; i++ {
 		seek(b, w)
 		copyOrFail(b, f, w, r)
 	}
+	m.stopTimer()
 }
 
 func benchOSFileToOSFile(b *testing.B, f copyFunc) {
 	r := open(b, payload(b), os.O_RDONLY)
 	w := open(b, filepath.Join(b.TempDir(), "dst"), os.O_WRONLY|os.O_CREATE)
-	b.ResetTimer()
+	m := countExact(b)
 	for i := 0; i < b.N; i++ {
 		seek(b, w)
 		copyOrFail(b, f, w, r)
 	}
+	m.stopTimer()
 }
 
 func benchOSFileToNetConn(b *testing.B, f copyFunc) {
@@ -135,10 +140,11 @@ func benchOSFileToNetConn(b *testing.B, f copyFunc) {
 	}
 	defer conn.Close()
 	file := open(b, payload(b), os.O_RDONLY)
-	b.ResetTimer()
+	m := countExact(b)
 	for i := 0; i < b.N; i++ {
 		copyOrFail(b, f, conn, file)
 	}
+	m.stopTimer()
 }
 
 func benchNetConnToOSFile(b *testing.B, f copyFunc) {
@@ -168,19 +174,20 @@ func benchNetConnToOSFile(b *testing.B, f copyFunc) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
+	m := countExact(b)
 	for i := 0; i < b.N; i++ {
-		b.StopTimer()
+		m.stopTimer()
 		<-writeDone
 		seek(b, file)
-		b.StartTimer()
+		m.startTimer()
 		copyOrFail(b, f, file, conn)
-		b.StopTimer()
+		m.stopTimer()
 		conn.Close()
 		if conn, err = net.Dial("tcp", ln.Addr().String()); err != nil {
 			b.Fatal(err)
 		}
 	}
+	m.stopTimer()
 	conn.Close()
 }
 
