@@ -387,7 +387,7 @@ TEST_P(StoreTest, HistoryFindsWhereAChangeBegan) {
     for (const store::Run& r : runs) s.submit(r);
   }
   std::string error;
-  auto filter = stat::Filter::parse("*", &error);
+  auto filter = zerolab::stat::Filter::parse("*", &error);
   store::Store s = open();
   const store::History h = store::build_history(s.load_runs(0), *filter, store::HistoryOptions{});
   ASSERT_EQ(h.series.size(), 2u);
