@@ -318,31 +318,18 @@ void read_go_output(const std::string& text, GoPeerRun& run) {
     }
     run.results.push_back(std::move(r));
   }
-  if (!reader.error().empty()) run.failures.push_back("go peer: " + reader.error());
-  // --- FAIL: BenchmarkX-2 (or a test) and its indented message lines.
-  std::istringstream in(text);
-  std::string line;
-  std::string failing;
-  std::string message;
-  auto flush = [&] {
-    if (!failing.empty()) run.failures.push_back(failing + ": " + (message.empty() ? "failed" : message));
-    failing.clear();
-    message.clear();
-  };
-  while (std::getline(in, line)) {
-    if (line.rfind("--- FAIL: ", 0) == 0) {
-      flush();
-      std::string name = line.substr(10);
-      name = name.substr(0, name.find(' '));
-      failing = without_procs_suffix(name);
-    } else if (!failing.empty() && line.rfind("    ", 0) == 0) {
-      std::string m = line.substr(line.find_first_not_of(' '));
-      message += (message.empty() ? "" : "; ") + m;
-    } else {
-      flush();
+  if (!reader.error().empty()) run.failures.push_back({"go peer", reader.error()});
+  // A Go peer's output is Go's text: its failures exist only as the
+  // "--- FAIL" blocks, read by the one reader of them.
+  for (const auto& block : benchfmt::read_message_blocks(text)) {
+    if (block.kind != benchfmt::BlockKind::kFail) continue;
+    std::string message;
+    for (const auto& line : block.lines) {
+      const std::size_t start = line.find_first_not_of(' ');
+      if (start != std::string::npos) message += (message.empty() ? "" : "; ") + line.substr(start);
     }
+    run.failures.push_back({without_procs_suffix(block.name), message.empty() ? "failed" : message});
   }
-  flush();
 }
 
 GoPeerRun run_go_peer(const std::string& binary, const std::string& workdir,
@@ -353,12 +340,12 @@ GoPeerRun run_go_peer(const std::string& binary, const std::string& workdir,
   const ChildResult r = run_child(argv, workdir, {"GOTOOLCHAIN=local", "GOPROXY=off"});
   run.output = r.output;
   if (!r.started) {
-    run.failures.push_back("go peer: " + r.error);
+    run.failures.push_back({"go peer", r.error});
     return run;
   }
   read_go_output(r.output, run);
   if (!succeeded(r)) {
-    run.failures.push_back("go peer: " + status_text(r.status) + ": " + last_lines(r.output, 3));
+    run.failures.push_back({"go peer", status_text(r.status) + ": " + last_lines(r.output, 3)});
   }
   return run;
 }

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/benchmark_failure.hpp"
 #include "zerolab/benchfmt.hpp"
 
 namespace zerolab::lab {
@@ -57,10 +58,9 @@ GoPeerBuild build_go_peer(const GoToolchain& go, const std::string& peers_dir,
 
 struct GoPeerRun {
   std::vector<benchfmt::Result> results;  // in output order, names without "-N"
-  // "BenchmarkX: message" per benchmark the binary reported as failed,
-  // and one "go peer: ..." line when the binary itself failed (exit status,
-  // a signal, unreadable output).
-  std::vector<std::string> failures;
+  // One per benchmark the binary reported as failed, and one for "go peer"
+  // when the binary itself failed (exit status, a signal, unreadable output).
+  std::vector<BenchmarkFailure> failures;
   std::string output;  // everything the binary wrote (stdout and stderr)
 };
 
@@ -70,7 +70,8 @@ GoPeerRun run_go_peer(const std::string& binary, const std::string& workdir,
 
 // Reads Go benchmark output (`go test -bench` / a test binary's) into
 // `run`: results without the -N suffix in the printed units, and the
-// --- FAIL blocks as failures. Exposed for the tests and the fuzzer.
+// failure blocks (benchfmt::read_message_blocks, the one reader of Go's
+// "--- FAIL" text) as failures. Exposed for the tests and the fuzzer.
 void read_go_output(const std::string& text, GoPeerRun& run);
 
 // peers/go of the source tree this zerolab was built from, and the cache

@@ -2,6 +2,7 @@
 #include "lab/go_test_fact.hpp"
 
 #include "lab/child_process.hpp"
+#include "zerolab/benchfmt.hpp"
 
 namespace zerolab::lab {
 namespace {
@@ -21,6 +22,15 @@ std::string log_text(const std::string& line) {
   return text == std::string::npos ? "" : t.substr(text + 2);
 }
 
+// Whether `output` has a "--- KIND: test" line (the one reader of them).
+bool has_block(const std::vector<benchfmt::MessageBlock>& blocks, benchfmt::BlockKind kind,
+               const std::string& test) {
+  for (const auto& b : blocks) {
+    if (b.kind == kind && b.name == test) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 FactResult go_test_result(int exit_status, const std::string& output, const std::string& test) {
@@ -35,12 +45,13 @@ FactResult go_test_result(int exit_status, const std::string& output, const std:
   }
   if (logs.size() > 400) logs = logs.substr(0, 397) + "...";
   FactResult r;
-  const bool passed = output.find("--- PASS: " + test + " ") != std::string::npos;
+  const std::vector<benchfmt::MessageBlock> blocks = benchfmt::read_message_blocks(output);
+  const bool passed = has_block(blocks, benchfmt::BlockKind::kPass, test);
   r.holds = exit_status == 0 && passed;
   std::string what;
-  if (output.find("--- SKIP: " + test + " ") != std::string::npos) {
+  if (has_block(blocks, benchfmt::BlockKind::kSkip, test)) {
     what = test + " was skipped";
-  } else if (output.find("--- FAIL: " + test + " ") != std::string::npos) {
+  } else if (has_block(blocks, benchfmt::BlockKind::kFail, test)) {
     what = test + " failed";
   } else if (!passed) {
     what = "no " + test + " ran (exit status " + std::to_string(exit_status) + ")";

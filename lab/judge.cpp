@@ -33,9 +33,9 @@ std::string sig3(double value) {
 
 std::string ratio_text(double r) { return std::isinf(r) ? "∞" : fixed(r, 2) + "x"; }
 
-std::string failure_of(const std::vector<std::string>& failures, const std::string& name) {
+std::string failure_of(const std::vector<BenchmarkFailure>& failures, const std::string& name) {
   for (const auto& f : failures) {
-    if (f.rfind(name + ":", 0) == 0) return f;
+    if (f.benchmark == name) return f.text();
   }
   return "";
 }
@@ -57,7 +57,7 @@ SideOutcome plain(Verdict verdict, std::string detail) {
 // One side's results and what it measures for a claim.
 struct SideData {
   const std::vector<benchfmt::Result>& results;
-  const std::vector<std::string>& failures;
+  const std::vector<BenchmarkFailure>& failures;
   std::string slower;
   std::string faster;
   std::string benchmark;

@@ -35,17 +35,10 @@ std::string utc_now_iso() {
   return text;
 }
 
-// The indented message lines of a --- FAIL block, joined with "; ".
-std::string failure_message(const std::string& messages) {
+// What a failed run said, joined with "; ".
+std::string failure_message(const RunReport& report) {
   std::string out;
-  std::size_t pos = 0;
-  while (pos < messages.size()) {
-    std::size_t end = messages.find('\n', pos);
-    if (end == std::string::npos) end = messages.size();
-    const std::string line = messages.substr(pos, end - pos);
-    if (line.rfind("    ", 0) == 0) out += (out.empty() ? "" : "; ") + line.substr(4);
-    pos = end + 1;
-  }
+  for (const auto& line : report.failure_messages) out += (out.empty() ? "" : "; ") + line;
   return out.empty() ? "failed" : out;
 }
 
@@ -137,7 +130,7 @@ void run_go_round(GoPeerState& peer, ExperimentOutcome& o) {
   GoPeerRun r = run_go_peer(peer.binary.path, peer.workdir, peer.args);
   for (auto& result : r.results) o.go_results.push_back(std::move(result));
   for (auto& f : r.failures) {
-    if (peer.failures_seen.insert(f).second) o.go_failures.push_back(std::move(f));
+    if (peer.failures_seen.insert(f.text()).second) o.go_failures.push_back(std::move(f));
   }
 }
 
@@ -159,9 +152,8 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, GoPeerState& pee
       RunReport report = run_benchmark(spec.name, spec.function, rs);
       if (report.failed || report.results.empty()) {
         failed.insert(spec.name);
-        o.failures.push_back(spec.name + ": " +
-                             (report.failed ? failure_message(report.messages)
-                                            : std::string("skipped or produced no result")));
+        o.failures.push_back({spec.name, report.failed ? failure_message(report)
+                                                       : std::string("skipped or produced no result")});
         continue;
       }
       for (auto& r : report.results) o.results.push_back(std::move(r));

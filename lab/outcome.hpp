@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/benchmark_failure.hpp"
 #include "lab/experiment.hpp"
 #include "lab/verdict.hpp"
 #include "zerolab/benchfmt.hpp"
@@ -46,11 +47,11 @@ struct ClaimOutcome {
 struct ExperimentOutcome {
   const Experiment* experiment = nullptr;
   std::vector<benchfmt::Result> results;  // every C++ run, in run order
-  std::vector<std::string> failures;      // "BenchmarkX: message", one per failed benchmark
+  std::vector<BenchmarkFailure> failures;  // one per failed benchmark
   // The Go peer's runs (names without the -GOMAXPROCS suffix), its failed
   // benchmarks, and why it did not run ("" when it ran or has no peer).
   std::vector<benchfmt::Result> go_results;
-  std::vector<std::string> go_failures;
+  std::vector<BenchmarkFailure> go_failures;
   std::string go_not_run;
   std::vector<ClaimOutcome> claims;
 };

@@ -182,9 +182,9 @@ std::string claims_table_text(const ExperimentOutcome& outcome) {
   std::string out = e.id + ": " + e.title + "\n";
   out += "  seed " + e.seed_file + ", " + e.seed_section + "\n";
   out += differences_text(e, "  ");
-  for (const auto& f : outcome.failures) out += "  FAILED " + f + "\n";
+  for (const auto& f : outcome.failures) out += "  FAILED " + f.text() + "\n";
   if (!outcome.go_not_run.empty()) out += "  Go peer not run: " + outcome.go_not_run + "\n";
-  for (const auto& f : outcome.go_failures) out += "  FAILED (Go here) " + f + "\n";
+  for (const auto& f : outcome.go_failures) out += "  FAILED (Go here) " + f.text() + "\n";
   std::vector<std::vector<std::string>> rows;
   rows.push_back(claim_columns());
   for (const auto& c : outcome.claims) rows.push_back(claim_row(c));
@@ -254,8 +254,8 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
     if (!e.go_differences.empty()) out += "Go here (Go 1.19) against the seed's code:\n\n";
     for (const auto& d : e.go_differences) out += "- " + md_cell(d) + "\n";
     if (!e.go_differences.empty()) out += "\n";
-    for (const auto& f : o.failures) out += "- **failed**: " + md_cell(f) + "\n";
-    for (const auto& f : o.go_failures) out += "- **failed (Go here)**: " + md_cell(f) + "\n";
+    for (const auto& f : o.failures) out += "- **failed**: " + md_cell(f.text()) + "\n";
+    for (const auto& f : o.go_failures) out += "- **failed (Go here)**: " + md_cell(f.text()) + "\n";
     if (!o.failures.empty() || !o.go_failures.empty()) out += "\n";
     out += "|";
     for (const auto& column : claim_columns()) out += " " + column + " |";

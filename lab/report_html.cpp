@@ -155,8 +155,8 @@ std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& ma
     out += "</ul>\n";
   }
   if (!o.go_not_run.empty()) out += "<p class=\"warning\">Go peer not run: " + html_escape(o.go_not_run) + "</p>\n";
-  for (const auto& f : o.failures) out += "<p class=\"failure\">failed: " + html_escape(f) + "</p>\n";
-  for (const auto& f : o.go_failures) out += "<p class=\"failure\">failed (Go here): " + html_escape(f) + "</p>\n";
+  for (const auto& f : o.failures) out += "<p class=\"failure\">failed: " + html_escape(f.text()) + "</p>\n";
+  for (const auto& f : o.go_failures) out += "<p class=\"failure\">failed (Go here): " + html_escape(f.text()) + "</p>\n";
   out += claims_table(o);
   for (const PlotSpec& spec : e.plots) out += render_plot(spec, o.results, machine);
   bool any_ratio = false;

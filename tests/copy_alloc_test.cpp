@@ -30,7 +30,7 @@ RunReport run_fixed(const std::function<void(B&)>& body) {
 }
 
 void expect_zero_allocs(const RunReport& report) {
-  ASSERT_FALSE(report.failed) << report.messages;
+  ASSERT_FALSE(report.failed) << testing::PrintToString(report.failure_messages);
   EXPECT_EQ(metric(report, "allocs/op"), 0.0);
   EXPECT_EQ(metric(report, "B/op"), 0.0);
 }

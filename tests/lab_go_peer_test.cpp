@@ -396,7 +396,7 @@ TEST(GoPeer, ReadsGoOutputWithoutProcsSuffixInPrintedUnits) {
   EXPECT_EQ(run.results[1].name, "BenchmarkX/size=1MiB");
   EXPECT_EQ(run.results[1].metrics[1].unit, "MB/s");
   EXPECT_DOUBLE_EQ(run.results[1].metrics[1].value, 700);
-  EXPECT_EQ(run.failures, (std::vector<std::string>{"BenchmarkY: y_test.go:3: first; y_test.go:4: second"}));
+  EXPECT_EQ(run.failures, (std::vector<BenchmarkFailure>{{"BenchmarkY", "y_test.go:3: first; y_test.go:4: second"}}));
 }
 
 TEST(GoPeer, SourceHashFollowsNamesAndContents) {

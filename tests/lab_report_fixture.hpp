@@ -165,7 +165,7 @@ struct ReportFixture {
     e.plots.push_back(PlotSpec::sweep("nothing", "BenchmarkX/", "size", "size", "ns/op", "time"));
     e.plots.push_back(PlotSpec::strip("nothing either", "BenchmarkX/", "ns/op", "time"));
     ExperimentOutcome& o = add(std::move(e));
-    o.failures.push_back("BenchmarkX: could not open /dev/null");
+    o.failures.push_back({"BenchmarkX", "could not open /dev/null"});
     o.claims.push_back(judged(o.experiment->claims[0], Verdict::kError, "", "BenchmarkX: no ns/op results"));
     expected_empty_plots += 3;
   }

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "lab/experiment.hpp"
 #include "lab/experiments/reset_cost_calls.hpp"
 #include "lab/experiments/udp_strategies.hpp"
@@ -259,7 +259,7 @@ TEST(Judge, MissingOrFailedBenchmarkIsAnError) {
   e.claims.push_back(Claim::ratio("a beats b", "", "BenchmarkA", "BenchmarkB"));
   ExperimentOutcome o;
   o.experiment = &e;
-  o.failures.push_back("BenchmarkA: boom");
+  o.failures.push_back({"BenchmarkA", "boom"});
   o.results.push_back({"BenchmarkB", 1, {{1, "ns/op"}}});
   SideOutcome c = judge_measured(e.claims[0], o, 0.05);
   EXPECT_EQ(c.verdict, Verdict::kError);

@@ -58,8 +58,14 @@ struct RunReport {
   // One record per measured benchmark, named as bench_main prints it
   // ("BenchmarkMerge/size=10000"), in the order they ran.
   std::vector<benchfmt::Result> results;
-  // The --- FAIL / --- SKIP / --- BENCH blocks bench_main would print.
-  std::string messages;
+  // The messages of every failed (sub-)benchmark (fatal(), the exception,
+  // log() before failing), in order.
+  std::vector<std::string> failure_messages;
+  // skip()'s message and the log() lines of benchmarks that did not fail.
+  std::vector<std::string> log_lines;
+  // All of it by benchmark, as bench_main prints it with
+  // benchfmt::format_message_block ("--- FAIL: BenchmarkX" ...).
+  std::vector<benchfmt::MessageBlock> blocks;
 };
 
 // Runs `function` once as the benchmark `name` (which should start with

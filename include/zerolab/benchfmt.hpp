@@ -7,6 +7,13 @@
 // prints results (its prettyPrint rules), so the harness output and anything
 // else zerolab writes read the same to benchstat.
 //
+// A MessageBlock is what Go's testing package prints about one benchmark or
+// test besides its result: "--- FAIL: name", "--- SKIP: name", "--- BENCH:
+// name" (its log lines) or "--- PASS: name (0.01s)", each message line below
+// it indented four spaces. format_message_block writes one; read_message_blocks
+// is the one reader of such blocks in zerolab (for output that only exists as
+// text: a Go peer's, a Go test binary's).
+//
 // Thread-safety: pure functions; safe from any thread.
 //
 // Example:
@@ -49,6 +56,30 @@ std::string format_result_line(const Result& result, std::size_t name_width);
 // Formats a config line "key: value" (without newline).
 // REQUIRES: key has no whitespace, no uppercase first letter and no colon.
 std::string format_config_line(std::string_view key, std::string_view value);
+
+enum class BlockKind { kPass, kFail, kSkip, kBench };
+
+struct MessageBlock {
+  BlockKind kind = BlockKind::kFail;
+  std::string name;                // "BenchmarkX/size=4-2" (as printed, -N suffix kept)
+  std::vector<std::string> lines;  // the messages, without their four-space indent
+};
+
+// "FAIL", "SKIP", "BENCH" or "PASS".
+std::string_view block_kind_name(BlockKind kind);
+
+// "--- FAIL: BenchmarkX\n    message\n" (every line ends in a newline).
+std::string format_message_block(const MessageBlock& block);
+
+// The blocks of `text`: a block starts at a line beginning "--- KIND: "
+// (KIND one of the four), or at such text after a benchmark's name and a
+// tab ("BenchmarkX-2  \t--- FAIL: BenchmarkX-2", how Go prints a benchmark
+// that fails while measured); its name runs to the first space; the lines
+// right after it that start with four spaces are its messages (with those
+// four spaces removed). Every other line is not a block's and is skipped.
+// Example: read_message_blocks("--- SKIP: TestA (0.00s)\n    why\nPASS\n")
+//   == {{BlockKind::kSkip, "TestA", {"why"}}}
+std::vector<MessageBlock> read_message_blocks(std::string_view text);
 
 }  // namespace zerolab::benchfmt
 

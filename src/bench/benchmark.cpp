@@ -9,7 +9,7 @@
 #include <exception>
 #include <utility>
 
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
 #include "profile/profile_gate.hpp"
@@ -36,15 +36,6 @@ std::int64_t predict_n(std::int64_t goal_ns, std::int64_t prev_iters, std::int64
   n = std::max<Int128>(n, last + 1);
   n = std::min<Int128>(n, 1000000000);
   return static_cast<std::int64_t>(n);
-}
-
-// Go's "--- FAIL: name" / "--- SKIP:" / "--- BENCH:" block with the
-// benchmark's messages indented below it.
-std::string message_block(std::string_view tag, const std::string& name,
-                          const std::vector<std::string>& output) {
-  std::string text = "--- " + std::string(tag) + ": " + name + "\n";
-  for (const auto& line : output) text += "    " + line + "\n";
-  return text;
 }
 
 std::string benchmark_name(const std::string& name, int procs) {
@@ -257,11 +248,11 @@ bool B::run1() {
   run_n(1);
   if (failed_) {
     state_->any_failed = true;
-    state_->emit(message_block("FAIL", name_, output_));
+    state_->report_block(benchfmt::BlockKind::kFail, name_, output_);
     return false;
   }
   if (skipped_) {
-    state_->emit(message_block("SKIP", name_, output_));
+    state_->report_block(benchfmt::BlockKind::kSkip, name_, output_);
     return false;
   }
   if (has_sub_ || finished_) return false;
@@ -309,18 +300,18 @@ void B::process_bench() {
       if (ran) b.launch();
       if (b.failed_) {
         state_->any_failed = true;
-        state_->emit(message_block("FAIL", bench_name, b.output_));
+        state_->report_block(benchfmt::BlockKind::kFail, bench_name, b.output_);
         state_->procs = saved_procs;
         return;
       }
       if (b.skipped_) {
-        state_->emit(message_block("SKIP", bench_name, b.output_));
+        state_->report_block(benchfmt::BlockKind::kSkip, bench_name, b.output_);
         continue;
       }
       state_->emit(b.result_line(bench_name) + "\n");
       state_->results.push_back(b.result_record(bench_name));
       if (!b.output_.empty()) {
-        state_->emit(message_block("BENCH", bench_name, b.output_));
+        state_->report_block(benchfmt::BlockKind::kBench, bench_name, b.output_);
       }
     }
   }

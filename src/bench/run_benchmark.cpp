@@ -28,9 +28,15 @@ RunReport run_benchmark(std::string_view name, const std::function<void(B&)>& fu
   RunReport report;
   report.failed = state.any_failed;
   report.results = std::move(state.results);
-  report.skipped = !report.failed && report.results.empty() &&
-                   state.file_output.find("--- SKIP") != std::string::npos;
-  report.messages = std::move(state.file_output);
+  bool any_skip = false;
+  for (const auto& block : state.blocks) {
+    const bool failure = block.kind == benchfmt::BlockKind::kFail;
+    any_skip = any_skip || block.kind == benchfmt::BlockKind::kSkip;
+    auto& into = failure ? report.failure_messages : report.log_lines;
+    into.insert(into.end(), block.lines.begin(), block.lines.end());
+  }
+  report.skipped = !report.failed && report.results.empty() && any_skip;
+  report.blocks = std::move(state.blocks);
   return report;
 }
 

@@ -26,6 +26,10 @@ struct RunState {
   // Writes `text` to stdout (flushed) and, with -o, to the output buffer;
   // when silent, only to the output buffer.
   void emit(const std::string& text);
+  // Records a benchmark's FAIL/SKIP/BENCH block (for run_benchmark's
+  // report) and emits it as Go prints it.
+  void report_block(benchfmt::BlockKind kind, const std::string& name,
+                    const std::vector<std::string>& lines);
   // Prints goos/goarch/pkg/cpu once, before the first result.
   void print_labels_once();
 
@@ -40,6 +44,7 @@ struct RunState {
   bool count_allocs = true; // hooks linked
   bool silent = false;       // run_benchmark: print nothing
   std::vector<benchfmt::Result> results;  // every result line, as records
+  std::vector<benchfmt::MessageBlock> blocks;  // every FAIL/SKIP/BENCH block, in order
   WorkerPool pool;
 };
 

@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "bench/atomic_file.hpp"
 #include "bench/machine.hpp"
 #include "bench/options.hpp"
@@ -47,6 +47,12 @@ void RunState::emit(const std::string& text) {
   }
   write_stdout(text);
   if (!options.output_file.empty()) file_output += text;
+}
+
+void RunState::report_block(benchfmt::BlockKind kind, const std::string& name,
+                            const std::vector<std::string>& lines) {
+  blocks.push_back({kind, name, lines});
+  emit(benchfmt::format_message_block(blocks.back()));
 }
 
 void RunState::print_labels_once() {
