@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "lab/mimalloc_peer.hpp"
 
 namespace {

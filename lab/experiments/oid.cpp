@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "lab/experiment.hpp"
 #include "lab/experiments/oid.hpp"
 

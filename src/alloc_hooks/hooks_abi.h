@@ -1,7 +1,7 @@
 // The C interface between zerolab::alloc_hooks and the rest of zerolab.
 //
 // zerolab::alloc_hooks defines these functions; zerolab::bench refers to them
-// weakly (src/bench/alloc_stats.cpp), so a binary without the hooks links and
+// weakly through one bridge (src/alloc_hooks/alloc_stats.hpp), so a binary without the hooks links and
 // simply reports that allocation counting is unavailable.
 //
 // Counting model: every thread owns a counter block (never freed, reused by a

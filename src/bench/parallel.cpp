@@ -1,5 +1,5 @@
 // The worker pool behind B::run_parallel (worker_pool.hpp).
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "bench/worker_pool.hpp"
 
 namespace zerolab::internal {

@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "alloc_hooks/hooks_abi.h"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "gbench/kept_results.hpp"
 
 // The sanitizer runtime's interface, present in ASan builds only.
@@ -41,6 +41,8 @@ __attribute__((weak)) std::size_t __asan_get_alloc_stack(void* addr, void** trac
 
 namespace zerolab::gbench {
 namespace {
+
+namespace alloc_stats = ::zerolab::internal::alloc_stats;
 
 // The executable segments of one loaded object.
 struct CodeRanges {
@@ -159,7 +161,7 @@ void note_alloc(void* block, std::uint64_t bytes, std::int64_t usable, void* cal
   ++g_pass.allocs;
   g_pass.bytes += bytes;
   // The hooks tracked this block before calling us.
-  g_pass.peak = std::max(g_pass.peak, zerolab_alloc_hooks_heap_growth() - g_pass.set_aside_live);
+  g_pass.peak = std::max(g_pass.peak, alloc_stats::heap_growth() - g_pass.set_aside_live);
 }
 
 void note_free(const void* block) {
@@ -219,13 +221,13 @@ MemoryManager::MemoryManager() {
   if (library.count == 0 || library.contains(ours)) return;
   g_pass.library = library;
   // Probe: can this build sample (not in the sanitizer modes)?
-  if (zerolab_alloc_hooks_set_sampler(&on_alloc, &on_free, 1) == 1) {
-    zerolab_alloc_hooks_set_sampler(nullptr, nullptr, 0);
+  if (alloc_stats::set_sampler(&on_alloc, &on_free, 1)) {
+    alloc_stats::set_sampler(nullptr, nullptr, 0);
     mode_ = Mode::kSampler;
     return;
   }
   static bool asan_hooks_installed = false;  // hooks cannot be removed: once per process
-  if (std::string_view(zerolab_alloc_hooks_mode()) == "asan" &&
+  if (std::string_view(alloc_stats::mode()) == "asan" &&
       __sanitizer_install_malloc_and_free_hooks != nullptr && __asan_get_alloc_stack != nullptr) {
     g_pass.runtime = code_of(reinterpret_cast<std::uintptr_t>(__asan_get_alloc_stack));
     if (g_pass.runtime.count > 0 && !g_pass.runtime.contains(theirs) &&
@@ -241,28 +243,27 @@ MemoryManager::~MemoryManager() {
   if (!running_) return;
   g_pass.active.store(false, std::memory_order_release);
   if (mode_ == Mode::kSampler) {
-    zerolab_alloc_hooks_sampling(0);
-    zerolab_alloc_hooks_set_sampler(nullptr, nullptr, 0);
+    alloc_stats::sampling(false);
+    alloc_stats::set_sampler(nullptr, nullptr, 0);
   }
-  zerolab_alloc_hooks_heap_tracking(0);
+  alloc_stats::heap_tracking(false);
 }
 
-const char* MemoryManager::counting_mode() const noexcept { return zerolab_alloc_hooks_mode(); }
+const char* MemoryManager::counting_mode() const noexcept { return alloc_stats::mode(); }
 
 void MemoryManager::Start() {
   running_ = true;
-  zerolab_alloc_totals t{};
-  zerolab_alloc_hooks_totals(&t);
+  const alloc_stats::Totals t = alloc_stats::totals();
   allocs_before_ = t.allocs;
   bytes_before_ = t.bytes;
   if (mode_ != Mode::kTotals) {
     Guard guard;
     g_pass.reset();
   }
-  zerolab_alloc_hooks_heap_tracking(1);
+  alloc_stats::heap_tracking(true);
   if (mode_ == Mode::kSampler) {
-    zerolab_alloc_hooks_set_sampler(&on_alloc, &on_free, 1);
-    zerolab_alloc_hooks_sampling(1);
+    alloc_stats::set_sampler(&on_alloc, &on_free, 1);
+    alloc_stats::sampling(true);
   } else if (mode_ == Mode::kAsanHooks) {
     g_pass.active.store(true, std::memory_order_release);
   }
@@ -277,15 +278,14 @@ void MemoryManager::Stop(Result& result) {
 
 void MemoryManager::fill(Result& result) {
   if (mode_ == Mode::kSampler) {
-    zerolab_alloc_hooks_sampling(0);
-    zerolab_alloc_hooks_set_sampler(nullptr, nullptr, 0);
+    alloc_stats::sampling(false);
+    alloc_stats::set_sampler(nullptr, nullptr, 0);
   }
   g_pass.active.store(false, std::memory_order_release);
-  zerolab_alloc_totals t{};
-  zerolab_alloc_hooks_totals(&t);
-  const std::int64_t growth = zerolab_alloc_hooks_heap_growth();
-  const std::int64_t hooks_peak = zerolab_alloc_hooks_heap_peak_growth();
-  zerolab_alloc_hooks_heap_tracking(0);
+  const alloc_stats::Totals t = alloc_stats::totals();
+  const std::int64_t growth = alloc_stats::heap_growth();
+  const std::int64_t hooks_peak = alloc_stats::heap_peak_growth();
+  alloc_stats::heap_tracking(false);
   if (mode_ == Mode::kTotals) {
     result.num_allocs = to_int64(t.allocs - allocs_before_);
     result.total_allocated_bytes = to_int64(t.bytes - bytes_before_);

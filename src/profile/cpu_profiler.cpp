@@ -13,7 +13,7 @@
 #include <map>
 #include <vector>
 
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "profile/stack_trace.hpp"
 
 namespace zerolab::internal::profile {

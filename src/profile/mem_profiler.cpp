@@ -13,16 +13,9 @@
 #include <cstring>
 #include <vector>
 
-#include "alloc_hooks/hooks_abi.h"
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 #include "profile/stack_trace.hpp"
 
-extern "C" {
-__attribute__((weak)) int zerolab_alloc_hooks_set_sampler(zerolab_alloc_sample_fn on_alloc,
-                                                          zerolab_free_sample_fn on_free,
-                                                          uint64_t rate);
-__attribute__((weak)) void zerolab_alloc_hooks_sampling(int on);
-}
 
 namespace zerolab::internal::profile {
 namespace {
@@ -243,7 +236,7 @@ void MemProfiler::discard() noexcept {
 }
 
 std::string MemProfiler::unsupported_reason() {
-  if (zerolab_alloc_hooks_set_sampler == nullptr || !alloc_stats::available()) {
+  if (!alloc_stats::available()) {
     return "needs zerolab::alloc_hooks linked in (zerolab::bench_main brings it)";
   }
   const std::string mode = alloc_stats::mode();
@@ -280,7 +273,7 @@ bool MemProfiler::start(const std::string& path, std::uint64_t rate, std::string
     g_mem.active.store(true);
   }
   warm_up_unwinder();
-  if (zerolab_alloc_hooks_set_sampler(&on_alloc, &on_free, rate) == 0) {
+  if (!alloc_stats::set_sampler(&on_alloc, &on_free, rate)) {
     g_mem.active.store(false);
     file_.abandon();
     error = "the allocation hooks cannot sample in this build";
@@ -292,7 +285,7 @@ bool MemProfiler::start(const std::string& path, std::uint64_t rate, std::string
 }
 
 void MemProfiler::detach() noexcept {
-  zerolab_alloc_hooks_set_sampler(nullptr, nullptr, 0);
+  alloc_stats::set_sampler(nullptr, nullptr, 0);
   g_mem.active.store(false);
   running_ = false;
 }
@@ -349,7 +342,7 @@ std::uint64_t MemProfiler::dropped() noexcept { return g_mem.dropped.load(); }
 
 void MemProfiler::set_sampling(bool on) noexcept {
   if (!g_mem.active.load(std::memory_order_relaxed)) return;
-  if (zerolab_alloc_hooks_sampling != nullptr) zerolab_alloc_hooks_sampling(on ? 1 : 0);
+  alloc_stats::sampling(on);
 }
 
 }  // namespace zerolab::internal::profile

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "bench/alloc_stats.hpp"
+#include "alloc_hooks/alloc_stats.hpp"
 
 namespace zerolab::internal::profile {
 namespace {
