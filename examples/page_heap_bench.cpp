@@ -1,9 +1,9 @@
 // page_heap_bench: the PageHeap figures the README quotes, and what its lock costs.
 //
 //   Fresh/zero=yes|no/size=S   new heap, allocate S, first write to every
-//                              page (alloc + first touch); Zero::yes of fresh
-//                              memory should cost what Zero::no does
-//   Dirty/method=pageheap/size=S     allocate(S, Zero::yes) + deallocate of a
+//                              page (alloc + first touch); Zero::kYes of fresh
+//                              memory should cost what Zero::kNo does
+//   Dirty/method=pageheap/size=S     allocate(S, Zero::kYes) + deallocate of a
 //                              resident dirty span: zero_fill plus bookkeeping
 //   Dirty/method=zero_fill/size=S    zero_fill over the same bytes
 //   DirtyPair/method=pageheap/size=S  the two above in alternating blocks
@@ -19,7 +19,7 @@
 //                              allocator that locks once per call
 //   Touch/pages=4KiB|2MiB      first touch of 256 MiB of a new heap with
 //                              HugePages::kOff or kOn (set_bytes: MB/s = per GiB)
-//   Lock/alloc-free            allocate(64 KiB, Zero::no) + deallocate, one thread
+//   Lock/alloc-free            allocate(64 KiB, Zero::kNo) + deallocate, one thread
 //   Lock/mutex-x2              two uncontended std::mutex lock/unlock pairs
 //   Lock/alloc-free-parallel   alloc-free from GOMAXPROCS-like threads (contended)
 //
@@ -72,8 +72,8 @@ void fresh(zerolab::B& b, std::size_t n, zerolab::Zero zero, zerolab::HugePages 
 
 ZEROLAB_BENCHMARK(Fresh) {
   for (const std::size_t n : {16 * kMiB, 256 * kMiB}) {
-    for (const auto zero : {zerolab::Zero::yes, zerolab::Zero::no}) {
-      b.run(std::string("zero=") + (zero == zerolab::Zero::yes ? "yes" : "no") + "/size=" + size_name(n),
+    for (const auto zero : {zerolab::Zero::kYes, zerolab::Zero::kNo}) {
+      b.run(std::string("zero=") + (zero == zerolab::Zero::kYes ? "yes" : "no") + "/size=" + size_name(n),
             [n, zero](zerolab::B& sb) { fresh(sb, n, zero, zerolab::HugePages::kAuto); });
     }
   }
@@ -83,20 +83,20 @@ ZEROLAB_BENCHMARK(Dirty) {
   for (const std::size_t n : {64 * kKiB, 256 * kKiB, 1 * kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB}) {
     b.run("method=pageheap/size=" + size_name(n), [n](zerolab::B& sb) {
       zerolab::PageHeap heap;
-      void* p = heap.allocate(n, zerolab::Zero::no);
+      void* p = heap.allocate(n, zerolab::Zero::kNo);
       zerolab::zero_fill(p, n);  // resident
       heap.deallocate(p);
       sb.set_bytes(static_cast<std::int64_t>(n));
       sb.reset_timer();
       for (auto _ : sb.loop()) {
-        void* q = heap.allocate(n, zerolab::Zero::yes);
+        void* q = heap.allocate(n, zerolab::Zero::kYes);
         zerolab::do_not_optimize(q);
         heap.deallocate(q);
       }
     });
     b.run("method=zero_fill/size=" + size_name(n), [n](zerolab::B& sb) {
       zerolab::PageHeap heap;
-      void* p = heap.allocate(n, zerolab::Zero::no);
+      void* p = heap.allocate(n, zerolab::Zero::kNo);
       zerolab::zero_fill(p, n);
       sb.set_bytes(static_cast<std::int64_t>(n));
       sb.reset_timer();
@@ -113,14 +113,14 @@ ZEROLAB_BENCHMARK(Dirty) {
 // DirtyPair: blocks of `op` (one operation per call, each zeroing the n
 // bytes of the heap's one span its own way) alternating with blocks of
 // zero_fill over that span; reports the median ratio and difference over
-// block pairs. With `hold`, the span is allocated (Zero::no, so the cache
+// block pairs. With `hold`, the span is allocated (Zero::kNo, so the cache
 // hands the same one back) around op's block and op gets it; otherwise op
 // gets nullptr and must allocate it itself.
 template <class Op>
 void dirty_pair(zerolab::B& sb, std::size_t n, bool hold, Op op) {
   using Clock = std::chrono::steady_clock;
   zerolab::PageHeap heap;
-  void* p = heap.allocate(n, zerolab::Zero::no);
+  void* p = heap.allocate(n, zerolab::Zero::kNo);
   zerolab::zero_fill(p, n);  // resident
   heap.deallocate(p);
   const std::int64_t block = std::max<std::int64_t>(1, static_cast<std::int64_t>((1 * kMiB) / n));
@@ -130,12 +130,12 @@ void dirty_pair(zerolab::B& sb, std::size_t n, bool hold, Op op) {
   extra.reserve(ratio.capacity());
   sb.reset_timer();
   for (std::int64_t done = 0; done < sb.n(); done += block) {
-    void* held = hold ? heap.allocate(n, zerolab::Zero::no) : nullptr;
+    void* held = hold ? heap.allocate(n, zerolab::Zero::kNo) : nullptr;
     const auto t0 = Clock::now();
     for (std::int64_t i = 0; i < block; ++i) op(heap, held);
     const auto t1 = Clock::now();
     if (held != nullptr) heap.deallocate(held);
-    void* q = heap.allocate(n, zerolab::Zero::no);
+    void* q = heap.allocate(n, zerolab::Zero::kNo);
     const auto t2 = Clock::now();
     for (std::int64_t i = 0; i < block; ++i) {
       zerolab::zero_fill(q, n);
@@ -162,7 +162,7 @@ ZEROLAB_BENCHMARK(DirtyPair) {
   for (const std::size_t n : {64 * kKiB, 256 * kKiB, 1 * kMiB, 16 * kMiB}) {
     b.run("method=pageheap/size=" + size_name(n), [n](zerolab::B& sb) {
       dirty_pair(sb, n, false, [n](zerolab::PageHeap& heap, void*) {
-        void* q = heap.allocate(n, zerolab::Zero::yes);
+        void* q = heap.allocate(n, zerolab::Zero::kYes);
         zerolab::do_not_optimize(q);
         heap.deallocate(q);
       });
@@ -187,16 +187,16 @@ ZEROLAB_BENCHMARK(DirtyPair) {
 }
 
 ZEROLAB_BENCHMARK(Touch) {
-  b.run("pages=4KiB", [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::no, zerolab::HugePages::kOff); });
-  b.run("pages=2MiB", [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::no, zerolab::HugePages::kOn); });
+  b.run("pages=4KiB", [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::kNo, zerolab::HugePages::kOff); });
+  b.run("pages=2MiB", [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::kNo, zerolab::HugePages::kOn); });
 }
 
 ZEROLAB_BENCHMARK(Lock) {
   b.run("alloc-free", [](zerolab::B& sb) {
     zerolab::PageHeap heap;
-    heap.deallocate(heap.allocate(64 * kKiB, zerolab::Zero::no));
+    heap.deallocate(heap.allocate(64 * kKiB, zerolab::Zero::kNo));
     for (auto _ : sb.loop()) {
-      void* p = heap.allocate(64 * kKiB, zerolab::Zero::no);
+      void* p = heap.allocate(64 * kKiB, zerolab::Zero::kNo);
       zerolab::do_not_optimize(p);
       heap.deallocate(p);
     }
@@ -216,7 +216,7 @@ ZEROLAB_BENCHMARK(Lock) {
     zerolab::PageHeap heap;
     sb.run_parallel([&heap](zerolab::PB& pb) {
       while (pb.next()) {
-        void* p = heap.allocate(64 * kKiB, zerolab::Zero::no);
+        void* p = heap.allocate(64 * kKiB, zerolab::Zero::kNo);
         zerolab::do_not_optimize(p);
         heap.deallocate(p);
       }

@@ -1,7 +1,7 @@
 // zerolab::PageHeap under concurrent use: threads allocating, writing,
 // checking and freeing spans while another releases memory and reads the
 // stats. Runs under TSan (label concurrent). Asserts exact outcomes only:
-// every Zero::yes span reads zero, no thread sees another's bytes in its
+// every Zero::kYes span reads zero, no thread sees another's bytes in its
 // live span, and the counts balance at the end.
 #include <atomic>
 #include <cstdint>
@@ -45,9 +45,9 @@ TEST(PageHeapConcurrent, ThreadsAllocateWriteAndFree) {
       for (int step = 0; step < kSteps; ++step) {
         if (held.size() < 6 && (held.empty() || rng() % 2 == 0)) {
           const std::size_t size = PageHeap::kMinBytes + (rng() % 48) * kPage;
-          const Zero zero = rng() % 2 == 0 ? Zero::yes : Zero::no;
+          const Zero zero = rng() % 2 == 0 ? Zero::kYes : Zero::kNo;
           auto* p = static_cast<unsigned char*>(heap.allocate(size, zero));
-          if (zero == Zero::yes) {
+          if (zero == Zero::kYes) {
             for (std::size_t off = 0; off < size; off += 512) {
               if (p[off] != 0) {
                 ++bad_zero;
@@ -97,7 +97,7 @@ TEST(PageHeapConcurrent, ThreadsAllocateWriteAndFree) {
 
 // Every thread reuses a few fixed sizes, so most allocations take a cached
 // span (often one another thread freed) while the janitor empties the cache
-// with release(). Zero::yes reuse must still read zero.
+// with release(). Zero::kYes reuse must still read zero.
 TEST(PageHeapConcurrent, CachedSpansAcrossThreads) {
   zerolab::PageHeapOptions o;
   o.arena_bytes = 8 << 20;
@@ -112,7 +112,7 @@ TEST(PageHeapConcurrent, CachedSpansAcrossThreads) {
       std::mt19937 rng(static_cast<std::uint32_t>(200 + t));
       for (int step = 0; step < 400; ++step) {
         const std::size_t size = PageHeap::kMinBytes + (rng() % 3) * kPage;
-        auto* p = static_cast<unsigned char*>(heap.allocate(size, Zero::yes));
+        auto* p = static_cast<unsigned char*>(heap.allocate(size, Zero::kYes));
         for (std::size_t off = 0; off < size; off += 256) {
           if (p[off] != 0) {
             ++bad_zero;
@@ -144,7 +144,7 @@ TEST(PageHeapConcurrent, CachedSpansAcrossThreads) {
 
 TEST(PageHeapConcurrent, PmrResourceFromManyThreads) {
   PageHeap heap;
-  zerolab::PageHeapResource resource(heap, Zero::yes);
+  zerolab::PageHeapResource resource(heap, Zero::kYes);
   std::vector<std::thread> threads;
   std::atomic<int> bad{0};
   for (int t = 0; t < 3; ++t) {

@@ -3,8 +3,8 @@
 // mmap-failure injection, bad input, and the pmr adapter. No timings.
 //
 // Reading memory: every byte a test reads was either written by the test
-// or handed out as Zero::yes (zeroed or fresh from the kernel), so no read
-// is of an indeterminate value. Zero::no reuse is checked only on bytes the
+// or handed out as Zero::kYes (zeroed or fresh from the kernel), so no read
+// is of an indeterminate value. Zero::kNo reuse is checked only on bytes the
 // test wrote before freeing them.
 #include <sys/mman.h>
 #include <unistd.h>
@@ -86,7 +86,7 @@ TEST(PageHeap, MapsNothingUntilTheFirstAllocation) {
 
 TEST(PageHeap, FreshMemoryIsNotZeroedAgain) {
   PageHeap heap(small_arenas());
-  void* p = heap.allocate(100 * kKiB, Zero::yes);  // rounds to 25 pages
+  void* p = heap.allocate(100 * kKiB, Zero::kYes);  // rounds to 25 pages
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % (2 * kMiB), 0u) << "arenas are 2 MiB-aligned";
   EXPECT_EQ(heap.span_size(p), 100 * kKiB);
@@ -106,7 +106,7 @@ TEST(PageHeap, FreshMemoryIsNotZeroedAgain) {
 
 TEST(PageHeap, SizesRoundUpToPages) {
   PageHeap heap(small_arenas());
-  void* p = heap.allocate(64 * kKiB + 1, Zero::no);
+  void* p = heap.allocate(64 * kKiB + 1, Zero::kNo);
   EXPECT_EQ(heap.span_size(p), 64 * kKiB + kPage);
   EXPECT_EQ(heap.stats().in_use, 64 * kKiB + kPage);
   heap.deallocate(p, 64 * kKiB + 1);  // the size it was allocated with
@@ -115,21 +115,21 @@ TEST(PageHeap, SizesRoundUpToPages) {
 
 TEST(PageHeap, DirtyMemoryIsZeroedOnlyWhenAsked) {
   PageHeap heap(small_arenas());
-  auto* p = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  auto* p = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kYes));
   std::memset(p, 0xAB, 256 * kKiB);
   heap.deallocate(p);
   EXPECT_EQ(heap.stats().free_dirty, 256 * kKiB);
 
-  // Zero::no: first fit gives the same span back, untouched.
-  auto* q = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::no));
+  // Zero::kNo: first fit gives the same span back, untouched.
+  auto* q = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kNo));
   ASSERT_EQ(q, p);
   EXPECT_TRUE(all_bytes(q, 256 * kKiB, 0xAB));
   EXPECT_EQ(heap.stats().bytes_zeroed, 0u);
   EXPECT_EQ(heap.stats().bytes_zero_skipped, 256 * kKiB) << "only the first, fresh allocation";
   heap.deallocate(q);
 
-  // Zero::yes: zeroed with zero_fill, and counted.
-  auto* r = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  // Zero::kYes: zeroed with zero_fill, and counted.
+  auto* r = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kYes));
   ASSERT_EQ(r, p);
   EXPECT_TRUE(all_bytes(r, 256 * kKiB, 0));
   const PageHeapStats s = heap.stats();
@@ -141,14 +141,14 @@ TEST(PageHeap, DirtyMemoryIsZeroedOnlyWhenAsked) {
 
 TEST(PageHeap, OnlyTheDirtyPartOfASpanIsZeroed) {
   PageHeap heap(small_arenas());
-  auto* a = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
-  auto* b = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
+  auto* a = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::kNo));
+  auto* b = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::kNo));
   ASSERT_EQ(b, a + 64 * kKiB) << "first fit by address";
   std::memset(a, 0x11, 64 * kKiB);
   heap.deallocate(a);
   // 192 KiB from a's address: a's 64 KiB are dirty, then b is live, so the
   // span cannot start at a; the first fit is past b.
-  auto* c = static_cast<unsigned char*>(heap.allocate(192 * kKiB, Zero::yes));
+  auto* c = static_cast<unsigned char*>(heap.allocate(192 * kKiB, Zero::kYes));
   EXPECT_EQ(c, b + 64 * kKiB);
   EXPECT_EQ(heap.stats().bytes_zeroed, 0u);
   heap.deallocate(b);  // coalesces with a: 128 KiB free at a, 64 dirty + 64 dirty
@@ -156,7 +156,7 @@ TEST(PageHeap, OnlyTheDirtyPartOfASpanIsZeroed) {
   heap.deallocate(c);  // all one free range from a now
   EXPECT_EQ(heap.stats().free_dirty, 320 * kKiB);
   // 512 KiB from a: 320 KiB dirty, 192 KiB fresh.
-  auto* d = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::yes));
+  auto* d = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::kYes));
   ASSERT_EQ(d, a);
   EXPECT_TRUE(all_bytes(d, 512 * kKiB, 0));
   const PageHeapStats s = heap.stats();
@@ -170,7 +170,7 @@ TEST(PageHeap, OnlyTheDirtyPartOfASpanIsZeroed) {
 
 TEST(PageHeap, ReleaseMakesDirtyMemoryZeroAgain) {
   PageHeap heap(small_arenas());
-  auto* p = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::no));
+  auto* p = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::kNo));
   std::memset(p, 0x5A, 512 * kKiB);
   heap.deallocate(p);
   // Partial release: the highest dirty addresses first, rounded to pages.
@@ -186,7 +186,7 @@ TEST(PageHeap, ReleaseMakesDirtyMemoryZeroAgain) {
   EXPECT_EQ(s.free_zero, 2 * kMiB);
   EXPECT_EQ(s.bytes_released, 512 * kKiB);
 
-  auto* q = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::yes));
+  auto* q = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::kYes));
   ASSERT_EQ(q, p);
   EXPECT_TRUE(all_bytes(q, 512 * kKiB, 0));
   s = heap.stats();
@@ -197,15 +197,15 @@ TEST(PageHeap, ReleaseMakesDirtyMemoryZeroAgain) {
 
 TEST(PageHeap, CoalescesFreedNeighbours) {
   PageHeap heap(small_arenas());
-  void* a = heap.allocate(64 * kKiB, Zero::no);
-  void* b = heap.allocate(64 * kKiB, Zero::no);
-  void* c = heap.allocate(64 * kKiB, Zero::no);
+  void* a = heap.allocate(64 * kKiB, Zero::kNo);
+  void* b = heap.allocate(64 * kKiB, Zero::kNo);
+  void* c = heap.allocate(64 * kKiB, Zero::kNo);
   heap.deallocate(b);
   heap.deallocate(a);
   heap.deallocate(c);
   EXPECT_EQ(heap.check(), "");
   // One free range again: the whole arena fits in one span.
-  void* all = heap.allocate(2 * kMiB, Zero::no);
+  void* all = heap.allocate(2 * kMiB, Zero::kNo);
   EXPECT_EQ(all, a);
   EXPECT_EQ(heap.stats().arenas, 1u);
   heap.deallocate(all);
@@ -213,10 +213,10 @@ TEST(PageHeap, CoalescesFreedNeighbours) {
 
 TEST(PageHeap, GrowsByArenasAndGivesLargeRequestsTheirOwn) {
   PageHeap heap(small_arenas(2 * kMiB));
-  void* a = heap.allocate(1536 * kKiB, Zero::yes);
-  void* b = heap.allocate(1536 * kKiB, Zero::yes);  // does not fit the first arena's rest
+  void* a = heap.allocate(1536 * kKiB, Zero::kYes);
+  void* b = heap.allocate(1536 * kKiB, Zero::kYes);  // does not fit the first arena's rest
   EXPECT_EQ(heap.stats().arenas, 2u);
-  void* big = heap.allocate(5 * kMiB, Zero::yes);  // rounded to 6 MiB, an arena of its own
+  void* big = heap.allocate(5 * kMiB, Zero::kYes);  // rounded to 6 MiB, an arena of its own
   PageHeapStats s = heap.stats();
   EXPECT_EQ(s.arenas, 3u);
   EXPECT_EQ(s.mapped, 2 * kMiB + 2 * kMiB + 6 * kMiB);
@@ -224,7 +224,7 @@ TEST(PageHeap, GrowsByArenasAndGivesLargeRequestsTheirOwn) {
   EXPECT_EQ(s.free_zero, s.mapped - s.in_use);
   // A small request takes the hole at the lowest address (arenas are mapped
   // wherever the kernel puts them, often downwards).
-  void* c = heap.allocate(512 * kKiB, Zero::yes);
+  void* c = heap.allocate(512 * kKiB, Zero::kYes);
   char* const holes[] = {static_cast<char*>(a) + 1536 * kKiB, static_cast<char*>(b) + 1536 * kKiB,
                          static_cast<char*>(big) + 5 * kMiB};
   EXPECT_EQ(static_cast<char*>(c), *std::min_element(std::begin(holes), std::end(holes)));
@@ -238,25 +238,25 @@ TEST(PageHeap, GrowsByArenasAndGivesLargeRequestsTheirOwn) {
 
 TEST(PageHeap, BadInputIsAClearErrorThatChangesNothing) {
   PageHeap heap(small_arenas());
-  void* p = heap.allocate(64 * kKiB, Zero::yes);
-  void* q = heap.allocate(128 * kKiB, Zero::yes);
+  void* p = heap.allocate(64 * kKiB, Zero::kYes);
+  void* q = heap.allocate(128 * kKiB, Zero::kYes);
   heap.deallocate(q);
   const PageHeapStats before = heap.stats();
 
-  EXPECT_EQ(code_of([&] { heap.allocate(0, Zero::yes); }), PageHeapErrc::too_small);
-  EXPECT_EQ(code_of([&] { heap.allocate(64 * kKiB - 1, Zero::no); }), PageHeapErrc::too_small);
-  EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX, Zero::yes); }), PageHeapErrc::too_large);
-  EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX - kPage + 2, Zero::yes); }), PageHeapErrc::too_large);
-  EXPECT_EQ(code_of([&] { heap.deallocate(nullptr); }), PageHeapErrc::null_pointer);
+  EXPECT_EQ(code_of([&] { heap.allocate(0, Zero::kYes); }), PageHeapErrc::kTooSmall);
+  EXPECT_EQ(code_of([&] { heap.allocate(64 * kKiB - 1, Zero::kNo); }), PageHeapErrc::kTooSmall);
+  EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX, Zero::kYes); }), PageHeapErrc::kTooLarge);
+  EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX - kPage + 2, Zero::kYes); }), PageHeapErrc::kTooLarge);
+  EXPECT_EQ(code_of([&] { heap.deallocate(nullptr); }), PageHeapErrc::kNullPointer);
   int on_stack = 0;
-  EXPECT_EQ(code_of([&] { heap.deallocate(&on_stack); }), PageHeapErrc::unknown_pointer);
+  EXPECT_EQ(code_of([&] { heap.deallocate(&on_stack); }), PageHeapErrc::kUnknownPointer);
   EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(p) + kPage); }),
-            PageHeapErrc::interior_pointer);
-  EXPECT_EQ(code_of([&] { heap.deallocate(q); }), PageHeapErrc::double_free);
-  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }), PageHeapErrc::double_free);
-  EXPECT_EQ(code_of([&] { heap.deallocate(p, 128 * kKiB); }), PageHeapErrc::size_mismatch);
-  EXPECT_EQ(code_of([&] { heap.deallocate(p, 0); }), PageHeapErrc::size_mismatch);
-  EXPECT_EQ(code_of([&] { heap.deallocate(p, SIZE_MAX); }), PageHeapErrc::size_mismatch);
+            PageHeapErrc::kInteriorPointer);
+  EXPECT_EQ(code_of([&] { heap.deallocate(q); }), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, 128 * kKiB); }), PageHeapErrc::kSizeMismatch);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, 0); }), PageHeapErrc::kSizeMismatch);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, SIZE_MAX); }), PageHeapErrc::kSizeMismatch);
 
   expect_same(before, heap.stats());
   EXPECT_EQ(heap.check(), "");
@@ -276,15 +276,15 @@ TEST(PageHeap, BadInputIsAClearErrorThatChangesNothing) {
 TEST(PageHeap, TryCallsReturnCodes) {
   PageHeap heap(small_arenas());
   std::error_code error;
-  EXPECT_EQ(heap.try_allocate(10, Zero::yes, error), nullptr);
-  EXPECT_EQ(error, PageHeapErrc::too_small);
+  EXPECT_EQ(heap.try_allocate(10, Zero::kYes, error), nullptr);
+  EXPECT_EQ(error, PageHeapErrc::kTooSmall);
   EXPECT_EQ(error, std::errc::invalid_argument);
-  void* p = heap.try_allocate(64 * kKiB, Zero::yes, error);
+  void* p = heap.try_allocate(64 * kKiB, Zero::kYes, error);
   ASSERT_NE(p, nullptr);
   EXPECT_FALSE(error);
   EXPECT_FALSE(heap.try_deallocate(p));
-  EXPECT_EQ(heap.try_deallocate(p), PageHeapErrc::double_free);
-  EXPECT_EQ(heap.try_deallocate(nullptr), PageHeapErrc::null_pointer);
+  EXPECT_EQ(heap.try_deallocate(p), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(heap.try_deallocate(nullptr), PageHeapErrc::kNullPointer);
 }
 
 // A mapping function that fails on demand, and counts.
@@ -323,10 +323,10 @@ TEST(PageHeap, MappingFailureIsACleanError) {
     PageHeap heap(mapper.options(2 * kMiB));
     mapper.fail = 1;
     try {
-      heap.allocate(64 * kKiB, Zero::yes);
+      heap.allocate(64 * kKiB, Zero::kYes);
       FAIL() << "no exception";
     } catch (const std::system_error& e) {
-      EXPECT_EQ(e.code(), PageHeapErrc::out_of_memory);
+      EXPECT_EQ(e.code(), PageHeapErrc::kOutOfMemory);
       EXPECT_EQ(e.code(), std::errc::not_enough_memory);
       EXPECT_NE(std::string(e.what()).find(std::strerror(ENOMEM)), std::string::npos) << e.what();
     }
@@ -335,22 +335,22 @@ TEST(PageHeap, MappingFailureIsACleanError) {
 
     // The next attempt maps; a request that needs a second arena fails cleanly
     // and leaves the first arena's spans alone.
-    auto* a = static_cast<unsigned char*>(heap.allocate(1 * kMiB, Zero::yes));
+    auto* a = static_cast<unsigned char*>(heap.allocate(1 * kMiB, Zero::kYes));
     std::memset(a, 0x77, 1 * kMiB);
     const PageHeapStats before = heap.stats();
     mapper.fail = 1;
     std::error_code error;
-    EXPECT_EQ(heap.try_allocate(2 * kMiB, Zero::yes, error), nullptr);
-    EXPECT_EQ(error, PageHeapErrc::out_of_memory);
+    EXPECT_EQ(heap.try_allocate(2 * kMiB, Zero::kYes, error), nullptr);
+    EXPECT_EQ(error, PageHeapErrc::kOutOfMemory);
     expect_same(before, heap.stats());
     EXPECT_EQ(heap.check(), "");
     EXPECT_TRUE(all_bytes(a, 1 * kMiB, 0x77));
     // A request that fits the existing arena needs no mapping.
     mapper.fail = 1;
-    void* b = heap.allocate(512 * kKiB, Zero::yes);
+    void* b = heap.allocate(512 * kKiB, Zero::kYes);
     EXPECT_NE(b, nullptr);
     mapper.fail = 0;
-    void* c = heap.allocate(2 * kMiB, Zero::yes);
+    void* c = heap.allocate(2 * kMiB, Zero::kYes);
     EXPECT_EQ(heap.stats().arenas, 2u);
     for (void* p : {static_cast<void*>(a), b, c}) heap.deallocate(p);
     EXPECT_EQ(mapper.maps, 2);
@@ -364,14 +364,14 @@ TEST(PageHeap, PrefaultMakesPagesResidentWithoutChangingThem) {
   PageHeapOptions o = small_arenas();
   o.prefault = true;
   PageHeap heap(o);
-  auto* p = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  auto* p = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kYes));
   std::vector<unsigned char> residency(256 * kKiB / kPage);
   ASSERT_EQ(mincore(p, 256 * kKiB, residency.data()), 0);
   for (const unsigned char r : residency) EXPECT_EQ(r & 1, 1);
   EXPECT_TRUE(all_bytes(p, 256 * kKiB, 0));
   std::memset(p, 0x3C, 256 * kKiB);
   heap.deallocate(p);
-  auto* q = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::no));
+  auto* q = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kNo));
   ASSERT_EQ(q, p);
   EXPECT_TRUE(all_bytes(q, 256 * kKiB, 0x3C));
   heap.deallocate(q);
@@ -393,7 +393,7 @@ TEST(PageHeap, HugePageOption) {
 TEST(PageHeapCache, AFreedSpanComesBackZeroedForZeroYes) {
   constexpr std::size_t kSize = 100 * kKiB;  // 25 pages
   PageHeap heap(small_arenas());
-  auto* p = static_cast<unsigned char*>(heap.allocate(kSize, Zero::yes));
+  auto* p = static_cast<unsigned char*>(heap.allocate(kSize, Zero::kYes));
   std::memset(p, 0xAB, kSize);
   heap.deallocate(p);
   PageHeapStats s = heap.stats();
@@ -403,7 +403,7 @@ TEST(PageHeapCache, AFreedSpanComesBackZeroedForZeroYes) {
   EXPECT_EQ(heap.span_size(p), 0u) << "a cached span is not live";
   EXPECT_EQ(heap.check(), "");
 
-  auto* q = static_cast<unsigned char*>(heap.allocate(kSize, Zero::yes));
+  auto* q = static_cast<unsigned char*>(heap.allocate(kSize, Zero::kYes));
   ASSERT_EQ(q, p);
   EXPECT_TRUE(all_bytes(q, kSize, 0));
   s = heap.stats();
@@ -413,11 +413,11 @@ TEST(PageHeapCache, AFreedSpanComesBackZeroedForZeroYes) {
   EXPECT_EQ(s.free_dirty, 0u);
   EXPECT_EQ(heap.span_size(q), kSize);
 
-  // Zero::no gets the old bytes back, and counts nothing; any n that rounds
+  // Zero::kNo gets the old bytes back, and counts nothing; any n that rounds
   // to the same page count hits.
   std::memset(q, 0xCD, kSize);
   heap.deallocate(q, kSize);
-  auto* r = static_cast<unsigned char*>(heap.allocate(kSize - kPage + 1, Zero::no));
+  auto* r = static_cast<unsigned char*>(heap.allocate(kSize - kPage + 1, Zero::kNo));
   ASSERT_EQ(r, p);
   EXPECT_TRUE(all_bytes(r, kSize, 0xCD));
   s = heap.stats();
@@ -430,17 +430,17 @@ TEST(PageHeapCache, AFreedSpanComesBackZeroedForZeroYes) {
 
 TEST(PageHeapCache, NewestSpanOfTheExactSizeFirst) {
   PageHeap heap(small_arenas());
-  void* a = heap.allocate(64 * kKiB, Zero::no);
-  void* b = heap.allocate(64 * kKiB, Zero::no);
-  void* c = heap.allocate(128 * kKiB, Zero::no);
-  void* d = heap.allocate(64 * kKiB, Zero::no);  // keeps c from the free tail
+  void* a = heap.allocate(64 * kKiB, Zero::kNo);
+  void* b = heap.allocate(64 * kKiB, Zero::kNo);
+  void* c = heap.allocate(128 * kKiB, Zero::kNo);
+  void* d = heap.allocate(64 * kKiB, Zero::kNo);  // keeps c from the free tail
   heap.deallocate(a);
   heap.deallocate(c);
   heap.deallocate(b);
   EXPECT_EQ(heap.stats().free_dirty, 256 * kKiB);
-  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::yes), b) << "LIFO";
-  EXPECT_EQ(heap.allocate(128 * kKiB, Zero::yes), c) << "an older span of another size";
-  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::yes), a);
+  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::kYes), b) << "LIFO";
+  EXPECT_EQ(heap.allocate(128 * kKiB, Zero::kYes), c) << "an older span of another size";
+  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::kYes), a);
   const PageHeapStats s = heap.stats();
   EXPECT_EQ(s.bytes_zeroed, 256 * kKiB);
   EXPECT_EQ(s.bytes_zero_skipped, 0u);
@@ -453,10 +453,10 @@ TEST(PageHeapCache, NewestSpanOfTheExactSizeFirst) {
 
 TEST(PageHeapCache, AMissReturnsCachedSpansToTheFreeRanges) {
   PageHeap heap(small_arenas());
-  auto* a = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
-  auto* b = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
-  auto* c = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));
-  auto* d = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::no));  // live after c
+  auto* a = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::kNo));
+  auto* b = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::kNo));
+  auto* c = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::kNo));
+  auto* d = static_cast<unsigned char*>(heap.allocate(64 * kKiB, Zero::kNo));  // live after c
   ASSERT_EQ(b, a + 64 * kKiB);
   ASSERT_EQ(c, b + 64 * kKiB);
   ASSERT_EQ(d, c + 64 * kKiB);
@@ -465,7 +465,7 @@ TEST(PageHeapCache, AMissReturnsCachedSpansToTheFreeRanges) {
   heap.deallocate(a);  // both cached, not yet coalesced
   // 128 KiB is no cached size: a and b go back to the free ranges, coalesce
   // into one 128 KiB range at a, and first fit takes it.
-  auto* ab = static_cast<unsigned char*>(heap.allocate(128 * kKiB, Zero::yes));
+  auto* ab = static_cast<unsigned char*>(heap.allocate(128 * kKiB, Zero::kYes));
   ASSERT_EQ(ab, a);
   EXPECT_TRUE(all_bytes(ab, 128 * kKiB, 0));
   PageHeapStats s = heap.stats();
@@ -474,21 +474,21 @@ TEST(PageHeapCache, AMissReturnsCachedSpansToTheFreeRanges) {
   EXPECT_EQ(heap.check(), "");
   // A miss with a cached span that is not used: it stays free dirty.
   heap.deallocate(c);
-  auto* e = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  auto* e = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kYes));
   EXPECT_EQ(e, d + 64 * kKiB) << "c's 64 KiB are too small; the free tail after d";
   s = heap.stats();
   EXPECT_EQ(s.free_dirty, 64 * kKiB);
   EXPECT_EQ(s.bytes_zeroed, 128 * kKiB) << "the tail was fresh";
   // c is an ordinary free range now; a 64 KiB request finds it first fit.
-  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::yes), c);
+  EXPECT_EQ(heap.allocate(64 * kKiB, Zero::kYes), c);
   EXPECT_EQ(heap.stats().bytes_zeroed, 192 * kKiB);
   EXPECT_EQ(heap.check(), "");
 }
 
 TEST(PageHeapCache, ReleaseEmptiesTheCache) {
   PageHeap heap(small_arenas());
-  auto* a = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::no));
-  auto* b = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::no));
+  auto* a = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kNo));
+  auto* b = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kNo));
   std::memset(a, 0x5A, 512 * kKiB);
   heap.deallocate(a);
   heap.deallocate(b);
@@ -500,7 +500,7 @@ TEST(PageHeapCache, ReleaseEmptiesTheCache) {
   EXPECT_EQ(heap.check(), "");
   // The cache is empty now: the next 256 KiB is a first fit from a, whose
   // pages are all dirty (a and b coalesced when they left the cache).
-  auto* c = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::yes));
+  auto* c = static_cast<unsigned char*>(heap.allocate(256 * kKiB, Zero::kYes));
   ASSERT_EQ(c, a);
   EXPECT_TRUE(all_bytes(c, 256 * kKiB, 0));
   EXPECT_EQ(heap.stats().bytes_zeroed, 256 * kKiB);
@@ -512,8 +512,8 @@ TEST(PageHeapCache, ReleaseEmptiesTheCache) {
   EXPECT_EQ(s.free_zero, 2 * kMiB);
   EXPECT_EQ(s.bytes_released, 512 * kKiB);
   EXPECT_EQ(heap.check(), "");
-  // Released memory is trusted zero: a Zero::yes span writes nothing.
-  auto* d = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::yes));
+  // Released memory is trusted zero: a Zero::kYes span writes nothing.
+  auto* d = static_cast<unsigned char*>(heap.allocate(512 * kKiB, Zero::kYes));
   ASSERT_EQ(d, a);
   EXPECT_TRUE(all_bytes(d, 512 * kKiB, 0));
   s = heap.stats();
@@ -522,28 +522,28 @@ TEST(PageHeapCache, ReleaseEmptiesTheCache) {
   // release(0) changes nothing, the cache included.
   heap.deallocate(d);
   EXPECT_EQ(heap.release(0), 0u);
-  EXPECT_EQ(heap.allocate(512 * kKiB, Zero::no), d) << "still cached";
+  EXPECT_EQ(heap.allocate(512 * kKiB, Zero::kNo), d) << "still cached";
   heap.deallocate(d);
 }
 
 TEST(PageHeapCache, FreeingACachedSpanAgainIsADoubleFree) {
   PageHeap heap(small_arenas());
-  void* p = heap.allocate(128 * kKiB, Zero::yes);
-  void* q = heap.allocate(64 * kKiB, Zero::yes);
+  void* p = heap.allocate(128 * kKiB, Zero::kYes);
+  void* q = heap.allocate(64 * kKiB, Zero::kYes);
   heap.deallocate(p);  // cached
   const PageHeapStats before = heap.stats();
-  EXPECT_EQ(code_of([&] { heap.deallocate(p); }), PageHeapErrc::double_free);
-  EXPECT_EQ(code_of([&] { heap.deallocate(p, 128 * kKiB); }), PageHeapErrc::double_free);
-  EXPECT_EQ(code_of([&] { heap.deallocate(p, 64 * kKiB); }), PageHeapErrc::double_free)
+  EXPECT_EQ(code_of([&] { heap.deallocate(p); }), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, 128 * kKiB); }), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(code_of([&] { heap.deallocate(p, 64 * kKiB); }), PageHeapErrc::kDoubleFree)
       << "a double free, whatever the size";
-  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(p) + kPage); }), PageHeapErrc::double_free)
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(p) + kPage); }), PageHeapErrc::kDoubleFree)
       << "a pointer into a cached span points into free memory";
-  EXPECT_EQ(heap.try_deallocate(p), PageHeapErrc::double_free);
-  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }), PageHeapErrc::interior_pointer);
+  EXPECT_EQ(heap.try_deallocate(p), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }), PageHeapErrc::kInteriorPointer);
   expect_same(before, heap.stats());
   EXPECT_EQ(heap.check(), "");
   // Still cached after the failed calls: the next 128 KiB gets it.
-  EXPECT_EQ(heap.allocate(128 * kKiB, Zero::no), p);
+  EXPECT_EQ(heap.allocate(128 * kKiB, Zero::kNo), p);
   heap.deallocate(p);
   heap.deallocate(q);
 }
@@ -553,7 +553,7 @@ TEST(PageHeapCache, FreesPastTheCapacityGoToTheFreeRanges) {
   PageHeap heap(small_arenas(16 * kMiB));
   std::vector<void*> spans;
   for (std::size_t i = 0; i < kSpans; ++i) {
-    spans.push_back(heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::no));
+    spans.push_back(heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::kNo));
   }
   std::size_t bytes = 0;
   for (void* p : spans) {
@@ -570,13 +570,13 @@ TEST(PageHeapCache, FreesPastTheCapacityGoToTheFreeRanges) {
   // ranges, where they lie in the same order as before.
   std::set<void*> seen;
   for (std::size_t i = SpanCache::kCapacity; i-- > 0;) {
-    void* p = heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::yes);
+    void* p = heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::kYes);
     EXPECT_EQ(p, spans[i]) << i;
     EXPECT_TRUE(seen.insert(p).second) << "handed out twice";
     EXPECT_TRUE(all_bytes(p, 64 * kKiB, 0));
   }
   for (std::size_t i = SpanCache::kCapacity; i < kSpans; ++i) {
-    void* p = heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::yes);
+    void* p = heap.allocate(64 * kKiB + (i % 3) * kPage, Zero::kYes);
     EXPECT_EQ(p, spans[i]) << i;
     EXPECT_TRUE(seen.insert(p).second) << "handed out twice";
     EXPECT_TRUE(all_bytes(p, 64 * kKiB, 0));
@@ -593,18 +593,18 @@ TEST(PageHeapCache, FreesPastTheCapacityGoToTheFreeRanges) {
 TEST(PageHeapCache, AFailedMappingKeepsTheCounts) {
   FlakyMapper mapper;
   PageHeap heap(mapper.options(2 * kMiB));
-  void* a = heap.allocate(512 * kKiB, Zero::yes);
-  void* b = heap.allocate(512 * kKiB, Zero::yes);
+  void* a = heap.allocate(512 * kKiB, Zero::kYes);
+  void* b = heap.allocate(512 * kKiB, Zero::kYes);
   heap.deallocate(a);  // cached
   const PageHeapStats before = heap.stats();
   mapper.fail = 1;
   std::error_code error;
-  EXPECT_EQ(heap.try_allocate(2 * kMiB, Zero::yes, error), nullptr) << "a miss that needs an arena";
-  EXPECT_EQ(error, PageHeapErrc::out_of_memory);
+  EXPECT_EQ(heap.try_allocate(2 * kMiB, Zero::kYes, error), nullptr) << "a miss that needs an arena";
+  EXPECT_EQ(error, PageHeapErrc::kOutOfMemory);
   expect_same(before, heap.stats());
   EXPECT_EQ(heap.check(), "");
-  EXPECT_EQ(code_of([&] { heap.deallocate(a); }), PageHeapErrc::double_free);
-  EXPECT_EQ(heap.allocate(512 * kKiB, Zero::no), a) << "a's range is free; first fit finds it";
+  EXPECT_EQ(code_of([&] { heap.deallocate(a); }), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(heap.allocate(512 * kKiB, Zero::kNo), a) << "a's range is free; first fit finds it";
   heap.deallocate(a);
   heap.deallocate(b);
 }
@@ -620,7 +620,7 @@ TEST(PageHeapResource, LargeRequestsGoToTheHeapSmallOnesUpstream) {
     EXPECT_EQ(heap.span_size(large.data()), 1 * kMiB);
   }
   EXPECT_EQ(heap.stats().in_use, 0u);
-  EXPECT_EQ(code_of([&] { static_cast<void>(resource.allocate(1 * kMiB, 8192)); }), PageHeapErrc::bad_alignment);
+  EXPECT_EQ(code_of([&] { static_cast<void>(resource.allocate(1 * kMiB, 8192)); }), PageHeapErrc::kBadAlignment);
   zerolab::PageHeapResource same(heap);
   EXPECT_TRUE(resource.is_equal(same));
   PageHeap other_heap(small_arenas());
@@ -631,7 +631,7 @@ TEST(PageHeapResource, LargeRequestsGoToTheHeapSmallOnesUpstream) {
 TEST(PageHeapResource, FailedMappingIsBadAlloc) {
   FlakyMapper mapper;
   PageHeap heap(mapper.options(2 * kMiB));
-  zerolab::PageHeapResource resource(heap, Zero::yes);
+  zerolab::PageHeapResource resource(heap, Zero::kYes);
   mapper.fail = 1;
   EXPECT_THROW(static_cast<void>(resource.allocate(1 * kMiB)), std::bad_alloc);
   void* p = resource.allocate(1 * kMiB);
@@ -639,9 +639,9 @@ TEST(PageHeapResource, FailedMappingIsBadAlloc) {
   resource.deallocate(p, 1 * kMiB);
 }
 
-// The property test: random allocations (Zero::yes and no), frees and
+// The property test: random allocations (Zero::kYes and no), frees and
 // releases against a page-level model of which free pages are dirty, and of
-// the span cache. Checks, at every step: Zero::yes spans read all zero; a
+// the span cache. Checks, at every step: Zero::kYes spans read all zero; a
 // new span overlaps no live span; live spans keep the bytes written to
 // them; an allocation of a cached span's exact size gets the newest such
 // span; freeing a cached span again is a double free that changes nothing;
@@ -689,7 +689,7 @@ class Model {
       size = cache_[pick(static_cast<unsigned>(cache_.size()))].second;
       if (size > PageHeap::kMinBytes) size -= pick(static_cast<unsigned>(kPage));
     }
-    const Zero zero = pick(2) == 0 ? Zero::yes : Zero::no;
+    const Zero zero = pick(2) == 0 ? Zero::kYes : Zero::kNo;
     auto* p = static_cast<unsigned char*>(heap.allocate(size, zero));
     const std::size_t rounded = (size + kPage - 1) / kPage * kPage;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
@@ -723,8 +723,8 @@ class Model {
     if (from_cache) {
       ASSERT_EQ(dirty_pages * kPage, rounded) << "a cached span is dirty as a whole";
     }
-    if (zero == Zero::yes) {
-      ASSERT_TRUE(all_bytes(p, rounded, 0)) << "a Zero::yes span is not zero";
+    if (zero == Zero::kYes) {
+      ASSERT_TRUE(all_bytes(p, rounded, 0)) << "a Zero::kYes span is not zero";
       zeroed_ += dirty_pages * kPage;
       skipped_ += rounded - dirty_pages * kPage;
     }
@@ -766,7 +766,7 @@ class Model {
     const auto& [start, size] = cache_[pick(static_cast<unsigned>(cache_.size()))];
     const std::uintptr_t at = start + pick(static_cast<unsigned>(size / kPage)) * kPage;
     ASSERT_EQ(heap.try_deallocate(reinterpret_cast<void*>(at), pick(2) == 0 ? 0 : size),
-              PageHeapErrc::double_free);
+              PageHeapErrc::kDoubleFree);
     ASSERT_EQ(heap.span_size(reinterpret_cast<void*>(start)), 0u);
   }
 

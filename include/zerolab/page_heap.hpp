@@ -4,9 +4,9 @@
 // PageHeap hands out page-granular spans (64 KiB and up) from large arenas
 // of address space mapped from the kernel, first-fit by address, and
 // coalesces them on free. Memory fresh from the kernel reads as zero, so
-// allocate(n, Zero::yes) from it writes nothing (as Go's mallocgc skips
+// allocate(n, Zero::kYes) from it writes nothing (as Go's mallocgc skips
 // memclr when span.needzero is 0). Freed spans become dirty;
-// allocate(n, Zero::yes) zeroes exactly the dirty pages with zero_fill.
+// allocate(n, Zero::kYes) zeroes exactly the dirty pages with zero_fill.
 // release(bytes) hands dirty free pages back with MADV_DONTNEED, after
 // which they are trusted zero again (MADV_FREE, which may keep the old
 // bytes, is never used); a released page costs a page fault on its next
@@ -14,7 +14,7 @@
 //
 // Reuse: the last spans freed (up to 32) are kept whole in a cache, dirty.
 // An allocation of exactly a cached span's page count takes the newest such
-// span back (zero_fill over all of it for Zero::yes, no range-map work);
+// span back (zero_fill over all of it for Zero::kYes, no range-map work);
 // any other allocation, and release(), first return the cached spans to the
 // free ranges. Cached spans count as free_dirty; freeing one again is a
 // double free.
@@ -23,7 +23,7 @@
 // PageHeapOptions::arena_bytes (1 GiB by default; a larger request gets an
 // arena of its own), aligned to 2 MiB for transparent huge pages, unmapped
 // when the heap is destroyed. Untouched pages cost only address space.
-// Requests below kMinBytes are rejected (PageHeapErrc::too_small); the
+// Requests below kMinBytes are rejected (PageHeapErrc::kTooSmall); the
 // std::pmr adapter PageHeapResource sends them upstream instead.
 //
 // Errors: the throwing calls throw std::system_error with a PageHeapErrc
@@ -39,9 +39,9 @@
 //
 // Example:
 //   zerolab::PageHeap heap;
-//   void* a = heap.allocate(256 << 20, zerolab::Zero::yes);  // fresh: no writes
+//   void* a = heap.allocate(256 << 20, zerolab::Zero::kYes);  // fresh: no writes
 //   heap.deallocate(a);                                     // dirty now
-//   void* b = heap.allocate(256 << 20, zerolab::Zero::yes);  // zero_fill of the dirty pages
+//   void* b = heap.allocate(256 << 20, zerolab::Zero::kYes);  // zero_fill of the dirty pages
 //   heap.deallocate(b);
 //   heap.release();                                         // MADV_DONTNEED: zero again
 //   zerolab::PageHeapStats s = heap.stats();                // s.free_zero == 1 GiB
@@ -60,20 +60,20 @@
 namespace zerolab {
 
 // Whether allocate() must return memory that reads as zero.
-enum class Zero { no, yes };
+enum class Zero { kNo, kYes };
 
 // What went wrong in a PageHeap call (the values of its std::error_code).
 enum class PageHeapErrc {
-  too_small = 1,    // n below PageHeap::kMinBytes (0 included)
-  too_large,        // n overflows when rounded up to pages or arenas
-  out_of_memory,    // mapping a new arena failed
-  null_pointer,     // deallocate(nullptr)
-  unknown_pointer,  // not a pointer this heap handed out
-  interior_pointer, // points into a live span, not at its start
-  double_free,      // points into free memory of this heap
-  size_mismatch,    // deallocate(p, n): n is not the span's size
-  bad_alignment,    // PageHeapResource: alignment above the page size
-  release_failed,   // madvise(MADV_DONTNEED) failed
+  kTooSmall = 1,    // n below PageHeap::kMinBytes (0 included)
+  kTooLarge,        // n overflows when rounded up to pages or arenas
+  kOutOfMemory,     // mapping a new arena failed
+  kNullPointer,     // deallocate(nullptr)
+  kUnknownPointer,  // not a pointer this heap handed out
+  kInteriorPointer, // points into a live span, not at its start
+  kDoubleFree,      // points into free memory of this heap
+  kSizeMismatch,    // deallocate(p, n): n is not the span's size
+  kBadAlignment,    // PageHeapResource: alignment above the page size
+  kReleaseFailed,   // madvise(MADV_DONTNEED) failed
 };
 
 // The category of PageHeapErrc codes ("zerolab.page_heap").
@@ -115,8 +115,8 @@ struct PageHeapStats {
   std::size_t free_zero = 0;   // free bytes known to read as zero
   std::size_t arenas = 0;      // arenas mapped
   // Cumulative:
-  std::uint64_t bytes_zeroed = 0;        // written by zero_fill for Zero::yes
-  std::uint64_t bytes_zero_skipped = 0;  // Zero::yes bytes already zero, not written
+  std::uint64_t bytes_zeroed = 0;        // written by zero_fill for Zero::kYes
+  std::uint64_t bytes_zero_skipped = 0;  // Zero::kYes bytes already zero, not written
   std::uint64_t bytes_released = 0;      // handed back with MADV_DONTNEED
   std::uint64_t allocations = 0;
   std::uint64_t deallocations = 0;
@@ -141,7 +141,7 @@ class PageHeap {
   PageHeap& operator=(const PageHeap&) = delete;
 
   // A span of at least n bytes (n rounded up to whole pages), page-aligned;
-  // with Zero::yes it reads as zero. Throws std::system_error (PageHeapErrc).
+  // with Zero::kYes it reads as zero. Throws std::system_error (PageHeapErrc).
   void* allocate(std::size_t n, Zero zero);
 
   // Returns the span at p to the heap and marks it dirty. Throws
@@ -200,7 +200,7 @@ bool transparent_huge_pages_available() noexcept;
 class PageHeapResource : public std::pmr::memory_resource {
  public:
   // REQUIRES: heap and upstream outlive the resource.
-  explicit PageHeapResource(PageHeap& heap, Zero zero = Zero::no,
+  explicit PageHeapResource(PageHeap& heap, Zero zero = Zero::kNo,
                             std::pmr::memory_resource* upstream = std::pmr::new_delete_resource());
 
   // The heap large requests go to.

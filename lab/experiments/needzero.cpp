@@ -6,7 +6,7 @@
 // 217 ms, then 45–48 ms steady (the seed's 270x).
 //
 // Here the same with C's calloc and malloc+memset and with
-// zerolab::PageHeap, whose Zero::yes does what needzero does (and, unlike
+// zerolab::PageHeap, whose Zero::kYes does what needzero does (and, unlike
 // Go's one-way zeroedBase, trusts memory again after release() handed it
 // back with MADV_DONTNEED). Every benchmark reports two figures per
 // allocation: alloc-ns/op, the allocation call alone (what the seed timed),
@@ -19,8 +19,8 @@
 //   calloc           glibc: a fresh mmap every time (256 MiB is past the
 //                    mmap threshold, which stops rising at 32 MiB)
 //   malloc+memset    the same memory, zeroed by hand (the faults come in memset)
-//   pageheap-fresh   Zero::yes from a new PageHeap: nothing written
-//   pageheap-dirty   Zero::yes of the span just freed: zero_fill over resident pages
+//   pageheap-fresh   Zero::kYes from a new PageHeap: nothing written
+//   pageheap-dirty   Zero::kYes of the span just freed: zero_fill over resident pages
 //   pageheap-released the same after release(): MADV_DONTNEED made it zero again
 //
 // Example:
@@ -96,11 +96,11 @@ void malloc_memset_256(B& b) {
   report(b, alloc_ns);
 }
 
-// allocate(kSize, Zero::yes) timed into alloc_ns, or a fatal error.
+// allocate(kSize, Zero::kYes) timed into alloc_ns, or a fatal error.
 unsigned char* heap_zeroed(B& b, PageHeap& heap, double& alloc_ns) {
   const auto t0 = Clock::now();
   std::error_code error;
-  auto* p = static_cast<unsigned char*>(heap.try_allocate(kSize, Zero::yes, error));
+  auto* p = static_cast<unsigned char*>(heap.try_allocate(kSize, Zero::kYes, error));
   alloc_ns += ns_since(t0);
   if (p == nullptr) b.fatal("PageHeap::allocate(256 MiB): " + error.message());
   return p;
@@ -175,7 +175,7 @@ FactResult seven_allocations() {
   for (int step = 1; step <= 7; ++step) {
     if (step >= 3) heap.deallocate(keep);
     const auto t0 = Clock::now();
-    void* p = heap.allocate(kSize, Zero::yes);
+    void* p = heap.allocate(kSize, Zero::kYes);
     t.push_back(ns_since(t0));
     if (step == 2) heap.deallocate(keep);
     keep = p;

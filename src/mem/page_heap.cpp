@@ -13,7 +13,7 @@
 // deallocate() validates the pointer with one live-map lookup and pushes the
 // span onto the cache (when the cache is full: back into free and dirty).
 // allocate() first takes the newest cached span of exactly its page count —
-// no map is touched, and Zero::yes zero_fills the whole span — and on a miss
+// no map is touched, and Zero::kYes zero_fills the whole span — and on a miss
 // returns every cached span to free and dirty (so they coalesce), then takes
 // the lowest free range that fits, carves its head, and zero_fills only the
 // dirty pieces it took. Zeroing runs after unlocking: the span is the
@@ -163,7 +163,7 @@ bool PageHeap::Impl::map_arena(std::size_t size, PageHeapErrc& error, int& sys_e
   void* m = options.map(map_bytes);
   if (m == nullptr || m == MAP_FAILED) {
     sys_errno = errno != 0 ? errno : ENOMEM;
-    error = PageHeapErrc::out_of_memory;
+    error = PageHeapErrc::kOutOfMemory;
     return false;
   }
   const std::uintptr_t start = round_up(reinterpret_cast<std::uintptr_t>(m), kHuge);
@@ -176,11 +176,11 @@ bool PageHeap::Impl::map_arena(std::size_t size, PageHeapErrc& error, int& sys_e
 
 void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, int& sys_errno) noexcept {
   if (n < kMinBytes) {
-    error = PageHeapErrc::too_small;
+    error = PageHeapErrc::kTooSmall;
     return nullptr;
   }
   if (n > kMaxBytes) {
-    error = PageHeapErrc::too_large;
+    error = PageHeapErrc::kTooLarge;
     return nullptr;
   }
   const std::size_t size = round_up(n, kPage);
@@ -191,10 +191,10 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
   if (const std::uintptr_t start = cache.take(size); start != 0) {
     in_use += size;
     ++allocations;
-    if (zero == Zero::yes) bytes_zeroed += size;
+    if (zero == Zero::kYes) bytes_zeroed += size;
     debug_check_locked();
     lock.unlock();
-    if (zero == Zero::yes) zero_fill(reinterpret_cast<void*>(start), size);
+    if (zero == Zero::kYes) zero_fill(reinterpret_cast<void*>(start), size);
     return hand_out(start, size, zero);
   }
 
@@ -204,7 +204,7 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
     pool.fill(kNodesPerOperation + 2 * cache.size());
     arenas.reserve(arenas.size() + 1);
   } catch (...) {
-    error = PageHeapErrc::out_of_memory;
+    error = PageHeapErrc::kOutOfMemory;
     sys_errno = ENOMEM;
     return nullptr;
   }
@@ -220,9 +220,9 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
   live.insert(pool.take(start, end));
   free.erase(start, end, pool, [](std::uintptr_t, std::uintptr_t) {});
   const std::size_t dirty_bytes = dirty.erase(start, end, pool, [&](std::uintptr_t s, std::uintptr_t e) {
-    if (zero == Zero::yes) to_zero.add(s, e);
+    if (zero == Zero::kYes) to_zero.add(s, e);
   });
-  if (zero == Zero::yes) {
+  if (zero == Zero::kYes) {
     bytes_zeroed += dirty_bytes;
     bytes_zero_skipped += size - dirty_bytes;
   }
@@ -241,12 +241,12 @@ void* PageHeap::Impl::hand_out(std::uintptr_t start, std::size_t size, Zero zero
     prefault_fallbacks.fetch_add(1, std::memory_order_relaxed);
   }
 #ifndef NDEBUG
-  if (zero == Zero::yes) {  // sample the span: the zero tracking must be right
+  if (zero == Zero::kYes) {  // sample the span: the zero tracking must be right
     const std::size_t pages = size / kPage;
     const std::size_t step = std::max<std::size_t>(1, pages / 64);
     for (std::size_t i = 0; i < pages; i += step) {
       const auto* word = reinterpret_cast<const volatile std::uint64_t*>(start + i * kPage);
-      assert(*word == 0 && "PageHeap: a Zero::yes span is not zero");
+      assert(*word == 0 && "PageHeap: a Zero::kYes span is not zero");
     }
     assert(*reinterpret_cast<const volatile std::uint64_t*>(start + size - 8) == 0);
   }
@@ -271,30 +271,30 @@ void PageHeap::Impl::flush_cache() noexcept {
 
 // p is not the start of a live map entry: say why.
 PageHeapErrc PageHeap::Impl::classify_unknown(std::uintptr_t p) const noexcept {
-  if (free.find(p) != free.ranges().end()) return PageHeapErrc::double_free;
+  if (free.find(p) != free.ranges().end()) return PageHeapErrc::kDoubleFree;
   auto it = live.upper_bound(p);
   if (it != live.begin() && p < std::prev(it)->second) {
-    return cache.contains(std::prev(it)->first) ? PageHeapErrc::double_free : PageHeapErrc::interior_pointer;
+    return cache.contains(std::prev(it)->first) ? PageHeapErrc::kDoubleFree : PageHeapErrc::kInteriorPointer;
   }
-  return PageHeapErrc::unknown_pointer;
+  return PageHeapErrc::kUnknownPointer;
 }
 
 PageHeapErrc PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
-  if (ptr == nullptr) return PageHeapErrc::null_pointer;
+  if (ptr == nullptr) return PageHeapErrc::kNullPointer;
   const auto p = reinterpret_cast<std::uintptr_t>(ptr);
   std::lock_guard lock(mu);
   auto it = live.find(p);
   if (it == live.end()) return classify_unknown(p);
-  if (cache.contains(p)) return PageHeapErrc::double_free;
+  if (cache.contains(p)) return PageHeapErrc::kDoubleFree;
   const std::size_t size = it->second - it->first;
-  if (n != 0 && (n > kMaxBytes || round_up(n, kPage) != size)) return PageHeapErrc::size_mismatch;
+  if (n != 0 && (n > kMaxBytes || round_up(n, kPage) != size)) return PageHeapErrc::kSizeMismatch;
   if (!cache.full()) {
     cache.push(p, size);  // stays in `live`; free and dirty from now on
   } else {
     try {
       pool.fill(kNodesPerOperation);
     } catch (...) {
-      return PageHeapErrc::out_of_memory;
+      return PageHeapErrc::kOutOfMemory;
     }
     pool.give(live.extract(it));
     free.insert(p, p + size, pool);
@@ -314,7 +314,7 @@ std::size_t PageHeap::Impl::release(std::size_t bytes, PageHeapErrc& error, int&
     try {
       pool.fill(2 * cache.size());
     } catch (...) {
-      error = PageHeapErrc::out_of_memory;
+      error = PageHeapErrc::kOutOfMemory;
       sys_errno = ENOMEM;
       return 0;
     }
@@ -327,7 +327,7 @@ std::size_t PageHeap::Impl::release(std::size_t bytes, PageHeapErrc& error, int&
     void* p = reinterpret_cast<void*>(last->second - take);
     const ZeroPagesResult r = zero_pages(p, take);
     if (r.error) {
-      error = PageHeapErrc::release_failed;
+      error = PageHeapErrc::kReleaseFailed;
       sys_errno = r.error.value();
       break;
     }
@@ -434,7 +434,7 @@ void PageHeap::deallocate(void* p) {
 
 void PageHeap::deallocate(void* p, std::size_t n) {
   if (n == 0) {
-    throw std::system_error(PageHeapErrc::size_mismatch, "PageHeap::deallocate(" + hex(p) + ", 0)");
+    throw std::system_error(PageHeapErrc::kSizeMismatch, "PageHeap::deallocate(" + hex(p) + ", 0)");
   }
   if (const PageHeapErrc e = impl_->deallocate(p, n); e != kOk) {
     throw std::system_error(e, "PageHeap::deallocate(" + hex(p) + ", " + describe_size(n) + ")");

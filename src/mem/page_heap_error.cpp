@@ -12,23 +12,23 @@ class PageHeapCategory final : public std::error_category {
   const char* name() const noexcept override { return "zerolab.page_heap"; }
   std::string message(int value) const override {
     switch (static_cast<PageHeapErrc>(value)) {
-      case PageHeapErrc::too_small: return "request below PageHeap's 64 KiB minimum";
-      case PageHeapErrc::too_large: return "request too large (overflows when rounded to pages)";
-      case PageHeapErrc::out_of_memory: return "mapping a new arena failed";
-      case PageHeapErrc::null_pointer: return "null pointer";
-      case PageHeapErrc::unknown_pointer: return "pointer not handed out by this PageHeap";
-      case PageHeapErrc::interior_pointer: return "pointer into the middle of a span";
-      case PageHeapErrc::double_free: return "span already free (double free)";
-      case PageHeapErrc::size_mismatch: return "size does not match the span's";
-      case PageHeapErrc::bad_alignment: return "alignment above the page size";
-      case PageHeapErrc::release_failed: return "madvise(MADV_DONTNEED) failed";
+      case PageHeapErrc::kTooSmall: return "request below PageHeap's 64 KiB minimum";
+      case PageHeapErrc::kTooLarge: return "request too large (overflows when rounded to pages)";
+      case PageHeapErrc::kOutOfMemory: return "mapping a new arena failed";
+      case PageHeapErrc::kNullPointer: return "null pointer";
+      case PageHeapErrc::kUnknownPointer: return "pointer not handed out by this PageHeap";
+      case PageHeapErrc::kInteriorPointer: return "pointer into the middle of a span";
+      case PageHeapErrc::kDoubleFree: return "span already free (double free)";
+      case PageHeapErrc::kSizeMismatch: return "size does not match the span's";
+      case PageHeapErrc::kBadAlignment: return "alignment above the page size";
+      case PageHeapErrc::kReleaseFailed: return "madvise(MADV_DONTNEED) failed";
     }
     return "unknown PageHeap error";
   }
   std::error_condition default_error_condition(int value) const noexcept override {
     switch (static_cast<PageHeapErrc>(value)) {
-      case PageHeapErrc::out_of_memory: return std::errc::not_enough_memory;
-      case PageHeapErrc::too_large: return std::errc::value_too_large;
+      case PageHeapErrc::kOutOfMemory: return std::errc::not_enough_memory;
+      case PageHeapErrc::kTooLarge: return std::errc::value_too_large;
       default: return std::errc::invalid_argument;
     }
   }

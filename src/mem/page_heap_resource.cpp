@@ -12,13 +12,13 @@ PageHeapResource::PageHeapResource(PageHeap& heap, Zero zero, std::pmr::memory_r
 void* PageHeapResource::do_allocate(std::size_t bytes, std::size_t alignment) {
   if (bytes < PageHeap::kMinBytes) return upstream_->allocate(bytes, alignment);
   if (alignment > PageHeap::kPageBytes) {
-    throw std::system_error(PageHeapErrc::bad_alignment,
+    throw std::system_error(PageHeapErrc::kBadAlignment,
                             "PageHeapResource: alignment " + std::to_string(alignment));
   }
   std::error_code error;
   void* p = heap_.try_allocate(bytes, zero_, error);
   if (p != nullptr) return p;
-  if (error == PageHeapErrc::out_of_memory) throw std::bad_alloc();
+  if (error == PageHeapErrc::kOutOfMemory) throw std::bad_alloc();
   throw std::system_error(error, "PageHeapResource: " + std::to_string(bytes) + " bytes");
 }
 
