@@ -1,4 +1,4 @@
-// zerolab::internal::PoolChain (zerolab/pool.hpp, src/mem/pool_chain.cpp),
+// zerolab::internal::PoolChain (src/mem/pool_chain.hpp, pool_chain.cpp),
 // the lock-free chain of rings behind Pool's per-thread shared and victim
 // caches: LIFO at the head and FIFO at the tail across ring boundaries, the
 // doubling and its limit, and a producer racing thieves in which every item
@@ -14,7 +14,7 @@
 
 #include <gtest/gtest.h>
 
-#include "zerolab/pool.hpp"
+#include "mem/pool_chain.hpp"
 
 namespace {
 

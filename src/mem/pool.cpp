@@ -1,16 +1,17 @@
-// zerolab::Pool's per-thread registry (zerolab/pool.hpp): which pools this
+// zerolab::Pool's per-thread registry (pool_registry.hpp): which pools this
 // thread has a slot in, and giving the slots back when the thread exits.
-#include "zerolab/pool.hpp"
+#include "mem/pool_registry.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace zerolab::internal {
 namespace {
 
 struct Entry {
   std::uint64_t id;
-  std::weak_ptr<PoolSharedBase> shared;
-  PoolLocalBase* local;
+  std::weak_ptr<PoolCore> shared;
+  PoolLocal* local;
 };
 
 class Registry {
@@ -18,16 +19,16 @@ class Registry {
   ~Registry() {
     pool_tls = PoolTls{};
     for (Entry& e : entries_) {
-      if (std::shared_ptr<PoolSharedBase> s = e.shared.lock()) s->thread_exit(e.local);
+      if (std::shared_ptr<PoolCore> s = e.shared.lock()) s->thread_exit(e.local);
     }
   }
-  PoolLocalBase* find(std::uint64_t id) const noexcept {
+  PoolLocal* find(std::uint64_t id) const noexcept {
     for (const Entry& e : entries_) {
       if (e.id == id) return e.local;
     }
     return nullptr;
   }
-  void add(std::uint64_t id, std::weak_ptr<PoolSharedBase> shared, PoolLocalBase* local) {
+  void add(std::uint64_t id, std::weak_ptr<PoolCore> shared, PoolLocal* local) {
     // Drop the entries of pools that are gone (their locals went with them).
     entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
                                   [](const Entry& e) { return e.shared.expired(); }),
@@ -48,10 +49,10 @@ std::uint64_t next_pool_id() noexcept {
   return last_id.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
-PoolLocalBase* find_pool_local(std::uint64_t id) noexcept { return registry.find(id); }
+PoolLocal* find_pool_local(std::uint64_t id) noexcept { return registry.find(id); }
 
-void register_pool_local(std::uint64_t id, std::weak_ptr<PoolSharedBase> shared,
-                         PoolLocalBase* local) {
+void register_pool_local(std::uint64_t id, std::weak_ptr<PoolCore> shared,
+                         PoolLocal* local) {
   registry.add(id, std::move(shared), local);
 }
 

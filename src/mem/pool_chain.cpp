@@ -1,4 +1,4 @@
-// zerolab::internal::PoolChain (zerolab/pool.hpp): Go's poolChain and
+// zerolab::internal::PoolChain (pool_chain.hpp): Go's poolChain and
 // poolDequeue (sync/poolqueue.go) for pointers, written for C++ atomics.
 //
 // A PoolRing is a fixed ring of 2^k slots with one 64-bit word that packs
@@ -24,7 +24,7 @@
 #include <bit>
 #include <new>
 
-#include "zerolab/pool.hpp"
+#include "mem/pool_chain.hpp"
 
 namespace zerolab::internal {
 
