@@ -16,7 +16,7 @@
 #include "fuzz_args.hpp"
 #include "lab/baseline_name.hpp"
 #include "lab_flags.hpp"
-#include "mem/size_text.hpp"
+#include "format/byte_size.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;
@@ -42,11 +42,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (const auto& a : args) {
     // A parsed plain number must come back the same (leading zeros aside).
-    std::size_t n = 0;
+    std::uint64_t n = 0;
     const bool digits_only = !a.empty() && a.find_first_not_of("0123456789") == std::string::npos;
-    if (zerolab::internal::parse_size_text(a.c_str(), n) && digits_only) {
+    const bool parsed = zerolab::internal::parse_byte_size(a, n);
+    if (parsed && digits_only) {
       const auto first = a.find_first_not_of('0');
       if (std::to_string(n) != (first == std::string::npos ? "0" : a.substr(first))) __builtin_trap();
+    }
+    // What the one formatter writes reads back as the same size.
+    std::uint64_t back = 0;
+    if (parsed && (!zerolab::internal::parse_byte_size(zerolab::internal::format_byte_size(n), back) || back != n)) {
+      __builtin_trap();
     }
   }
   return 0;

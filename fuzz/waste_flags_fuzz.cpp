@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cmd_waste_flags.hpp"
+#include "format/byte_size.hpp"
 #include "fuzz_args.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -38,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       __builtin_trap();
     }
     std::uint64_t bytes = 0;
-    if (zerolab::cli::parse_bytes(a, bytes) && a.find_first_not_of("0123456789") == std::string::npos &&
+    if (zerolab::internal::parse_byte_size(a, bytes) && a.find_first_not_of("0123456789") == std::string::npos &&
         std::to_string(bytes) != a.substr(a.find_first_not_of('0') == std::string::npos ? a.size() - 1 : a.find_first_not_of('0'))) {
       __builtin_trap();
     }

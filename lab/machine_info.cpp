@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "bench/machine.hpp"
+#include "format/byte_size.hpp"
 #include "zerolab/benchfmt.hpp"
 
 #ifndef ZEROLAB_CXX_FLAGS
@@ -29,10 +30,7 @@ std::string read_first_line(const std::string& path) {
 }
 
 std::string size_text(long bytes) {
-  if (bytes <= 0) return "?";
-  if (bytes % (1L << 20) == 0) return std::to_string(bytes >> 20) + "MiB";
-  if (bytes % (1L << 10) == 0) return std::to_string(bytes >> 10) + "KiB";
-  return std::to_string(bytes) + "B";
+  return bytes <= 0 ? "?" : internal::format_byte_size(static_cast<std::uint64_t>(bytes));
 }
 
 // "L1d 48KiB, L1i 32KiB, L2 1MiB, L3 508MiB", from glibc's sysconf (which

@@ -27,6 +27,7 @@
 
 #include "bench/options.hpp"
 #include "go_format.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -38,12 +39,7 @@ struct CommandRun {
   std::string err;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using zerolab::test::read_file;
 
 // A fresh empty directory for one test's files.
 std::string make_temp_dir() {
@@ -67,17 +63,9 @@ std::vector<std::string> list_dir(const std::string& dir) {
 }
 
 CommandRun run_command(const std::string& command) {
-  static int counter = 0;
-  const std::string base = ::testing::TempDir() + "profile_test_" + std::to_string(::getpid()) +
-                           "_" + std::to_string(counter++);
-  const int status = std::system((command + " >" + base + ".out 2>" + base + ".err").c_str());
-  CommandRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(base + ".out");
-  r.err = read_file(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
+  static const std::string dir = zerolab::test::temp_dir("profile_test");
+  const zerolab::test::CommandResult c = zerolab::test::run(command, dir);
+  return CommandRun{c.code, c.out, c.err};
 }
 
 CommandRun run_fixture(const std::string& args) { return run_command(kFixture + " " + args); }
@@ -299,7 +287,7 @@ TEST(ProfileFiles, MemprofileInSanitizerBuildsSaysSo) {
 TEST(ProfileFlags, BadValuesAreUsageErrors) {
   for (const std::string args :
        {"-cpuprofilerate 0", "-cpuprofilerate 10001", "-cpuprofilerate x", "-memprofilerate 0",
-        "-memprofilerate -5", "-memprofilerate 1.5", "-memprofilerate KiB", "-memprofilerate 2GiB",
+        "-memprofilerate -5", "-memprofilerate 1.5", "-memprofilerate KiB", "-memprofilerate 2TiB", "-memprofilerate 2048GiB",
         "-cpuprofile=", "-memprofile=", "-memprofile"}) {
     SCOPED_TRACE(args);
     const CommandRun r = run_fixture("-bench '^BenchmarkMemSites$' -benchtime 1x " + args);
@@ -339,6 +327,9 @@ TEST(ProfileFlags, ParsedValues) {
   EXPECT_EQ(parse({"-memprofilerate", "512KiB"}, error).memprofilerate, 524288u);
   EXPECT_EQ(parse({"-memprofilerate", "2MiB"}, error).memprofilerate, 2097152u);
   EXPECT_EQ(parse({"-memprofilerate", "4096"}, error).memprofilerate, 4096u);
+  // The one byte-size grammar (format/byte_size.hpp): 32M as well as 32MiB.
+  EXPECT_EQ(parse({"-memprofilerate", "32M"}, error).memprofilerate, 33554432u);
+  EXPECT_EQ(parse({"-memprofilerate", "2GiB"}, error).memprofilerate, 2147483648u);
   parse({"-memprofilerate", "0"}, error);
   EXPECT_EQ(error, "invalid value \"0\" for flag -memprofilerate: must be a positive byte count "
                    "(512KiB, 4096, 1)");

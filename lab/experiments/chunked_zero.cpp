@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "format/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/go_memclr.hpp"
 #include "zerolab/zero.hpp"
@@ -32,10 +33,7 @@ unsigned char* buffer() {
   return p;
 }
 
-std::string chunk_name(std::size_t chunk) {
-  return chunk >= (std::size_t{1} << 20) ? std::to_string(chunk >> 20) + "MiB"
-                                         : std::to_string(chunk >> 10) + "KiB";
-}
+std::string chunk_name(std::size_t chunk) { return internal::format_byte_size(chunk); }
 
 std::string name(const char* method, std::size_t chunk) {
   return std::string("BenchmarkChunkedZero/method=") + method + "/chunk=" + chunk_name(chunk);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "bench/name_matcher.hpp"
+#include "format/byte_size.hpp"
 #include "format/go_flags.hpp"
 #include "format/quote.hpp"
 
@@ -63,22 +64,9 @@ bool parse_duration(std::string_view s, std::chrono::nanoseconds& out) {
 }  // namespace
 
 bool parse_byte_count(const std::string& text, std::uint64_t& out) {
-  std::string digits = text;
-  std::uint64_t scale = 1;
-  for (const auto& [suffix, factor] : {std::pair<std::string_view, std::uint64_t>{"KiB", 1024},
-                                       std::pair<std::string_view, std::uint64_t>{"MiB", 1 << 20}}) {
-    if (digits.size() > suffix.size() && digits.ends_with(suffix)) {
-      digits.resize(digits.size() - suffix.size());
-      scale = factor;
-      break;
-    }
-  }
-  long long n = 0;
-  if (digits.empty() || digits[0] < '0' || digits[0] > '9' || !parse_int(digits, n) || n < 1 ||
-      static_cast<std::uint64_t>(n) > (std::uint64_t{1} << 40) / scale) {
-    return false;
-  }
-  out = static_cast<std::uint64_t>(n) * scale;
+  std::uint64_t n = 0;
+  if (!parse_byte_size(text, n) || n < 1 || n > (std::uint64_t{1} << 40)) return false;
+  out = n;
   return true;
 }
 

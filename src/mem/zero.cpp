@@ -17,8 +17,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "format/byte_size.hpp"
 #include "mem/cpu_features.hpp"
-#include "mem/size_text.hpp"
 #include "mem/zero_calibrate.hpp"
 #include "mem/zero_kernels.hpp"
 #include "zerolab/zero.hpp"
@@ -201,14 +201,14 @@ std::vector<ZeroBand> effective_bands(std::string* report) {
                     g_large_margin[k].load(std::memory_order_relaxed) / 1000.0,
                     g_large_race_us[k].load(std::memory_order_relaxed) / 1000.0);
       learned +=
-          (learned.empty() ? "" : ", ") + internal::size_name(from) + " " + to_string(m) + margin;
+          (learned.empty() ? "" : ", ") + internal::format_byte_size(from) + " " + to_string(m) + margin;
     } else {
       ZeroMethod m = ZeroMethod::kVector;
       for (const ZeroBand& b : installed) {
         if (b.from <= from) m = b.method;
       }
       add(from, m);
-      pending += (pending.empty() ? "" : " ") + internal::size_name(from);
+      pending += (pending.empty() ? "" : " ") + internal::format_byte_size(from);
     }
   }
   for (const ZeroBand& b : installed) {
@@ -287,8 +287,8 @@ void resolve() {
          {std::pair{"ZEROLAB_ZERO_STOSB", &stosb}, std::pair{"ZEROLAB_ZERO_NT", &nt}}) {
       const char* v = std::getenv(name);
       if (v == nullptr) continue;
-      std::size_t value = 0;
-      if (internal::parse_size_text(v, value)) {
+      std::uint64_t value = 0;
+      if (internal::parse_byte_size(v, value)) {
         *target = value;
         thresholds_given = true;
       } else {
@@ -368,11 +368,11 @@ std::string ZeroConfig::to_string() const {
     if (on) features += std::string(features.empty() ? "" : " ") + name;
   }
   s += features.empty() ? "sse2 only" : features;
-  s += "; L1d " + internal::size_name(l1d) + " L2 " + internal::size_name(l2) + " L3 " +
-       internal::size_name(l3) + ") bands:";
+  s += "; L1d " + internal::format_byte_size(l1d) + " L2 " + internal::format_byte_size(l2) + " L3 " +
+       internal::format_byte_size(l3) + ") bands:";
   if (bands.empty()) s += " vector only";
   for (std::size_t i = 0; i < bands.size(); ++i) {
-    s += std::string(i == 0 ? " " : ", ") + internal::size_name(bands[i].from) + " " +
+    s += std::string(i == 0 ? " " : ", ") + internal::format_byte_size(bands[i].from) + " " +
          zerolab::to_string(bands[i].method);
   }
   if (!source.empty()) s += "; " + source;

@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "format/byte_size.hpp"
 #include "mem/zero_kernels.hpp"
 
 namespace zerolab::internal {
@@ -104,7 +105,7 @@ std::string verdict(std::size_t size, const std::vector<Candidate>& cands, std::
   if (runner_up > 0 && cands[winner].best_ns_per_byte > 0) {
     std::snprintf(ratio, sizeof ratio, " %.2fx", runner_up / cands[winner].best_ns_per_byte);
   }
-  return size_name(size) + " " + to_string(cands[winner].method) + ratio;
+  return format_byte_size(size) + " " + to_string(cands[winner].method) + ratio;
 }
 
 std::vector<Candidate> candidates(ZeroKernel vector, bool erms, bool nt) {
@@ -203,12 +204,6 @@ LargeVerdict race_large(void* p, std::size_t n, ZeroIsa isa, bool erms) noexcept
   v.margin = best->best_ns_per_byte > 0 && runner_up > 0 ? runner_up / best->best_ns_per_byte : 1;
   v.ms = (now_ns() - t0) / 1e6;
   return v;
-}
-
-std::string size_name(std::size_t bytes) {
-  if (bytes != 0 && bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + "MiB";
-  if (bytes != 0 && bytes % (std::size_t{1} << 10) == 0) return std::to_string(bytes >> 10) + "KiB";
-  return std::to_string(bytes) + "B";
 }
 
 }  // namespace zerolab::internal

@@ -47,8 +47,6 @@ LargeVerdict race_large(void* p, std::size_t n, ZeroIsa isa, bool erms) noexcept
 using ZeroKernel = void (*)(void*, std::size_t) noexcept;
 ZeroKernel vector_kernel(ZeroIsa isa) noexcept;
 
-// "512B", "4KiB", "32MiB": whole KiB/MiB when exact, else bytes.
-std::string size_name(std::size_t bytes);
 
 }  // namespace zerolab::internal
 

@@ -1,6 +1,8 @@
 // Parsing of `zerolab waste`'s flags (cmd_waste_flags.hpp).
 #include "cmd_waste_flags.hpp"
 
+#include "format/byte_size.hpp"
+
 #include <array>
 #include <limits>
 
@@ -56,32 +58,6 @@ std::optional<WasteKind> kind_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-bool parse_bytes(std::string_view text, std::uint64_t& out) {
-  std::size_t digits = 0;
-  std::uint64_t v = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
-    const auto d = static_cast<std::uint64_t>(text[digits] - '0');
-    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return false;
-    v = v * 10 + d;
-    ++digits;
-  }
-  if (digits == 0) return false;
-  std::string_view suffix = text.substr(digits);
-  unsigned shift = 0;
-  if (!suffix.empty()) {
-    const char c = suffix[0];
-    if (c == 'K' || c == 'k') shift = 10;
-    else if (c == 'M' || c == 'm') shift = 20;
-    else if (c == 'G' || c == 'g') shift = 30;
-    else return false;
-    suffix.remove_prefix(1);
-    if (suffix != "" && suffix != "iB" && suffix != "B") return false;
-  }
-  if (shift > 0 && v > (std::numeric_limits<std::uint64_t>::max() >> shift)) return false;
-  out = v << shift;
-  return true;
-}
-
 bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
   const std::size_t eq = text.find('=');
   if (eq == std::string_view::npos) {
@@ -100,7 +76,7 @@ bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
             "user-space-copies or any)";
     return false;
   }
-  if (!parse_bytes(bytes, out.bytes)) {
+  if (!internal::parse_byte_size(bytes, out.bytes)) {
     error = "bad byte count " + quote_arg(bytes) +
             " (want digits with an optional K, M or G)";
     return false;
@@ -137,7 +113,7 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
   for (std::uint64_t* rate : {&flags.check_rate, &flags.sample_rate}) {
     set.value(rate == &flags.check_rate ? "check-rate" : "sample-rate", [rate](const std::string& v) -> std::string {
       std::uint64_t n = 0;
-      if (!parse_bytes(v, n) || n == 0) return "want a byte count >= 1";
+      if (!internal::parse_byte_size(v, n) || n == 0) return "want a byte count >= 1";
       *rate = n;
       return "";
     });

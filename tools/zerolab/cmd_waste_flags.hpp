@@ -66,9 +66,6 @@ struct WasteFlags {
 // KiB/MiB/GiB. Returns false with `error` (one line, no prefix).
 bool parse_fail_on(std::string_view text, FailOn& out, std::string& error);
 
-// A byte count: digits with an optional K/M/G or KiB/MiB/GiB suffix.
-bool parse_bytes(std::string_view text, std::uint64_t& out);
-
 // Returns false with `error` (one line, no prefix) on an unknown flag, a
 // missing or bad value, or no program. A missing program is not an error
 // when --help is given.
