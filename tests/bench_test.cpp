@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "go_format.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -23,27 +24,16 @@ struct FixtureRun {
   zerolab::test::ParsedOutput parsed;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using zerolab::test::read_file;
 
 FixtureRun run_fixture(const std::string& args) {
-  static int counter = 0;
-  const std::string base = ::testing::TempDir() + "bench_test_" + std::to_string(::getpid()) +
-                           "_" + std::to_string(counter++);
-  const std::string command = std::string(ZEROLAB_BENCH_FIXTURE) + " " + args + " >" + base +
-                              ".out 2>" + base + ".err";
-  const int status = std::system(command.c_str());
+  static const std::string dir = zerolab::test::temp_dir("bench_test");
+  const zerolab::test::CommandResult c = zerolab::test::run(std::string(ZEROLAB_BENCH_FIXTURE) + " " + args, dir);
   FixtureRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(base + ".out");
-  r.err = read_file(base + ".err");
+  r.exit_code = c.code;
+  r.out = c.out;
+  r.err = c.err;
   r.parsed = zerolab::test::parse_go_output(r.out);
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
   return r;
 }
 

@@ -25,6 +25,7 @@
 #include <tuple>
 #include <vector>
 
+#include "test_util.hpp"
 #include "zerolab/gbench.hpp"
 #include "zerolab/stat_reader.hpp"
 
@@ -50,12 +51,7 @@ Output run(const std::string& command) {
   return r;
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using zerolab::test::read_file;
 
 fs::path temp_dir() {
   char tmpl[] = "/tmp/zerolab_gbench_test_XXXXXX";

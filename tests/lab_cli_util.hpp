@@ -18,47 +18,25 @@
 #include <stdexcept>
 #include <string>
 
+#include "test_util.hpp"
+
 namespace lab_test_util {
 
-inline std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using zerolab::test::read_file;
+using zerolab::test::temp_dir;
 
 inline bool exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
 }
 
-// A new directory /tmp/<prefix>.XXXXXX.
-inline std::string temp_dir(const std::string& prefix) {
-  std::string pattern = "/tmp/" + prefix + ".XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return pattern;
-}
-
-struct Command {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
+using Command = zerolab::test::CommandResult;
 
 // Runs `cli args` through the shell with `env` assignments before it
-// ("ZEROLAB_BASELINE_DIR=/x"), its output captured in dir/cli.out and
-// dir/cli.err.
+// ("ZEROLAB_BASELINE_DIR=/x"), its output captured in files of dir.
 inline Command run_cli(const std::string& cli, const std::string& args, const std::string& dir,
                        const std::string& env = "") {
-  const std::string out = dir + "/cli.out";
-  const std::string err = dir + "/cli.err";
-  const std::string line = env + " " + cli + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(line.c_str());
-  Command c;
-  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  c.out = read_file(out);
-  c.err = read_file(err);
-  return c;
+  return zerolab::test::run(env + " " + cli + " " + args, dir);
 }
 
 }  // namespace lab_test_util

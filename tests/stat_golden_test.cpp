@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "test_util.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -32,12 +34,7 @@ struct GoldenCase {
 
 void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.command << " " << c.dir.string(); }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using zerolab::test::read_file;
 
 std::vector<std::string> read_args(const fs::path& p) {
   const std::string text = read_file(p);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "test_util.hpp"
 #include "zerolab/stat_table.hpp"
 
 namespace zerolab::stat {
@@ -21,12 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using zerolab::test::read_file;
 
 // benchstat's default pipeline over files, through the public API.
 struct Pipeline {
@@ -64,14 +60,14 @@ TEST(Tables, ReferenceCasesRenderAsBenchstat) {
   int cases = 0;
   for (const auto& e : fs::directory_iterator(root)) {
     if (!e.is_directory()) continue;
-    std::istringstream args(slurp(e.path() / "ARGS"));
+    std::istringstream args(read_file(e.path() / "ARGS"));
     std::vector<std::string> paths;
     const fs::path old_cwd = fs::current_path();
     fs::current_path(e.path());  // labels are the paths as given
     for (std::string a; args >> a;) paths.push_back(a);
     Pipeline p(paths);
     fs::current_path(old_cwd);
-    EXPECT_EQ(render_text(p.tables), slurp(e.path() / "expected.stdout")) << e.path();
+    EXPECT_EQ(render_text(p.tables), read_file(e.path() / "expected.stdout")) << e.path();
     ++cases;
   }
   EXPECT_EQ(cases, 5);

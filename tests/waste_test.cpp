@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.hpp"
+
 namespace {
 
 using nlohmann::json;
@@ -28,12 +30,7 @@ struct CliRun {
   int code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using zerolab::test::read_file;
 
 bool exists(const std::string& path) {
   struct stat st {};
