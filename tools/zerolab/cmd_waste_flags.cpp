@@ -1,11 +1,10 @@
 // Parsing of `zerolab waste`'s flags (cmd_waste_flags.hpp).
 #include "cmd_waste_flags.hpp"
 
-#include "format/byte_size.hpp"
-
 #include <array>
 #include <limits>
 
+#include "format/byte_size.hpp"
 #include "format/go_flags.hpp"
 #include "format/quote.hpp"
 
