@@ -162,7 +162,7 @@ Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule) {
   out.ms = (now_ns() - t0) / 1e6;
   char head[96];
   std::snprintf(head, sizeof head, "cpu %d, %.2f ms: below %s vector (not measured), ",
-                sched_getcpu(), out.ms, size_name(kLadderFrom).c_str());
+                sched_getcpu(), out.ms, format_byte_size(kLadderFrom).c_str());
   out.reason = head + report;
   return out;
 }
