@@ -50,7 +50,7 @@ TEST(ExactCount, TheHarnessGivesTheUntruncatedCountAndPrintsGosIntegers) {
   settings.iterations = 1000;
   settings.exact_memory = true;
   const RunReport report = run_benchmark("BenchmarkTwoInFive", &two_in_five, settings);
-  ASSERT_FALSE(report.failed) << report.messages;
+  ASSERT_FALSE(report.failed) << testing::PrintToString(report.failure_messages);
   ASSERT_EQ(report.results.size(), 1u);
   const benchfmt::Result& r = report.results[0];
   EXPECT_DOUBLE_EQ(metric(r, kAllocsPerOp), 0.4);
