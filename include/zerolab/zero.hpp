@@ -3,11 +3,11 @@
 //
 // zero_fill(p, n) is memset(p, 0, n) with the method chosen per size band:
 // overlapping stores for small sizes (no loop; up to 64 bytes inline, no
-// call), vector stores below 2 KiB, and from there for each band of sizes
+// call), vector stores below 4 KiB, and from there for each band of sizes
 // the fastest of vector stores, rep stosb, non-temporal (cache-bypassing)
 // stores and glibc's memset on this machine, found by measuring, in two
 // steps:
-//   - 2 KiB to 512 KiB, a ladder (every power of two) timed on a scratch
+//   - 4 KiB to 512 KiB, a ladder (every power of two) timed on a scratch
 //     buffer at the first call that needs it: five interleaved samples per
 //     method and size, about 1-3 ms once per process
 //     (zero_config().calibration_ms says how long it took);

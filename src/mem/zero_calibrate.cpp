@@ -1,9 +1,10 @@
 // zero_fill's calibration (zero_calibrate.hpp).
 //
-// Below 2 KiB: vector stores, not measured (every x86 glibc uses them there
-// too; a rep stosb start-up alone costs more than the stores, and a
-// millisecond's timing of 10 ns calls is too noisy to overrule that).
-// The ladder, 2 KiB to 512 KiB by factors of two: each method is timed on
+// Below 4 KiB: vector stores, not measured (every x86 glibc uses them there
+// too; a rep stosb start-up alone costs more than the stores: at 2 KiB it
+// was 15-60% slower in every sweep here, yet a millisecond's timing under
+// load picked it in some processes).
+// The ladder, 4 KiB to 512 KiB by factors of two: each method is timed on
 // a 512 KiB scratch buffer in samples of about 64 KiB of repeated calls (a
 // reused buffer, as in real code), after about 50 µs of untimed vector
 // stores (the CPU powers its upper vector lanes up on first use, running
@@ -36,7 +37,7 @@
 namespace zerolab::internal {
 namespace {
 
-constexpr std::size_t kLadderFrom = std::size_t{2} << 10;
+constexpr std::size_t kLadderFrom = std::size_t{4} << 10;
 constexpr std::size_t kLadderTop = std::size_t{512} << 10;
 constexpr std::size_t kNtFrom = std::size_t{128} << 10;  // NT stores in cache lose below this
 constexpr std::size_t kBytesPerSample = std::size_t{64} << 10;

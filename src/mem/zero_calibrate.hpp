@@ -28,7 +28,7 @@ struct Calibration {
   double ms = 0;                // wall time taken
 };
 
-// Measures the ladder (2 KiB .. 512 KiB by twos) and returns its bands, all
+// Measures the ladder (4 KiB .. 512 KiB by twos) and returns its bands, all
 // below kLargeFrom: `isa`'s vector stores against rep stosb (when `rule` has
 // ERMS), glibc memset and (from 128 KiB) non-temporal stores; a size keeps
 // the smaller size's method unless another beats it by 3%.
