@@ -80,6 +80,7 @@
 #include <cmath>
 #include <new>
 
+#include "alloc_hooks/glibc_alloc.hpp"
 #include "alloc_hooks/hooks_abi.h"
 #include "alloc_hooks/hooks_state.hpp"
 
@@ -221,8 +222,7 @@ __attribute__((constructor(101))) void initialize() noexcept {
 }
 
 std::size_t pvalloc_bytes(std::size_t n) noexcept {
-  const std::size_t page = page_size();
-  return n == 0 ? page : (n + page - 1) / page * page;
+  return glibc_alloc::pvalloc_bytes(n, page_size());
 }
 
 // ---- heap tracking -------------------------------------------------------

@@ -17,40 +17,18 @@
 //   void* p = malloc(100);  // counted: 1 alloc, 100 bytes
 //   free(p);
 #include <dlfcn.h>
-#include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 
 #include <new>
 
+#include "alloc_hooks/glibc_alloc.hpp"
 #include "alloc_hooks/hooks_abi.h"
 #include "alloc_hooks/hooks_state.hpp"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #error "alloc_hooks: interpose.cpp in a sanitizer build (src/CMakeLists.txt picks the mode's files)"
 #endif
-
-// glibc's real allocator, exported @GLIBC_2.2.5. Internal calls between them
-// (e.g. __libc_memalign -> malloc for small alignments) do not go through the
-// PLT, so nothing below is counted twice.
-// noplt (GCC): call through the GOT, one jump fewer on the hot path.
-#if defined(__has_attribute)
-#if __has_attribute(noplt)
-#define ZEROLAB_HOOKS_NOPLT __attribute__((noplt))
-#endif
-#endif
-#if !defined(ZEROLAB_HOOKS_NOPLT)
-#define ZEROLAB_HOOKS_NOPLT
-#endif
-extern "C" {
-ZEROLAB_HOOKS_NOPLT void* __libc_malloc(size_t n) noexcept;
-ZEROLAB_HOOKS_NOPLT void* __libc_calloc(size_t count, size_t size) noexcept;
-ZEROLAB_HOOKS_NOPLT void* __libc_realloc(void* p, size_t n) noexcept;
-ZEROLAB_HOOKS_NOPLT void __libc_free(void* p) noexcept;
-ZEROLAB_HOOKS_NOPLT void* __libc_memalign(size_t alignment, size_t n) noexcept;
-ZEROLAB_HOOKS_NOPLT void* __libc_valloc(size_t n) noexcept;
-ZEROLAB_HOOKS_NOPLT void* __libc_pvalloc(size_t n) noexcept;
-}
 
 namespace zerolab::internal::alloc_hooks {
 namespace {
@@ -74,8 +52,6 @@ UsableSizeFn real_usable_size() noexcept {
   g_real_usable_size.store(fn, std::memory_order_release);
   return fn;
 }
-
-bool is_power_of_two(std::size_t n) noexcept { return n != 0 && (n & (n - 1)) == 0; }
 
 void* raw_alloc(std::size_t n, std::size_t alignment) noexcept {
   return alignment == 0 ? __libc_malloc(n) : __libc_memalign(alignment, n);
@@ -249,39 +225,26 @@ void* realloc(void* p, size_t n) noexcept {
 }
 
 void* reallocarray(void* p, size_t count, size_t size) noexcept {
-  size_t bytes = 0;
-  if (__builtin_mul_overflow(count, size, &bytes)) {
-    errno = ENOMEM;
-    return nullptr;
-  }
-  return hooks::realloc_impl(p, bytes, __builtin_return_address(0));
+  void* const caller = __builtin_return_address(0);
+  return zerolab::glibc_alloc::reallocarray_via(
+      p, count, size, [caller](void* q, size_t n) { return hooks::realloc_impl(q, n, caller); });
 }
 
 void* memalign(size_t alignment, size_t n) noexcept {
   return hooks::memalign_impl(alignment, n, __builtin_return_address(0));
 }
 
-// C17 and glibc >= 2.38: the alignment must be a power of two (glibc 2.36
-// alone would round it up). The size need not be a multiple of it.
+// The alignment rules are glibc_alloc.hpp's.
 void* aligned_alloc(size_t alignment, size_t n) noexcept {
-  if (!hooks::is_power_of_two(alignment)) {
-    errno = EINVAL;
-    return nullptr;
-  }
-  return hooks::memalign_impl(alignment, n, __builtin_return_address(0));
+  void* const caller = __builtin_return_address(0);
+  return zerolab::glibc_alloc::aligned_alloc_via(
+      alignment, n, [caller](size_t a, size_t m) { return hooks::memalign_impl(a, m, caller); });
 }
 
 int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
-  if (alignment % sizeof(void*) != 0 || !hooks::is_power_of_two(alignment)) return EINVAL;
-  const int saved_errno = errno;
-  void* p = __libc_memalign(alignment, n);
-  if (p == nullptr) {
-    errno = saved_errno;
-    return ENOMEM;
-  }
-  hooks::note_alloc(p, n, __builtin_return_address(0));
-  *out = p;
-  return 0;
+  void* const caller = __builtin_return_address(0);
+  return zerolab::glibc_alloc::posix_memalign_via(
+      out, alignment, n, [caller](size_t a, size_t m) { return hooks::memalign_impl(a, m, caller); });
 }
 
 void* valloc(size_t n) noexcept {

@@ -13,9 +13,9 @@
 // Thread-safety: per thread (t_state).
 //
 // Example: void* p = aligned_alloc(64, 100);  // counted once: 1 alloc, 100 bytes
-#include <errno.h>
 #include <stddef.h>
 
+#include "alloc_hooks/glibc_alloc.hpp"
 #include "alloc_hooks/hooks_state.hpp"
 #include "alloc_hooks/uninstrumented.hpp"
 
@@ -68,12 +68,7 @@ ZEROLAB_HOOKS_UNINSTRUMENTED void* realloc(void* p, size_t n) noexcept {
 
 // TSan's reallocarray hands its malloc hook nmemb instead of nmemb * size.
 ZEROLAB_HOOKS_UNINSTRUMENTED void* reallocarray(void* p, size_t count, size_t size) noexcept {
-  size_t bytes = 0;
-  if (__builtin_mul_overflow(count, size, &bytes)) {
-    errno = ENOMEM;
-    return nullptr;
-  }
-  return realloc(p, bytes);
+  return zerolab::glibc_alloc::reallocarray_via(p, count, size, &realloc);
 }
 
 // The memalign family runs no malloc hook in TSan 14: count here, unless the

@@ -17,98 +17,58 @@
 // the allocation site of every block. realloc moves a block out of the
 // table unjudged (the program resized it) and the result back in.
 //
-// Hot path (malloc + free of a small block): one TLS block, two compares, a
-// countdown subtraction and two slot stores; free reads one counter of
-// preload_frame.cpp's filter, and glibc's chunk size word only while a
-// large block is live. Sampled allocations also go to preload_frame.cpp
-// (temporaries freed within the allocating function's frame).
+// Hot path (malloc + free of a small block), about 30 instructions: one TLS
+// block whose `armed` slot pointer stands for every "may this thread count"
+// check, three stores and a countdown at malloc; at free one compare, two
+// slot adds if temporary, and one load of address_table.hpp's filter (large
+// and sampled blocks are the only ones looked at again). Anything else
+// (first event of a thread, a sample, a large or watched block, a nested
+// call from a slow path) leaves through a noinline function. Sampled
+// allocations also go to preload_frame.cpp (temporaries freed within the
+// allocating function's frame).
 //
 // Example: under zerolab waste, `for (...) { std::string s(60, 'x'); }`
 // counts one temporary allocation of 61 bytes per iteration.
-#include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 
 #include <cmath>
 #include <cstring>
 
+#include "alloc_hooks/glibc_alloc.hpp"
+#include "waste/address_table.hpp"
 #include "waste/preload_state.hpp"
-
-// noplt (GCC): call glibc through the GOT, one jump fewer on the hot path.
-#if defined(__has_attribute) && __has_attribute(noplt)
-#define ZEROLAB_WASTE_NOPLT __attribute__((noplt))
-#else
-#define ZEROLAB_WASTE_NOPLT
-#endif
-extern "C" {
-ZEROLAB_WASTE_NOPLT void* __libc_malloc(size_t n) noexcept;
-ZEROLAB_WASTE_NOPLT void* __libc_calloc(size_t count, size_t size) noexcept;
-ZEROLAB_WASTE_NOPLT void* __libc_realloc(void* p, size_t n) noexcept;
-ZEROLAB_WASTE_NOPLT void __libc_free(void* p) noexcept;
-ZEROLAB_WASTE_NOPLT void* __libc_memalign(size_t alignment, size_t n) noexcept;
-ZEROLAB_WASTE_NOPLT void* __libc_valloc(size_t n) noexcept;
-ZEROLAB_WASTE_NOPLT void* __libc_pvalloc(size_t n) noexcept;
-}
 
 namespace zerolab::waste {
 namespace {
 
 // ---- the live table of large blocks ----------------------------------------
 
-constexpr std::size_t kLiveCapacity = 1 << 16;  // power of two
 struct LiveBlock {
   std::uintptr_t address;  // 0: empty
   std::uint64_t bytes;
   Site* site;
 };
-LiveBlock g_live[kLiveCapacity];
-std::size_t g_live_count = 0;
-std::atomic<std::size_t> g_live_nonempty{0};  // g_live_count, readable without the lock
+constinit AddressTable<LiveBlock, 16> g_live;  // 32768 blocks
 SpinLock g_live_lock;
-
-std::size_t live_slot(std::uintptr_t a) { return (a >> 4) * 0x9e3779b97f4a7c15ULL >> 48; }
 
 void live_insert(std::uintptr_t a, std::uint64_t bytes, Site* site) {
   g_live_lock.lock();
-  if (g_live_count + 1 >= kLiveCapacity / 2) {
-    g_live_lock.unlock();
-    g_record->totals.large_untracked.fetch_add(1, std::memory_order_relaxed);
-    return;
+  LiveBlock* b = g_live.claim(a);
+  if (b != nullptr) {
+    b->bytes = bytes;
+    b->site = site;
   }
-  std::size_t i = live_slot(a);
-  while (g_live[i].address != 0 && g_live[i].address != a) i = (i + 1) & (kLiveCapacity - 1);
-  if (g_live[i].address == 0) ++g_live_count;
-  g_live[i] = LiveBlock{a, bytes, site};
-  g_live_nonempty.store(g_live_count, std::memory_order_relaxed);
   g_live_lock.unlock();
+  if (b == nullptr) g_record->totals.large_untracked.fetch_add(1, std::memory_order_relaxed);
 }
 
 // Removes `a`; returns false if it was not there.
 bool live_remove(std::uintptr_t a, LiveBlock& out) {
   g_live_lock.lock();
-  std::size_t i = live_slot(a);
-  while (g_live[i].address != 0 && g_live[i].address != a) i = (i + 1) & (kLiveCapacity - 1);
-  if (g_live[i].address == 0) {
-    g_live_lock.unlock();
-    return false;
-  }
-  out = g_live[i];
-  // Backward-shift deletion keeps every probe chain intact.
-  std::size_t hole = i;
-  for (std::size_t j = (i + 1) & (kLiveCapacity - 1); g_live[j].address != 0;
-       j = (j + 1) & (kLiveCapacity - 1)) {
-    const std::size_t home = live_slot(g_live[j].address);
-    const bool movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
-    if (movable) {
-      g_live[hole] = g_live[j];
-      hole = j;
-    }
-  }
-  g_live[hole].address = 0;
-  --g_live_count;
-  g_live_nonempty.store(g_live_count, std::memory_order_relaxed);
+  const bool found = g_live.remove(a, out);
   g_live_lock.unlock();
-  return true;
+  return found;
 }
 
 // glibc's chunk header: the size word just before the block (low 3 bits flags).
@@ -126,6 +86,7 @@ __attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n
   }
   if (t.alloc_countdown <= 0) {
     const double rate = static_cast<double>(g_sample_rate);
+    t.last_sampled = true;
     t.last_weight = g_sample_rate <= 1 ? 1.0 : 1.0 / (1.0 - std::exp(-static_cast<double>(n) / rate));
     std::uint64_t cfas[kMaxFrames];
     t.last_depth = capture_stack(t.last_pcs, kMaxFrames, cfas);
@@ -192,45 +153,90 @@ __attribute__((noinline)) void forget_large(ThreadState& t, void* p) {
 
 // ---- the per-call bookkeeping --------------------------------------------------
 
-inline void note_alloc(void* p, std::size_t n) {
-  ThreadState& t = t_state;
-  if (t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
+// One allocation of a thread that may count.
+inline void count_alloc(ThreadState& t, void* p, std::size_t n) {
   t.last_alloc = p;
   t.last_size = n;
-  t.last_weight = 0;
+  t.last_sampled = false;
   t.alloc_countdown -= static_cast<std::int64_t>(n);
   if (__builtin_expect(t.alloc_countdown <= 0 || n >= kLargeBlock, 0)) alloc_slow(t, p, n);
 }
 
-// Before the block goes back to glibc (or is resized: `resized`).
-inline void note_free(void* p, bool resized) {
-  ThreadState& t = t_state;
-  if (t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
-  if (p == t.last_alloc && !resized) {
-    ThreadSlot& slot = t.slot != nullptr ? *t.slot : thread_slot(t);
+// A block in one of the address tables is freed (or resized: `resized`).
+__attribute__((noinline)) void free_watched(ThreadState& t, void* p, bool resized) {
+  frame_note_free(t, p, resized);
+  if (chunk_bytes(p) < kLargeBlock) return;
+  if (resized) {
+    forget_large(t, p);
+  } else {
+    free_large(t, p);
+  }
+}
+
+// A free of the thread's last allocation: a temporary, counted in the
+// thread's slot (`owned`: its own, else the shared slot 0).
+inline void count_temporary(ThreadState& t, ThreadSlot& slot, bool owned) {
+  if (owned) {
+    slot.temp_calls.store(slot.temp_calls.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    slot.temp_bytes.store(slot.temp_bytes.load(std::memory_order_relaxed) + t.last_size,
+                          std::memory_order_relaxed);
+  } else {
     slot_add(t, slot.temp_calls, 1);
     slot_add(t, slot.temp_bytes, t.last_size);
-    if (t.last_weight > 0) temporary_sampled(t);
-    t.last_alloc = nullptr;
   }
-  if (__builtin_expect(frame_maybe_tracked(p), 0)) frame_note_free(t, p, resized);
-  if (g_live_nonempty.load(std::memory_order_relaxed) != 0 && chunk_bytes(p) >= kLargeBlock) {
-    if (resized) {
-      forget_large(t, p);
-    } else {
-      free_large(t, p);
-    }
+  t.last_alloc = nullptr;
+  if (__builtin_expect(t.last_sampled, 0)) temporary_sampled(t);
+}
+
+// The hot path's way out when the thread is not armed: first event of the
+// thread, inside a slow path, record not live, or the shared slot.
+__attribute__((noinline)) void alloc_unarmed(ThreadState& t, void* p, std::size_t n) {
+  if (t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
+  arm(t);
+  count_alloc(t, p, n);
+}
+
+__attribute__((noinline)) void free_unarmed(ThreadState& t, void* p, bool resized) {
+  if (t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
+  arm(t);
+  if (p == t.last_alloc && !resized) count_temporary(t, thread_slot(t), false);
+  if (maybe_watched(p)) free_watched(t, p, resized);
+}
+
+inline void note_alloc(void* p, std::size_t n) {
+  ThreadState& t = t_state;
+  if (__builtin_expect(t.armed != nullptr, 1)) {
+    count_alloc(t, p, n);
+  } else {
+    alloc_unarmed(t, p, n);
   }
 }
 
-std::size_t pvalloc_bytes(std::size_t n) {
-  const std::size_t rounded = (n + kPageBytes - 1) / kPageBytes * kPageBytes;
-  return rounded == 0 ? kPageBytes : rounded;
+// Before the block goes back to glibc.
+inline void note_free(void* p) {
+  ThreadState& t = t_state;
+  ThreadSlot* slot = t.armed;
+  if (__builtin_expect(slot == nullptr, 0)) {
+    free_unarmed(t, p, false);
+    return;
+  }
+  if (p == t.last_alloc) count_temporary(t, *slot, true);
+  if (__builtin_expect(maybe_watched(p), 0)) free_watched(t, p, false);
 }
 
-bool power_of_two(std::size_t v) { return v != 0 && (v & (v - 1)) == 0; }
+// Before realloc resizes the block (it is not judged).
+inline void note_resize(void* p) {
+  ThreadState& t = t_state;
+  if (t.armed == nullptr) {
+    free_unarmed(t, p, true);
+  } else if (maybe_watched(p)) {
+    free_watched(t, p, true);
+  }
+}
 
 }  // namespace
+
+std::atomic<std::uint16_t> g_watch_filter[kWatchFilter];
 
 void alloc_fork_prepare() { g_live_lock.lock(); }
 void alloc_fork_parent() { g_live_lock.unlock(); }
@@ -238,18 +244,19 @@ void alloc_fork_child() { g_live_lock.reset(); }
 
 }  // namespace zerolab::waste
 
+namespace glibc = zerolab::glibc_alloc;
 using zerolab::waste::note_alloc;
 using zerolab::waste::note_free;
 
 ZEROLAB_WASTE_EXPORT void* malloc(size_t n) noexcept {
   void* p = __libc_malloc(n);
-  if (p != nullptr) note_alloc(p, n);
+  if (__builtin_expect(p != nullptr, 1)) note_alloc(p, n);
   return p;
 }
 
 ZEROLAB_WASTE_EXPORT void free(void* p) noexcept {
   if (p == nullptr) return;
-  note_free(p, false);
+  note_free(p);
   __libc_free(p);
 }
 
@@ -265,19 +272,14 @@ ZEROLAB_WASTE_EXPORT void* realloc(void* p, size_t n) noexcept {
     free(p);
     return nullptr;
   }
-  note_free(p, true);
+  zerolab::waste::note_resize(p);
   void* q = __libc_realloc(p, n);
   if (q != nullptr) note_alloc(q, n);
   return q;
 }
 
 ZEROLAB_WASTE_EXPORT void* reallocarray(void* p, size_t count, size_t size) noexcept {
-  size_t bytes = 0;
-  if (__builtin_mul_overflow(count, size, &bytes)) {
-    errno = ENOMEM;
-    return nullptr;
-  }
-  return realloc(p, bytes);
+  return glibc::reallocarray_via(p, count, size, &realloc);
 }
 
 ZEROLAB_WASTE_EXPORT void* memalign(size_t alignment, size_t n) noexcept {
@@ -287,24 +289,11 @@ ZEROLAB_WASTE_EXPORT void* memalign(size_t alignment, size_t n) noexcept {
 }
 
 ZEROLAB_WASTE_EXPORT void* aligned_alloc(size_t alignment, size_t n) noexcept {
-  if (!zerolab::waste::power_of_two(alignment)) {
-    errno = EINVAL;
-    return nullptr;
-  }
-  return memalign(alignment, n);
+  return glibc::aligned_alloc_via(alignment, n, &memalign);
 }
 
 ZEROLAB_WASTE_EXPORT int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
-  if (alignment % sizeof(void*) != 0 || !zerolab::waste::power_of_two(alignment)) return EINVAL;
-  const int saved_errno = errno;
-  void* p = __libc_memalign(alignment, n);
-  if (p == nullptr) {
-    errno = saved_errno;
-    return ENOMEM;
-  }
-  note_alloc(p, n);
-  *out = p;
-  return 0;
+  return glibc::posix_memalign_via(out, alignment, n, &memalign);
 }
 
 ZEROLAB_WASTE_EXPORT void* valloc(size_t n) noexcept {
@@ -315,6 +304,6 @@ ZEROLAB_WASTE_EXPORT void* valloc(size_t n) noexcept {
 
 ZEROLAB_WASTE_EXPORT void* pvalloc(size_t n) noexcept {
   void* p = __libc_pvalloc(n);
-  if (p != nullptr) note_alloc(p, zerolab::waste::pvalloc_bytes(n));
+  if (p != nullptr) note_alloc(p, glibc::pvalloc_bytes(n, zerolab::waste::kPageBytes));
   return p;
 }

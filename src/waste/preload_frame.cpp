@@ -20,9 +20,9 @@
 // Blocks freed by another thread or on another stack (sigaltstack,
 // coroutines) are not judged.
 //
-// Cost: nothing per call beyond a filter read at free while sampled blocks
-// are live; per sample, a table insert. Memory: the table (kCapacity / 2
-// live sampled blocks; more are counted in Totals::frame_untracked).
+// Cost: nothing per call beyond address_table.hpp's filter read at free;
+// per sample, a table insert. Memory: the table (512 live sampled blocks;
+// more are counted in Totals::frame_untracked).
 //
 // Example: under zerolab waste --sample-rate 1,
 //   void f() { for (int i = 0; i < 10; ++i) { char* p = malloc(60); free(p); } }
@@ -32,13 +32,13 @@
 #include <cmath>
 #include <cstring>
 
+#include "waste/address_table.hpp"
 #include "waste/preload_state.hpp"
 
 namespace zerolab::waste {
 namespace {
 
-constexpr int kCapacityBits = 10;
-constexpr std::size_t kCapacity = std::size_t{1} << kCapacityBits;  // power of two; at most half used
+constexpr int kCapacityBits = 10;  // at most half used: 512 blocks
 
 struct FrameBlock {
   std::uintptr_t address;  // 0: empty
@@ -51,12 +51,9 @@ struct FrameBlock {
   std::uint64_t ras[kMaxFrames];   // ...and the return address at cfa - 8
 };
 
-FrameBlock g_table[kCapacity];
-std::size_t g_count = 0;
+constinit AddressTable<FrameBlock, kCapacityBits> g_table;
 SpinLock g_lock;
 std::atomic<std::uint64_t> g_next_serial{1};
-
-std::size_t slot_of(std::uintptr_t a) { return (a >> 4) * 0x9e3779b97f4a7c15ULL >> (64 - kCapacityBits); }
 
 // The thread's stack bounds, looked up once (pthread_getattr_np).
 bool thread_stack(ThreadState& t) {
@@ -73,30 +70,7 @@ bool thread_stack(ThreadState& t) {
   return t.stack_hi != 0;
 }
 
-// Removes `a` (backward-shift deletion); false if absent.
-bool remove_locked(std::uintptr_t a, FrameBlock& out) {
-  std::size_t i = slot_of(a);
-  while (g_table[i].address != 0 && g_table[i].address != a) i = (i + 1) & (kCapacity - 1);
-  if (g_table[i].address == 0) return false;
-  out = g_table[i];
-  std::size_t hole = i;
-  for (std::size_t j = (i + 1) & (kCapacity - 1); g_table[j].address != 0; j = (j + 1) & (kCapacity - 1)) {
-    const std::size_t home = slot_of(g_table[j].address);
-    const bool movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
-    if (movable) {
-      g_table[hole] = g_table[j];
-      hole = j;
-    }
-  }
-  g_table[hole].address = 0;
-  --g_count;
-  g_frame_filter[frame_filter_index(a)].fetch_sub(1, std::memory_order_relaxed);
-  return true;
-}
-
 }  // namespace
-
-std::atomic<std::uint16_t> g_frame_filter[kFrameFilter];
 
 void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight, const std::uint64_t* pcs,
                         const std::uint64_t* cfas, int depth) {
@@ -104,19 +78,13 @@ void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight, c
   if (t.serial == 0) t.serial = g_next_serial.fetch_add(1, std::memory_order_relaxed);
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   g_lock.lock();
-  if (g_count + 1 >= kCapacity / 2) {
+  FrameBlock* claimed = g_table.claim(a);
+  if (claimed == nullptr) {
     g_lock.unlock();
     g_record->totals.frame_untracked.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  std::size_t i = slot_of(a);
-  while (g_table[i].address != 0 && g_table[i].address != a) i = (i + 1) & (kCapacity - 1);
-  if (g_table[i].address == 0) {
-    ++g_count;
-    g_frame_filter[frame_filter_index(a)].fetch_add(1, std::memory_order_relaxed);
-  }
-  FrameBlock& b = g_table[i];
-  b.address = a;
+  FrameBlock& b = *claimed;
   b.owner = t.serial;
   b.size = n;
   b.weight = weight;
@@ -139,7 +107,7 @@ void frame_note_free(ThreadState& t, void* p, bool resized) {
   InHook guard(t);
   FrameBlock b;
   g_lock.lock();
-  const bool found = remove_locked(reinterpret_cast<std::uintptr_t>(p), b);
+  const bool found = g_table.remove(reinterpret_cast<std::uintptr_t>(p), b);
   g_lock.unlock();
   if (!found || resized || b.owner != t.serial) return;
   const auto sp = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));

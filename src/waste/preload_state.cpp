@@ -264,6 +264,7 @@ void open_pagemap() {
 void release_thread_slot(void*) {
   ThreadState& t = t_state;
   if (t.slot != nullptr && !t.slot_shared) t.slot->owned.store(0, std::memory_order_release);
+  t.armed = nullptr;
   t.slot = nullptr;
   t.detached = true;
 }
@@ -315,6 +316,7 @@ void fork_child() {
   g_anon_lock.reset();
   g_site_lock.reset();
   ThreadState& t = t_state;
+  t.armed = nullptr;
   t.slot = nullptr;
   t.slot_shared = false;
   t.detached = false;
@@ -410,6 +412,11 @@ ThreadSlot& thread_slot(ThreadState& t) {
   t.slot = &r->slots[0];
   t.slot_shared = true;
   return *t.slot;
+}
+
+void arm(ThreadState& t) {
+  ThreadSlot& slot = thread_slot(t);
+  if (!t.slot_shared) t.armed = &slot;
 }
 
 std::int64_t draw_countdown(ThreadState& t, std::uint64_t rate) {

@@ -51,6 +51,10 @@ struct ReadMemory {
 };
 
 struct ThreadState {
+  // The hot path's one test: the thread's own counter slot while it may
+  // count (the record is live, the thread owns a slot, no slow path runs);
+  // nullptr sends every event through the checks of the slow path.
+  ThreadSlot* armed;
   ThreadSlot* slot;      // nullptr until the thread's first counted event
   bool slot_shared;      // slot 0: add with fetch_add
   bool detached;         // the thread's exit destructor ran: slot 0 from now on
@@ -58,7 +62,8 @@ struct ThreadState {
   // Allocations.
   void* last_alloc;      // the thread's most recent allocation, until freed
   std::uint64_t last_size;
-  double last_weight;    // > 0: sampled, last_pcs holds its stack
+  bool last_sampled;     // last_pcs holds its stack, last_weight its weight
+  double last_weight;
   int last_depth;
   std::uint64_t last_pcs[kMaxFrames];
   std::int64_t alloc_countdown;  // bytes to the next sampled allocation
@@ -80,6 +85,9 @@ extern constinit ZEROLAB_WASTE_TLS thread_local ThreadState t_state;
 
 // The calling thread's counter slot (claims one on first use).
 ThreadSlot& thread_slot(ThreadState& t);
+// Sets t.armed if the thread owns a slot (claims one first).
+// REQUIRES: g_active, t.in_hook == 0.
+void arm(ThreadState& t);
 // Adds to a slot counter: a plain store for an owned slot, fetch_add for slot 0.
 inline void slot_add(const ThreadState& t, std::atomic<std::uint64_t>& counter, std::uint64_t v) {
   if (t.slot_shared) {
@@ -114,16 +122,23 @@ bool anonymous_private(std::uintptr_t begin, std::uintptr_t end);
 ssize_t raw_read(int fd, void* buf, std::size_t n);
 ssize_t raw_pread(int fd, void* buf, std::size_t n, off_t offset);
 
-// RAII: marks the thread as inside a slow path.
+// RAII: marks the thread as inside a slow path (and disarms its hot path).
 class InHook {
  public:
-  explicit InHook(ThreadState& t) : t_(t) { ++t_.in_hook; }
-  ~InHook() { --t_.in_hook; }
+  explicit InHook(ThreadState& t) : t_(t), armed_(t.armed) {
+    ++t_.in_hook;
+    t_.armed = nullptr;
+  }
+  ~InHook() {
+    --t_.in_hook;
+    t_.armed = armed_;
+  }
   InHook(const InHook&) = delete;
   InHook& operator=(const InHook&) = delete;
 
  private:
   ThreadState& t_;
+  ThreadSlot* armed_;
 };
 
 // A spin lock that is safe to take inside malloc (never allocates).
@@ -146,14 +161,6 @@ void alloc_fork_child();
 // allocation of `n` bytes at `p` with its stack (and the frames' CFAs):
 void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight, const std::uint64_t* pcs,
                         const std::uint64_t* cfas, int depth);
-// Counters by address hash of the sampled blocks preload_frame.cpp tracks.
-inline constexpr std::size_t kFrameFilter = 1 << 14;
-extern std::atomic<std::uint16_t> g_frame_filter[kFrameFilter];
-inline std::size_t frame_filter_index(std::uintptr_t a) { return (a >> 4) * 0xff51afd7ed558ccdULL >> 50; }
-// False if `p` is surely not a tracked sampled block (one load; every free).
-inline bool frame_maybe_tracked(const void* p) {
-  return g_frame_filter[frame_filter_index(reinterpret_cast<std::uintptr_t>(p))].load(std::memory_order_relaxed) != 0;
-}
 // Before `p` goes back to glibc (or is resized: `resized`, not judged).
 void frame_note_free(ThreadState& t, void* p, bool resized);
 void frame_fork_prepare();
