@@ -171,6 +171,22 @@ bool prepare_profile_dir(const std::string& dir, std::string& error) {
   return true;
 }
 
+// A new directory for the records. In memory (/dev/shm) where there is one:
+// each process maps its record shared and writes it on every counted event,
+// and on a disk file system the page-cache faults and the file's creation
+// and removal cost about a millisecond per process (bench/waste/overhead.sh).
+// Else in $TMPDIR or /tmp.
+bool make_run_dir(std::string& dir, std::string& error) {
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string fallback = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  for (const std::string& base : {std::string("/dev/shm"), fallback}) {
+    dir = base + "/zerolab-waste.XXXXXX";
+    if (mkdtemp(dir.data()) != nullptr) return true;
+  }
+  error = "cannot create a directory for the records in " + dir + ": " + std::strerror(errno);
+  return false;
+}
+
 // ---- running the program ------------------------------------------------------
 
 volatile sig_atomic_t g_child = 0;
@@ -283,12 +299,8 @@ int run_waste(std::span<char* const> args) {
   if (!flags.profile_dir.empty() && !prepare_profile_dir(flags.profile_dir, error)) {
     return fail(kExitBadUsage, error);
   }
-  const char* tmp = std::getenv("TMPDIR");
-  std::string run_dir = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/zerolab-waste.XXXXXX";
-  if (mkdtemp(run_dir.data()) == nullptr) {
-    return fail(kExitFailed, "cannot create a directory for the records in " + run_dir + ": " +
-                                 std::strerror(errno));
-  }
+  std::string run_dir;
+  if (!make_run_dir(run_dir, error)) return fail(kExitFailed, error);
 
   const auto start = std::chrono::steady_clock::now();
   const int status = run_program(path, flags, preload, run_dir, error);
