@@ -35,3 +35,14 @@ if(TARGET zerolab_lab)
     LIBS zerolab_lab zerolab_alloc_hooks
     LABELS lab)
 endif()
+
+# Every seed claim quotes its seed verbatim (skipped where the seeds,
+# which are not in the repository, are absent).
+if(TARGET zerolab_lab)
+  zerolab_add_test(lab_seed_quote_test
+    SOURCES lab_seed_quote_test.cpp
+    LIBS zerolab_lab zerolab_alloc_hooks
+    LABELS lab)
+  target_compile_definitions(lab_seed_quote_test
+    PRIVATE ZEROLAB_SEEDS_DIR="${PROJECT_SOURCE_DIR}/../shared/seeds")
+endif()

@@ -176,49 +176,49 @@ Experiment make_append_int_experiment() {
       {name("AppendIntStrEscape"), &int_str_escape, 0, t},
       {name("AppendIntNoInline"), &no_inline, 0, t},
   };
-  const std::string sec = "appendix: escape_test.go and its run";
+  const std::string sec = "escape_test.go (the appendix's benchmarks and their run)";
   const auto pair = [&](Claim c, const char* slower, const char* faster) {
     e.claims.push_back(std::move(c.go_names(name(slower), name(faster))));
   };
   pair(Claim::no_change({"This implementation is nearly as fast as the original: memcopies are "
-                         "incredibly fast even when they’re pointless.",
-                         sec + " (AppendPreAllocNoEscape)",
+                         "incredibly fast even when they're pointless.",
+                         sec + ": AppendPreAllocNoEscape",
                          "0.95x (10.60 vs 11.17 ns/op); no ± in the seed: within 10%"},
                         0.10, name("AppendPreAllocNoEscape"), name("AppendIntBaseline")),
        "AppendPreAllocNoEscape", "AppendIntBaseline");
   pair(Claim::no_change({"function calls take time. Individual calls are neglitgible, but big "
                          "chains of indirections can add up.",
-                         sec + " (AppendIntNoInline)",
+                         sec + ": AppendIntNoInline",
                          "0.93x (10.43 vs 11.17 ns/op); no ± in the seed: within 10%"},
                         0.10, name("AppendIntNoInline"), name("AppendIntBaseline")),
        "AppendIntNoInline", "AppendIntBaseline");
   pair(Claim::about({"but if those strings escape it's the worst we've seen yet",
-                     sec + " (AppendIntStrEscape)",
+                     sec + ": AppendIntStrEscape",
                      "5.2x (119.7 vs 22.85 ns/op, IntStrEscape vs IntStrNoEscape)"},
                     5.2, name("AppendIntStrEscape"), name("AppendIntStrNoEscape")),
        "AppendIntStrEscape", "AppendIntStrNoEscape");
   pair(Claim::is_faster({"On the other hand, if that memory escapes to the heap, our "
                          "pre-allocation helps significantly less.",
-                         sec + " (AppendPreAllocEscape)", "11.6x (122.6 vs 10.60 ns/op)"},
+                         sec + ": AppendPreAllocEscape", "11.6x (122.6 vs 10.60 ns/op)"},
                         name("AppendPreAllocEscape"), name("AppendPreAllocNoEscape")),
        "AppendPreAllocEscape", "AppendPreAllocNoEscape");
   e.claims.push_back(
       Claim::within({"all versions of p are still 'alive', so the compiler had to allocate afresh "
                      "for each.",
-                     sec + " (AppendBufLeak)", "4 allocs/op (104 B/op): at least 1"},
+                     sec + ": AppendBufLeak", "4 allocs/op (104 B/op): at least 1"},
                     name("AppendBufLeak"), kAllocsPerOp, 1, 1e9)
           .go_bench(name("AppendBufLeak")));
   e.claims.push_back(
       Claim::within({"go's escape analyzer is good enough to realize that we don't actually use "
                      "the intermediate buffer, so it never escapes at all.",
-                     sec + " (AppendBuf)",
+                     sec + ": AppendBuf",
                      "0 allocs/op stated; its own run: 1 allocs/op (8 B/op)"},
                     name("AppendBuf"), kAllocsPerOp, 0, kNothingAllocsPerOp)
           .go_bench(name("AppendBuf")));
   e.claims.push_back(
       Claim::within({"Even allocating a bunch of small strings can be cleverly inlined in simple "
                      "situations...",
-                     sec + " (AppendIntStrNoEscape)",
+                     sec + ": AppendIntStrNoEscape",
                      "0 allocs/op, but 7 B/op: the count is truncated"},
                     name("AppendIntStrNoEscape"), kAllocsPerOp, 0, kNothingAllocsPerOp)
           .go_bench(name("AppendIntStrNoEscape")));

@@ -196,8 +196,8 @@ Experiment make_arena_experiment() {
   e.benchmarks.push_back({"BenchmarkSimpleStruct_NoArena/n=100", &simple_no_arena, 2'000'000});
   e.benchmarks.push_back({"BenchmarkSimpleStruct_Arena/n=100", &simple_arena, 2'000'000});
   e.benchmarks.push_back({"BenchmarkSlice_Monotonic/n=100", &slice_monotonic<100>, ops_for(100)});
-  const std::string results = "README: Results";
-  const std::string why = "README: the paragraph after Results (refill)";
+  const std::string results = "Results (the README's table)";
+  const std::string why = "Results (the paragraph after the table: refill)";
   const char* no_arenas = "Go 1.19 has no arenas (GOEXPERIMENT=arenas is Go 1.20+)";
   const auto add = [&](Claim c) { e.claims.push_back(std::move(c.go_not_comparable(no_arenas))); };
   // "about half the bytes": the seed's B/op, NoArena over Arena, per row.
@@ -220,8 +220,8 @@ Experiment make_arena_experiment() {
                      2.0, name(heap.c_str(), r.n), name(arena.c_str(), r.n))
             .in(kBytesPerOp));
   }
-  add(Claim::is_faster({"Somehow surprisingly the results are a little worse than the standard "
-                        "allocations.",
+  add(Claim::is_faster({"Somehow surprisingly the results are a little worse than the results "
+                        "obtained from the standard allocations.",
                         why,
                         "ComplexStruct n=100000: 1.47x (4943917 vs 3372102 ns/op); the same "
                         "table's Slice n=100000 has the arena faster (2653274 vs 3838836)"},

@@ -342,7 +342,7 @@ Experiment make_copy_experiment() {
       "mallocs/op and malloc-B/op added: the timed code's allocations untruncated (Go 1.19 "
       "prints integers).",
   };
-  const std::string sec = "the PR's Linux benchmark table (old_linux.txt vs new_linux.txt)";
+  const std::string sec = "Linux (the PR's table, old_linux.txt vs new_linux.txt)";
   const auto claim = [&](Claim c, const char* pair, const char* slower, const char* faster) {
     c.go_names(bench(pair, slower), bench(pair, faster));
     e.claims.push_back(std::move(c));

@@ -132,11 +132,11 @@ Experiment make_oid_experiment() {
   };
   // The seed's sections.
   const std::string first = "cableshow.formatOID: first attempts";
-  const std::string s1 = "cableshow.formatOID: #1: pre-allocation and strings.Builder";
+  const std::string s1 = "cableshow.formatOID: #1: pre-allocation: profile";
   const std::string s2 = "cableshow.formatOID: #2: FormatInt -> AppendInt";
   const std::string s3 = "cableshow.formatOID: #3: string tables";
-  const std::string s4 = "cableshow.formatOID: #4: Interning and Memoization";
-  const std::string s4m = "cableshow.formatOID: #4: Advanced Memory Metrics";
+  const std::string s4 = "`cableshow.formatOID` #4: Interning and Memoization";
+  const std::string s4m = "cableshow.formatOID: Optimization #4: Interning and Memoization: Advanced Memory Metrics";
   const std::string sp = "cableshow.parseOID: benchmarks";
   // The ranking, Foolish > Naive > StringBuilder > AppendInt > StringTable >
   // Memoized (the seed's final table, ns/op), one step per claim, each with
@@ -145,8 +145,8 @@ Experiment make_oid_experiment() {
     e.claims.push_back(Claim::is_faster(std::move(ref), fmt(slower), fmt(faster))
                            .go_names(fmt(slower), fmt(faster)));
   };
-  step({"the original version of this code, rejected at code review. this is the kind of code "
-        "you should never let in your codebase",
+  step({"the original version of this code, rejected at code review. … this is the kind of "
+        "code you should never let in your codebase",
         first, "1.19x (178.1 vs 150.0 ns/op, the final table)"},
        "Foolish", "Naive");
   step({"This helps a lot, cutting nearly two-thirds of the bytes under the average case", s1,

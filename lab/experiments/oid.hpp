@@ -32,14 +32,24 @@ constexpr std::int64_t kMul = 1000;
 constexpr std::int64_t kMax = kMul * kMul * kMul * kMul * kMul - 1;
 constexpr std::size_t kMaxLen = 19;  // "999.999.999.999.999"
 
-// Foolish: += of a temporary std::to_string per section.
+// Go's `a += b` on strings: a new string of exactly len(a) + len(b),
+// both copied in (runtime.concatstrings); the old one is left as garbage.
+inline std::string go_concat(const std::string& a, std::string_view b) {
+  std::string out;
+  out.reserve(a.size() + b.size());
+  out.append(a).append(b);
+  return out;
+}
+
+// Foolish: a new string per += (Go strings are immutable), with a
+// temporary std::to_string per section.
 inline std::string format_foolish(std::int64_t n) {
   std::string dst;
   for (;;) {
-    dst += std::to_string(n % kMul);
+    dst = go_concat(dst, std::to_string(n % kMul));
     n /= kMul;
     if (n == 0) return dst;
-    dst += ".";
+    dst = go_concat(dst, ".");
   }
 }
 
