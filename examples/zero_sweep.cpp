@@ -62,8 +62,8 @@ ZEROLAB_BENCHMARK(Zero) {
         if (p == nullptr) sb.fatal("mmap failed");
         sb.set_bytes(static_cast<std::int64_t>(n));
         // One untimed call, the same for every method: zero_fill's first
-        // call in a size bucket from 1 MiB races the methods once per
-        // process (zero.hpp), which is not its steady-state speed.
+        // call in a process calibrates (zero.hpp), which is not its
+        // steady-state speed.
         fn(p, n);
         for (auto _ : sb.loop()) {
           fn(p, n);

@@ -177,29 +177,41 @@ TEST(ZeroFill, MethodsZeroExactlyTheRange) {
       [](void* p, std::size_t n) { zero_methods::nt_stores(p, n); }, "nt_stores");
 }
 
-// The calibrated configuration races each large bucket on the caller's
-// buffer at its first use: every byte of the range ends zero, and none
-// outside it is touched, whichever method wins.
-TEST(ZeroFill, LearningOnTheCallersBufferZeroesExactlyTheRange) {
+// Calibration checks the CPUID rule at 4 KiB..512 KiB and may change only
+// those sizes: below 4 KiB vector stores, from 1 MiB the rule's bands
+// exactly; zero_fill under the bands it installs zeroes exactly the range
+// at sizes in every band.
+TEST(ZeroFill, CalibrationChangesOnlyTheLadderAndStaysExact) {
   ConfigGuard restore;
   const ZeroConfig c = zero_calibrate();
   ASSERT_EQ(c.source, "calibrated");
+  ASSERT_FALSE(c.bands.empty());
+  EXPECT_GE(c.bands.front().from, std::size_t{4} << 10);
   for (std::size_t i = 1; i < c.bands.size(); ++i) EXPECT_LT(c.bands[i - 1].from, c.bands[i].from);
-  EXPECT_NE(c.reason.find("not yet raced"), std::string::npos) << c.reason;
+  const ZeroConfig rule = default_zero_config();
+  const auto tail = [](const std::vector<ZeroBand>& bands) {
+    std::vector<ZeroBand> out;
+    for (const ZeroBand& b : bands) {
+      if (b.from > (std::size_t{1} << 20)) out.push_back(b);
+    }
+    return out;
+  };
+  EXPECT_EQ(tail(c.bands), tail(rule.bands));
+  const std::size_t verdicts = c.reason.find("paired rounds");
+  ASSERT_NE(verdicts, std::string::npos) << c.reason;
+  for (const char* size : {" 4KiB ", " 8KiB ", " 256KiB ", " 512KiB "}) {
+    EXPECT_NE(c.reason.find(size, verdicts), std::string::npos) << size << c.reason;
+  }
+  EXPECT_GT(c.calibration_ms, 0);
   std::mt19937_64 rng(42);
-  for (std::size_t bucket = std::size_t{1} << 20; bucket <= (std::size_t{16} << 20); bucket *= 2) {
-    const std::size_t n = bucket + std::uniform_int_distribution<std::size_t>(0, bucket - 1)(rng);
+  for (std::size_t from = 2048; from <= (std::size_t{32} << 20); from *= 2) {
+    const std::size_t n = from + std::uniform_int_distribution<std::size_t>(0, from - 1)(rng);
     const std::size_t align = std::uniform_int_distribution<std::size_t>(0, 63)(rng);
     std::vector<unsigned char> buf(kGuardBytes + 64 + n + kGuardBytes, kGuard);
     const std::size_t offset = kGuardBytes + align;
-    zero_fill(buf.data() + offset, n);  // the race
-    ASSERT_TRUE(only_range_zeroed(buf, offset, n)) << "n=" << n;
-    std::memset(buf.data(), kGuard, buf.size());
-    zero_fill(buf.data() + offset, n);  // the learned method
+    zero_fill(buf.data() + offset, n);
     ASSERT_TRUE(only_range_zeroed(buf, offset, n)) << "n=" << n;
   }
-  const ZeroConfig after = zero_config();
-  EXPECT_NE(after.reason.find("buckets raced on first use: 1MiB "), std::string::npos) << after.reason;
 }
 
 TEST(ZeroConfig, BandsRoundTripAndBadBandsAreRefused) {

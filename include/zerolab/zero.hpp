@@ -4,28 +4,25 @@
 // zero_fill(p, n) is memset(p, 0, n) with the method chosen per size band:
 // overlapping stores for small sizes (no loop; up to 64 bytes inline, no
 // call), vector stores below 4 KiB, and from there for each band of sizes
-// the fastest of vector stores, rep stosb, non-temporal (cache-bypassing)
-// stores and glibc's memset on this machine, found by measuring, in two
-// steps:
-//   - 4 KiB to 512 KiB, a ladder (every power of two) timed on a scratch
-//     buffer at the first call that needs it: five interleaved samples per
-//     method and size, about 1-3 ms once per process
-//     (zero_config().calibration_ms says how long it took);
-//   - from 1 MiB to half the L3 (rounded down to a power of two, 2-32 MiB),
-//     each power-of-two bucket is raced on the buffer
-//     of the first zero_fill that lands in it: every method writes zeros,
-//     so that call costs about fourteen passes over its own range instead
-//     of one (each method timed on its second pass, in the cache state its
-//     own first left), once per bucket and process (zero_config().reason
-//     says what each race cost), and needs no scratch memory.
-// A size keeps the smaller size's method unless another beats it by 3%.
-// From half the L3 on, non-temporal stores: a buffer that large does not
-// stay in a shared L3 from one zeroing to the next, and the race on its
-// first call cannot tell (it finds the range still cached).
-// Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands are the CPUID
-// rule: rep stosb from the L2 size with ERMS, non-temporal from min(L3, 32
-// MiB). zero_config() says which bands are in force and why.
-//
+// one of vector stores, rep stosb, non-temporal (cache-bypassing) stores
+// and glibc's memset. The bands start from the CPUID rule:
+//   - vector stores below 4 KiB;
+//   - with ERMS, rep stosb from 4 KiB (its microcode writes whole lines;
+//     glibc's memset switches to it at 2 KiB);
+//   - non-temporal stores from half the L3 (rounded down to a power of two,
+//     2-32 MiB): a buffer that large does not stay in a shared L3 from one
+//     zeroing to the next.
+// At first use (or zero_calibrate()) the rule is checked once per process
+// at 4 KiB .. 512 KiB on a scratch buffer: nine paired rounds of the
+// rule's method against the others, about 1 ms
+// (zero_config().calibration_ms says how long it took); another method
+// takes a size over only when it beat the rule's by 25% or more in the
+// median (1.25x: here the methods trade places by up to 20% from one
+// moment to the next), so the bands do not change from process to process
+// with the noise. Sizes from 1 MiB follow the rule unmeasured (nothing is timed on
+// the caller's buffers). zero_config() says which bands are in force and
+// why: the rule, and each size's verdict.
+// Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands are the rule.
 // Overrides, read once at first use (a bad value is ignored and reported in
 // zero_config().env_error; the library itself never prints):
 //   ZEROLAB_ZERO_ISA=sse2|avx2|avx512  the vector width (default: avx2 if present)
@@ -115,8 +112,9 @@ struct ZeroConfig {
   // ("" if none). Programs that print (the zerolab CLI) warn with it.
   std::string env_error;
 
-  // "isa=avx2 stosb=0 nt=4194304 (erms fsrm avx2 avx512; L1d 48KiB L2 1280KiB
-  // L3 48MiB) bands: 4MiB nt; calibrated: ...".
+  // "isa=avx2 stosb=4096 nt=16777216 (erms fsrm avx2 avx512; L1d 48KiB L2
+  // 1280KiB L3 48MiB) bands: 4KiB rep-stosb, 16MiB nt; calibrated: the CPUID
+  // rule, ..., checked at cpu 0, 0.84 ms, ...: 4KiB rep-stosb kept (vector 0.98x), ...".
   std::string to_string() const;
 };
 

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 
 #include "format/byte_size.hpp"
@@ -94,44 +95,29 @@ bool valid_bands(const std::vector<ZeroBand>& bands) {
   return true;
 }
 
-// How many large buckets are raced (from kLargeFrom up); 0: none.
-constinit std::atomic<int> g_learned_buckets{0};
-
-// Where calibrated bands switch to non-temporal stores, and so where the
-// raced buckets end: half the L3 (what one core of a shared L3 can count
-// on; measured here, a 24 MiB buffer zeroed 1.3-2.3x faster with them than
-// with rep stosb, the L3 being 48 MiB), rounded down to a power of two,
-// within 2-32 MiB.
-std::size_t nt_from_cache(const ZeroConfig& rule) {
+// Where the rule switches to non-temporal stores: half the L3 (what one
+// core of a shared L3 can count on; measured here, a 24 MiB buffer zeroed
+// 1.3-2.3x faster with them than with rep stosb, the L3 being 48 MiB),
+// rounded down to a power of two, within 2-32 MiB (32 MiB, Go's memclr
+// threshold, when the L3 size is unknown).
+std::size_t nt_from_cache(std::size_t l3) {
   std::size_t top = std::size_t{32} << 20;
-  if (rule.l3 != 0) {
-    top = internal::kLargeFrom * 2;
-    while (top * 2 <= rule.l3 / 2 && top < (std::size_t{32} << 20)) top *= 2;
+  if (l3 != 0) {
+    top = std::size_t{2} << 20;
+    while (top * 2 <= l3 / 2 && top < (std::size_t{32} << 20)) top *= 2;
   }
   return top;
 }
 
-// REQUIRES: valid_bands(bands). With `learn_below` > kLargeFrom, the large
-// buckets below it start unknown and are raced on first use; with 0, the
-// bands rule every size.
-void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, std::size_t learn_below) {
-  const bool learning = learn_below > internal::kLargeFrom;
-  int learned = 0;
-  while (learning && learned < internal::kLargeBuckets &&
-         (internal::kLargeFrom << (learned + 1)) <= learn_below) {
-    ++learned;
-  }
+// REQUIRES: valid_bands(bands).
+void install(ZeroIsa isa, const std::vector<ZeroBand>& bands) {
   internal::g_zero_vector_below.store(0, std::memory_order_relaxed);
-  internal::g_zero_learning.store(false, std::memory_order_relaxed);
   for (int i = internal::kZeroBandSlots; i-- > 0;) {
     const auto k = static_cast<std::size_t>(i);
     const std::uint64_t slot =
         k < bands.size() ? (static_cast<std::uint64_t>(bands[k].method) << 56) | bands[k].from
                          : internal::kNoBand;
     internal::g_zero_bands[i].store(slot, std::memory_order_relaxed);
-  }
-  for (auto& bucket : internal::g_zero_large) {
-    bucket.store(internal::kLargeUnknown, std::memory_order_relaxed);
   }
   for (int k = 0; k < 64; ++k) {
     const std::size_t lo = std::size_t{1} << k;
@@ -141,18 +127,12 @@ void install(ZeroIsa isa, const std::vector<ZeroBand>& bands, std::size_t learn_
       if (b.from <= lo) entry = static_cast<unsigned char>(b.method);
       if (b.from > lo && b.from <= hi) entry = internal::kZeroMixed;
     }
-    if (k >= internal::kLargeLog2 && k < internal::kLargeLog2 + learned) {  // the raced buckets
-      entry = internal::kZeroLearn;
-    }
     internal::g_zero_by_log2[k].store(entry, std::memory_order_relaxed);
   }
   g_isa.store(static_cast<int>(isa), std::memory_order_relaxed);
   g_vector.store(internal::vector_kernel(isa), std::memory_order_release);
   g_fill.store(fill_for(isa), std::memory_order_release);
-  g_learned_buckets.store(learned, std::memory_order_relaxed);
-  internal::g_zero_learning.store(learning, std::memory_order_release);
-  std::size_t vector_below = bands.empty() ? internal::kZeroBandSizeMask : bands.front().from;
-  if (learning) vector_below = std::min(vector_below, internal::kLargeFrom);
+  const std::size_t vector_below = bands.empty() ? internal::kZeroBandSizeMask : bands.front().from;
   internal::g_zero_vector_below.store(vector_below, std::memory_order_release);
 }
 
@@ -164,78 +144,6 @@ std::vector<ZeroBand> installed_bands() {
     bands.push_back({static_cast<std::size_t>(b & internal::kZeroBandSizeMask),
                      static_cast<ZeroMethod>(b >> 56)});
   }
-  return bands;
-}
-
-// The runner-up's time over the winner's, per learned bucket, in thousandths.
-constinit std::atomic<std::uint32_t> g_large_margin[internal::kLargeBuckets] = {};
-// What each bucket's race cost its first caller, in microseconds.
-constinit std::atomic<std::uint32_t> g_large_race_us[internal::kLargeBuckets] = {};
-
-// The bands as zero_fill applies them now: the installed ones, with each
-// learned bucket in place while learning is on. Appends what was learned
-// (and what not yet) to `report`.
-std::vector<ZeroBand> effective_bands(std::string* report) {
-  const std::vector<ZeroBand> installed = installed_bands();
-  if (!internal::g_zero_learning.load(std::memory_order_acquire)) return installed;
-  std::vector<ZeroBand> bands;
-  const auto add = [&bands](std::size_t from, ZeroMethod m) {
-    const ZeroMethod current = bands.empty() ? ZeroMethod::kVector : bands.back().method;
-    if (m != current) bands.push_back({from, m});
-  };
-  const int buckets = g_learned_buckets.load(std::memory_order_relaxed);
-  const std::size_t past = internal::kLargeFrom << buckets;
-  for (const ZeroBand& b : installed) {
-    if (b.from < internal::kLargeFrom) add(b.from, b.method);
-  }
-  std::string learned;
-  std::string pending;
-  for (int k = 0; k < buckets; ++k) {
-    const std::size_t from = internal::kLargeFrom << k;
-    const unsigned char st = internal::g_zero_large[k].load(std::memory_order_acquire);
-    if (st < internal::kDone) {
-      const auto m = static_cast<ZeroMethod>(st);
-      add(from, m);
-      char margin[64];
-      std::snprintf(margin, sizeof margin, " %.2fx (race %.2f ms)",
-                    g_large_margin[k].load(std::memory_order_relaxed) / 1000.0,
-                    g_large_race_us[k].load(std::memory_order_relaxed) / 1000.0);
-      learned +=
-          (learned.empty() ? "" : ", ") + internal::format_byte_size(from) + " " + to_string(m) + margin;
-    } else {
-      ZeroMethod m = ZeroMethod::kVector;
-      for (const ZeroBand& b : installed) {
-        if (b.from <= from) m = b.method;
-      }
-      add(from, m);
-      pending += (pending.empty() ? "" : " ") + internal::format_byte_size(from);
-    }
-  }
-  for (const ZeroBand& b : installed) {
-    if (b.from >= past) add(b.from, b.method);
-  }
-  if (report != nullptr) {
-    *report +=
-        "; buckets raced on first use: " + (learned.empty() ? std::string("none yet") : learned);
-    if (!pending.empty()) *report += "; not yet raced (the bands rule them): " + pending;
-  }
-  return bands;
-}
-
-// The ladder's bands below 1 MiB, then the CPUID rule's from there on, and
-// non-temporal stores past the last bucket.
-std::vector<ZeroBand> calibrated_bands(const std::vector<ZeroBand>& ladder,
-                                       const ZeroConfig& rule) {
-  std::vector<ZeroBand> bands = ladder;
-  const auto add = [&bands](std::size_t from, ZeroMethod m) {
-    const ZeroMethod current = bands.empty() ? ZeroMethod::kVector : bands.back().method;
-    if (m != current) bands.push_back({from, m});
-  };
-  const std::size_t past = nt_from_cache(rule);
-  for (const ZeroBand& b : rule.bands) {
-    if (b.from >= internal::kLargeFrom && b.from < past) add(b.from, b.method);
-  }
-  add(past, ZeroMethod::kNonTemporal);
   return bands;
 }
 
@@ -251,6 +159,18 @@ std::vector<ZeroBand> bands_from_thresholds(std::size_t stosb, std::size_t nt) {
   if (stosb != 0 && (nt == 0 || stosb < nt)) bands.push_back({stosb, ZeroMethod::kRepStosb});
   if (nt != 0) bands.push_back({nt, ZeroMethod::kNonTemporal});
   return bands;
+}
+
+// "vector below 4KiB, rep-stosb from 4KiB (ERMS), nt from 16MiB (half the 48MiB L3)".
+std::string rule_reason(const ZeroConfig& rule) {
+  std::string r = rule.stosb_threshold != 0
+                      ? "vector below " + internal::format_byte_size(rule.stosb_threshold) +
+                            ", rep-stosb from " + internal::format_byte_size(rule.stosb_threshold) +
+                            " (ERMS)"
+                      : std::string("vector (no ERMS)");
+  r += ", nt from " + internal::format_byte_size(rule.nt_threshold);
+  r += rule.l3 != 0 ? " (half the " + internal::format_byte_size(rule.l3) + " L3)" : " (L3 unknown)";
+  return r;
 }
 
 void append_error(std::string& errors, const std::string& one) {
@@ -306,16 +226,16 @@ void resolve() {
     std::lock_guard lock(s.mu);
     s.env_error = errors;
     if (thresholds_given || !calibrate) {
-      install(isa, bands_from_thresholds(stosb, nt), 0);
+      install(isa, bands_from_thresholds(stosb, nt));
       s.source = thresholds_given ? "environment" : "cpuid";
       s.reason = thresholds_given ? "ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT given: no calibration"
-                                  : "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule";
+                                  : "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule, " + rule_reason(d);
       return;
     }
-    const internal::Calibration c = internal::calibrate_ladder(isa, d);
-    install(isa, calibrated_bands(c.bands, d), nt_from_cache(d));
+    const internal::Calibration c = internal::calibrate_bands(isa, d);
+    install(isa, c.bands);
     s.source = "calibrated";
-    s.reason = c.reason;
+    s.reason = "the CPUID rule, " + rule_reason(d) + ", checked at " + c.reason;
     s.calibration_ms = c.ms;
   });
 }
@@ -332,30 +252,18 @@ void resolve_and_vector(void* p, std::size_t n) noexcept {
 
 }  // namespace
 
+// The names, indexed by the enums' values (declaration order).
+constexpr const char* kIsaNames[] = {"sse2", "avx2", "avx512"};
+constexpr const char* kMethodNames[] = {"vector", "rep-stosb", "nt", "memset"};
+
 const char* to_string(ZeroIsa isa) noexcept {
-  switch (isa) {
-    case ZeroIsa::kAvx512:
-      return "avx512";
-    case ZeroIsa::kAvx2:
-      return "avx2";
-    case ZeroIsa::kSse2:
-      break;
-  }
-  return "sse2";
+  const auto i = static_cast<std::size_t>(isa);
+  return i < std::size(kIsaNames) ? kIsaNames[i] : "sse2";
 }
 
 const char* to_string(ZeroMethod method) noexcept {
-  switch (method) {
-    case ZeroMethod::kRepStosb:
-      return "rep-stosb";
-    case ZeroMethod::kNonTemporal:
-      return "nt";
-    case ZeroMethod::kMemset:
-      return "memset";
-    case ZeroMethod::kVector:
-      break;
-  }
-  return "vector";
+  const auto i = static_cast<std::size_t>(method);
+  return i < std::size(kMethodNames) ? kMethodNames[i] : "vector";
 }
 
 std::string ZeroConfig::to_string() const {
@@ -391,15 +299,15 @@ ZeroConfig default_zero_config() {
   c.l2 = f.l2;
   c.l3 = f.l3;
   c.isa = f.avx2 ? ZeroIsa::kAvx2 : ZeroIsa::kSse2;
-  // The CPUID rule, for when there is no calibration: vector stores while
-  // the buffer fits the L2; past it rep stosb, whose microcode writes whole
-  // lines without reading them first; non-temporal stores once the buffer
-  // cannot stay in the L3 (at most 32 MiB, Go's memclr threshold).
-  const std::size_t stosb = f.l2 != 0 ? f.l2 : (std::size_t{1} << 20);
-  c.stosb_threshold = f.erms ? stosb : 0;
-  std::size_t nt = std::size_t{32} << 20;
-  if (f.l3 != 0 && f.l3 < nt) nt = f.l3;
-  c.nt_threshold = nt;
+  // The CPUID rule (calibration only overrules it where another method is
+  // clearly faster): vector stores below 4 KiB; from there, with ERMS, rep
+  // stosb, whose microcode writes whole lines (glibc 2.36's memset itself
+  // switches to it at 2 KiB on every ERMS CPU; in the sweeps here vector
+  // stores still won by 30-37% at 2 KiB, rep stosb won by 18-44% from 8 KiB
+  // to 32 KiB, and 4 KiB was within 7%); non-temporal stores from half the
+  // L3 (nt_from_cache).
+  c.stosb_threshold = f.erms ? std::size_t{4} << 10 : 0;
+  c.nt_threshold = nt_from_cache(f.l3);
   c.bands = bands_from_thresholds(c.stosb_threshold, c.nt_threshold);
   c.source = "cpuid";
   return c;
@@ -409,15 +317,14 @@ ZeroConfig zero_config() {
   resolve();
   ZeroConfig c = default_zero_config();
   c.isa = static_cast<ZeroIsa>(g_isa.load(std::memory_order_relaxed));
-  std::string learned;
-  c.bands = effective_bands(&learned);
+  c.bands = installed_bands();
   c.stosb_threshold = first_band_of(c.bands, ZeroMethod::kRepStosb);
   c.nt_threshold = first_band_of(c.bands, ZeroMethod::kNonTemporal);
   Provenance& s = provenance();
   std::lock_guard lock(s.mu);
   c.env_error = s.env_error;
   c.source = s.source;
-  c.reason = s.reason + (c.source == "calibrated" ? learned : "");
+  c.reason = s.reason;
   c.calibration_ms = s.calibration_ms;
   return c;
 }
@@ -426,13 +333,13 @@ ZeroConfig zero_calibrate() {
   resolve();
   const auto isa = static_cast<ZeroIsa>(g_isa.load(std::memory_order_relaxed));
   const ZeroConfig rule = default_zero_config();
-  const internal::Calibration c = internal::calibrate_ladder(isa, rule);
+  const internal::Calibration c = internal::calibrate_bands(isa, rule);
   {
     Provenance& s = provenance();
     std::lock_guard lock(s.mu);
-    install(isa, calibrated_bands(c.bands, rule), nt_from_cache(rule));
+    install(isa, c.bands);
     s.source = "calibrated";
-    s.reason = c.reason;
+    s.reason = "the CPUID rule, " + rule_reason(rule) + ", checked at " + c.reason;
     s.calibration_ms = c.ms;
   }
   return zero_config();
@@ -449,7 +356,7 @@ bool set_zero_config(const ZeroConfig& config) {
   resolve();
   Provenance& s = provenance();
   std::lock_guard lock(s.mu);
-  install(config.isa, bands, 0);
+  install(config.isa, bands);
   s.source = "set_zero_config";
   s.reason.clear();
   s.calibration_ms = 0;
@@ -480,28 +387,7 @@ namespace internal {
 
 bool zero_uses_nt(std::size_t n) noexcept {
   resolve();
-  if (n >= kLargeFrom && g_zero_learning.load(std::memory_order_relaxed)) {
-    const int k = zero_large_bucket(n);
-    if (k < kLargeBuckets) {
-      const unsigned char st = g_zero_large[k].load(std::memory_order_relaxed);
-      if (st < kDone) return st == static_cast<unsigned char>(ZeroMethod::kNonTemporal);
-    }
-  }
-  return zero_band_method(n) == ZeroMethod::kNonTemporal;
-}
-
-bool zero_learn(void* p, std::size_t n) noexcept {
-  const int k = zero_large_bucket(n);
-  unsigned char expected = kLargeUnknown;
-  if (!g_zero_large[k].compare_exchange_strong(expected, kLargeBusy, std::memory_order_acq_rel)) {
-    return false;
-  }
-  const auto isa = static_cast<ZeroIsa>(g_isa.load(std::memory_order_relaxed));
-  const LargeVerdict v = race_large(p, n, isa, cpu_features().erms);
-  g_large_margin[k].store(static_cast<std::uint32_t>(v.margin * 1000), std::memory_order_relaxed);
-  g_large_race_us[k].store(static_cast<std::uint32_t>(v.ms * 1000), std::memory_order_relaxed);
-  g_zero_large[k].store(static_cast<unsigned char>(v.method), std::memory_order_release);
-  return true;
+  return n > 0 && zero_method_of(n) == ZeroMethod::kNonTemporal;
 }
 
 Fill vector_kernel(ZeroIsa isa) noexcept {

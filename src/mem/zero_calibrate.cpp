@@ -1,25 +1,33 @@
 // zero_fill's calibration (zero_calibrate.hpp).
 //
-// Below 4 KiB: vector stores, not measured (every x86 glibc uses them there
-// too; a rep stosb start-up alone costs more than the stores: at 2 KiB it
-// was 15-60% slower in every sweep here, yet a millisecond's timing under
-// load picked it in some processes).
-// The ladder, 4 KiB to 512 KiB by factors of two: each method is timed on
-// a 512 KiB scratch buffer in samples of about 64 KiB of repeated calls (a
-// reused buffer, as in real code), after about 50 µs of untimed vector
-// stores (the CPU powers its upper vector lanes up on first use, running
-// wide stores slowly until then) and one untimed call of each method; five
-// samples per method, interleaved, the best one counts. A size keeps the
-// smaller size's winner unless another method is 3% faster, so noise does
-// not make the bands flap.
-// From 1 MiB (the large buckets): each power-of-two bucket is raced once,
-// on the buffer of the first zero_fill that lands in it — every method
-// writes zeros, so the caller's buffer is a free test bench and no scratch
-// memory has to be faulted in: each method timed on the second of two
-// passes (so it finds the range where its own last pass left it: in the
-// caches, or for non-temporal stores not), then a second round for the
-// methods within 20% of the best; the best pass of each counts and the
-// range ends zeroed as asked (about 14 passes).
+// The CPUID rule (zero.cpp) is the starting point, and measuring only
+// overrules it where another method is clearly faster: in the sweeps here
+// the methods that can win a size are often within 5% of each other, and a
+// millisecond's timing then picked a different one in every process (rep
+// stosb in one, memset in the next, vector stores in a third), some of them
+// 10-15% slower than the rule's choice in a longer run. So:
+//   - below 4 KiB: vector stores, not measured (rep stosb's start-up alone
+//     costs more than the stores there: 30-37% slower at 2 KiB);
+//   - 4 KiB to 512 KiB by twos, on a 512 KiB scratch buffer: the rule's
+//     method against vector stores, rep stosb (with ERMS) and glibc's
+//     memset, nine rounds; in each round every method is timed once (about
+//     64 KiB of repeated calls on the same bytes, as in real reuse; the
+//     order rotates), and a challenger's time is divided by the rule's of
+//     the same round, so a slow moment (another process, a frequency step)
+//     cancels. A challenger replaces the rule's method only when the median
+//     of its nine ratios is at most 0.80: here vector stores and rep stosb
+//     trade places by up to 20% from one moment to the next at 4-32 KiB
+//     (vector stores at 4 KiB measured 1.20x faster in one calibration and
+//     0.78x in the next process's sweep; the physical cores are likely
+//     shared with other guests), so only a larger loss is a fact about the
+//     machine. Non-temporal stores are not
+//     candidates below 1 MiB (2-30x slower than the others there in every
+//     sweep);
+//   - from 1 MiB: the rule, not measured (timing there needs buffers of
+//     megabytes: faulting them in alone costs milliseconds).
+// Before anything is timed, about 50 µs of untimed vector stores wake the
+// upper vector lanes (the CPU runs wide stores slowly until then), and every
+// method runs once untimed at each size.
 #include "mem/zero_calibrate.hpp"
 
 #include <sched.h>
@@ -27,7 +35,6 @@
 #include <time.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -39,13 +46,10 @@ namespace {
 
 constexpr std::size_t kLadderFrom = std::size_t{4} << 10;
 constexpr std::size_t kLadderTop = std::size_t{512} << 10;
-constexpr std::size_t kNtFrom = std::size_t{128} << 10;  // NT stores in cache lose below this
 constexpr std::size_t kBytesPerSample = std::size_t{64} << 10;
-constexpr int kSamples = 5;
-constexpr double kIncumbentMargin = 0.97;  // another method must be 3% faster
+constexpr int kRounds = 9;
+constexpr double kSwitchAt = 0.80;  // a challenger's median time over the rule's
 constexpr double kWarmupNs = 50e3;
-constexpr int kRaceRounds = 2;
-constexpr double kRaceKeep = 1.2;  // later race rounds time only methods within 20% of the best
 
 double now_ns() {
   timespec ts{};
@@ -53,9 +57,6 @@ double now_ns() {
   return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
 }
 
-void nt_fill(void* p, std::size_t n) noexcept {
-  zero_fill_nt(p, n);
-}
 void memset_fill(void* p, std::size_t n) noexcept {
   std::memset(p, 0, n);
 }
@@ -66,69 +67,124 @@ void stosb_fill(void* p, std::size_t n) noexcept {
 struct Candidate {
   ZeroMethod method;
   ZeroKernel fill;
-  double best_ns_per_byte = 0;
+  double ns[kRounds] = {};
 };
 
-double time_once(const Candidate& c, unsigned char* buf, std::size_t size, std::size_t reps) {
+double time_once(ZeroKernel fill, unsigned char* buf, std::size_t size, std::size_t reps) {
   const double t0 = now_ns();
   for (std::size_t r = 0; r < reps; ++r) {
-    c.fill(buf, size);
+    fill(buf, size);
     asm volatile("" : : "r"(buf) : "memory");
   }
-  return (now_ns() - t0) / static_cast<double>(reps * size);
+  return now_ns() - t0;
 }
 
-void keep_best(Candidate& c, double per_byte) {
-  if (c.best_ns_per_byte == 0 || per_byte < c.best_ns_per_byte) c.best_ns_per_byte = per_byte;
+// The median over the rounds of c's time over the rule's (`rule`).
+double median_ratio(const Candidate& c, const Candidate& rule) {
+  double r[kRounds];
+  for (int i = 0; i < kRounds; ++i) r[i] = rule.ns[i] > 0 ? c.ns[i] / rule.ns[i] : 1;
+  std::nth_element(r, r + kRounds / 2, r + kRounds);
+  return r[kRounds / 2];
 }
 
-// The index of the winner: the incumbent unless another is 3% faster.
-std::size_t pick(const std::vector<Candidate>& cands, ZeroMethod incumbent) {
-  std::size_t best = 0;
-  std::size_t inc = cands.size();
-  for (std::size_t i = 0; i < cands.size(); ++i) {
-    if (cands[i].best_ns_per_byte < cands[best].best_ns_per_byte) best = i;
-    if (cands[i].method == incumbent) inc = i;
-  }
-  if (inc == cands.size()) return best;
-  return cands[best].best_ns_per_byte < cands[inc].best_ns_per_byte * kIncumbentMargin ? best : inc;
-}
-
-// "4MiB nt 2.31x": the winner and its speed over the runner-up.
-std::string verdict(std::size_t size, const std::vector<Candidate>& cands, std::size_t winner) {
-  double runner_up = 0;
-  for (std::size_t i = 0; i < cands.size(); ++i) {
-    if (i == winner) continue;
-    if (runner_up == 0 || cands[i].best_ns_per_byte < runner_up)
-      runner_up = cands[i].best_ns_per_byte;
-  }
-  char ratio[32] = "";
-  if (runner_up > 0 && cands[winner].best_ns_per_byte > 0) {
-    std::snprintf(ratio, sizeof ratio, " %.2fx", runner_up / cands[winner].best_ns_per_byte);
-  }
-  return format_byte_size(size) + " " + to_string(cands[winner].method) + ratio;
-}
-
-std::vector<Candidate> candidates(ZeroKernel vector, bool erms, bool nt) {
+// The rule's method first, then the others this CPU has.
+std::vector<Candidate> candidates(ZeroMethod ruled, ZeroKernel vector, bool erms) {
+  const Candidate all[] = {{ZeroMethod::kVector, vector},
+                           {ZeroMethod::kRepStosb, &stosb_fill},
+                           {ZeroMethod::kMemset, &memset_fill},
+                           {ZeroMethod::kNonTemporal, &zero_fill_nt}};
   std::vector<Candidate> cands;
-  cands.push_back({ZeroMethod::kVector, vector});
-  if (erms) cands.push_back({ZeroMethod::kRepStosb, &stosb_fill});
-  cands.push_back({ZeroMethod::kMemset, &memset_fill});
-  if (nt) cands.push_back({ZeroMethod::kNonTemporal, &nt_fill});
+  for (const Candidate& c : all) {
+    if (c.method == ruled) cands.insert(cands.begin(), c);
+  }
+  for (const Candidate& c : all) {
+    if (c.method == ruled || c.method == ZeroMethod::kNonTemporal) continue;
+    if (c.method == ZeroMethod::kRepStosb && !erms) continue;
+    cands.push_back(c);
+  }
   return cands;
+}
+
+// Times cands at `size`; returns the index of the winner (0, the rule's
+// method, unless a challenger's median ratio is at most kSwitchAt) and
+// appends the verdict ("16KiB rep-stosb kept (memset 1.02x)", "32KiB
+// memset 1.11x over rep-stosb") to `report`.
+std::size_t judge(std::vector<Candidate>& cands, unsigned char* buf, std::size_t size,
+                  std::string& report) {
+  for (const Candidate& c : cands) c.fill(buf, size);  // untimed: code and lines in place
+  const std::size_t reps = std::max<std::size_t>(1, kBytesPerSample / size);
+  for (int round = 0; round < kRounds; ++round) {
+    for (std::size_t k = 0; k < cands.size(); ++k) {
+      Candidate& c = cands[(k + static_cast<std::size_t>(round)) % cands.size()];
+      c.ns[round] = time_once(c.fill, buf, size, reps);
+    }
+  }
+  std::size_t best = 1;
+  double best_ratio = 2;
+  for (std::size_t i = 1; i < cands.size(); ++i) {
+    const double r = median_ratio(cands[i], cands[0]);
+    if (r < best_ratio) {
+      best = i;
+      best_ratio = r;
+    }
+  }
+  char text[160];
+  if (best < cands.size() && best_ratio <= kSwitchAt) {
+    std::snprintf(text, sizeof text, "%s %s %.2fx over %s", format_byte_size(size).c_str(),
+                  to_string(cands[best].method), 1 / best_ratio, to_string(cands[0].method));
+  } else if (best < cands.size()) {
+    std::snprintf(text, sizeof text, "%s %s kept (%s %.2fx)", format_byte_size(size).c_str(),
+                  to_string(cands[0].method), to_string(cands[best].method), 1 / best_ratio);
+    best = 0;
+  } else {
+    std::snprintf(text, sizeof text, "%s %s (alone)", format_byte_size(size).c_str(),
+                  to_string(cands[0].method));
+    best = 0;
+  }
+  report += (report.empty() ? "" : ", ") + std::string(text);
+  return best;
+}
+
+// `chosen` (one method per ladder size, each holding up to the next) laid
+// over the rule's bands.
+std::vector<ZeroBand> merge(const std::vector<ZeroBand>& rule, const std::vector<ZeroMethod>& chosen) {
+  std::vector<ZeroBand> bands;
+  const auto add = [&bands](std::size_t from, ZeroMethod m) {
+    const ZeroMethod current = bands.empty() ? ZeroMethod::kVector : bands.back().method;
+    if (m != current) bands.push_back({from, m});
+  };
+  for (const ZeroBand& b : rule) {
+    if (b.from < kLadderFrom) add(b.from, b.method);
+  }
+  std::size_t size = kLadderFrom;
+  for (const ZeroMethod m : chosen) {
+    add(size, m);
+    size *= 2;
+  }
+  add(size, method_at(rule, size));
+  for (const ZeroBand& b : rule) {
+    if (b.from > size) add(b.from, b.method);
+  }
+  return bands;
 }
 
 }  // namespace
 
-Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule) {
+ZeroMethod method_at(const std::vector<ZeroBand>& bands, std::size_t n) noexcept {
+  ZeroMethod m = ZeroMethod::kVector;
+  for (const ZeroBand& b : bands) {
+    if (b.from <= n) m = b.method;
+  }
+  return m;
+}
+
+Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule) {
   const double t0 = now_ns();
   Calibration out;
   void* map = mmap(nullptr, kLadderTop, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) {
-    for (const ZeroBand& b : rule.bands) {
-      if (b.from < kLargeFrom) out.bands.push_back(b);
-    }
-    out.reason = "scratch mapping failed: the CPUID rule";
+    out.bands = rule.bands;
+    out.reason = "scratch mapping failed: the rule unmeasured";
     return out;
   }
   auto* buf = static_cast<unsigned char*>(map);
@@ -136,75 +192,23 @@ Calibration calibrate_ladder(ZeroIsa isa, const ZeroConfig& rule) {
   vector(buf, kLadderTop);  // faults the pages in
   // Wakes the wide vector units before anything is timed.
   const double warm_from = now_ns();
-  while (now_ns() - warm_from < kWarmupNs)
-    time_once({ZeroMethod::kVector, vector}, buf, kBytesPerSample, 1);
+  while (now_ns() - warm_from < kWarmupNs) time_once(vector, buf, kBytesPerSample, 1);
   std::string report;
-  ZeroMethod current = ZeroMethod::kVector;  // below the ladder
+  std::vector<ZeroMethod> chosen;
   for (std::size_t size = kLadderFrom; size <= kLadderTop; size *= 2) {
-    std::vector<Candidate> cands = candidates(vector, rule.has_erms, size >= kNtFrom);
-    for (const Candidate& c : cands) c.fill(buf, size);  // untimed: code and lines in place
-    const std::size_t reps = std::max<std::size_t>(1, kBytesPerSample / size);
-    for (int s = 0; s < kSamples; ++s) {
-      // A different method goes first in each round, so none is always
-      // timed right after the same neighbour.
-      for (std::size_t k = 0; k < cands.size(); ++k) {
-        Candidate& c = cands[(k + static_cast<std::size_t>(s)) % cands.size()];
-        keep_best(c, time_once(c, buf, size, reps));
-      }
-    }
-    const std::size_t w = pick(cands, current);
-    report += (report.empty() ? "" : ", ") + verdict(size, cands, w);
-    if (cands[w].method != current) {
-      out.bands.push_back({size, cands[w].method});
-      current = cands[w].method;
-    }
+    std::vector<Candidate> cands = candidates(method_at(rule.bands, size), vector, rule.has_erms);
+    chosen.push_back(cands[judge(cands, buf, size, report)].method);
   }
   munmap(map, kLadderTop);
+  out.bands = merge(rule.bands, chosen);
   out.ms = (now_ns() - t0) / 1e6;
-  char head[96];
-  std::snprintf(head, sizeof head, "cpu %d, %.2f ms: below %s vector (not measured), ",
-                sched_getcpu(), out.ms, format_byte_size(kLadderFrom).c_str());
+  char head[160];
+  std::snprintf(head, sizeof head,
+                "cpu %d, %.2f ms, %d paired rounds (another method replaces the rule's at "
+                "%.2fx or better): ",
+                sched_getcpu(), out.ms, kRounds, 1 / kSwitchAt);
   out.reason = head + report;
   return out;
-}
-
-LargeVerdict race_large(void* p, std::size_t n, ZeroIsa isa, bool erms) noexcept {
-  const double t0 = now_ns();
-  auto* buf = static_cast<unsigned char*>(p);
-  Candidate all[4] = {{ZeroMethod::kVector, vector_kernel(isa)},
-                      {ZeroMethod::kRepStosb, &stosb_fill},
-                      {ZeroMethod::kMemset, &memset_fill},
-                      {ZeroMethod::kNonTemporal, &nt_fill}};
-  // Each method is timed on its own second pass: the first leaves the range
-  // where that method keeps it when it is called again (non-temporal
-  // stores: out of the caches; the others: in them as far as it fits), so
-  // none is timed in the state another left behind.
-  Candidate* best = nullptr;
-  for (int round = 0; round < kRaceRounds; ++round) {
-    const double keep = best == nullptr ? 0 : best->best_ns_per_byte * kRaceKeep;
-    for (Candidate& c : all) {
-      if (c.method == ZeroMethod::kRepStosb && !erms) continue;
-      if (round > 0 && c.best_ns_per_byte > keep) continue;
-      c.fill(buf, n);
-      keep_best(c, time_once(c, buf, n, 1));
-    }
-    for (Candidate& c : all) {
-      if (c.best_ns_per_byte > 0 &&
-          (best == nullptr || c.best_ns_per_byte < best->best_ns_per_byte))
-        best = &c;
-    }
-  }
-  double runner_up = 0;
-  for (const Candidate& c : all) {
-    if (&c == best || c.best_ns_per_byte == 0) continue;
-    if (runner_up == 0 || c.best_ns_per_byte < runner_up) runner_up = c.best_ns_per_byte;
-  }
-  zero_store_fence();
-  LargeVerdict v;
-  v.method = best->method;
-  v.margin = best->best_ns_per_byte > 0 && runner_up > 0 ? runner_up / best->best_ns_per_byte : 1;
-  v.ms = (now_ns() - t0) / 1e6;
-  return v;
 }
 
 }  // namespace zerolab::internal

@@ -1,7 +1,7 @@
 // Zeroing kernels (zero_kernels.hpp). Each kernel:
 //   n < 16          two overlapping scalar stores (8, 4, 2 bytes) or one byte
 //   n <= 4 vectors  2 or 4 overlapping unaligned vector stores, no loop
-//   larger          the method of the size's band or learned bucket (rep
+//   larger          the method of the size's band (rep
 //                   stosb, non-temporal stores, memset); for vector stores
 //                   4 unaligned vector stores at each end, then an
 //                   aligned loop of 4 stores over what lies between (its
@@ -22,9 +22,6 @@ constinit std::atomic<std::uint64_t> g_zero_bands[kZeroBandSlots] = {
     kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand, kNoBand};
 constinit std::atomic<unsigned char> g_zero_by_log2[64] = {};  // vector until installed
 constinit std::atomic<std::size_t> g_zero_vector_below{0};
-constinit std::atomic<bool> g_zero_learning{false};
-constinit std::atomic<unsigned char> g_zero_large[kLargeBuckets] = {
-    kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown, kLargeUnknown};
 
 namespace {
 
@@ -325,19 +322,16 @@ inline bool stosb_band(std::size_t n) noexcept {
 }
 
 __attribute__((noinline)) void banded_sse2(void* p, std::size_t n) noexcept {
-  const unsigned char m = zero_choose(p, n);
-  if (m != kDone) core_sse2(p, n, static_cast<ZeroMethod>(m));
+  core_sse2(p, n, zero_method_of(n));
 }
 
 __attribute__((target("avx2"), noinline)) void banded_avx2(void* p, std::size_t n) noexcept {
-  const unsigned char m = zero_choose(p, n);
-  if (m != kDone) core_avx2(p, n, static_cast<ZeroMethod>(m));
+  core_avx2(p, n, zero_method_of(n));
 }
 
 __attribute__((target("avx2,avx512f"), noinline)) void banded_avx512(void* p,
                                                                      std::size_t n) noexcept {
-  const unsigned char m = zero_choose(p, n);
-  if (m != kDone) core_avx512(p, n, static_cast<ZeroMethod>(m));
+  core_avx512(p, n, zero_method_of(n));
 }
 
 }  // namespace
