@@ -343,9 +343,10 @@ void fill_sse2(void* p, std::size_t n) noexcept {
   banded_sse2(p, n);
 }
 
-// Laid out so that the vector stores' band runs without a taken branch:
-// the ends are stored before the band is known (zeros the chosen method
-// writes again, a few cycles next to its start-up).
+// Laid out so that the vector stores' band runs without a taken branch,
+// and the other bands leave before any vector store (rep stosb from 4 KiB
+// ran 2-11% slower here after the 256 bytes of vector stores at the ends
+// that an earlier layout wrote first).
 __attribute__((target("avx2"))) void fill_avx2(void* dst, std::size_t n) noexcept {
   auto* p = static_cast<unsigned char*>(dst);
   if (n <= 128) {  // and n > 64: zero_fill stores smaller sizes inline
@@ -356,11 +357,13 @@ __attribute__((target("avx2"))) void fill_avx2(void* dst, std::size_t n) noexcep
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + n) - 1, z);
     return;
   }
+  if (__builtin_expect(n > 256, 1) && !vector_band(n)) {
+    if (stosb_band(n)) return rep_stosb_inline(p, n);
+    return banded_avx2(p, n);
+  }
   store_ends_avx2(p, n);
   if (__builtin_expect(n <= 256, 0)) return;
-  if (vector_band(n)) return loop_avx2(p, n);
-  if (stosb_band(n)) return rep_stosb_inline(p, n);
-  banded_avx2(p, n);
+  loop_avx2(p, n);
 }
 
 __attribute__((target("avx2,avx512f"))) void fill_avx512(void* p, std::size_t n) noexcept {
