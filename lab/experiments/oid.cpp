@@ -149,20 +149,30 @@ Experiment make_oid_experiment() {
         "code you should never let in your codebase",
         first, "1.19x (178.1 vs 150.0 ns/op, the final table)"},
        "Foolish", "Naive");
-  step({"This helps a lot, cutting nearly two-thirds of the bytes under the average case", s1,
-        "1.76x (150.0 vs 85.06 ns/op, the final table)"},
+  // The steps the text gives no words for: the final table's own rows.
+  step({"| BenchmarkFormatNaive-24 | 10417634 | 150.0 | … | BenchmarkFormatOIDStringBuilder-24 | "
+        "14894722 | 85.06 |",
+        s4m, "1.76x (150.0 vs 85.06 ns/op, the final table)"},
        "Naive", "StringBuilder");
-  step({"We could instead format into a preallocated fixed-size buffer that’s large enough to "
-        "hold any section, and then copy that into the strings.Builder.",
-        s2, "2.01x (85.06 vs 42.42 ns/op, StringBuilder vs AppendInt, the final table)"},
+  step({"| BenchmarkFormatOIDAppendInt-24 | 31170796 | 42.42 | … | "
+        "BenchmarkFormatOIDStringBuilder-24 | 14894722 | 85.06 |",
+        s4m, "2.01x (85.06 vs 42.42 ns/op, StringBuilder vs AppendInt, the final table)"},
        "StringBuilder", "AppendInt");
   step({"This cuts another 40% off our runtime.", s3,
         "1.49x (42.42 vs 28.43 ns/op, the final table)"},
        "AppendInt", "StringTable");
-  step({"Well, that seems about as good as we’re going to get.", s4,
-        "2.23x (28.43 vs 12.77 ns/op, the final table)"},
+  step({"| BenchmarkMemoizedFormatOID-24 | 84051058 | 12.77 | … | "
+        "BenchmarkStringTableFormatOID-24 | 47326560 | 28.43 |",
+        s4m, "2.23x (28.43 vs 12.77 ns/op, the final table)"},
        "StringTable", "Memoized");
   // The factors the seed states in words.
+  e.claims.push_back(
+      Claim::about({"This helps a lot, cutting nearly two-thirds of the bytes under the average "
+                    "case",
+                    s1, "2.68x (102 vs 38 B/op, Naive vs StringBuilder: 63% cut)"},
+                   102.0 / 38.0, fmt("Naive"), fmt("StringBuilder"))
+          .in(kBytesPerOp)
+          .go_names(fmt("Naive"), fmt("StringBuilder")));
   e.claims.push_back(
       Claim::about({"We’re running in a third the time and a fifth the memory.", s2,
                     "3x stated; its table: 2.53x (96.18 vs 38.02 ns/op, Naive vs AppendInt)"},
