@@ -162,6 +162,14 @@ Experiment make_udp_buffers_experiment() {
                         sync_pool, "6.4x at 1000 (SimplePool 749.9 vs SyncPoolAlwaysAlloc 116.6 ns/op)"},
                        name("SimplePool", 1000), name("SyncPoolAlwaysAlloc", 1000))
           .go_names(go("SimplePool", 1000), go("SyncPoolAlwaysAlloc", 1000)));
+  // "The best of all": also faster than the next best at 1000, the fixed buffer.
+  e.claims.push_back(
+      Claim::is_faster({"Unsurprisingly, the stdlib’s sync.Pool performs the best of all our "
+                        "options.",
+                        sync_pool,
+                        "1.08x at 1000 (FixedLargeBuffer 125.6 vs SyncPoolAlwaysAlloc 116.6 ns/op)"},
+                       name("FixedLargeBuffer", 1000), name("SyncPoolAlwaysAlloc", 1000))
+          .go_names(go("FixedLargeBuffer", 1000), go("SyncPoolAlwaysAlloc", 1000)));
   e.claims.push_back(
       Claim::about({"FixedSmall uses 15% of the steady-state, and runs about 4% faster (though this "
                     "is probably within the margin of error)",
