@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -328,7 +329,14 @@ int run_waste(std::span<char* const> args) {
   const bool collected_ok = waste::collect_records(run_dir, symbols, collected, error);
   remove_run_dir(run_dir);
   if (!collected_ok) return fail(kExitFailed, error);
-  // Runtime libraries get file and line only for the profiles.
+  // Runtime libraries get file and line only for the profiles, and names
+  // only where a site has no frame outside them.
+  for (const waste::SiteRecord& s : collected.sites) {
+    const bool all_runtime = std::all_of(s.stack.begin(), s.stack.end(), [&](int id) {
+      return waste::runtime_module(symbols.get(id).module);
+    });
+    if (all_runtime && !s.stack.empty()) symbols.want_name(s.stack.front());
+  }
   symbols.resolve(!flags.profile_dir.empty());
   waste::Calibration calibration;
   bool any = false;

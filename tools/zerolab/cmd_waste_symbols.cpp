@@ -228,6 +228,8 @@ int Symbolizer::add(const std::vector<MapEntry>& maps, std::uint64_t pc) {
   return id;
 }
 
+void Symbolizer::want_name(int id) { wanted_.push_back(id); }
+
 void Symbolizer::resolve(bool full, const std::string& addr2line) {
   std::map<std::string, std::vector<int>> by_module;
   for (std::size_t i = resolved_; i < pcs_.size(); ++i) {
@@ -279,12 +281,17 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
     }
     std::vector<Symbol> symbols;
     bool symbols_read = false;
+    const bool runtime_unnamed = !full && runtime_module(module);
     for (int id : ids) {
       ResolvedPc& r = pcs_[static_cast<std::size_t>(id)];
       if (!r.frames.empty() && !r.frames.front().function.empty()) continue;
-      if (!symbols_read && !module.empty()) symbols = read_function_symbols(module);
-      symbols_read = true;
-      std::string name = symbol_at(symbols, r.vaddr - 1);
+      const bool wanted = std::find(wanted_.begin(), wanted_.end(), id) != wanted_.end();
+      const bool lookup = !module.empty() && (!runtime_unnamed || wanted);
+      if (lookup && !symbols_read) {
+        symbols = read_function_symbols(module);
+        symbols_read = true;
+      }
+      std::string name = lookup ? symbol_at(symbols, r.vaddr - 1) : std::string();
       if (name.empty()) name = (module.empty() ? std::string("?") : base_name(module)) + "+" + hex(r.vaddr);
       if (r.frames.empty()) r.frames.push_back(Frame{});
       for (Frame& f : r.frames) {

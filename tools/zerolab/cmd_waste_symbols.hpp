@@ -14,6 +14,9 @@
 // The C/C++ runtime libraries (runtime_module) get only their symbol tables
 // unless a full resolve is asked for: sites are never named by their frames,
 // and libc's separate debug file alone takes addr2line a third of a second.
+// Even those tables (0.7 ms for libc's, 1.5 ms for libstdc++'s) are read
+// only for the addresses want_name() asks for; other runtime frames are
+// named "<module>+0x<address>".
 //
 // Thread-safety: one Symbolizer per thread.
 //
@@ -65,6 +68,9 @@ class Symbolizer {
  public:
   // Registers `pc` (a return address) of an image with these mappings.
   int add(const std::vector<MapEntry>& maps, std::uint64_t pc);
+  // Names `id` from its module's symbol table even in a runtime library
+  // (for a site whose frames are all in the runtime).
+  void want_name(int id);
   // Resolves everything added so far; `full`: the runtime libraries'
   // file and line too. `addr2line` is the program to run.
   void resolve(bool full, const std::string& addr2line = "addr2line");
@@ -73,6 +79,7 @@ class Symbolizer {
  private:
   std::vector<ResolvedPc> pcs_;
   std::map<std::pair<std::string, std::uint64_t>, int> index_;
+  std::vector<int> wanted_;
   std::size_t resolved_ = 0;
 };
 
