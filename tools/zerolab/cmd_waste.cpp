@@ -339,9 +339,18 @@ int run_waste(std::span<char* const> args) {
   }
   symbols.resolve(!flags.profile_dir.empty());
   waste::Calibration calibration;
-  bool any = false;
-  for (const waste::KindTotals& t : collected.totals) any = any || t.bytes > 0 || t.calls > 0;
-  if (any) calibration = waste::calibrate();
+  auto found = [&](WasteKind kind) {
+    const waste::KindTotals& t = collected.totals[static_cast<int>(kind)];
+    return t.bytes > 0 || t.calls > 0;
+  };
+  waste::CalibrationNeeds needs;
+  needs.zeroing = found(WasteKind::kZeroedFreshPages) || found(WasteKind::kZeroedZeros);
+  needs.faults = found(WasteKind::kZeroedFreshPages);
+  needs.malloc_free =
+      found(WasteKind::kTemporaryAllocations) || found(WasteKind::kTemporaryInFrame);
+  needs.large_block = found(WasteKind::kOversizedBuffers);
+  needs.copying = found(WasteKind::kUserSpaceCopies);
+  calibration = waste::calibrate(needs);
   const waste::Report report = waste::build_report(collected, symbols, calibration, run);
   const std::string text = waste::render_report(report, flags.format);
 

@@ -146,14 +146,20 @@ std::string render_text(const Report& r) {
   if (r.findings.empty()) {
     out += "\nNo waste found.\n";
   } else {
+    // Only the costs this run's findings are priced with were measured.
     const Calibration& c = r.calibration;
-    std::snprintf(line, sizeof line,
-                  "Times are estimates, priced with costs measured on this machine after the run: "
-                  "zeroing %.1f GB/s, page fault %s, malloc+free %s, 64 KiB block %s, memcpy %.1f GB/s.\n",
-                  c.zero_bytes_per_second / 1e9, human_seconds(c.fault_seconds).c_str(),
-                  human_seconds(c.malloc_free_seconds).c_str(),
-                  human_seconds(c.large_block_seconds).c_str(), c.copy_bytes_per_second / 1e9);
-    out += line;
+    std::string costs;
+    auto cost = [&](double value, const std::string& text) {
+      if (value > 0) costs += (costs.empty() ? "" : ", ") + text;
+    };
+    std::snprintf(line, sizeof line, "%.1f GB/s", c.zero_bytes_per_second / 1e9);
+    cost(c.zero_bytes_per_second, std::string("zeroing ") + line);
+    cost(c.fault_seconds, "page fault " + human_seconds(c.fault_seconds));
+    cost(c.malloc_free_seconds, "malloc+free " + human_seconds(c.malloc_free_seconds));
+    cost(c.large_block_seconds, "64 KiB block " + human_seconds(c.large_block_seconds));
+    std::snprintf(line, sizeof line, "%.1f GB/s", c.copy_bytes_per_second / 1e9);
+    cost(c.copy_bytes_per_second, std::string("memcpy ") + line);
+    out += "Times are estimates, priced with costs measured on this machine after the run: " + costs + ".\n";
   }
   int rank = 0;
   for (const Finding& f : r.findings) {
@@ -269,11 +275,13 @@ std::string render_json(const Report& r) {
   j["sample_rate"] = run.sample_rate;
   j["check_rate"] = run.check_rate;
   const Calibration& c = r.calibration;
-  j["calibration"] = {{"zero_bytes_per_second", c.zero_bytes_per_second},
-                      {"fault_seconds", c.fault_seconds},
-                      {"malloc_free_seconds", c.malloc_free_seconds},
-                      {"large_block_seconds", c.large_block_seconds},
-                      {"copy_bytes_per_second", c.copy_bytes_per_second}};
+  // null: not measured (no finding of this run is priced with it).
+  auto measured = [](double v) { return v > 0 ? ordered_json(v) : ordered_json(nullptr); };
+  j["calibration"] = {{"zero_bytes_per_second", measured(c.zero_bytes_per_second)},
+                      {"fault_seconds", measured(c.fault_seconds)},
+                      {"malloc_free_seconds", measured(c.malloc_free_seconds)},
+                      {"large_block_seconds", measured(c.large_block_seconds)},
+                      {"copy_bytes_per_second", measured(c.copy_bytes_per_second)}};
   ordered_json findings = ordered_json::array();
   for (const Finding& f : r.findings) {
     ordered_json fj;

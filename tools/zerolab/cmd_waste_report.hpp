@@ -2,7 +2,8 @@
 // priced with the calibration, ranked by estimated time then bytes, and
 // rendered as text, JSON or markdown.
 //
-// JSON schema (--format json; every number is a JSON number):
+// JSON schema (--format json; every number is a JSON number; a calibration
+// figure no finding of the run is priced with is not measured: null):
 //   {"program": "./prog", "arguments": ["-x"], "exit_status": 0,
 //    "signal": null | "SIGKILL",          // the program died of this signal
 //    "processes": 1, "wall_seconds": 0.52,
