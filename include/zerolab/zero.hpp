@@ -114,7 +114,7 @@ struct ZeroConfig {
 
   // "isa=avx2 stosb=4096 nt=16777216 (erms fsrm avx2 avx512; L1d 48KiB L2
   // 1280KiB L3 48MiB) bands: 4KiB rep-stosb, 16MiB nt; calibrated: the CPUID
-  // rule, ..., checked at cpu 0, 0.84 ms, ...: 4KiB rep-stosb kept (vector 0.98x), ...".
+  // rule, ...; checked at cpu 0, 0.84 ms, ...: 4KiB rep-stosb kept (vector 0.98x), ...".
   std::string to_string() const;
 };
 

@@ -235,7 +235,7 @@ void resolve() {
     const internal::Calibration c = internal::calibrate_bands(isa, d);
     install(isa, c.bands);
     s.source = "calibrated";
-    s.reason = "the CPUID rule, " + rule_reason(d) + ", checked at " + c.reason;
+    s.reason = "the CPUID rule, " + rule_reason(d) + "; " + c.reason;
     s.calibration_ms = c.ms;
   });
 }
@@ -339,7 +339,7 @@ ZeroConfig zero_calibrate() {
     std::lock_guard lock(s.mu);
     install(isa, c.bands);
     s.source = "calibrated";
-    s.reason = "the CPUID rule, " + rule_reason(rule) + ", checked at " + c.reason;
+    s.reason = "the CPUID rule, " + rule_reason(rule) + "; " + c.reason;
     s.calibration_ms = c.ms;
   }
   return zero_config();

@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
@@ -184,7 +185,7 @@ Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule) {
   void* map = mmap(nullptr, kLadderTop, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) {
     out.bands = rule.bands;
-    out.reason = "scratch mapping failed: the rule unmeasured";
+    out.reason = std::string("not checked: the scratch mapping failed (") + std::strerror(errno) + ")";
     return out;
   }
   auto* buf = static_cast<unsigned char*>(map);
@@ -204,7 +205,7 @@ Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule) {
   out.ms = (now_ns() - t0) / 1e6;
   char head[160];
   std::snprintf(head, sizeof head,
-                "cpu %d, %.2f ms, %d paired rounds (another method replaces the rule's at "
+                "checked at cpu %d, %.2f ms, %d paired rounds (another method replaces the rule's at "
                 "%.2fx or better): ",
                 sched_getcpu(), out.ms, kRounds, 1 / kSwitchAt);
   out.reason = head + report;
