@@ -47,10 +47,12 @@ class WasteTest : public ::testing::Test {
   void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
 
   // `zerolab waste ARGS`, stdout and stderr captured (stdin from /dev/null).
-  CliRun waste(const std::string& args, const std::string& redirect_out = "") {
+  // Runs `zerolab waste ARGS` through sh, after `shell_prefix` (e.g. a ulimit).
+  CliRun waste(const std::string& args, const std::string& redirect_out = "",
+               const std::string& shell_prefix = "") {
     const std::string out = dir_ + "/cli.out";
     const std::string err = dir_ + "/cli.err";
-    const std::string line = "exec " + std::string(ZEROLAB_CLI) + " waste " + args + " </dev/null >" +
+    const std::string line = shell_prefix + "exec " + std::string(ZEROLAB_CLI) + " waste " + args + " </dev/null >" +
                              (redirect_out.empty() ? out : redirect_out) + " 2>" + err;
     CliRun r;
     r.status = std::system(line.c_str());
@@ -353,6 +355,21 @@ TEST_F(WasteTest, StaticProgramIsRefused) {
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("statically linked"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(marker));
+}
+
+// A record past the file size limit would kill the program with SIGXFSZ.
+TEST_F(WasteTest, FileSizeLimitBelowTheRecordIsRefused) {
+  const std::string marker = dir_ + "/started";
+  const CliRun r = waste("-- " + std::string(WASTE_FIXTURE) + " touch " + marker, "", "ulimit -f 100; ");
+  EXPECT_EQ(r.code(), 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // sh's ulimit -f counts 512-byte blocks (dash) or 1024-byte ones (bash).
+  const bool dash = r.err.find("is 51200 bytes, below the") != std::string::npos;
+  const bool bash = r.err.find("is 102400 bytes, below the") != std::string::npos;
+  EXPECT_TRUE(dash || bash) << r.err;
+  EXPECT_NE(r.err.find("file size limit (ulimit -f)"), std::string::npos) << r.err;
   EXPECT_FALSE(exists(marker));
 }
 

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -221,8 +222,13 @@ Record* create_record() {
       if (errno == EEXIST) continue;
       return nullptr;
     }
-    if (ftruncate(fd, sizeof(Record)) != 0) {
+    // Past the file size limit, ftruncate would kill the program (SIGXFSZ).
+    rlimit fsize{};
+    const bool fits = getrlimit(RLIMIT_FSIZE, &fsize) != 0 || fsize.rlim_cur == RLIM_INFINITY ||
+                      fsize.rlim_cur >= sizeof(Record);
+    if (!fits || ftruncate(fd, sizeof(Record)) != 0) {
       raw_close(fd);
+      unlink(path);
       return nullptr;
     }
     void* m = mmap(nullptr, sizeof(Record), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

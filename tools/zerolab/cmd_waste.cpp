@@ -172,6 +172,19 @@ bool prepare_profile_dir(const std::string& dir, std::string& error) {
   return true;
 }
 
+// The program inherits the file size limit, and a record bigger than it
+// would kill the program with SIGXFSZ (the preload then records nothing).
+bool record_fits(std::string& error) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+      limit.rlim_cur >= sizeof(zerolab::waste::Record)) {
+    return true;
+  }
+  error = "the file size limit (ulimit -f) is " + std::to_string(limit.rlim_cur) + " bytes, below the " +
+          std::to_string(sizeof(zerolab::waste::Record)) + " bytes of the record each process writes";
+  return false;
+}
+
 // A new directory for the records. In memory (/dev/shm) where there is one:
 // each process maps its record shared and writes it on every counted event,
 // and on a disk file system the page-cache faults and the file's creation
@@ -295,6 +308,7 @@ int run_waste(std::span<char* const> args) {
   }
   std::string preload;
   if (!waste::find_preload(preload, error)) return fail(kExitBadUsage, error);
+  if (!record_fits(error)) return fail(kExitBadUsage, error);
   ReportFile report_file;
   if (!flags.output.empty() && !report_file.prepare(flags.output, error)) return fail(kExitBadUsage, error);
   if (!flags.profile_dir.empty() && !prepare_profile_dir(flags.profile_dir, error)) {
