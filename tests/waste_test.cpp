@@ -348,6 +348,28 @@ TEST_F(WasteTest, DefaultRatesSampleZeroChecks) {
   EXPECT_EQ(r["check_rate"], 262144);
 }
 
+// Record directories in /dev/shm of a zerolab waste that died (SIGKILL) are
+// removed by the next run; those of a live one are kept.
+TEST_F(WasteTest, OrphanedRecordDirectoriesAreRemoved) {
+  if (!exists("/dev/shm")) GTEST_SKIP() << "no /dev/shm";
+  const pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  ASSERT_GT(gone, 0);
+  ASSERT_EQ(waitpid(gone, nullptr, 0), gone);
+  const std::string orphan = "/dev/shm/zerolab-waste." + std::to_string(gone) + ".test01";
+  const std::string live = "/dev/shm/zerolab-waste." + std::to_string(getpid()) + ".test01";
+  for (const std::string& d : {orphan, live}) {
+    ASSERT_EQ(mkdir(d.c_str(), 0700), 0) << d;
+    std::ofstream(d + "/1.0.rec") << "x";
+  }
+  const CliRun r = waste("-- " + std::string(WASTE_FIXTURE) + " clean");
+  EXPECT_EQ(r.code(), 0) << r.err;
+  EXPECT_FALSE(exists(orphan));
+  EXPECT_TRUE(exists(live + "/1.0.rec"));
+  unlink((live + "/1.0.rec").c_str());
+  rmdir(live.c_str());
+}
+
 TEST_F(WasteTest, StaticProgramIsRefused) {
   const std::string marker = dir_ + "/started";
   const CliRun r = waste("-- " + std::string(WASTE_FIXTURE_STATIC) + " touch " + marker);

@@ -189,12 +189,13 @@ bool record_fits(std::string& error) {
 // each process maps its record shared and writes it on every counted event,
 // and on a disk file system the page-cache faults and the file's creation
 // and removal cost about a millisecond per process (bench/waste/overhead.sh).
-// Else in $TMPDIR or /tmp.
+// Else in $TMPDIR or /tmp. The name holds this process's id
+// (zerolab-waste.<pid>.XXXXXX) for remove_orphaned_run_dirs.
 bool make_run_dir(std::string& dir, std::string& error) {
   const char* tmp = std::getenv("TMPDIR");
   const std::string fallback = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
   for (const std::string& base : {std::string("/dev/shm"), fallback}) {
-    dir = base + "/zerolab-waste.XXXXXX";
+    dir = base + "/zerolab-waste." + std::to_string(getpid()) + ".XXXXXX";
     if (mkdtemp(dir.data()) != nullptr) return true;
   }
   error = "cannot create a directory for the records in " + dir + ": " + std::strerror(errno);
@@ -235,6 +236,28 @@ void remove_run_dir(const std::string& dir) {
     closedir(d);
   }
   rmdir(cmd_dir.c_str());
+}
+
+// A zerolab waste killed by SIGKILL leaves its record directory behind, and
+// in /dev/shm that holds memory until reboot: the next run removes every
+// such directory whose zerolab waste no longer exists.
+void remove_orphaned_run_dirs() {
+  const std::string shm = "/dev/shm";
+  DIR* d = opendir(shm.c_str());
+  if (d == nullptr) return;
+  const std::string prefix = "zerolab-waste.";
+  std::vector<std::string> orphans;
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.rfind(prefix, 0) != 0) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+    if (pid <= 0 || *end != '.') continue;
+    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours
+    orphans.push_back(shm + "/" + name);
+  }
+  closedir(d);
+  for (const std::string& dir : orphans) remove_run_dir(dir);
 }
 
 std::vector<std::string> child_environment(const WasteFlags& flags, const std::string& preload,
@@ -314,6 +337,7 @@ int run_waste(std::span<char* const> args) {
   if (!flags.profile_dir.empty() && !prepare_profile_dir(flags.profile_dir, error)) {
     return fail(kExitBadUsage, error);
   }
+  remove_orphaned_run_dirs();
   std::string run_dir;
   if (!make_run_dir(run_dir, error)) return fail(kExitFailed, error);
 
