@@ -6,9 +6,10 @@
 // call), vector stores below 4 KiB, and from there for each band of sizes
 // one of vector stores, rep stosb, non-temporal (cache-bypassing) stores
 // and glibc's memset. The bands start from the CPUID rule:
-//   - vector stores below 4 KiB;
-//   - with ERMS, rep stosb from 4 KiB (its microcode writes whole lines;
-//     glibc's memset switches to it at 2 KiB);
+//   - vector stores below 8 KiB;
+//   - with ERMS, rep stosb from 8 KiB (its microcode writes whole lines;
+//     glibc's memset switches to it at 2 KiB, but here vector stores were
+//     faster at 4 KiB in the vCPU's better state and 5% slower in its worse);
 //   - non-temporal stores from half the L3 (rounded down to a power of two,
 //     2-32 MiB): a buffer that large does not stay in a shared L3 from one
 //     zeroing to the next.
@@ -19,9 +20,9 @@
 // takes a size over only when it beat the rule's by 25% or more in the
 // median (1.25x: here the methods trade places by up to 20% from one
 // moment to the next), so the bands do not change from process to process
-// with the noise. Sizes from 1 MiB follow the rule unmeasured (nothing is timed on
-// the caller's buffers). zero_config() says which bands are in force and
-// why: the rule, and each size's verdict.
+// with the noise. Sizes from 1 MiB follow the rule unmeasured (nothing is
+// timed on the caller's buffers). zero_config() says which bands are in
+// force and why: the rule, and each size's verdict.
 // Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands are the rule.
 // Overrides, read once at first use (a bad value is ignored and reported in
 // zero_config().env_error; the library itself never prints):
@@ -113,8 +114,8 @@ struct ZeroConfig {
   std::string env_error;
 
   // "isa=avx2 stosb=4096 nt=16777216 (erms fsrm avx2 avx512; L1d 48KiB L2
-  // 1280KiB L3 48MiB) bands: 4KiB rep-stosb, 16MiB nt; calibrated: the CPUID
-  // rule, ...; checked at cpu 0, 0.84 ms, ...: 4KiB rep-stosb kept (vector 0.98x), ...".
+  // 1280KiB L3 48MiB) bands: 8KiB rep-stosb, 16MiB nt; calibrated: the CPUID
+  // rule, ...; checked at cpu 0, 0.84 ms, ...: 4KiB vector kept (rep-stosb 0.83x), ...".
   std::string to_string() const;
 };
 

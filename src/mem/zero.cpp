@@ -161,7 +161,7 @@ std::vector<ZeroBand> bands_from_thresholds(std::size_t stosb, std::size_t nt) {
   return bands;
 }
 
-// "vector below 4KiB, rep-stosb from 4KiB (ERMS), nt from 16MiB (half the 48MiB L3)".
+// "vector below 8KiB, rep-stosb from 8KiB (ERMS), nt from 16MiB (half the 48MiB L3)".
 std::string rule_reason(const ZeroConfig& rule) {
   std::string r = rule.stosb_threshold != 0
                       ? "vector below " + internal::format_byte_size(rule.stosb_threshold) +
@@ -300,13 +300,15 @@ ZeroConfig default_zero_config() {
   c.l3 = f.l3;
   c.isa = f.avx2 ? ZeroIsa::kAvx2 : ZeroIsa::kSse2;
   // The CPUID rule (calibration only overrules it where another method is
-  // clearly faster): vector stores below 4 KiB; from there, with ERMS, rep
+  // clearly faster): vector stores below 8 KiB; from there, with ERMS, rep
   // stosb, whose microcode writes whole lines (glibc 2.36's memset itself
-  // switches to it at 2 KiB on every ERMS CPU; in the sweeps here vector
-  // stores still won by 30-37% at 2 KiB, rep stosb won by 18-44% from 8 KiB
-  // to 32 KiB, and 4 KiB was within 7%); non-temporal stores from half the
-  // L3 (nt_from_cache).
-  c.stosb_threshold = f.erms ? std::size_t{4} << 10 : 0;
+  // switches to it at 2 KiB on every ERMS CPU). Measured here, interleaved:
+  // the vCPUs run in two states that swap every few tens of milliseconds;
+  // in one, vector stores beat rep stosb by 18% at 4 KiB, 11% at 8 KiB and
+  // 5% at 16 KiB; in the other they lose by 5% at 4 KiB and 20-35% at
+  // 8-16 KiB. 8 KiB is where the worse of the two states is least bad.
+  // Non-temporal stores from half the L3 (nt_from_cache).
+  c.stosb_threshold = f.erms ? std::size_t{8} << 10 : 0;
   c.nt_threshold = nt_from_cache(f.l3);
   c.bands = bands_from_thresholds(c.stosb_threshold, c.nt_threshold);
   c.source = "cpuid";
