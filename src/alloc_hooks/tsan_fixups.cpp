@@ -39,6 +39,20 @@ namespace {
 [[gnu::noinline]] void tsan_note_alloc(void* p, std::size_t n) noexcept { note_alloc(p, n); }
 [[gnu::noinline]] void tsan_untrack(std::int64_t size) noexcept { heap_add(-size); }
 
+// Calls the runtime's allocator fn(args...) and counts the block, of `n`
+// bytes (`page_rounded`: pvalloc's n rounded up to a page), unless TSan's
+// malloc hook counted it already (a runtime that adds the hooks will not
+// double count).
+template <typename... Args>
+ZEROLAB_HOOKS_UNINSTRUMENTED inline void* count_unless_hooked(std::size_t n, bool page_rounded,
+                                                              void* (*fn)(Args...), Args... args) noexcept {
+  ThreadState& t = t_state;
+  t.malloc_hook_seen_ = false;
+  void* p = fn(args...);
+  if (p != nullptr && !t.malloc_hook_seen_) tsan_note_alloc(p, page_rounded ? pvalloc_bytes(n) : n);
+  return p;
+}
+
 }  // namespace
 
 void initialize_fixups() noexcept {}
@@ -71,38 +85,21 @@ ZEROLAB_HOOKS_UNINSTRUMENTED void* reallocarray(void* p, size_t count, size_t si
   return zerolab::glibc_alloc::reallocarray_via(p, count, size, &realloc);
 }
 
-// The memalign family runs no malloc hook in TSan 14: count here, unless the
-// hook did after all (a runtime that adds the hooks will not double count).
+// The memalign family runs no malloc hook in TSan 14: counted here.
 ZEROLAB_HOOKS_UNINSTRUMENTED void* memalign(size_t alignment, size_t n) noexcept {
-  hooks::ThreadState& t = hooks::t_state;
-  t.malloc_hook_seen_ = false;
-  void* p = __interceptor_memalign(alignment, n);
-  if (p != nullptr && !t.malloc_hook_seen_) hooks::tsan_note_alloc(p, n);
-  return p;
+  return hooks::count_unless_hooked(n, false, &__interceptor_memalign, alignment, n);
 }
 
 ZEROLAB_HOOKS_UNINSTRUMENTED void* aligned_alloc(size_t alignment, size_t n) noexcept {
-  hooks::ThreadState& t = hooks::t_state;
-  t.malloc_hook_seen_ = false;
-  void* p = __interceptor_aligned_alloc(alignment, n);
-  if (p != nullptr && !t.malloc_hook_seen_) hooks::tsan_note_alloc(p, n);
-  return p;
+  return hooks::count_unless_hooked(n, false, &__interceptor_aligned_alloc, alignment, n);
 }
 
 ZEROLAB_HOOKS_UNINSTRUMENTED void* valloc(size_t n) noexcept {
-  hooks::ThreadState& t = hooks::t_state;
-  t.malloc_hook_seen_ = false;
-  void* p = __interceptor_valloc(n);
-  if (p != nullptr && !t.malloc_hook_seen_) hooks::tsan_note_alloc(p, n);
-  return p;
+  return hooks::count_unless_hooked(n, false, &__interceptor_valloc, n);
 }
 
 ZEROLAB_HOOKS_UNINSTRUMENTED void* pvalloc(size_t n) noexcept {
-  hooks::ThreadState& t = hooks::t_state;
-  t.malloc_hook_seen_ = false;
-  void* p = __interceptor_pvalloc(n);
-  if (p != nullptr && !t.malloc_hook_seen_) hooks::tsan_note_alloc(p, hooks::pvalloc_bytes(n));
-  return p;
+  return hooks::count_unless_hooked(n, true, &__interceptor_pvalloc, n);
 }
 
 ZEROLAB_HOOKS_UNINSTRUMENTED int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
