@@ -10,6 +10,12 @@
 //                                          that path; the ones the pair
 //                                          allows), rw64k (a plain 64 KiB
 //                                          read/write loop, user code)
+//   BenchmarkRace/pair=P/size=S         the same ways of one pair in alternating
+//                                       blocks over the same descriptors
+//                                       (one round per iteration): x-vs-W is
+//                                       W's time over copy_fd's, median over
+//                                       rounds (above 1: copy_fd is faster);
+//                                       x-vs-best the smallest of them
 //   BenchmarkFileToFile/warm|cold       a 1 GiB file copied whole (copy_file,
 //                                       or GNU cp with ZEROLAB_COPY_WAY=cp)
 //   BenchmarkFileToTCP, TCPToFile       64 MiB over loopback TCP (copy_fd, or
@@ -22,6 +28,7 @@
 // Example (interleaved runs, then one table with the ways as columns):
 //   for i in $(seq 5); do copy_bench -bench 'Pair/.*/size=(16KiB|1MiB)' >> pairs.txt; done
 //   zerolab compare -col .name/way pairs.txt
+//   copy_bench -bench 'Race/.*/size=16KiB' -benchtime 40x   # x-vs-best per pair
 //   rm /tmp/zerolab_copy_bench_*
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -33,7 +40,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -73,9 +82,8 @@ void ensure_file(zerolab::B& b, const std::string& path, std::size_t size) {
   std::vector<char> chunk(1 << 20);
   for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<char>(i * 131 + 7);
   for (std::size_t done = 0; done < size; done += chunk.size()) {
-    if (write(fd, chunk.data(), chunk.size()) != static_cast<ssize_t>(chunk.size())) {
-      b.fatal("cannot write " + path);
-    }
+    const std::size_t n = std::min(chunk.size(), size - done);
+    if (write(fd, chunk.data(), n) != static_cast<ssize_t>(n)) b.fatal("cannot write " + path);
   }
   fsync(fd);
   close(fd);
@@ -302,29 +310,92 @@ void open_end(zerolab::B& b, Rig& rig, End end, bool source, std::size_t size, i
   }
 }
 
+// One copy of `size` bytes from the start of the rig's files: copy_fd with
+// `o`, or with `user_loop` the plain 64 KiB loop. Returns the bytes moved.
+std::size_t copy_once(zerolab::B& b, const Rig& rig, std::size_t size, const zerolab::CopyOptions& o,
+                      bool user_loop) {
+  if (rig.src_is_file) lseek(rig.src, 0, SEEK_SET);
+  if (rig.dst_is_file) lseek(rig.dst, 0, SEEK_SET);
+  if (user_loop) return rw_loop(rig.src, rig.dst, size, rig.dst_is_socket);
+  const zerolab::CopyResult r = zerolab::copy_fd(rig.src, rig.dst, o);
+  if (r.error) b.fatal("copy_fd: " + r.message);
+  return static_cast<std::size_t>(r.bytes);
+}
+
+void open_rig(zerolab::B& b, Rig& rig, const PairSpec& pair, std::size_t size) {
+  open_end(b, rig, pair.src, true, size, 0);
+  open_end(b, rig, pair.dst, false, size, 1);
+}
+
 void pair_bench(zerolab::B& b, const PairSpec& pair, std::size_t size, zerolab::CopyPath path,
                 bool user_loop) {
   Rig rig;
-  open_end(b, rig, pair.src, true, size, 0);
-  open_end(b, rig, pair.dst, false, size, 1);
+  open_rig(b, rig, pair, size);
   zerolab::CopyOptions o;
   o.max_bytes = size;
   o.path = path;
-  const auto once = [&] {
-    if (rig.src_is_file) lseek(rig.src, 0, SEEK_SET);
-    if (rig.dst_is_file) lseek(rig.dst, 0, SEEK_SET);
-    if (user_loop) return rw_loop(rig.src, rig.dst, size, rig.dst_is_socket);
-    const zerolab::CopyResult r = zerolab::copy_fd(rig.src, rig.dst, o);
-    if (r.error) b.fatal("copy_fd: " + r.message);
-    return static_cast<std::size_t>(r.bytes);
-  };
-  if (once() != size) b.fatal("short copy");  // warm the page cache, the pipes, the socket
+  // The first copy warms the page cache, the pipes and the socket.
+  if (copy_once(b, rig, size, o, user_loop) != size) b.fatal("short copy");
   b.set_bytes(static_cast<std::int64_t>(size));
   b.reset_timer();
   for (std::int64_t i = 0; i < b.n(); ++i) {
-    if (once() != size) b.fatal("short copy");
+    if (copy_once(b, rig, size, o, user_loop) != size) b.fatal("short copy");
   }
   b.stop_timer();
+}
+
+// One way of a race: copy_fd on its own choice or forced, or the user loop.
+struct RaceWay {
+  std::string name;
+  zerolab::CopyPath path;
+  bool user_loop;
+};
+
+// Race: all `ways` of one pair in alternating blocks (each about 2 MiB of
+// copies; the first way of each round rotates) over the same descriptors,
+// one round per b.n(), so a loaded machine slows them alike. Reports for
+// each other way W the median over rounds of W's block time over
+// copy_fd's as "x-vs-W" (above 1: copy_fd is faster), the smallest of those
+// as "x-vs-best", and copy_fd's median time per copy as ns/op.
+void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
+                const std::vector<RaceWay>& ways) {
+  using Clock = std::chrono::steady_clock;
+  Rig rig;
+  open_rig(b, rig, pair, size);
+  std::vector<zerolab::CopyOptions> options(ways.size());
+  for (std::size_t w = 0; w < ways.size(); ++w) {
+    options[w].max_bytes = size;
+    options[w].path = ways[w].path;
+    if (copy_once(b, rig, size, options[w], ways[w].user_loop) != size) b.fatal("short copy");
+  }
+  const std::size_t block = std::max<std::size_t>(1, (std::size_t{2} << 20) / size);
+  std::vector<std::vector<double>> ns(ways.size());
+  b.reset_timer();
+  for (std::int64_t round = 0; round < b.n(); ++round) {
+    for (std::size_t k = 0; k < ways.size(); ++k) {
+      const std::size_t w = (k + static_cast<std::size_t>(round)) % ways.size();
+      const auto t0 = Clock::now();
+      for (std::size_t i = 0; i < block; ++i) {
+        if (copy_once(b, rig, size, options[w], ways[w].user_loop) != size) b.fatal("short copy");
+      }
+      ns[w].push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count());
+    }
+  }
+  b.stop_timer();
+  const auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  double best = 0;
+  for (std::size_t w = 1; w < ways.size(); ++w) {
+    std::vector<double> ratio(ns[w].size());
+    for (std::size_t r = 0; r < ratio.size(); ++r) ratio[r] = ns[w][r] / ns[0][r];
+    const double x = median(ratio);
+    b.report_metric(x, "x-vs-" + ways[w].name);
+    best = w == 1 ? x : std::min(best, x);
+  }
+  b.report_metric(best, "x-vs-best");
+  b.report_metric(median(ns[0]) / static_cast<double>(block), "ns/op");
 }
 
 std::string size_name(std::size_t n) {
@@ -333,36 +404,58 @@ std::string size_name(std::size_t n) {
   return std::to_string(n >> 10) + "KiB";
 }
 
+
+// The paths `pair` allows, as plan_copy says for its kinds of descriptor.
+zerolab::CopyPlan plan_of(const PairSpec& pair) {
+  const auto as_end = [](End e, bool source) {
+    switch (e) {
+      case End::kFile: return zerolab::CopyEnd::kFile;
+      case End::kPipe: return zerolab::CopyEnd::kPipe;
+      case End::kTcp: return source ? zerolab::CopyEnd::kRemoteStream : zerolab::CopyEnd::kLoopbackStream;
+      case End::kUnix: return zerolab::CopyEnd::kUnixStream;
+    }
+    return zerolab::CopyEnd::kOther;
+  };
+  return zerolab::plan_copy(as_end(pair.src, true), as_end(pair.dst, false));
+}
+
+// copy_fd on its own, every path the pair allows forced, then the loop.
+std::vector<RaceWay> ways_of(const PairSpec& pair) {
+  using zerolab::CopyPath;
+  std::vector<RaceWay> ways{{"copy_fd", CopyPath::kAuto, false}};
+  const zerolab::CopyPlan plan = plan_of(pair);
+  for (const CopyPath p :
+       {CopyPath::kCopyFileRange, CopyPath::kSendfile, CopyPath::kSplice, CopyPath::kReadWrite}) {
+    if (plan.allows(p)) ways.push_back({std::string(zerolab::to_string(p)), p, false});
+  }
+  ways.push_back({"rw64k", CopyPath::kAuto, true});
+  return ways;
+}
+
+constexpr std::size_t kPairSizes[] = {std::size_t{16} << 10, std::size_t{1} << 20, std::size_t{1} << 30};
+
 }  // namespace
 
 ZEROLAB_BENCHMARK(Pair) {
   signal(SIGPIPE, SIG_IGN);  // a peer that goes away must not kill the run
-  using zerolab::CopyPath;
   for (const PairSpec& pair : kPairs) {
-    const auto as_end = [](End e, bool source) {
-      switch (e) {
-        case End::kFile: return zerolab::CopyEnd::kFile;
-        case End::kPipe: return zerolab::CopyEnd::kPipe;
-        case End::kTcp: return source ? zerolab::CopyEnd::kRemoteStream : zerolab::CopyEnd::kLoopbackStream;
-        case End::kUnix: return zerolab::CopyEnd::kUnixStream;
-      }
-      return zerolab::CopyEnd::kOther;
-    };
-    const zerolab::CopyPlan plan = zerolab::plan_copy(as_end(pair.src, true), as_end(pair.dst, false));
-    for (const std::size_t size : {std::size_t{16} << 10, std::size_t{1} << 20, std::size_t{1} << 30}) {
+    for (const std::size_t size : kPairSizes) {
       const std::string prefix = std::string("pair=") + pair.name + "/size=" + size_name(size) + "/way=";
-      b.run(prefix + "copy_fd", [&pair, size](zerolab::B& sb) {
-        pair_bench(sb, pair, size, CopyPath::kAuto, false);
-      });
-      for (const CopyPath p : {CopyPath::kCopyFileRange, CopyPath::kSendfile, CopyPath::kSplice,
-                               CopyPath::kReadWrite}) {
-        if (!plan.allows(p)) continue;
-        b.run(prefix + std::string(zerolab::to_string(p)),
-              [&pair, size, p](zerolab::B& sb) { pair_bench(sb, pair, size, p, false); });
+      for (const RaceWay& way : ways_of(pair)) {
+        b.run(prefix + way.name, [&pair, size, way](zerolab::B& sb) {
+          pair_bench(sb, pair, size, way.path, way.user_loop);
+        });
       }
-      b.run(prefix + "rw64k", [&pair, size](zerolab::B& sb) {
-        pair_bench(sb, pair, size, CopyPath::kAuto, true);
-      });
+    }
+  }
+}
+
+ZEROLAB_BENCHMARK(Race) {
+  signal(SIGPIPE, SIG_IGN);
+  for (const PairSpec& pair : kPairs) {
+    for (const std::size_t size : kPairSizes) {
+      b.run(std::string("pair=") + pair.name + "/size=" + size_name(size),
+            [&pair, size](zerolab::B& sb) { race_bench(sb, pair, size, ways_of(pair)); });
     }
   }
 }

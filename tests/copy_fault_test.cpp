@@ -482,6 +482,40 @@ TEST_F(CopyBadInput, BadModesFoundByTheFirstCallNameTheDescriptor) {
   expect_untouched();
 }
 
+// A pipe at one end: the flags are read only when splice's first call
+// fails with EBADF (it checks both descriptors before it moves a byte), so
+// the pipe keeps its bytes. From a socket into a file the flags come first:
+// splicing out of the socket through copy_fd's own pipe would consume bytes
+// that could not be written.
+TEST_F(CopyBadInput, BadModesAroundAPipeOrSocketLoseNoBytes) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC | O_NONBLOCK), 0);
+  write_all(p[1], "queued", 6);
+  const auto queued = [](int fd) {
+    int n = -1;
+    return ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+  };
+  const int ro = open(dir_.file("out").c_str(), O_RDONLY | O_CLOEXEC);
+  CopyResult r = copy_fd(p[0], ro);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "destination fd " + std::to_string(ro) + " is not open for writing");
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(queued(p[0]), 6);
+  // The write end of the pipe as the source.
+  r = copy_fd(p[1], out_);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "source fd " + std::to_string(p[1]) + " is not open for reading");
+  EXPECT_EQ(queued(p[0]), 6);
+  SocketPair sp = unix_pair();
+  write_all(sp.b, "queued", 6);
+  r = copy_fd(sp.a, ro);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "destination fd " + std::to_string(ro) + " is not open for writing");
+  EXPECT_EQ(queued(sp.a), 6);
+  for (int fd : {ro, p[0], p[1], sp.a, sp.b}) close(fd);
+  expect_untouched();
+}
+
 TEST_F(CopyBadInput, SameFileOverlapping) {
   const std::string data = pattern(10000);
   const int f = create_file(dir_.file("same"), data);

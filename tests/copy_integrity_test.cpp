@@ -364,6 +364,29 @@ TEST(CopyOptionsTest, AppendDestinationGetsTheBytesAtItsEnd) {
   close(out);
 }
 
+// splice declines an O_APPEND destination (EINVAL) before it moves a byte;
+// copy_fd learns of the flag only then and appends with read/write.
+TEST(CopyOptionsTest, PipeIntoAnAppendDestinationAppends) {
+  TempDir disk("/tmp");
+  const std::string data = pattern(100000);
+  create_file(disk.file("b"), "head");
+  const int out = open(disk.file("b").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  std::thread writer([&] {
+    write_all(p[1], data.data(), data.size());
+    close(p[1]);
+  });
+  const CopyResult r = copy_fd(p[0], out);
+  writer.join();
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, data.size());
+  EXPECT_EQ(r.path, CopyPath::kReadWrite);
+  const int check = open(disk.file("b").c_str(), O_RDONLY | O_CLOEXEC);
+  EXPECT_EQ(pread_all(check), "head" + data);
+  for (int fd : {check, out, p[0]}) close(fd);
+}
+
 TEST(CopyOptionsTest, ReflinkFallsBackWhereTheFilesystemCannotClone) {
   TempDir disk("/tmp");
   const std::string data = pattern(30000);

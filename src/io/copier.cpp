@@ -49,9 +49,8 @@ bool sendfile_or_splice_declines(int err) noexcept {
   return err == EINVAL || err == ENOSYS || err == EOPNOTSUPP;
 }
 
-bool may_eagain(FdKind kind) noexcept {
-  return kind == FdKind::kPipe || kind == FdKind::kStreamSocket ||
-         kind == FdKind::kOtherSocket || kind == FdKind::kOther;
+bool may_eagain(const FdInfo& info) noexcept {
+  return info.kind == FdKind::kPipe || info.socket() || info.kind == FdKind::kOther;
 }
 
 std::int64_t now_ms() noexcept {
@@ -82,15 +81,15 @@ int Copier::wait(int fd, short events) const noexcept {
 }
 
 int Copier::wait_both() const noexcept {
-  if (may_eagain(si->kind)) {
+  if (may_eagain(*si)) {
     if (int e = wait(src, POLLIN); e != 0) return e;
   }
-  if (may_eagain(di->kind)) return wait(dst, POLLOUT);
+  if (may_eagain(*di)) return wait(dst, POLLOUT);
   return 0;
 }
 
 int Copier::write_all(const char* data, std::size_t size) noexcept {
-  const bool socket = di->kind == FdKind::kStreamSocket || di->kind == FdKind::kOtherSocket;
+  const bool socket = di->socket();
   while (size > 0) {
     ssize_t m;
     if (socket) {
@@ -104,8 +103,7 @@ int Copier::write_all(const char* data, std::size_t size) noexcept {
       const auto done = static_cast<std::size_t>(m);
       data += done;
       size -= done;
-      written += done;
-      remaining -= done;
+      count(done);
       if (dst_positional) dst_pos += m;
       continue;
     }
@@ -139,11 +137,16 @@ Step Copier::clone() {
     return Step::kFallback;
   }
   const loff_t size = si->st.st_size;
-  written += static_cast<std::uint64_t>(size);
-  remaining -= static_cast<std::uint64_t>(size);
+  count(static_cast<std::uint64_t>(size));
   if (src_positional) src_pos += size; else lseek(src, size, SEEK_SET);
   if (dst_positional) dst_pos += size; else lseek(dst, size, SEEK_SET);
   return Step::kDone;
+}
+
+bool Copier::count(std::uint64_t n, std::uint64_t& moved) noexcept {
+  count(n);
+  moved += n;
+  return source_exhausted(moved);
 }
 
 bool Copier::source_exhausted(std::uint64_t moved) const noexcept {
@@ -159,11 +162,8 @@ Step Copier::copy_file_range_loop() {
     const auto chunk = static_cast<std::size_t>(std::min(remaining, kCopyFileRangeChunk));
     const ssize_t n = ::copy_file_range(src, src_off(), dst, dst_off(), chunk, 0);
     if (n > 0) {
-      written += static_cast<std::uint64_t>(n);
-      remaining -= static_cast<std::uint64_t>(n);
-      moved += static_cast<std::uint64_t>(n);
       first = false;
-      if (source_exhausted(moved)) break;
+      if (count(static_cast<std::uint64_t>(n), moved)) break;
       continue;
     }
     if (n == 0) {
@@ -191,11 +191,8 @@ Step Copier::sendfile_loop() {
     const auto chunk = static_cast<std::size_t>(std::min(remaining, kSendfileChunk));
     const ssize_t n = ::sendfile(dst, src, src_positional ? &src_pos : nullptr, chunk);
     if (n > 0) {
-      written += static_cast<std::uint64_t>(n);
-      remaining -= static_cast<std::uint64_t>(n);
-      moved += static_cast<std::uint64_t>(n);
       first = false;
-      if (source_exhausted(moved)) break;
+      if (count(static_cast<std::uint64_t>(n), moved)) break;
       continue;
     }
     if (n == 0) {
@@ -225,8 +222,7 @@ Step Copier::splice_loop() {
       const auto chunk = static_cast<std::size_t>(std::min(remaining, kSendfileChunk));
       const ssize_t n = ::splice(src, src_off(), dst, dst_off(), chunk, SPLICE_F_MOVE);
       if (n > 0) {
-        written += static_cast<std::uint64_t>(n);
-        remaining -= static_cast<std::uint64_t>(n);
+        count(static_cast<std::uint64_t>(n));
         first = false;
         continue;
       }
@@ -281,8 +277,7 @@ Step Copier::splice_loop() {
       const ssize_t m = ::splice(pipe.fds[0], nullptr, dst, dst_off(), in_pipe, SPLICE_F_MOVE);
       if (m > 0) {
         in_pipe -= static_cast<std::size_t>(m);
-        written += static_cast<std::uint64_t>(m);
-        remaining -= static_cast<std::uint64_t>(m);
+        count(static_cast<std::uint64_t>(m));
         continue;
       }
       const int e = m == 0 ? EIO : errno;
@@ -350,8 +345,7 @@ Step Copier::sparse_loop() {
     if (data < 0) data = errno == ENXIO ? end : src_pos;  // ENXIO: a hole up to EOF
     data = std::min(data, end);
     const auto hole_bytes = static_cast<std::uint64_t>(data - src_pos);
-    written += hole_bytes;  // the destination reads them as zeros
-    remaining -= hole_bytes;
+    count(hole_bytes);  // the destination reads them as zeros
     dst_pos += data - src_pos;
     src_pos = data;
     if (src_pos >= end) break;

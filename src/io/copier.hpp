@@ -68,6 +68,14 @@ struct Copier {
   // started, or src_pos when positional): the loop stops without the call
   // that would return 0 at end of file.
   bool source_exhausted(std::uint64_t moved) const noexcept;
+  // Counts `n` bytes the destination received.
+  void count(std::uint64_t n) noexcept {
+    written += n;
+    remaining -= n;
+  }
+  // The same for a loop that tracks what it `moved`; true once
+  // source_exhausted(moved).
+  bool count(std::uint64_t n, std::uint64_t& moved) noexcept;
   // Records a stop with `err` from `call`.
   Step fail(int err, const char* call) noexcept;
   // Waits until `fd` is ready for `events` (POLLIN/POLLOUT); 0 or ETIMEDOUT

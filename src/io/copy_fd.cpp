@@ -136,6 +136,12 @@ CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
   return {};
 }
 
+// The path the rule takes for a pair that is not file → file.
+CopyPath auto_path(int src, int dst, FdInfo& si, FdInfo& di) {
+  const CopyEnd src_end = io::source_end(src, si);
+  return plan_copy(src_end, io::destination_end(dst, di, src_end, /*exact=*/false)).path;
+}
+
 // Runs the one path `path` (allowed for the pair). A path that declines
 // fails with the kernel's errno; one that declines because the source was
 // empty (declined == 0) copied everything there was.
@@ -176,19 +182,30 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
   FdInfo di;
   if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
   if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
+  const bool forced = options.path != CopyPath::kAuto;
+  const bool src_file = si.kind == FdKind::kRegular && !si.pseudo_fs;
+  // The first path: forced, the file → file chain, or the rule for the pair
+  // (an O_APPEND destination is seen as a file until its flags are read).
+  CopyPath first = options.path;
+  if (!forced && !(src_file && di.kind == FdKind::kRegular)) first = auto_path(src, dst, si, di);
   // The open flags cost a system call per descriptor, so they are read up
-  // front only where needed: a regular source's first kernel call checks
-  // both descriptors before it moves a byte (and a read whose write fails
-  // is undone by seeking back), so for it a bad mode shows up as EBADF with
-  // nothing written, and the flags are read then, to say which descriptor.
-  // O_APPEND destinations make copy_file_range and sendfile decline, and
+  // front only where needed. The first call of copy_file_range, sendfile
+  // and a splice with a pipe at one end checks both descriptors before it
+  // moves a byte, and a read from a regular source whose write fails is
+  // undone by seeking back: there a bad mode shows up as EBADF with nothing
+  // written, and the flags are read then, to say which descriptor. O_APPEND
+  // destinations make copy_file_range, sendfile and splice decline, and
   // read/write appends.
-  const bool lazy_flags = si.kind == FdKind::kRegular && !same_file(si, di) &&
-                          options.dst_offset < 0 && !options.reflink && !options.sparse &&
-                          options.path == CopyPath::kAuto;
+  const bool checked_by_first_call =
+      si.kind == FdKind::kRegular ||
+      (first == CopyPath::kSplice && (si.kind == FdKind::kPipe || di.kind == FdKind::kPipe));
+  const bool lazy_flags = checked_by_first_call && !forced && !same_file(si, di) &&
+                          options.dst_offset < 0 && !options.reflink && !options.sparse;
   if (!lazy_flags) {
     if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) return bad;
+    if (!forced && di.kind == FdKind::kRegular && di.append()) first = auto_path(src, dst, si, di);
   }
+  const bool dst_file = di.kind == FdKind::kRegular && !di.append();
 
   Copier c;
   c.src = src;
@@ -205,23 +222,14 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
                      ? -1
                      : static_cast<int>(std::min<std::int64_t>(options.timeout.count(), 1 << 30));
 
-  const bool src_file = si.kind == FdKind::kRegular && !si.pseudo_fs;
-  const bool dst_file = di.kind == FdKind::kRegular && !di.append();
-  // The first path: forced, the file → file chain, or the rule for the pair.
-  CopyPath first = options.path;
-  if (first == CopyPath::kAuto && !(src_file && dst_file)) {
-    const CopyEnd src_end = io::source_end(si);
-    first = plan_copy(src_end, io::destination_end(dst, di, src_end)).path;
-  }
   // SIGPIPE can come from any write into a pipe, and from sendfile and
   // splice into a socket; read_write sends to sockets with MSG_NOSIGNAL.
-  const bool socket_dst = di.kind == FdKind::kStreamSocket || di.kind == FdKind::kOtherSocket;
-  SigpipeGuard guard(di.kind == FdKind::kPipe || (socket_dst && first != CopyPath::kReadWrite));
+  SigpipeGuard guard(di.kind == FdKind::kPipe || (di.socket() && first != CopyPath::kReadWrite));
 
   Step step = Step::kFallback;
-  if (options.path != CopyPath::kAuto) {
-    const CopyEnd src_end = io::source_end(si);
-    const CopyPlan plan = plan_copy(src_end, io::destination_end(dst, di, src_end));
+  if (forced) {
+    const CopyEnd src_end = io::source_end(src, si);
+    const CopyPlan plan = plan_copy(src_end, io::destination_end(dst, di, src_end, /*exact=*/true));
     if (!plan.allows(options.path)) {
       guard.finish(false);
       return bad_input(EINVAL, fd_name("source", src) + " to " + fd_name("destination", dst) +
@@ -251,6 +259,13 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
     step = c.splice_loop();
   }
   if (step == Step::kFallback) {
+    // A read from a pipe or socket cannot be undone: the flags first.
+    if (!si.flags_known && !si.seekable()) {
+      if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) {
+        guard.finish(false);
+        return bad;
+      }
+    }
     c.path = CopyPath::kReadWrite;
     step = c.read_write_loop();
   }

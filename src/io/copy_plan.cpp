@@ -55,7 +55,8 @@ CopyPlan plan_copy(CopyEnd src, CopyEnd dst) noexcept {
 
 namespace io {
 
-CopyEnd source_end(const FdInfo& info) noexcept {
+CopyEnd source_end(int fd, FdInfo& info) noexcept {
+  load_socket_type(fd, info);
   switch (info.kind) {
     case FdKind::kRegular: return info.pseudo_fs ? CopyEnd::kOther : CopyEnd::kFile;
     case FdKind::kPipe: return CopyEnd::kPipe;
@@ -64,21 +65,32 @@ CopyEnd source_end(const FdInfo& info) noexcept {
   }
 }
 
-CopyEnd destination_end(int fd, const FdInfo& info, CopyEnd src) noexcept {
+CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src, bool exact) noexcept {
   switch (info.kind) {
     case FdKind::kRegular: return info.flags_known && info.append() ? CopyEnd::kOther : CopyEnd::kFile;
     case FdKind::kPipe: return CopyEnd::kPipe;
+    case FdKind::kSocket:
     case FdKind::kStreamSocket:
-      // Where the peer is matters only for a file source (sendfile or not).
-      if (src != CopyEnd::kFile) return CopyEnd::kRemoteStream;
-      switch (socket_peer(fd)) {
-        case SocketPeer::kUnix: return CopyEnd::kUnixStream;
-        case SocketPeer::kThisHost: return CopyEnd::kLoopbackStream;
-        case SocketPeer::kElsewhere: break;
-      }
-      return CopyEnd::kRemoteStream;
+    case FdKind::kOtherSocket:
+      break;
     default: return CopyEnd::kOther;
   }
+  // Where the peer is matters only for a file source (sendfile or not).
+  SocketPeer peer = SocketPeer::kElsewhere;
+  if (src == CopyEnd::kFile) peer = socket_peer(fd);
+  // Every socket on this host takes read/write from a file, whatever its
+  // type; the type is asked only when the answer changes the path.
+  if (peer == SocketPeer::kThisHost && !exact && info.kind == FdKind::kSocket) {
+    return CopyEnd::kLoopbackStream;
+  }
+  load_socket_type(fd, info);
+  if (info.kind != FdKind::kStreamSocket) return CopyEnd::kOther;
+  switch (peer) {
+    case SocketPeer::kUnix: return CopyEnd::kUnixStream;
+    case SocketPeer::kThisHost: return CopyEnd::kLoopbackStream;
+    case SocketPeer::kElsewhere: break;
+  }
+  return CopyEnd::kRemoteStream;
 }
 
 }  // namespace io
@@ -103,8 +115,8 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
     return refused;
   }
   if (di.kind == io::FdKind::kRegular) io::load_flags(dst, di);  // O_APPEND rules out the file paths
-  const CopyEnd s = io::source_end(si);
-  CopyPlan plan = plan_copy(s, io::destination_end(dst, di, s));
+  const CopyEnd s = io::source_end(src, si);
+  CopyPlan plan = plan_copy(s, io::destination_end(dst, di, s, /*exact=*/true));
   if (options.path != CopyPath::kAuto) {
     if (!plan.allows(options.path)) {
       plan.reason = "CopyOptions::path is not a path this pair allows";

@@ -5,6 +5,8 @@
 #include <linux/magic.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 
 #include <cerrno>
@@ -30,6 +32,27 @@ bool is_pseudo_fs(int fd) noexcept {
     default:
       return false;
   }
+}
+
+// The four fields copy_fd reads (type, size, device, inode), from statx
+// with only those in the mask; the rest of `st` is zero. fstat asks the
+// kernel for everything: for the timestamps the filesystem then records
+// that they were read, and the next write into the file pays for that
+// (multigrain timestamps, Linux 6.13+). A 16 KiB file-to-file read+write
+// here costs 1.04 µs alone, 1.74 µs after two fstat calls, 1.44 µs after
+// two such statx calls.
+int stat_fd(int fd, struct stat& st) noexcept {
+  struct statx x {};
+  if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE | STATX_INO, &x) != 0) {
+    if (errno != ENOSYS) return -1;
+    return fstat(fd, &st);  // a kernel before 4.11
+  }
+  st = {};
+  st.st_mode = x.stx_mode;
+  st.st_size = static_cast<off_t>(x.stx_size);
+  st.st_ino = x.stx_ino;
+  st.st_dev = makedev(x.stx_dev_major, x.stx_dev_minor);
+  return 0;
 }
 
 bool is_loopback(const sockaddr_storage& a) noexcept {
@@ -61,18 +84,18 @@ bool same_host_address(const sockaddr_storage& a, const sockaddr_storage& b) noe
 }  // namespace
 
 SocketPeer socket_peer(int fd) noexcept {
-  sockaddr_storage self{};
-  socklen_t len = sizeof self;
-  if (getsockname(fd, reinterpret_cast<sockaddr*>(&self), &len) != 0) return SocketPeer::kElsewhere;
-  if (self.ss_family == AF_UNIX) return SocketPeer::kUnix;
-  if (self.ss_family != AF_INET && self.ss_family != AF_INET6) return SocketPeer::kElsewhere;
   sockaddr_storage peer{};
-  len = sizeof peer;
+  socklen_t len = sizeof peer;
   if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0) return SocketPeer::kElsewhere;
+  if (peer.ss_family == AF_UNIX) return SocketPeer::kUnix;
+  if (peer.ss_family != AF_INET && peer.ss_family != AF_INET6) return SocketPeer::kElsewhere;
+  if (is_loopback(peer)) return SocketPeer::kThisHost;
   // A peer at the socket's own address is this host too (a connection to
   // one of its interface addresses runs over loopback).
-  return is_loopback(peer) || same_host_address(self, peer) ? SocketPeer::kThisHost
-                                                             : SocketPeer::kElsewhere;
+  sockaddr_storage self{};
+  len = sizeof self;
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&self), &len) != 0) return SocketPeer::kElsewhere;
+  return same_host_address(self, peer) ? SocketPeer::kThisHost : SocketPeer::kElsewhere;
 }
 
 bool FdInfo::append() const noexcept { return (flags & O_APPEND) != 0; }
@@ -95,7 +118,7 @@ int load_flags(int fd, FdInfo& info) noexcept {
 
 int inspect_fd(int fd, FdInfo& info, bool source) noexcept {
   if (fd < 0) return EBADF;
-  if (fstat(fd, &info.st) != 0) return errno;
+  if (stat_fd(fd, info.st) != 0) return errno;
   info.flags = 0;
   info.flags_known = false;
   const mode_t mode = info.st.st_mode;
@@ -110,16 +133,21 @@ int inspect_fd(int fd, FdInfo& info, bool source) noexcept {
   } else if (S_ISFIFO(mode)) {
     info.kind = FdKind::kPipe;
   } else if (S_ISSOCK(mode)) {
-    int type = 0;
-    socklen_t len = sizeof type;
-    const bool stream = getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
-    info.kind = stream ? FdKind::kStreamSocket : FdKind::kOtherSocket;
+    info.kind = FdKind::kSocket;
   } else if (S_ISBLK(mode)) {
     info.kind = FdKind::kBlock;
   } else {
     info.kind = FdKind::kOther;
   }
   return 0;
+}
+
+void load_socket_type(int fd, FdInfo& info) noexcept {
+  if (info.kind != FdKind::kSocket) return;
+  int type = 0;
+  socklen_t len = sizeof type;
+  const bool stream = getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
+  info.kind = stream ? FdKind::kStreamSocket : FdKind::kOtherSocket;
 }
 
 }  // namespace zerolab::io
