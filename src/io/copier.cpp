@@ -61,6 +61,12 @@ std::int64_t now_ms() noexcept {
 
 }  // namespace
 
+Step Copier::decline_or_fail(int err, bool declines, const char* call) noexcept {
+  if (!declines) return fail(err, call);
+  declined = err;
+  return Step::kFallback;
+}
+
 Step Copier::fail(int err, const char* call) noexcept {
   error = err;
   failed_call = call;
@@ -175,11 +181,7 @@ Step Copier::copy_file_range_loop() {
     }
     const int e = errno;
     if (e == EINTR) continue;
-    if (first && copy_file_range_declines(e)) {
-      declined = e;
-      return Step::kFallback;
-    }
-    return fail(e, "copy_file_range");
+    return decline_or_fail(e, first && copy_file_range_declines(e), "copy_file_range");
   }
   return Step::kDone;
 }
@@ -205,11 +207,7 @@ Step Copier::sendfile_loop() {
       if (int w = wait(dst, POLLOUT); w != 0) return fail(w, "poll");
       continue;
     }
-    if (first && sendfile_or_splice_declines(e)) {
-      declined = e;
-      return Step::kFallback;
-    }
-    return fail(e, "sendfile");
+    return decline_or_fail(e, first && sendfile_or_splice_declines(e), "sendfile");
   }
   return Step::kDone;
 }
@@ -233,11 +231,7 @@ Step Copier::splice_loop() {
         if (int w = wait_both(); w != 0) return fail(w, "poll");
         continue;
       }
-      if (first && sendfile_or_splice_declines(e)) {
-        declined = e;
-        return Step::kFallback;
-      }
-      return fail(e, "splice");
+      return decline_or_fail(e, first && sendfile_or_splice_declines(e), "splice");
     }
     return Step::kDone;
   }
@@ -263,12 +257,7 @@ Step Copier::splice_loop() {
         if (int w = wait(src, POLLIN); w != 0) step = fail(w, "poll");
         continue;
       }
-      if (first && sendfile_or_splice_declines(e)) {
-        declined = e;
-        step = Step::kFallback;
-      } else {
-        step = fail(e, "splice");
-      }
+      step = decline_or_fail(e, first && sendfile_or_splice_declines(e), "splice");
       continue;
     }
     first = false;

@@ -76,6 +76,9 @@ struct Copier {
   // The same for a loop that tracks what it `moved`; true once
   // source_exhausted(moved).
   bool count(std::uint64_t n, std::uint64_t& moved) noexcept;
+  // Records a stop with `err` from `call`, or with `declines` (the first
+  // call said the path does not apply) sets `declined` for a fallback.
+  Step decline_or_fail(int err, bool declines, const char* call) noexcept;
   // Records a stop with `err` from `call`.
   Step fail(int err, const char* call) noexcept;
   // Waits until `fd` is ready for `events` (POLLIN/POLLOUT); 0 or ETIMEDOUT
