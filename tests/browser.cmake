@@ -7,6 +7,23 @@
 include(${CMAKE_CURRENT_LIST_DIR}/browser/browser_test.cmake)
 
 set(zerolab_browser_fixtures ${CMAKE_CURRENT_LIST_DIR}/browser/fixtures)
+set(zerolab_browser_pages ${CMAKE_BINARY_DIR}/browser/fixtures)
+
+# A bad page is fixtures/NAME.body.html (what is wrong with it) inside the
+# one skeleton fixtures/page.html.in (doctype, charset, the report pages'
+# Content-Security-Policy, title), written to ${zerolab_browser_pages}/NAME.html.
+function(zerolab_browser_fixture_page name title)
+  set(body ${zerolab_browser_fixtures}/${name}.body.html)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${body})
+  file(READ ${body} FIXTURE_BODY)
+  set(FIXTURE_TITLE ${title})
+  configure_file(${zerolab_browser_fixtures}/page.html.in ${zerolab_browser_pages}/${name}.html @ONLY)
+endfunction()
+zerolab_browser_fixture_page(zero_points "zero points")
+zerolab_browser_fixture_page(count_mismatch "count mismatch")
+zerolab_browser_fixture_page(unrendered_points "unrendered points")
+zerolab_browser_fixture_page(external_image "external image")
+zerolab_browser_fixture_page(inline_script "inline script")
 
 # A good page: both plots and all 9 points found, nothing logged.
 zerolab_add_browser_test(browser_fixture_good
@@ -29,20 +46,20 @@ zerolab_add_browser_test(browser_fixture_too_few_plots
   PAGE ${zerolab_browser_fixtures}/good.html MIN_PLOTS 3
   EXPECT_FAILURE "FAIL: 2 plots, expected at least 3")
 zerolab_add_browser_test(browser_fixture_zero_points
-  PAGE ${zerolab_browser_fixtures}/zero_points.html
+  PAGE ${zerolab_browser_pages}/zero_points.html
   EXPECT_FAILURE "FAIL: plot 1 (#empty): has no data points")
 zerolab_add_browser_test(browser_fixture_count_mismatch
-  PAGE ${zerolab_browser_fixtures}/count_mismatch.html
+  PAGE ${zerolab_browser_pages}/count_mismatch.html
   EXPECT_FAILURE "FAIL: plot 1 (Four points, five declared): data-points=\"5\" but 4 .pt elements")
 zerolab_add_browser_test(browser_fixture_unrendered_points
-  PAGE ${zerolab_browser_fixtures}/unrendered_points.html
+  PAGE ${zerolab_browser_pages}/unrendered_points.html
   EXPECT_FAILURE "1 data points are not rendered (empty box)"
                  "1 data points are drawn outside the svg")
 zerolab_add_browser_test(browser_fixture_external_image
-  PAGE ${zerolab_browser_fixtures}/external_image.html
+  PAGE ${zerolab_browser_pages}/external_image.html
   EXPECT_FAILURE "FAIL: console SEVERE" "https://example.com/logo.png" "Content Security Policy")
 zerolab_add_browser_test(browser_fixture_inline_script
-  PAGE ${zerolab_browser_fixtures}/inline_script.html
+  PAGE ${zerolab_browser_pages}/inline_script.html
   EXPECT_FAILURE "FAIL: console SEVERE" "inline script" "Content Security Policy")
 # A generator that fails is a failure (no browser is started).
 zerolab_add_browser_test(browser_fixture_generator_fails

@@ -4,7 +4,7 @@
 Example:
   tests/browser/check_html_page.py build/release/browser/report.html \\
       --screenshot build/release/browser/report.png --min-plots 3
-  tests/browser/check_html_page.py tests/browser/fixtures/zero_points.html \\
+  tests/browser/check_html_page.py build/release/browser/fixtures/zero_points.html \\
       --expect-failure 'has no data points'
   tests/browser/check_html_page.py out/report.html --min-plots 1 -- \\
       build/release/tools/zerolab/zerolab compare -format html -o out/report.html a.txt b.txt
