@@ -16,15 +16,12 @@
 #include "lab/report_html.hpp"
 #include "lab_cli_util.hpp"
 #include "lab_report_fixture.hpp"
+#include "test_util.hpp"
 
 namespace zerolab::lab {
 namespace {
 
-int count(const std::string& text, const std::string& needle) {
-  int n = 0;
-  for (std::size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
-  return n;
-}
+using zerolab::test::count_occurrences;
 
 // data-points of every <figure class="plot">, in page order.
 std::vector<int> declared_points(const std::string& html) {
@@ -36,19 +33,25 @@ std::vector<int> declared_points(const std::string& html) {
   return out;
 }
 
-TEST(LabReportHtml, EveryPlotTypeWithExactPointCounts) {
+// The report of testing::ReportFixture's outcomes (a test may change f first).
+class LabReportHtml : public ::testing::Test {
+ protected:
+  std::string page() const { return report_html(f.outcomes, f.machine, f.context); }
+
   testing::ReportFixture f;
-  const std::string html = report_html(f.outcomes, f.machine, f.context);
+};
+
+TEST_F(LabReportHtml, EveryPlotTypeWithExactPointCounts) {
+  const std::string html = page();
   EXPECT_EQ(declared_points(html), f.expected_points);
   int total = 0;
   for (const int n : f.expected_points) total += n;
-  EXPECT_EQ(count(html, "class=\"pt\""), total);
-  EXPECT_EQ(count(html, "class=\"plot-empty\""), f.expected_empty_plots);
+  EXPECT_EQ(count_occurrences(html, "class=\"pt\""), total);
+  EXPECT_EQ(count_occurrences(html, "class=\"plot-empty\""), f.expected_empty_plots);
 }
 
-TEST(LabReportHtml, HeaderHasTheMachineWarningsAndVerdictSummary) {
-  testing::ReportFixture f;
-  const std::string html = report_html(f.outcomes, f.machine, f.context);
+TEST_F(LabReportHtml, HeaderHasTheMachineWarningsAndVerdictSummary) {
+  const std::string html = page();
   EXPECT_NE(html.find("<tr><th>cpu</th><td>Test CPU &lt;model&gt;</td></tr>"), std::string::npos);
   EXPECT_NE(html.find("<tr><th>thp</th><td>madvise</td></tr>"), std::string::npos);
   EXPECT_NE(html.find("<p class=\"warning\">warning: CPU frequency scaling governor is &quot;powersave&quot;"),
@@ -70,9 +73,8 @@ TEST(LabReportHtml, HeaderHasTheMachineWarningsAndVerdictSummary) {
             std::string::npos);
 }
 
-TEST(LabReportHtml, ClaimsTablesAndFailuresAreEscaped) {
-  testing::ReportFixture f;
-  const std::string html = report_html(f.outcomes, f.machine, f.context);
+TEST_F(LabReportHtml, ClaimsTablesAndFailuresAreEscaped) {
+  const std::string html = page();
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(html.find("method b is faster at 1 MiB &lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("<h2>sweep: throughput by size &lt;&amp;&gt; method</h2>"), std::string::npos);
@@ -87,9 +89,8 @@ TEST(LabReportHtml, ClaimsTablesAndFailuresAreEscaped) {
   EXPECT_NE(html.find("<p class=\"failure\">failed: BenchmarkX: could not open /dev/null</p>"), std::string::npos);
 }
 
-TEST(LabReportHtml, SweepMarksTheDataCachesAndDropsIgnoredKeysFromSeries) {
-  testing::ReportFixture f;
-  const std::string html = report_html(f.outcomes, f.machine, f.context);
+TEST_F(LabReportHtml, SweepMarksTheDataCachesAndDropsIgnoredKeysFromSeries) {
+  const std::string html = page();
   EXPECT_NE(html.find(">L1d 48 KiB</text>"), std::string::npos);
   EXPECT_NE(html.find(">L2 1 MiB</text>"), std::string::npos);
   EXPECT_NE(html.find(">L3 32 MiB</text>"), std::string::npos);
@@ -101,16 +102,14 @@ TEST(LabReportHtml, SweepMarksTheDataCachesAndDropsIgnoredKeysFromSeries) {
   EXPECT_EQ(html.find("Fixed/simulated"), std::string::npos);
 }
 
-TEST(LabReportHtml, NoExperimentsStillMakesAPage) {
-  testing::ReportFixture f;
+TEST_F(LabReportHtml, NoExperimentsStillMakesAPage) {
   const std::string html = report_html({}, f.machine, f.context);
   EXPECT_NE(html.find("<p>No experiments were run.</p>"), std::string::npos);
   EXPECT_NE(html.find("</html>\n"), std::string::npos);
-  EXPECT_EQ(count(html, "<figure"), 0);
+  EXPECT_EQ(count_occurrences(html, "<figure"), 0);
 }
 
-TEST(LabReportHtml, BaselineSectionHasWarningsRegressionsAndTheComparisonsPlots) {
-  testing::ReportFixture f;
+TEST_F(LabReportHtml, BaselineSectionHasWarningsRegressionsAndTheComparisonsPlots) {
   BaselineComparison c;
   c.name = "main";
   c.path = "zerolab-results/baselines/main";
@@ -134,7 +133,7 @@ TEST(LabReportHtml, BaselineSectionHasWarningsRegressionsAndTheComparisonsPlots)
   part.regressions.push_back(r);
   c.parts.push_back(part);
   f.context.baseline = &c;
-  const std::string html = report_html(f.outcomes, f.machine, f.context);
+  const std::string html = page();
   EXPECT_NE(html.find("<a href=\"#baseline\">Comparison with baseline main</a>: 1 significant regressions."),
             std::string::npos);
   EXPECT_NE(html.find("<section id=\"baseline\">\n<h2>Baseline main</h2>"), std::string::npos);

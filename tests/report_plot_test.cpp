@@ -8,15 +8,12 @@
 #include "report/html_page.hpp"
 #include "report/plot_scale.hpp"
 #include "report/svg_plot.hpp"
+#include "test_util.hpp"
 
 namespace zerolab::report {
 namespace {
 
-int count(const std::string& text, const std::string& needle) {
-  int n = 0;
-  for (std::size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
-  return n;
-}
+using zerolab::test::count_occurrences;
 
 std::vector<std::string> labels(const AxisScale& s, ValueKind kind) { return format_ticks(s.ticks, kind); }
 
@@ -137,8 +134,8 @@ TEST(SvgPlot, LinePlotDeclaresAndDrawsEveryDrawablePoint) {
   p.marks.push_back({49152, "L1d 48 KiB"});
   const std::string svg = render_line_plot(p);
   EXPECT_NE(svg.find("<figure class=\"plot\" data-points=\"5\">"), std::string::npos) << svg;
-  EXPECT_EQ(count(svg, "class=\"pt\""), 5);
-  EXPECT_EQ(count(svg, "<polyline"), 2);
+  EXPECT_EQ(count_occurrences(svg, "class=\"pt\""), 5);
+  EXPECT_EQ(count_occurrences(svg, "<polyline"), 2);
   EXPECT_NE(svg.find("throughput &lt;by&gt; size"), std::string::npos);
   EXPECT_NE(svg.find(">L1d 48 KiB</text>"), std::string::npos);
   EXPECT_NE(svg.find("<title>memset: 64 KiB → 90 GB/s</title>"), std::string::npos) << svg;
@@ -170,9 +167,9 @@ TEST(SvgPlot, StripPlotShowsSamplesMedianAndInterval) {
   p.rows.push_back({"missing", {}, 0, 0, 0});
   const std::string svg = render_strip_plot(p);
   EXPECT_NE(svg.find("data-points=\"8\""), std::string::npos);
-  EXPECT_EQ(count(svg, "class=\"pt\""), 8);
-  EXPECT_EQ(count(svg, "class=\"median\""), 2);
-  EXPECT_EQ(count(svg, "class=\"ci\""), 1);
+  EXPECT_EQ(count_occurrences(svg, "class=\"pt\""), 8);
+  EXPECT_EQ(count_occurrences(svg, "class=\"median\""), 2);
+  EXPECT_EQ(count_occurrences(svg, "class=\"ci\""), 1);
   EXPECT_NE(svg.find("<title>median 12.5 ns</title>"), std::string::npos);
   EXPECT_NE(svg.find(">no samples</text>"), std::string::npos);
 }

@@ -1,7 +1,8 @@
 // tests/test_util.hpp — what subprocess tests share: a file read whole, a
 // fresh temporary directory, and a command run through the shell with its
 // exit code, stdout and stderr (the command line may redirect or close
-// streams itself: ">/dev/full", ">&-").
+// streams itself: ">/dev/full", ">&-"); and how often a needle occurs in a
+// text (overlapping occurrences count: "aaa" holds "aa" twice).
 //
 // Example:
 //   const std::string dir = zerolab::test::temp_dir("zerolab_output_test");
@@ -36,6 +37,12 @@ inline std::string temp_dir(const std::string& prefix) {
   std::string pattern = "/tmp/" + prefix + ".XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   return pattern;
+}
+
+inline int count_occurrences(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (std::size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
 }
 
 struct CommandResult {
