@@ -8,27 +8,22 @@ add_test(NAME cli_unknown_command_exits_2
   COMMAND sh -c "out=$($<TARGET_FILE:zerolab> frobnicate 2>&1 >/dev/null); rc=$?; [ $rc -eq 2 ] && [ \"$out\" = 'zerolab: unknown command \"frobnicate\" (run '\\''zerolab help'\\'' for the list)' ]")
 add_test(NAME cli_no_command_exits_2 COMMAND sh -c "$<TARGET_FILE:zerolab> 2>/dev/null; [ $? -eq 2 ]")
 
-# Outputs and standard streams of the CLI and a benchmark binary (issue 15):
-# -o onto inputs, devices, symlinks, read-only files; full and closed stdout.
-if(TARGET bench_fixture)
-  zerolab_add_test(output_test SOURCES output_test.cpp LABELS cli)
-  target_compile_definitions(output_test PRIVATE
-    ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
-    ZEROLAB_BENCH_FIXTURE="$<TARGET_FILE:bench_fixture>"
-    ZEROLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
-  add_dependencies(output_test zerolab bench_fixture)
-endif()
-
 # The one flag parser and the one quoting helper (issue 18 item 5, issue 15 B11).
 zerolab_add_test(flags_test SOURCES flags_test.cpp LIBS zerolab_format LABELS cli)
 
-# Every command line through that parser, as a user types it (issue 15 B3,
-# B4, B8 and the usage convention).
+# The real CLI and a real benchmark binary, run by tests built on
+# tests/cli_test_fixture.hpp:
+#   output_test: outputs and standard streams (issue 15): -o onto inputs,
+#     devices, symlinks, read-only files; full and closed stdout.
+#   cli_flags_test: every command line through the flag parser, as a user
+#     types it (issue 15 B3, B4, B8 and the usage convention).
 if(TARGET bench_fixture)
-  zerolab_add_test(cli_flags_test SOURCES cli_flags_test.cpp LABELS cli)
-  target_compile_definitions(cli_flags_test PRIVATE
-    ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
-    ZEROLAB_BENCH_FIXTURE="$<TARGET_FILE:bench_fixture>"
-    ZEROLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
-  add_dependencies(cli_flags_test zerolab bench_fixture)
+  foreach(t output_test cli_flags_test)
+    zerolab_add_test(${t} SOURCES ${t}.cpp LABELS cli)
+    target_compile_definitions(${t} PRIVATE
+      ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
+      ZEROLAB_BENCH_FIXTURE="$<TARGET_FILE:bench_fixture>"
+      ZEROLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
+    add_dependencies(${t} zerolab bench_fixture)
+  endforeach()
 endif()

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "test_util.hpp"
+#include "cli_test_fixture.hpp"
 
 namespace {
 
@@ -16,26 +16,11 @@ using zerolab::test::CommandResult;
 using zerolab::test::read_file;
 using zerolab::test::write_file;
 
-const std::string kCli = ZEROLAB_CLI;
-const std::string kFixture = ZEROLAB_BENCH_FIXTURE;
-const std::string kData = ZEROLAB_TEST_DATA;
-
-class CliFlags : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = zerolab::test::temp_dir("zerolab_cli_flags_test");
-    old_ = dir_ + "/old.txt";
-    write_file(old_, read_file(kData + "/compare/fail-on-regression/old.txt"));
-  }
-  CommandResult cli(const std::string& args) { return zerolab::test::run(kCli + " " + args, dir_); }
-  CommandResult fixture(const std::string& args) { return zerolab::test::run(kFixture + " " + args, dir_); }
-
-  std::string dir_, old_;
-};
+class CliFlags : public zerolab::test::CliTest {};
 
 // B3: "--" ends the flags of the benchmark binaries and lab too.
 TEST_F(CliFlags, DoubleDashEndsTheFlagsEverywhere) {
-  CommandResult r = fixture("-list '^BenchmarkLoopCount$' --");
+  CommandResult r = bench("-list '^BenchmarkLoopCount$' --");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "BenchmarkLoopCount\n");
   r = cli("lab --list --");
@@ -92,7 +77,7 @@ TEST_F(CliFlags, UsageAskedForIsStdoutAndExit0) {
     EXPECT_EQ(r.err, "") << args;
     EXPECT_EQ(r.out.rfind(starts, 0), 0U) << args << ": " << r.out;
   }
-  const CommandResult r = fixture("-h");
+  const CommandResult r = bench("-h");
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out.rfind("usage: ", 0), 0U);
@@ -134,10 +119,10 @@ TEST_F(CliFlags, MistakesAreStderrAndExit2) {
 
 // C: numbers and durations are read one way: no spaces in either.
 TEST_F(CliFlags, CountAndBenchtimeRefuseSpacesAlike) {
-  CommandResult r = fixture("-count ' 2'");
+  CommandResult r = bench("-count ' 2'");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "bench_fixture: invalid value \" 2\" for flag -count: must be a positive integer\n");
-  r = fixture("-benchtime ' 1ms'");
+  r = bench("-benchtime ' 1ms'");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "bench_fixture: invalid value \" 1ms\" for flag -benchtime: invalid duration\n");
 }
@@ -145,7 +130,7 @@ TEST_F(CliFlags, CountAndBenchtimeRefuseSpacesAlike) {
 // C: a 10 KB -bench value is shown once, cut, on one line.
 TEST_F(CliFlags, AHugeFlagValueIsShownOnceAndCut) {
   const std::string pattern = "(" + std::string(10000, 'a');
-  const CommandResult r = fixture("-bench '" + pattern + "'");
+  const CommandResult r = bench("-bench '" + pattern + "'");
   EXPECT_EQ(r.code, 2);
   EXPECT_LT(r.err.size(), 1000U) << r.err.size();
   EXPECT_EQ(r.err.rfind("bench_fixture: invalid value \"(" + std::string(127, 'a') + "...", 0), 0U) << r.err;
@@ -154,7 +139,7 @@ TEST_F(CliFlags, AHugeFlagValueIsShownOnceAndCut) {
 
 // C: -bench matching nothing warns on stderr as Go does.
 TEST_F(CliFlags, BenchMatchingNothingWarns) {
-  const CommandResult r = fixture("-bench NoSuchBenchmark");
+  const CommandResult r = bench("-bench NoSuchBenchmark");
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.err, "bench_fixture: warning: no benchmarks to run (-bench \"NoSuchBenchmark\" matches none)\n");
 }

@@ -13,38 +13,26 @@
 
 #include <gtest/gtest.h>
 
-#include "test_util.hpp"
+#include "cli_test_fixture.hpp"
 
 namespace {
 
-using zerolab::test::read_file;
 using zerolab::test::CommandResult;
+using zerolab::test::kCli;
+using zerolab::test::read_file;
 using zerolab::test::write_file;
 
-const std::string kCli = ZEROLAB_CLI;
-const std::string kFixture = ZEROLAB_BENCH_FIXTURE;
-const std::string kData = ZEROLAB_TEST_DATA;
-
-class OutputPaths : public ::testing::Test {
+class OutputPaths : public zerolab::test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = zerolab::test::temp_dir("zerolab_output_test");
-    old_ = dir_ + "/old.txt";
-    new_ = dir_ + "/new.txt";
-    write_file(old_, read_file(kData + "/compare/fail-on-regression/old.txt"));
-    write_file(new_, read_file(kData + "/compare/fail-on-regression/new.txt"));
-  }
-  CommandResult compare(const std::string& args) { return zerolab::test::run(kCli + " compare " + args, dir_); }
-  CommandResult fixture(const std::string& args) {
-    return zerolab::test::run(kFixture + " -bench '^BenchmarkLoopCount$' -benchtime 1x -cpu 1 " + args, dir_);
+  CommandResult compare(const std::string& args) const { return cli("compare " + args); }
+  CommandResult fixture(const std::string& args) const {
+    return bench("-bench '^BenchmarkLoopCount$' -benchtime 1x -cpu 1 " + args);
   }
   static mode_t mode_of(const std::string& path) {
     struct stat st {};
     EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
     return st.st_mode;
   }
-
-  std::string dir_, old_, new_;
 };
 
 // A6: the output must never replace an input.
