@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 
 #include "mem/page_heap_cache.hpp"  // SpanCache::kCapacity, for the model
+#include "page_heap_test_util.hpp"
 #include "zerolab/page_heap.hpp"
 
 namespace {
@@ -35,17 +36,11 @@ using zerolab::PageHeapOptions;
 using zerolab::PageHeapStats;
 using zerolab::Zero;
 using zerolab::internal::SpanCache;
+using zerolab::test::small_arenas;
 
 constexpr std::size_t kKiB = 1024;
 constexpr std::size_t kMiB = 1024 * kKiB;
 constexpr std::size_t kPage = PageHeap::kPageBytes;
-
-PageHeapOptions small_arenas(std::size_t arena = 2 * kMiB) {
-  PageHeapOptions o;
-  o.arena_bytes = arena;
-  o.huge_pages = zerolab::HugePages::kOff;
-  return o;
-}
 
 bool all_bytes(const void* p, std::size_t n, unsigned char value) {
   const auto* b = static_cast<const unsigned char*>(p);
