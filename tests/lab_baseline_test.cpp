@@ -27,6 +27,7 @@
 #include "lab/lab_run.hpp"
 #include "lab/machine_info.hpp"
 #include "lab_cli_util.hpp"
+#include "lab_test_experiment.hpp"
 
 namespace zerolab::lab {
 namespace {
@@ -66,11 +67,7 @@ void report_widgets(B& b) {
 }
 
 Experiment widgets_experiment(const std::string& id) {
-  Experiment e;
-  e.id = id;
-  e.title = "a metric the test sets";
-  e.seed_file = "none.txt";
-  e.seed_section = "none";
+  Experiment e = lab_test_util::experiment(id, "a metric the test sets");
   e.benchmarks = {{"BenchmarkWidgets", &report_widgets, 100}};
   e.claims = {Claim::bound("one widget per op", "1", "BenchmarkWidgets", "widgets/op", 0, 1e9)};
   return e;

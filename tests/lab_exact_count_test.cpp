@@ -18,6 +18,7 @@
 #include "lab/judge.hpp"
 #include "lab/lab_run.hpp"
 #include "lab_cli_util.hpp"
+#include "lab_test_experiment.hpp"
 #include "zerolab/bench_run.hpp"
 #include "zerolab/benchfmt.hpp"
 
@@ -150,11 +151,7 @@ TEST(ExactCount, NoClaimOfTheCatalogCountsInTruncatedUnits) {
 void allocate_two_in_five(B& b) { two_in_five(b); }
 
 TEST(ExactCount, ALabRunJudgesTheExactCount) {
-  Experiment e;
-  e.id = "exact";
-  e.title = "a benchmark that allocates on 2 ops in 5";
-  e.seed_file = "none.txt";
-  e.seed_section = "none";
+  Experiment e = lab_test_util::experiment("exact", "a benchmark that allocates on 2 ops in 5");
   e.benchmarks = {{"BenchmarkTwoInFive", &allocate_two_in_five, 1000}};
   e.claims = {Claim::within({"it allocates nothing", "Results", "0 allocs/op"},
                             "BenchmarkTwoInFive", kAllocsPerOp, 0, kNothingAllocsPerOp)};

@@ -24,6 +24,7 @@
 #include "lab/go_peer.hpp"
 #include "lab/lab_run.hpp"
 #include "lab_cli_util.hpp"
+#include "lab_test_experiment.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::lab {
@@ -119,11 +120,7 @@ void cpp_fast(B& b) {
 }
 
 Experiment stand_in_experiment() {
-  Experiment e;
-  e.id = "stand-in";
-  e.title = "a stand-in Go peer";
-  e.seed_file = "none.txt";
-  e.seed_section = "none";
+  Experiment e = lab_test_util::experiment("stand-in", "a stand-in Go peer");
   e.go_peer = "stand-in";
   e.benchmarks = {{"BenchmarkCppSlow", &cpp_slow}, {"BenchmarkCppFast", &cpp_fast}};
   e.claims = {
@@ -158,11 +155,7 @@ Experiment stand_in_experiment() {
 }
 
 Experiment broken_experiment() {
-  Experiment e;
-  e.id = "broken";
-  e.title = "a Go peer with a failing benchmark";
-  e.seed_file = "none.txt";
-  e.seed_section = "none";
+  Experiment e = lab_test_util::experiment("broken", "a Go peer with a failing benchmark");
   e.go_peer = "broken";
   e.benchmarks = {{"BenchmarkCppFast", &cpp_fast}};
   e.claims = {Claim::is_faster({"broken is faster", "", ""}, "BenchmarkCppFast", "BenchmarkCppFast")

@@ -18,6 +18,7 @@
 #include "lab/machine_info.hpp"
 #include "lab/outcome.hpp"
 #include "lab/report.hpp"
+#include "lab_test_experiment.hpp"
 
 namespace zerolab::lab::testing {
 
@@ -85,11 +86,8 @@ struct ReportFixture {
   // Throughput of two methods at four sizes, three runs each: one line plot
   // with 2 series x 4 sizes = 8 points, then one ratio claim (2 x 3 samples).
   void add_sweep() {
-    Experiment e;
-    e.id = "sweep";
-    e.title = "throughput by size <&> method";
-    e.seed_file = "seed.txt";
-    e.seed_section = "a section";
+    Experiment e = lab_test_util::experiment("sweep", "throughput by size <&> method", "seed.txt",
+                                             "a section");
     const char* sizes[] = {"16B", "1KiB", "64KiB", "1MiB"};
     e.claims.push_back(Claim::ratio("method b is faster at 1 MiB <script>alert(1)</script>", "2.0x",
                                     "BenchmarkZero/method=a/size=1MiB", "BenchmarkZero/method=b/size=1MiB", 1.0,
@@ -113,11 +111,8 @@ struct ReportFixture {
   // Per-pass time and faults of two benchmarks, six runs: two strip plots
   // of 12 points, and a bound claim (no plot of its own).
   void add_passes() {
-    Experiment e;
-    e.id = "passes";
-    e.title = "time and faults per pass";
-    e.seed_file = "seed.txt";
-    e.seed_section = "passes";
+    Experiment e =
+        lab_test_util::experiment("passes", "time and faults per pass", "seed.txt", "passes");
     e.claims.push_back(Claim::bound("calloc takes no time", "0 ms", "BenchmarkPass/calloc", "ns/op", 0, 1, 1e-6, "ms"));
     e.plots.push_back(PlotSpec::strip("time per pass", "BenchmarkPass/", "ns/op", "time per pass"));
     e.plots.push_back(PlotSpec::strip("faults per pass", "BenchmarkPass/", "faults/op", "faults per pass"));
@@ -136,11 +131,8 @@ struct ReportFixture {
   // Heap after the run against connections, with a "mode" element left out
   // of the series: 2 strategies x 3 connection counts = 6 points.
   void add_connections() {
-    Experiment e;
-    e.id = "connections";
-    e.title = "heap against connections";
-    e.seed_file = "seed.txt";
-    e.seed_section = "udp";
+    Experiment e =
+        lab_test_util::experiment("connections", "heap against connections", "seed.txt", "udp");
     e.plots.push_back(PlotSpec::sweep("heap after the run", "BenchmarkUDP/", "conns", "connections",
                                       "heap-after-B", "heap"));
     e.plots.back().series_ignore = {"mode"};
@@ -156,11 +148,8 @@ struct ReportFixture {
 
   // No results at all: its plots are "plot-empty" figures, the claim an error.
   void add_empty() {
-    Experiment e;
-    e.id = "empty";
-    e.title = "an experiment whose benchmarks all failed";
-    e.seed_file = "seed.txt";
-    e.seed_section = "none";
+    Experiment e = lab_test_util::experiment("empty", "an experiment whose benchmarks all failed",
+                                             "seed.txt", "none");
     e.claims.push_back(Claim::ratio("x is faster than y", "", "BenchmarkX", "BenchmarkY"));
     e.plots.push_back(PlotSpec::sweep("nothing", "BenchmarkX/", "size", "size", "ns/op", "time"));
     e.plots.push_back(PlotSpec::strip("nothing either", "BenchmarkX/", "ns/op", "time"));
@@ -172,11 +161,7 @@ struct ReportFixture {
 
   // One run: every plot still draws its single points.
   void add_single() {
-    Experiment e;
-    e.id = "single";
-    e.title = "one sample each";
-    e.seed_file = "seed.txt";
-    e.seed_section = "one";
+    Experiment e = lab_test_util::experiment("single", "one sample each", "seed.txt", "one");
     e.claims.push_back(Claim::ratio("p is slower than q", "1.1x", "BenchmarkP", "BenchmarkQ"));
     e.plots.push_back(PlotSpec::strip("one sample", "Benchmark", "ns/op", "time"));
     ExperimentOutcome& o = add(std::move(e));

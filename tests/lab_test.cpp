@@ -31,10 +31,11 @@
 #include "lab/experiments/reset_cost_calls.hpp"
 #include "lab/experiments/udp_strategies.hpp"
 #include "lab/judge.hpp"
-#include "lab_cli_util.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/report.hpp"
 #include "lab/verdict.hpp"
+#include "lab_cli_util.hpp"
+#include "lab_test_experiment.hpp"
 #include "zerolab/stat.hpp"
 #include "zerolab/stat_reader.hpp"
 
@@ -315,11 +316,7 @@ TEST(Report, SummaryLine) {
 }
 
 TEST(Report, MarkdownEscapesPipesAndAngleBrackets) {
-  Experiment e;
-  e.id = "x";
-  e.title = "a | b";
-  e.seed_file = "s.txt";
-  e.seed_section = "sec";
+  Experiment e = lab_test_util::experiment("x", "a | b", "s.txt", "sec");
   e.claims.push_back(Claim::fact("make_uninit<char[]> | vector", "", [] {
     return FactResult{true, "seen <here>"};
   }));
@@ -351,20 +348,12 @@ void allocate_one_64_byte_block(B& b) {
 void always_fails(B& b) { b.fatal("boom"); }
 
 TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
-  Experiment broken;
-  broken.id = "broken";
-  broken.title = "a benchmark that fails";
-  broken.seed_file = "none.txt";
-  broken.seed_section = "none";
+  Experiment broken = lab_test_util::experiment("broken", "a benchmark that fails");
   broken.benchmarks = {{"BenchmarkFails", &always_fails},
                        {"BenchmarkAllocates", &allocate_one_64_byte_block}};
   broken.claims = {Claim::ratio("fails beats allocates", "1x", "BenchmarkFails",
                                 "BenchmarkAllocates")};
-  Experiment fine;
-  fine.id = "fine";
-  fine.title = "exact allocation counts";
-  fine.seed_file = "none.txt";
-  fine.seed_section = "none";
+  Experiment fine = lab_test_util::experiment("fine", "exact allocation counts");
   fine.benchmarks = {{"BenchmarkAllocates", &allocate_one_64_byte_block}};
   fine.claims = {Claim::bound("one allocation per op", "1", "BenchmarkAllocates", kAllocsPerOp, 1, 1),
                  Claim::bound("64 bytes per op", "64", "BenchmarkAllocates", kBytesPerOp, 64, 64),
