@@ -21,24 +21,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <numeric>
-#include <random>
+
+#include "peer_workloads.hpp"
 
 namespace {
 
-constexpr std::size_t kMemsetBytes = 4096;
-constexpr std::size_t kSortInts = 1000;
-
-alignas(64) unsigned char g_memset_buffer[kMemsetBytes];
-alignas(64) int g_shuffled[kSortInts];
-alignas(64) int g_work[kSortInts];
-
-// The same permutation of 0..999 on both sides (same seed, same libstdc++).
-void fill_shuffled() {
-  std::iota(g_shuffled, g_shuffled + kSortInts, 0);
-  std::mt19937 rng(20240601);
-  std::shuffle(g_shuffled, g_shuffled + kSortInts, rng);
-}
+using namespace zerolab::peers;  // the shared workloads
 
 // (a) memset of 4 KiB.
 void BM_Memset4K(benchmark::State& state) {

@@ -5,8 +5,8 @@
 // Each benchmark does exactly the work of its BM_ twin, with the optimizer
 // barriers at the same places: a barrier after each memset and sort so the
 // stores count, and do_not_optimize on the malloc'ed pointer so the
-// malloc/free pair is not elided. The data live in globals, so neither side
-// pays for setup inside the timed loop.
+// malloc/free pair is not elided. The data are peer_workloads.hpp's, the
+// same on both sides.
 //
 // Built twice (bench/peers/CMakeLists.txt):
 //   peer_zerolab          zerolab::bench_main — allocation hooks interposed,
@@ -27,26 +27,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <numeric>
-#include <random>
 
-namespace {
+#include "peer_workloads.hpp"
 
-constexpr std::size_t kMemsetBytes = 4096;
-constexpr std::size_t kSortInts = 1000;
-
-alignas(64) unsigned char g_memset_buffer[kMemsetBytes];
-alignas(64) int g_shuffled[kSortInts];
-alignas(64) int g_work[kSortInts];
-
-// The same permutation of 0..999 on both sides (same seed, same libstdc++).
-void fill_shuffled() {
-  std::iota(g_shuffled, g_shuffled + kSortInts, 0);
-  std::mt19937 rng(20240601);
-  std::shuffle(g_shuffled, g_shuffled + kSortInts, rng);
-}
-
-}  // namespace
+using namespace zerolab::peers;  // the shared workloads
 
 // (a) memset of 4 KiB.
 ZEROLAB_BENCHMARK(Memset4K) {
