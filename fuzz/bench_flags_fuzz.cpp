@@ -17,8 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > 4096) return 0;
   std::vector<std::string> args{"fuzz"};
   for (auto& a : zerolab_fuzz::split_at_nul(data, size)) args.push_back(std::move(a));
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
+  std::vector<char*> argv = zerolab_fuzz::argv_of(args);
   zerolab::internal::Options options;
   std::string error;
   if (zerolab::internal::parse_options(static_cast<int>(argv.size()), argv.data(), options, error)) {

@@ -21,8 +21,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;
   std::vector<std::string> args = zerolab_fuzz::split_at_nul(data, size);
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
+  std::vector<char*> argv = zerolab_fuzz::argv_of(args);
   zerolab::cli::LabFlags flags;
   std::string error;
   if (zerolab::cli::parse_lab_flags(argv, flags, error)) {
@@ -45,10 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::uint64_t n = 0;
     const bool digits_only = !a.empty() && a.find_first_not_of("0123456789") == std::string::npos;
     const bool parsed = zerolab::internal::parse_byte_size(a, n);
-    if (parsed && digits_only) {
-      const auto first = a.find_first_not_of('0');
-      if (std::to_string(n) != (first == std::string::npos ? "0" : a.substr(first))) __builtin_trap();
-    }
+    if (parsed && digits_only && !zerolab_fuzz::same_digits(a, n)) __builtin_trap();
     // What the one formatter writes reads back as the same size.
     std::uint64_t back = 0;
     if (parsed && (!zerolab::internal::parse_byte_size(zerolab::internal::format_byte_size(n), back) || back != n)) {

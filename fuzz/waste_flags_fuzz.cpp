@@ -19,8 +19,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;
   std::vector<std::string> args = zerolab_fuzz::split_at_nul(data, size);
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
+  std::vector<char*> argv = zerolab_fuzz::argv_of(args);
   zerolab::cli::WasteFlags flags;
   std::string error;
   if (zerolab::cli::parse_waste_flags(argv, flags, error)) {
@@ -39,8 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       __builtin_trap();
     }
     std::uint64_t bytes = 0;
-    if (zerolab::internal::parse_byte_size(a, bytes) && a.find_first_not_of("0123456789") == std::string::npos &&
-        std::to_string(bytes) != a.substr(a.find_first_not_of('0') == std::string::npos ? a.size() - 1 : a.find_first_not_of('0'))) {
+    const bool digits_only = !a.empty() && a.find_first_not_of("0123456789") == std::string::npos;
+    if (zerolab::internal::parse_byte_size(a, bytes) && digits_only &&
+        !zerolab_fuzz::same_digits(a, bytes)) {
       __builtin_trap();
     }
   }
