@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "copy_test_util.hpp"
@@ -75,6 +76,49 @@ struct LivePair {
       run;
 };
 
+// A file (dir/in) copied into one end of a socket pair from make_pair and
+// drained from the other end.
+LivePair file_to_socket(TempDir& dir, std::string name, std::string in, SocketPair (*make_pair)()) {
+  return {std::move(name),
+          [&dir, in = std::move(in), make_pair](const CopyOptions& o, const std::string& data,
+                                                std::string& got, int& src, int& dst) {
+            src = create_file(dir.file(in), data);
+            SocketPair sp = make_pair();
+            dst = sp.a;
+            Drain sink(sp.b);
+            const CopyResult r = copy_fd(src, dst, o);
+            shutdown(dst, SHUT_WR);
+            got = sink.take();
+            return r;
+          }};
+}
+
+// The two ends of a socket pair or pipe: data written into write_end come
+// out of read_end.
+struct Channel {
+  int read_end;
+  int write_end;
+};
+
+// Data fed into a channel from open_channel, copied from its read end into
+// a file (dir/out).
+LivePair channel_to_file(TempDir& dir, std::string name, std::string out,
+                         Channel (*open_channel)()) {
+  return {std::move(name),
+          [&dir, out = std::move(out), open_channel](const CopyOptions& o, const std::string& data,
+                                                     std::string& got, int& src, int& dst) {
+            const Channel c = open_channel();
+            src = c.read_end;
+            Feed feed(c.write_end, data);
+            dst = create_file(dir.file(out), "");
+            const CopyResult r = copy_fd(src, dst, o);
+            got = pread_all(dst);
+            close(src);  // a refused copy read nothing: the feeder must not block
+            src = -1;
+            return r;
+          }};
+}
+
 std::vector<LivePair> live_pairs(TempDir& dir) {
   std::vector<LivePair> pairs;
   pairs.push_back({"file-file", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
@@ -85,28 +129,8 @@ std::vector<LivePair> live_pairs(TempDir& dir) {
                      got = pread_all(dst);
                      return r;
                    }});
-  pairs.push_back({"file-tcp", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
-                                      int& src, int& dst) {
-                     src = create_file(dir.file("ft_in"), data);
-                     SocketPair sp = tcp_pair();
-                     dst = sp.a;
-                     Drain sink(sp.b);
-                     const CopyResult r = copy_fd(src, dst, o);
-                     shutdown(dst, SHUT_WR);
-                     got = sink.take();
-                     return r;
-                   }});
-  pairs.push_back({"file-unix", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
-                                       int& src, int& dst) {
-                     src = create_file(dir.file("fu_in"), data);
-                     SocketPair sp = unix_pair();
-                     dst = sp.a;
-                     Drain sink(sp.b);
-                     const CopyResult r = copy_fd(src, dst, o);
-                     shutdown(dst, SHUT_WR);
-                     got = sink.take();
-                     return r;
-                   }});
+  pairs.push_back(file_to_socket(dir, "file-tcp", "ft_in", [] { return tcp_pair(); }));
+  pairs.push_back(file_to_socket(dir, "file-unix", "fu_in", unix_pair));
   pairs.push_back({"file-pipe", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
                                        int& src, int& dst) {
                      src = create_file(dir.file("fp_in"), data);
@@ -120,31 +144,15 @@ std::vector<LivePair> live_pairs(TempDir& dir) {
                      got = sink.take();
                      return r;
                    }});
-  pairs.push_back({"tcp-file", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
-                                      int& src, int& dst) {
-                     SocketPair sp = tcp_pair();
-                     src = sp.b;
-                     Feed feed(sp.a, data);
-                     dst = create_file(dir.file("tf_out"), "");
-                     const CopyResult r = copy_fd(src, dst, o);
-                     got = pread_all(dst);
-                     close(src);  // a refused copy read nothing: the feeder must not block
-                     src = -1;
-                     return r;
-                   }});
-  pairs.push_back({"pipe-file", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
-                                       int& src, int& dst) {
-                     int p[2];
-                     if (pipe2(p, O_CLOEXEC) != 0) std::abort();
-                     src = p[0];
-                     Feed feed(p[1], data);
-                     dst = create_file(dir.file("pf_out"), "");
-                     const CopyResult r = copy_fd(src, dst, o);
-                     got = pread_all(dst);
-                     close(src);  // a refused copy read nothing: the feeder must not block
-                     src = -1;
-                     return r;
-                   }});
+  pairs.push_back(channel_to_file(dir, "tcp-file", "tf_out", [] {
+    const SocketPair sp = tcp_pair();
+    return Channel{sp.b, sp.a};
+  }));
+  pairs.push_back(channel_to_file(dir, "pipe-file", "pf_out", [] {
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) std::abort();
+    return Channel{p[0], p[1]};
+  }));
   return pairs;
 }
 
