@@ -59,6 +59,22 @@ fs::path temp_dir() {
   return d != nullptr ? fs::path(d) : fs::path();
 }
 
+// A run that also writes Google Benchmark's JSON to a file
+// (--benchmark_out, in a fresh directory removed afterwards).
+struct RunWithFile {
+  Output run;
+  std::string file;  // the JSON file's text ("" when it was not written)
+};
+
+RunWithFile run_with_json_file(const std::string& command) {
+  const fs::path dir = zerolab::test::temp_dir("zerolab_gbench_test");
+  const fs::path json = dir / "out.json";
+  RunWithFile r{run(command + " --benchmark_out_format=json --benchmark_out=" + json.string()),
+                read_file(json)};
+  fs::remove_all(dir);
+  return r;
+}
+
 // One benchmark object of Google Benchmark's JSON: its numeric and string
 // fields, as text. (Google Benchmark writes one "key": value per line.)
 using Fields = std::map<std::string, std::string>;
@@ -129,6 +145,22 @@ const char* const kThreeThreads = "BM_ThreeNews/iterations:10/threads:2";
 const char* const kNone = "BM_NoAllocs";
 const char* const kArg = "BM_Arg/56/iterations:5";
 
+// The four figures of a benchmark's memory pass, as its JSON names them.
+struct MemoryFigures {
+  double allocs_per_iter;
+  double total_allocated_bytes;
+  double max_bytes_used;
+  double net_heap_growth;
+};
+
+// label names f in the failure messages.
+void expect_figures(const Fields& f, const MemoryFigures& want, const std::string& label) {
+  EXPECT_EQ(num(f, "allocs_per_iter"), want.allocs_per_iter) << label;
+  EXPECT_EQ(num(f, "total_allocated_bytes"), want.total_allocated_bytes) << label;
+  EXPECT_EQ(num(f, "max_bytes_used"), want.max_bytes_used) << label;
+  EXPECT_EQ(num(f, "net_heap_growth"), want.net_heap_growth) << label;
+}
+
 // In the exact mode: each benchmark's four figures, for a memory pass of
 // min(16, iterations per thread) iterations.
 void expect_exact_figures(const std::map<std::string, Fields>& b) {
@@ -138,31 +170,17 @@ void expect_exact_figures(const std::map<std::string, Fields>& b) {
   ASSERT_EQ(b.count(kArg), 1u);
   const Fields& three = b.at(kThree);
   const double pass = std::min(16.0, num(three, "iterations"));
-  EXPECT_EQ(num(three, "allocs_per_iter"), 3.0);
-  EXPECT_EQ(num(three, "total_allocated_bytes"), 1064.0 * pass);
-  EXPECT_EQ(num(three, "max_bytes_used"), 1064.0);
-  EXPECT_EQ(num(three, "net_heap_growth"), 0.0);
+  expect_figures(three, {3.0, 1064.0 * pass, 1064.0, 0.0}, kThree);
 
   const Fields& threads = b.at(kThreeThreads);
   EXPECT_EQ(num(threads, "iterations"), 20.0);
   EXPECT_EQ(num(threads, "threads"), 2.0);
-  EXPECT_EQ(num(threads, "allocs_per_iter"), 3.0);
-  EXPECT_EQ(num(threads, "total_allocated_bytes"), 10640.0);  // a pass of 10
-  EXPECT_EQ(num(threads, "max_bytes_used"), 1064.0);
-  EXPECT_EQ(num(threads, "net_heap_growth"), 0.0);
+  expect_figures(threads, {3.0, 10640.0 /* a pass of 10 */, 1064.0, 0.0}, kThreeThreads);
 
-  const Fields& none = b.at(kNone);
-  EXPECT_EQ(num(none, "allocs_per_iter"), 0.0);
-  EXPECT_EQ(num(none, "total_allocated_bytes"), 0.0);
-  EXPECT_EQ(num(none, "max_bytes_used"), 0.0);
-  EXPECT_EQ(num(none, "net_heap_growth"), 0.0);
+  expect_figures(b.at(kNone), {0.0, 0.0, 0.0, 0.0}, kNone);
 
   // Google Benchmark's copy of the argument vector is not counted.
-  const Fields& arg = b.at(kArg);
-  EXPECT_EQ(num(arg, "allocs_per_iter"), 1.0);
-  EXPECT_EQ(num(arg, "total_allocated_bytes"), 280.0);
-  EXPECT_EQ(num(arg, "max_bytes_used"), 56.0);
-  EXPECT_EQ(num(arg, "net_heap_growth"), 0.0);
+  expect_figures(b.at(kArg), {1.0, 280.0, 56.0, 0.0}, kArg);
 }
 
 // True in the exact mode. Otherwise checks that the figures are the exact
@@ -196,32 +214,20 @@ TEST(Gbench, JsonReportsExactAllocations) {
 }
 
 TEST(Gbench, PlainBenchmarkMainCountsToo) {
-  const fs::path dir = temp_dir();
-  ASSERT_FALSE(dir.empty());
-  const fs::path json = dir / "plain.json";
-  const Output r = run(kPlainFixture + kRunFlags + " --benchmark_out_format=json --benchmark_out=" +
-                       json.string());
+  const auto [r, text] = run_with_json_file(kPlainFixture + kRunFlags);
   ASSERT_EQ(r.status, 0) << r.out;
   // BENCHMARK_MAIN's console reporter is Google Benchmark's own: no columns.
   EXPECT_NE(r.out.find("BM_ThreeNews"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("allocs/op"), std::string::npos) << r.out;
-  const std::string text = read_file(json);
   const auto b = benchmarks_of(text);
-  fs::remove_all(dir);
   SKIP_UNLESS_EXACT(text, b);
   expect_exact_figures(b);
 }
 
 TEST(Gbench, ConsoleRowsShowMemoryColumns) {
-  const fs::path dir = temp_dir();
-  ASSERT_FALSE(dir.empty());
-  const fs::path json = dir / "out.json";
-  const Output r = run(kFixture + kRunFlags + " --benchmark_color=false --benchmark_out_format=json" +
-                       " --benchmark_out=" + json.string());
+  const auto [r, text] = run_with_json_file(kFixture + kRunFlags + " --benchmark_color=false");
   ASSERT_EQ(r.status, 0) << r.out;
-  const std::string text = read_file(json);
   const auto b = benchmarks_of(text);
-  fs::remove_all(dir);
   // Every benchmark row carries the columns, whatever the mode:
   // NAME TIME ns CPU ns ITERATIONS B B/op ALLOCS allocs/op PEAK max-B.
   int rows = 0;
@@ -257,15 +263,9 @@ TEST(Gbench, ConsoleRowsShowMemoryColumns) {
 // memory results; run_main's reporters (display and --benchmark_out) hand
 // on the copies the manager kept, so every repetition has its figures.
 TEST(Gbench, EveryRepetitionKeepsItsFigures) {
-  const fs::path dir = temp_dir();
-  ASSERT_FALSE(dir.empty());
-  const fs::path json = dir / "reps.json";
   const std::string flags = kRunFlags + " --benchmark_filter='^BM_ThreeNews$' --benchmark_repetitions=4";
   const Output display = run(kFixture + flags + " --benchmark_format=json");
-  const Output console = run(kFixture + flags + " --benchmark_color=false --benchmark_out_format=json" +
-                             " --benchmark_out=" + json.string());
-  const std::string file = read_file(json);
-  fs::remove_all(dir);
+  const auto [console, file] = run_with_json_file(kFixture + flags + " --benchmark_color=false");
   ASSERT_EQ(display.status, 0);
   ASSERT_EQ(console.status, 0);
   SKIP_UNLESS_EXACT(display.out, benchmarks_of(display.out));
@@ -275,10 +275,7 @@ TEST(Gbench, EveryRepetitionKeepsItsFigures) {
       if (f.at("run_type") != "iteration") continue;
       ++runs;
       const double pass = std::min(16.0, num(f, "iterations"));
-      EXPECT_EQ(num(f, "allocs_per_iter"), 3.0) << f.at("repetition_index");
-      EXPECT_EQ(num(f, "total_allocated_bytes"), 1064.0 * pass) << f.at("repetition_index");
-      EXPECT_EQ(num(f, "max_bytes_used"), 1064.0) << f.at("repetition_index");
-      EXPECT_EQ(num(f, "net_heap_growth"), 0.0) << f.at("repetition_index");
+      expect_figures(f, {3.0, 1064.0 * pass, 1064.0, 0.0}, f.at("repetition_index"));
     }
     EXPECT_EQ(runs, 4) << text;
   }

@@ -93,6 +93,13 @@ class Worker {
   std::thread thread_;
 };
 
+// Options keeping at most n idle objects per thread (1 private + n shared).
+PoolOptions per_thread_bound(std::size_t n) {
+  PoolOptions o;
+  o.per_thread_bound = n;
+  return o;
+}
+
 std::vector<Obj*> get_n(Pool<Obj>& pool, int n) {
   std::vector<Obj*> v;
   for (int i = 0; i < n; ++i) v.push_back(pool.get());
@@ -103,6 +110,16 @@ std::vector<Obj*> get_n(Pool<Obj>& pool, int n) {
 // shared chain, oldest first.
 void put_all(Pool<Obj>& pool, const std::vector<Obj*>& v) {
   for (Obj* x : v) pool.put(x);
+}
+
+// Workers a and b take n objects each (as, bs), both before either puts any
+// back, so neither steals; then each puts its own back (put_all), a first.
+void each_caches_its_own(Pool<Obj>& pool, Worker& a, std::vector<Obj*>& as, Worker& b,
+                         std::vector<Obj*>& bs, int n) {
+  a.run([&] { as = get_n(pool, n); });
+  b.run([&] { bs = get_n(pool, n); });
+  a.run([&] { put_all(pool, as); });
+  b.run([&] { put_all(pool, bs); });
 }
 
 // n objects from the pool, then all put back (put_all). Note that a thread
@@ -170,12 +187,8 @@ TEST(Pool, BorrowPutsBack) {
 TEST(Pool, PerThreadBoundFreesExtras) {
   const int before = Obj::live.load();
   {
-    PoolOptions o;
-    o.per_thread_bound = 2;
-    Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
-    std::vector<Obj*> got;
-    for (int i = 0; i < 5; ++i) got.push_back(pool.get());
-    for (Obj* x : got) pool.put(x);  // 1 private + 2 shared kept, 2 freed
+    Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, per_thread_bound(2));
+    put_all(pool, get_n(pool, 5));  // 1 private + 2 shared kept, 2 freed
     EXPECT_EQ(pool.stats().destroyed, 2u);
     EXPECT_EQ(Obj::live.load() - before, 3);
   }
@@ -268,9 +281,7 @@ TEST(Pool, ThievesTakeTheOldestOfAnotherThreadsSharedChain) {
 }
 
 TEST(Pool, SharedChainGrowsPastOneRing) {
-  PoolOptions o;
-  o.per_thread_bound = 100;
-  Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
+  Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, per_thread_bound(100));
   EXPECT_EQ(pool.stats().rings, 0u);
   std::vector<Obj*> g = get_then_put(pool, 40);  // 39 in the chain: rings of 8, 16, 32
   EXPECT_EQ(pool.stats().rings, 3u);
@@ -296,10 +307,7 @@ TEST(Pool, RotationMovesEachThreadsCacheToItsOwnVictim) {
   Pool<Obj> pool;
   Worker a, b;
   std::vector<Obj*> as, bs;
-  a.run([&] { as = get_n(pool, 3); });
-  b.run([&] { bs = get_n(pool, 3); });
-  a.run([&] { put_all(pool, as); });
-  b.run([&] { put_all(pool, bs); });
+  each_caches_its_own(pool, a, as, b, bs, 3);
   pool.rotate();
   EXPECT_EQ(pool.stats().destroyed, 0u);
   // a catches up (its private object joins its victim, after the shared
@@ -329,10 +337,7 @@ TEST(Pool, UnusedForTwoRotationsIsFreedInEveryThread) {
     Pool<Obj> pool;
     Worker a, b;
     std::vector<Obj*> as, bs;
-    a.run([&] { as = get_n(pool, 3); });
-    b.run([&] { bs = get_n(pool, 3); });
-    a.run([&] { put_all(pool, as); });
-    b.run([&] { put_all(pool, bs); });
+    each_caches_its_own(pool, a, as, b, bs, 3);
     pool.rotate();
     pool.rotate();
     // The chains went at the second rotation; the two private objects wait
@@ -386,15 +391,11 @@ TEST(Pool, ExitedThreadsCacheIsFreedByTwoRotations) {
 
 TEST(Pool, BoundIsPerThread) {
   const int before = Obj::live.load();
-  PoolOptions o;
-  o.per_thread_bound = 2;
-  Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
+  Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, per_thread_bound(2));
   Worker a, b;
   std::vector<Obj*> as, bs;
-  a.run([&] { as = get_n(pool, 5); });
-  b.run([&] { bs = get_n(pool, 5); });
-  a.run([&] { put_all(pool, as); });  // 1 private + 2 shared kept, 2 freed
-  b.run([&] { put_all(pool, bs); });  // the same, in b's own chain
+  // Each thread: 1 private + 2 shared kept, 2 freed, in its own chain.
+  each_caches_its_own(pool, a, as, b, bs, 5);
   EXPECT_EQ(pool.stats().destroyed, 4u);
   EXPECT_EQ(Obj::live.load() - before, 6);
   a.exit();  // its chain is full: its private object is freed
@@ -436,11 +437,7 @@ void give(Obj* x, int tag, std::atomic<int>& errors) {
 }
 
 // Threads hold a few objects each while another thread rotates in a loop.
-void stress(int threads, PoolOptions o = [] {
-  PoolOptions d;
-  d.per_thread_bound = 4;
-  return d;
-}(), bool rotator_thread = true) {
+void stress(int threads, PoolOptions o = per_thread_bound(4), bool rotator_thread = true) {
   const int before = Obj::live.load();
   {
     Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
@@ -492,8 +489,7 @@ TEST(PoolStress, FourThreads) { stress(4); }
 TEST(PoolStress, EightThreads) { stress(8); }
 TEST(PoolStress, SixteenThreads) { stress(16); }
 TEST(PoolStress, AutomaticRotationFourThreads) {
-  PoolOptions o;
-  o.per_thread_bound = 4;
+  PoolOptions o = per_thread_bound(4);
   o.rotate_every_gets = 5;
   o.rotate_every = std::chrono::milliseconds(1);
   stress(4, o, false);
@@ -509,9 +505,7 @@ void bursts(int threads) {
   const int before = Obj::live.load();
   std::atomic<std::uint64_t> foreign{0};
   {
-    PoolOptions o;
-    o.per_thread_bound = 24;
-    Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, o);
+    Pool<Obj> pool(zerolab::internal::default_pool_factory<Obj>(), {}, per_thread_bound(24));
     std::atomic<int> errors{0};
     std::vector<std::thread> ts;
     for (int t = 0; t < threads; ++t) {
