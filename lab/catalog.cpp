@@ -1,10 +1,25 @@
-// The lab's experiments in run order, and the PlotSpec constructors
-// (experiment.hpp).
+// The lab's experiments in run order, and the Experiment and PlotSpec
+// constructors (experiment.hpp).
 #include <utility>
 
 #include "lab/experiment.hpp"
 
 namespace zerolab::lab {
+
+Experiment Experiment::from_seed(std::string id, std::string title, SeedSection seed,
+                                 std::vector<std::string> differences, GoPeerSpec go) {
+  Experiment e;
+  e.id = std::move(id);
+  e.title = std::move(title);
+  e.seed_file = std::move(seed.file);
+  e.seed_section = std::move(seed.section);
+  e.differences = std::move(differences);
+  e.go_peer = std::move(go.name);
+  e.go_benchmarks = std::move(go.benchmarks);
+  e.go_benchtime = std::move(go.benchtime);
+  e.go_differences = std::move(go.differences);
+  return e;
+}
 
 PlotSpec PlotSpec::sweep(std::string title, std::string prefix, std::string x_key,
                          std::string x_label, std::string unit, std::string y_label) {

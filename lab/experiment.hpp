@@ -215,6 +215,22 @@ struct PlotSpec {
                         std::string y_label);
 };
 
+// The seed an experiment tests: its file under the seeds and the section.
+struct SeedSection {
+  std::string file;     // "000_46e1f39ca2df3ed5.txt"
+  std::string section;  // "MergeSlice benchmarks (Benchmark_MergeSlicesZero / NoZero)"
+};
+
+// An experiment's Go peer, as Experiment::go_peer, go_benchtime,
+// go_differences and go_benchmarks: name "" = no peer (the differences
+// then say why). Members left out of a braced list are empty.
+struct GoPeerSpec {
+  std::string name{};
+  std::string benchtime{};
+  std::vector<std::string> differences{};
+  std::string benchmarks{};
+};
+
 struct Experiment {
   std::string id;            // "merge": what `zerolab lab merge` selects
   std::string title;         // one line
@@ -242,6 +258,14 @@ struct Experiment {
   std::vector<std::pair<std::string, std::string>> go_pairs;
   std::vector<Claim> claims;
   std::vector<PlotSpec> plots;
+
+  // Everything but the benchmarks, claims, pairs and plots, in one call:
+  //   Experiment e = Experiment::from_seed(
+  //       "merge", "merging three buffers into a new one",
+  //       {"000_46e1f39ca2df3ed5.txt", "MergeSlice benchmarks"}, {"No GC: ..."},
+  //       {"merge", "100ms", {"unsafe.Slice instead of ..."}});
+  static Experiment from_seed(std::string id, std::string title, SeedSection seed,
+                              std::vector<std::string> differences, GoPeerSpec go);
 };
 
 // Every experiment, in the order the lab runs them.

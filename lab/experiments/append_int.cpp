@@ -142,29 +142,25 @@ std::string name(const char* v) { return std::string("Benchmark") + v; }
 }  // namespace
 
 Experiment make_append_int_experiment() {
-  Experiment e;
-  e.id = "append-int";
-  e.title = "appending an int: to_chars directly vs through a temporary, on the stack or the heap";
-  e.seed_file = "001_4eae026f8a0067a6.txt";
-  e.seed_section = "appendix: escape_test.go (AppendIntBaseline .. AppendIntNoInline) and its run";
-  e.differences = {
-      "No escape analysis or GC in C++: a temporary lives on the stack, in std::string's "
-      "inline buffer (up to 15 chars) or on the heap because the code puts it there; a heap "
-      "temporary costs a malloc/free pair, not GC work.",
-      "The escaping variants keep every temporary alive until the function returns, as the "
-      "seed's per-iteration defer does, but without Go's defer record (one heap object per "
-      "iteration in Go).",
-      "AppendIntStrEscape's strings fit std::string's inline buffer: no heap object per op "
-      "in C++, where Go allocates one.",
-  };
-  e.go_peer = "append-int";
-  e.go_benchtime = "50ms";
-  e.go_differences = {
-      "b.Loop() is n < b.N (b.Loop is Go 1.24).",
-      "GiB, which the appendix uses without showing it, is defined as 1 << 30.",
-      "mallocs/op and malloc-B/op added: allocs/op and B/op untruncated, from "
-      "runtime.MemStats (Go 1.19 prints both as integers).",
-  };
+  Experiment e = Experiment::from_seed(
+      "append-int",
+      "appending an int: to_chars directly vs through a temporary, on the stack or the heap",
+      {"001_4eae026f8a0067a6.txt",
+       "appendix: escape_test.go (AppendIntBaseline .. AppendIntNoInline) and its run"},
+      {"No escape analysis or GC in C++: a temporary lives on the stack, in std::string's "
+       "inline buffer (up to 15 chars) or on the heap because the code puts it there; a heap "
+       "temporary costs a malloc/free pair, not GC work.",
+       "The escaping variants keep every temporary alive until the function returns, as the "
+       "seed's per-iteration defer does, but without Go's defer record (one heap object per "
+       "iteration in Go).",
+       "AppendIntStrEscape's strings fit std::string's inline buffer: no heap object per op "
+       "in C++, where Go allocates one."},
+      {"append-int",
+       "50ms",
+       {"b.Loop() is n < b.N (b.Loop is Go 1.24).",
+        "GiB, which the appendix uses without showing it, is defined as 1 << 30.",
+        "mallocs/op and malloc-B/op added: allocs/op and B/op untruncated, from "
+        "runtime.MemStats (Go 1.19 prints both as integers)."}});
   const auto t = std::chrono::milliseconds(100);
   e.benchmarks = {
       {name("AppendIntBaseline"), &baseline, 0, t},

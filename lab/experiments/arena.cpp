@@ -174,24 +174,21 @@ void add_sized(std::vector<BenchmarkSpec>& out) {
 }  // namespace
 
 Experiment make_arena_experiment() {
-  Experiment e;
-  e.id = "arena";
-  e.title = "arena vs the heap: a growing slice, one small struct per op, a struct's growing slice";
-  e.seed_file = "002_2d2092de3303290a.txt";
-  e.seed_section = "README: Benchmarks / Results (Slice, SimpleStruct, ComplexStruct)";
-  e.differences = {
-      "The seed ran `GOEXPERIMENT=arenas go test -asan -cover`: its figures include "
-      "AddressSanitizer and coverage counters (9.3 ns for an empty SimpleStruct loop); the "
-      "C++ runs are a plain release build.",
-      "The heap side's slice grows 2x (std::vector) where Go's append grows 1.25x past 256 "
-      "elements, which is most of the seed's B/op gap.",
-      "Fixed op counts (2 million ints per run) where Go's b.N grew the slices to hundreds "
-      "of MiB; SimpleStruct_Arena: 2 million 32-byte structs (64 MiB) per run.",
-  };
-  e.go_differences = {
-      "No Go peer: Go 1.19 has no arenas (GOEXPERIMENT=arenas is Go 1.20+), so every "
-      "claim's Go-here verdict is not comparable.",
-  };
+  Experiment e = Experiment::from_seed(
+      "arena",
+      "arena vs the heap: a growing slice, one small struct per op, a struct's growing slice",
+      {"002_2d2092de3303290a.txt",
+       "README: Benchmarks / Results (Slice, SimpleStruct, ComplexStruct)"},
+      {"The seed ran `GOEXPERIMENT=arenas go test -asan -cover`: its figures include "
+       "AddressSanitizer and coverage counters (9.3 ns for an empty SimpleStruct loop); the "
+       "C++ runs are a plain release build.",
+       "The heap side's slice grows 2x (std::vector) where Go's append grows 1.25x past 256 "
+       "elements, which is most of the seed's B/op gap.",
+       "Fixed op counts (2 million ints per run) where Go's b.N grew the slices to hundreds "
+       "of MiB; SimpleStruct_Arena: 2 million 32-byte structs (64 MiB) per run."},
+      {.differences = {
+           "No Go peer: Go 1.19 has no arenas (GOEXPERIMENT=arenas is Go 1.20+), so every "
+           "claim's Go-here verdict is not comparable."}});
   add_sized<100, 10000, 100000>(e.benchmarks);
   e.benchmarks.push_back({"BenchmarkSimpleStruct_NoArena/n=100", &simple_no_arena, 2'000'000});
   e.benchmarks.push_back({"BenchmarkSimpleStruct_Arena/n=100", &simple_arena, 2'000'000});

@@ -83,26 +83,21 @@ void add_zero_chunked(std::vector<BenchmarkSpec>& out) {
 }  // namespace
 
 Experiment make_chunked_zero_experiment() {
-  Experiment e;
-  e.id = "chunked-zero";
-  e.title = "zeroing 256 MiB in chunks: Go's per-chunk memclr vs zero_chunked";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Как устроен сам memclr (chunkbw: 256 KiB chunks 44.6 ms, 32 MiB and up 21.5 ms)";
-  e.differences = {
-      "chunkbw's code is not shown: the 'go' method is one go_memclr call per chunk (Go's "
-      "routine rebuilt from zerolab's forced methods: REP STOSQ from 2 KiB, non-temporal "
-      "from 32 MiB).",
-      "No preemption in C++ threads: a compiler barrier stands in for Go's getg().preempt "
-      "check between chunks.",
-  };
-  e.go_peer = "chunked-zero";
-  e.go_benchtime = "4x";
-  e.go_differences = {
-      "Go 1.19 has no clear builtin: each chunk is cleared by the range loop the compiler "
-      "turns into memclrNoHeapPointers.",
-      "runtime-chunked calls the runtime's own memclrNoHeapPointersChunked by "
-      "//go:linkname.",
-  };
+  Experiment e = Experiment::from_seed(
+      "chunked-zero", "zeroing 256 MiB in chunks: Go's per-chunk memclr vs zero_chunked",
+      {"004_9bd089f53a065852.txt",
+       "Как устроен сам memclr (chunkbw: 256 KiB chunks 44.6 ms, 32 MiB and up 21.5 ms)"},
+      {"chunkbw's code is not shown: the 'go' method is one go_memclr call per chunk (Go's "
+       "routine rebuilt from zerolab's forced methods: REP STOSQ from 2 KiB, non-temporal "
+       "from 32 MiB).",
+       "No preemption in C++ threads: a compiler barrier stands in for Go's getg().preempt "
+       "check between chunks."},
+      {"chunked-zero",
+       "4x",
+       {"Go 1.19 has no clear builtin: each chunk is cleared by the range loop the compiler "
+        "turns into memclrNoHeapPointers.",
+        "runtime-chunked calls the runtime's own memclrNoHeapPointersChunked by "
+        "//go:linkname."}});
   add_go<std::size_t{256} << 10, std::size_t{1} << 20, std::size_t{8} << 20, std::size_t{32} << 20,
          std::size_t{64} << 20, std::size_t{256} << 20>(e.benchmarks);
   add_zero_chunked<std::size_t{256} << 10, std::size_t{8} << 20>(e.benchmarks);

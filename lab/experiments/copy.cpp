@@ -306,42 +306,38 @@ std::string bench(const char* pair, const char* way) {
 }  // namespace
 
 Experiment make_copy_experiment() {
-  Experiment e;
-  e.id = "copy";
-  e.title = "copyZeroAlloc before and after fasthttp PR #1893, op for op, the reader at end of file";
-  e.seed_file = "003_8cb2aa8b072200dd.txt";
-  e.seed_section = "fasthttp PR #1893, the Linux table (old_linux.txt vs new_linux.txt)";
-  e.differences = {
-      "As in fasthttp's benchmarks the reader is never rewound: after the first op a file "
-      "reader is at end of file, so an op is one read or sendfile at EOF and the ratios are "
-      "the paths' fixed costs.",
-      "Go's old path paid a zeroed 32 KiB make plus GC per call; C++'s is a zeroed 32 KiB "
-      "std::vector (malloc + memset + free).",
-      "Where old and new take the same path (bytes.Buffer pairs, sendfile, splice), Go's "
-      "gap was its wrapper allocations, which C++ does not have (those claims: C++ not "
-      "comparable).",
-      "NetConnToOSFile: the C++ peer keeps sending and each op copies 16 KiB, where "
-      "fasthttp (and the Go peer) dial a connection per op outside the timer.",
-      "Payload: a 16 KiB file of letters, where the PR read fasthttp's README.md.",
-  };
+  Experiment e = Experiment::from_seed(
+      "copy",
+      "copyZeroAlloc before and after fasthttp PR #1893, op for op, the reader at end of file",
+      {"003_8cb2aa8b072200dd.txt",
+       "fasthttp PR #1893, the Linux table (old_linux.txt vs new_linux.txt)"},
+      {"As in fasthttp's benchmarks the reader is never rewound: after the first op a file "
+       "reader is at end of file, so an op is one read or sendfile at EOF and the ratios are "
+       "the paths' fixed costs.",
+       "Go's old path paid a zeroed 32 KiB make plus GC per call; C++'s is a zeroed 32 KiB "
+       "std::vector (malloc + memset + free).",
+       "Where old and new take the same path (bytes.Buffer pairs, sendfile, splice), Go's "
+       "gap was its wrapper allocations, which C++ does not have (those claims: C++ not "
+       "comparable).",
+       "NetConnToOSFile: the C++ peer keeps sending and each op copies 16 KiB, where "
+       "fasthttp (and the Go peer) dial a connection per op outside the timer.",
+       "Payload: a 16 KiB file of letters, where the PR read fasthttp's README.md."},
+      {"copy",
+       "50ms",
+       {"fasthttp cannot be fetched here: copyZeroAlloc's old and new paths are written with "
+        "the standard library.",
+        "Go 1.19's File and TCPConn have no WriteTo: the old path adds Go 1.22's (sendfile to "
+        "TCP, else io.Copy's 32 KiB buffer), where the PR's regression came from.",
+        "File.ReadFrom has no splice from a socket before Go 1.21: NetConnToOSFile takes "
+        "io.Copy's buffer on both paths.",
+        "mallocs/op and malloc-B/op added: the timed code's allocations untruncated (Go 1.19 "
+        "prints integers)."}});
   const std::chrono::nanoseconds benchtime = std::chrono::milliseconds(50);
   for (const Pair& p : kPairs) {
     const auto run = p.run;
     e.benchmarks.push_back({bench(p.name, "old"), [run](B& b) { run(b, Way::kOld); }, 0, benchtime});
     e.benchmarks.push_back({bench(p.name, "new"), [run](B& b) { run(b, Way::kNew); }, 0, benchtime});
   }
-  e.go_peer = "copy";
-  e.go_benchtime = "50ms";
-  e.go_differences = {
-      "fasthttp cannot be fetched here: copyZeroAlloc's old and new paths are written with "
-      "the standard library.",
-      "Go 1.19's File and TCPConn have no WriteTo: the old path adds Go 1.22's (sendfile to "
-      "TCP, else io.Copy's 32 KiB buffer), where the PR's regression came from.",
-      "File.ReadFrom has no splice from a socket before Go 1.21: NetConnToOSFile takes "
-      "io.Copy's buffer on both paths.",
-      "mallocs/op and malloc-B/op added: the timed code's allocations untruncated (Go 1.19 "
-      "prints integers).",
-  };
   const std::string sec = "Linux (the PR's table, old_linux.txt vs new_linux.txt)";
   const auto claim = [&](Claim c, const char* pair, const char* slower, const char* faster) {
     c.go_names(bench(pair, slower), bench(pair, faster));

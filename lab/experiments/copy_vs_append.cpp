@@ -82,24 +82,19 @@ FactResult go_runtime_calls(const GoPeerBinary& peer) {
 }  // namespace
 
 Experiment make_copy_vs_append_experiment() {
-  Experiment e;
-  e.id = "copy-vs-append";
-  e.title = "copying 1 MiB into a new buffer: zeroed+copy vs copy without zeroing";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Неожиданный случай (MakeThenCopy / AppendNil / MakeCapThenAppend)";
-  e.differences = {
-      "The seed's 1 MB read as 1 MiB; its three forms ported by mechanism (what each "
-      "zeroes), not by shape: make(0, n)+append zeroes its capacity, so its port is "
-      "vector(n)+memcpy, not reserve+insert.",
-      "No GC: each 1 MiB block goes back to glibc (mmap'd until the first free raises the "
-      "mmap threshold, then from the heap), where Go's large objects come from swept spans.",
-  };
-  e.go_peer = "copy-vs-append";
-  e.go_benchtime = "100ms";
-  e.go_differences = {
-      "The seed's benchmark bodies as written; src's contents are not shown (non-zero "
-      "here).",
-  };
+  Experiment e = Experiment::from_seed(
+      "copy-vs-append", "copying 1 MiB into a new buffer: zeroed+copy vs copy without zeroing",
+      {"004_9bd089f53a065852.txt",
+       "Неожиданный случай (MakeThenCopy / AppendNil / MakeCapThenAppend)"},
+      {"The seed's 1 MB read as 1 MiB; its three forms ported by mechanism (what each "
+       "zeroes), not by shape: make(0, n)+append zeroes its capacity, so its port is "
+       "vector(n)+memcpy, not reserve+insert.",
+       "No GC: each 1 MiB block goes back to glibc (mmap'd until the first free raises the "
+       "mmap threshold, then from the heap), where Go's large objects come from swept spans."},
+      {"copy-vs-append",
+       "100ms",
+       {"The seed's benchmark bodies as written; src's contents are not shown (non-zero "
+        "here)."}});
   e.benchmarks = {
       {"BenchmarkCopy1MiB/uninit+copy", &uninit_then_copy},
       {"BenchmarkCopy1MiB/copy-construct", &copy_construct},

@@ -96,28 +96,25 @@ FactResult second_large_malloc_is_zero() {
 }  // namespace
 
 Experiment make_dirty_memory_experiment() {
-  Experiment e;
-  e.id = "dirty-memory";
-  e.title = "without a zero value, memory shows what was there before";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Как бывает без zero value / То же самое в куче (dirty_stack.c, heap_dirty.c)";
-  e.differences = {
-      "The seed's C programs (dirty_stack.c, heap_dirty.c) as C++ checks, with the same "
-      "sizes and byte patterns.",
-      "Reads of unwritten memory go through an asm barrier (no undefined behaviour), where "
-      "the seed compiles with -O0.",
-  };
-  e.go_differences = {
-      "No Go side: the seed's point is that Go has no such memory (its programs are C).",
-  };
+  Experiment e = Experiment::from_seed(
+      "dirty-memory", "without a zero value, memory shows what was there before",
+      {"004_9bd089f53a065852.txt",
+       "Как бывает без zero value / То же самое в куче (dirty_stack.c, heap_dirty.c)"},
+      {"The seed's C programs (dirty_stack.c, heap_dirty.c) as C++ checks, with the same "
+       "sizes and byte patterns.",
+       "Reads of unwritten memory go through an asm barrier (no undefined behaviour), where "
+       "the seed compiles with -O0."},
+      {.differences = {
+           "No Go side: the seed's point is that Go has no such memory (its programs are C)."}});
   const std::string stack = "Как бывает без zero value";
   const std::string heap = "То же самое в куче";
   e.claims = {
-      Claim::fact_check({"после fill тот же самый неинициализированный массив содержит чужие данные. Оба "
-                         "вызова получили один и тот же участок стека, и второй увидел то, что "
-                         "оставил первый.",
-                         stack, "после вызова fill(): AA AA AA …"},
-                        &stack_frame_shows_old_bytes)
+      Claim::fact_check(
+          {"после fill тот же самый неинициализированный массив содержит чужие данные. Оба "
+           "вызова получили один и тот же участок стека, и второй увидел то, что "
+           "оставил первый.",
+           stack, "после вызова fill(): AA AA AA …"},
+          &stack_frame_shows_old_bytes)
           .go_not_comparable("the seed's C program; Go zeroes every frame"),
       Claim::fact_check({"Маленький блок после free вернулся с моими байтами 0xBB внутри.", heap,
                          "malloc(64) после free: BB BB BB …"},

@@ -79,27 +79,22 @@ std::string go_name(const char* what, std::size_t n) {
 }  // namespace
 
 Experiment make_make_reuse_clear_experiment() {
-  Experiment e;
-  e.id = "make-reuse-clear";
-  e.title = "a zeroed buffer: allocate it each time, reuse it, or reuse and clear it";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Сколько это стоит в Go (Make / Reuse / ReuseClear, 64 B .. 64 MiB)";
-  e.differences = {
-      "No GC: Make's freed buffer goes straight back to glibc, which hands the same block "
-      "out again below its mmap threshold; Go pays sweeping and GC pacing instead.",
-      "64 MiB is above glibc's mmap-threshold cap (32 MiB on 64-bit; mallopt cannot raise "
-      "it): C++ Make of 64 MiB maps fresh memory every op (16,385 page faults) where Go "
-      "reuses a swept span.",
-      "The seed leaves ReuseClear at 4 MB and 64 MB out of its table (44% spread): measured "
-      "here all the same, judged against its text's 5-12 GiB/s.",
-  };
-  e.go_peer = "make-reuse-clear";
-  e.go_benchtime = "50ms";
-  e.go_differences = {
-      "Go 1.19 has no clear builtin: ReuseClear is the range loop the compiler turns into "
-      "memclrNoHeapPointers.",
-      "The seed's benchmark code is not shown: the peer's three loops follow its text.",
-  };
+  Experiment e = Experiment::from_seed(
+      "make-reuse-clear", "a zeroed buffer: allocate it each time, reuse it, or reuse and clear it",
+      {"004_9bd089f53a065852.txt",
+       "Сколько это стоит в Go (Make / Reuse / ReuseClear, 64 B .. 64 MiB)"},
+      {"No GC: Make's freed buffer goes straight back to glibc, which hands the same block "
+       "out again below its mmap threshold; Go pays sweeping and GC pacing instead.",
+       "64 MiB is above glibc's mmap-threshold cap (32 MiB on 64-bit; mallopt cannot raise "
+       "it): C++ Make of 64 MiB maps fresh memory every op (16,385 page faults) where Go "
+       "reuses a swept span.",
+       "The seed leaves ReuseClear at 4 MB and 64 MB out of its table (44% spread): measured "
+       "here all the same, judged against its text's 5-12 GiB/s."},
+      {"make-reuse-clear",
+       "50ms",
+       {"Go 1.19 has no clear builtin: ReuseClear is the range loop the compiler turns into "
+        "memclrNoHeapPointers.",
+        "The seed's benchmark code is not shown: the peer's three loops follow its text."}});
   add_all<64, 1 << 10, 16 << 10, 256 << 10, 4 << 20, 64 << 20>(e.benchmarks);
   const std::string section = "Сколько это стоит в Go";
   constexpr std::size_t k4M = std::size_t{4} << 20;

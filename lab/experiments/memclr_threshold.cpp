@@ -77,26 +77,22 @@ void add_method(std::vector<BenchmarkSpec>& out, const char* name, Sizes<Ns...>)
 }  // namespace
 
 Experiment make_memclr_threshold_experiment() {
-  Experiment e;
-  e.id = "memclr-threshold";
-  e.title = "zeroing throughput by size and method: Go's 32 MiB step to non-temporal stores";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Как устроен сам memclr (clearbw: 31 MiB 5.7 GiB/s, 33 MiB 11.8 GiB/s)";
-  e.differences = {
-      "go-memclr is Go's routine rebuilt from zerolab's forced methods (its < 2 KiB size "
-      "tree is zero_methods::vector_stores).",
-      "The seed's 'МБ' read as MiB (its threshold is 0x2000000).",
-      "clearbw's code is not shown: each op clears the first `size` bytes of one resident "
-      "256 MiB buffer, as the Go peer does.",
-      "glibc 2.36's memset has no non-temporal path and zero_fill's NT threshold comes from "
-      "the cache sizes: neither follows Go's 32 MiB rule (their claims are the project's).",
-  };
-  e.go_peer = "memclr-threshold";
-  e.go_benchtime = "100ms";
-  e.go_differences = {
-      "Go 1.19 has no clear builtin: the peer clears with the range loop the compiler turns "
-      "into memclrNoHeapPointers, whose amd64 code has the seed's three paths.",
-  };
+  Experiment e = Experiment::from_seed(
+      "memclr-threshold",
+      "zeroing throughput by size and method: Go's 32 MiB step to non-temporal stores",
+      {"004_9bd089f53a065852.txt",
+       "Как устроен сам memclr (clearbw: 31 MiB 5.7 GiB/s, 33 MiB 11.8 GiB/s)"},
+      {"go-memclr is Go's routine rebuilt from zerolab's forced methods (its < 2 KiB size "
+       "tree is zero_methods::vector_stores).",
+       "The seed's 'МБ' read as MiB (its threshold is 0x2000000).",
+       "clearbw's code is not shown: each op clears the first `size` bytes of one resident "
+       "256 MiB buffer, as the Go peer does.",
+       "glibc 2.36's memset has no non-temporal path and zero_fill's NT threshold comes from "
+       "the cache sizes: neither follows Go's 32 MiB rule (their claims are the project's)."},
+      {"memclr-threshold",
+       "100ms",
+       {"Go 1.19 has no clear builtin: the peer clears with the range loop the compiler turns "
+        "into memclrNoHeapPointers, whose amd64 code has the seed's three paths."}});
   add_method<&go_memclr>(e.benchmarks, "go-memclr", SeedSizes{});
   add_method<&zero_methods::glibc_memset>(e.benchmarks, "memset", AllSizes{});
   add_method<&rep_stosq>(e.benchmarks, "rep-stosq", AllSizes{});

@@ -181,25 +181,19 @@ void merge_vector_default_init(B& b) {
 }  // namespace
 
 Experiment make_merge_experiment() {
-  Experiment e;
-  e.id = "merge";
-  e.title = "merging three buffers into a new one: zeroed vs uninitialized allocation";
-  e.seed_file = "000_46e1f39ca2df3ed5.txt";
-  e.seed_section = "MergeSlice benchmarks (Benchmark_MergeSlicesZero / NoZero)";
-  e.differences = {
-      "No GC: each buffer is freed 128 merges later and glibc hands it back dirty, so "
-      "zeroing is paid on every merge, as mallocgc pays it for a reused span (needzero).",
-      "Zero's port is malloc+memset (one allocation, then zeroing, as makeslice); NoZero's "
-      "is malloc (no zeroing, as the seed's makesliceNoZero).",
-  };
-  e.go_peer = "merge";
-  e.go_benchtime = "100ms";
-  e.go_differences = {
-      "Stock Go 1.19 has no makesliceNoZero (the seed's runtime patch): NoZero calls "
-      "runtime.mallocgc(n, byte, needzero=false) by //go:linkname, the patch's own "
-      "allocation without its overflow checks.",
-      "unsafe.Slice instead of the seed's reflect.SliceHeader write (go vet).",
-  };
+  Experiment e = Experiment::from_seed(
+      "merge", "merging three buffers into a new one: zeroed vs uninitialized allocation",
+      {"000_46e1f39ca2df3ed5.txt", "MergeSlice benchmarks (Benchmark_MergeSlicesZero / NoZero)"},
+      {"No GC: each buffer is freed 128 merges later and glibc hands it back dirty, so "
+       "zeroing is paid on every merge, as mallocgc pays it for a reused span (needzero).",
+       "Zero's port is malloc+memset (one allocation, then zeroing, as makeslice); NoZero's "
+       "is malloc (no zeroing, as the seed's makesliceNoZero)."},
+      {"merge",
+       "100ms",
+       {"Stock Go 1.19 has no makesliceNoZero (the seed's runtime patch): NoZero calls "
+        "runtime.mallocgc(n, byte, needzero=false) by //go:linkname, the patch's own "
+        "allocation without its overflow checks.",
+        "unsafe.Slice instead of the seed's reflect.SliceHeader write (go vet)."}});
   e.benchmarks = {
       {"BenchmarkMerge/vector-zeroed", &merge_vector_zeroed},
       {"BenchmarkMerge/uninit_vector", &merge_vector_default_init},

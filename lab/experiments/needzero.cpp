@@ -188,28 +188,23 @@ FactResult seven_allocations() {
 }  // namespace
 
 Experiment make_needzero_experiment() {
-  Experiment e;
-  e.id = "needzero";
-  e.title = "fresh vs reused memory for a zeroed 256 MiB allocation (Go's needzero, PageHeap)";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Проверяем needzero на практике";
-  e.differences = {
-      "The seed's rows map to pageheap-fresh (steps 1-2) and pageheap-dirty (steps 4-7: "
-      "resident, zeroed in place).",
-      "Its step 3 (a reused span, pages partly scavenged: zeroing and faults) has no "
-      "PageHeap counterpart: PageHeap trusts memory it released (MADV_DONTNEED) as zero, "
-      "where Go's one-way zeroedBase zeroes it again.",
-      "alloc-ns/op is the allocation call alone (what the seed timed); ns/op adds a first "
-      "write to every page.",
-      "PageHeap uses transparent huge pages where the system allows (madvise here); calloc "
-      "gets 4 KiB pages.",
-  };
-  e.go_peer = "needzero";
-  e.go_benchtime = "1x";
-  e.go_differences = {
-      "The seed's program as written, run in a fresh child process per op (its first "
-      "allocations are fresh only once per process); its rows are reported as alloc-ns/op.",
-  };
+  Experiment e = Experiment::from_seed(
+      "needzero",
+      "fresh vs reused memory for a zeroed 256 MiB allocation (Go's needzero, PageHeap)",
+      {"004_9bd089f53a065852.txt", "Проверяем needzero на практике"},
+      {"The seed's rows map to pageheap-fresh (steps 1-2) and pageheap-dirty (steps 4-7: "
+       "resident, zeroed in place).",
+       "Its step 3 (a reused span, pages partly scavenged: zeroing and faults) has no "
+       "PageHeap counterpart: PageHeap trusts memory it released (MADV_DONTNEED) as zero, "
+       "where Go's one-way zeroedBase zeroes it again.",
+       "alloc-ns/op is the allocation call alone (what the seed timed); ns/op adds a first "
+       "write to every page.",
+       "PageHeap uses transparent huge pages where the system allows (madvise here); calloc "
+       "gets 4 KiB pages."},
+      {"needzero",
+       "1x",
+       {"The seed's program as written, run in a fresh child process per op (its first "
+        "allocations are fresh only once per process); its rows are reported as alloc-ns/op."}});
   e.benchmarks = {
       {"BenchmarkNeedZero/calloc", &calloc_256, 1},
       {"BenchmarkNeedZero/malloc+memset", &malloc_memset_256, 1},

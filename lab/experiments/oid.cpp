@@ -100,25 +100,19 @@ std::string parse(const char* v) { return std::string("BenchmarkParseOID/") + v;
 }  // namespace
 
 Experiment make_oid_experiment() {
-  Experiment e;
-  e.id = "oid";
-  e.title = "formatting and parsing OIDs: six formatters, two parsers, allocs/op";
-  e.seed_file = "001_4eae026f8a0067a6.txt";
-  e.seed_section = "cableshow.formatOID #1-#4 and cableshow.parseOID";
-  e.differences = {
-      "std::string keeps up to 15 chars inline (SSO): a section's to_string never "
-      "allocates, and only OIDs longer than 15 chars (most random ones) cost the final "
-      "string's allocation.",
-  };
-  e.go_peer = "oid";
-  e.go_benchtime = "100ms";
-  e.go_differences = {
-      "b.N for b.Loop (Go 1.24).",
-      "No unique.Handle (Go 1.23): Memoized caches the string itself in its sync.Map.",
-      "The 1000 OIDs are drawn with splitmix64, the same as the C++ side's.",
-      "mallocs/op and malloc-B/op added (allocs/op and B/op untruncated); Memoized also "
-      "reports retained-B/ID.",
-  };
+  Experiment e = Experiment::from_seed(
+      "oid", "formatting and parsing OIDs: six formatters, two parsers, allocs/op",
+      {"001_4eae026f8a0067a6.txt", "cableshow.formatOID #1-#4 and cableshow.parseOID"},
+      {"std::string keeps up to 15 chars inline (SSO): a section's to_string never "
+       "allocates, and only OIDs longer than 15 chars (most random ones) cost the final "
+       "string's allocation."},
+      {"oid",
+       "100ms",
+       {"b.N for b.Loop (Go 1.24).",
+        "No unique.Handle (Go 1.23): Memoized caches the string itself in its sync.Map.",
+        "The 1000 OIDs are drawn with splitmix64, the same as the C++ side's.",
+        "mallocs/op and malloc-B/op added (allocs/op and B/op untruncated); Memoized also "
+        "reports retained-B/ID."}});
   const auto t = std::chrono::milliseconds(100);
   e.benchmarks = {
       {fmt("Foolish"), &format<oid::format_foolish>, 0, t},

@@ -72,18 +72,24 @@ std::string name(const char* v) { return std::string("BenchmarkResetCost/ResetEm
 }  // namespace
 
 Experiment make_reset_cost_experiment() {
-  Experiment e;
-  e.id = "reset-cost";
-  e.title = "resetting a pooled object with pointers (T{}) vs clearing pointers or bytes of the same size";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Обнуление живой памяти (resetStruct, clearPtrs, clearBytes; the practical note for pools)";
-  e.differences = {
-      "C++ has no write barrier: obj = T{} on an empty T destroys and builds empty members "
-      "(no frees), where Go's resetStruct runs the barrier (runtime.wbZero in the seed's Go, "
-      "typedmemclr in 1.19) when a GC is on.",
-      "sizeof(T) is " + std::to_string(sizeof(T)) +
-          " B here (std::string is 32 B with its inline buffer), 48 B in Go.",
-  };
+  Experiment e = Experiment::from_seed(
+      "reset-cost",
+      "resetting a pooled object with pointers (T{}) vs clearing pointers or bytes of the same "
+      "size",
+      {"004_9bd089f53a065852.txt",
+       "Обнуление живой памяти (resetStruct, clearPtrs, clearBytes; the practical note for pools)"},
+      {"C++ has no write barrier: obj = T{} on an empty T destroys and builds empty members "
+       "(no frees), where Go's resetStruct runs the barrier (runtime.wbZero in the seed's Go, "
+       "typedmemclr in 1.19) when a GC is on.",
+       "sizeof(T) is " + std::to_string(sizeof(T)) +
+           " B here (std::string is 32 B with its inline buffer), 48 B in Go."},
+      {"reset-cost",
+       "50ms",
+       {"clear(s) is the range loop the compiler turns into the same memclr call (Go 1.19).",
+        "resetStruct's barrier is typedmemclr in Go 1.19 (wbZero in the seed's Go); the objdump "
+        "check accepts both.",
+        "The GC/ variants run runtime.GC() back to back on another goroutine (the seed says the "
+        "difference shows during a GC)."}});
   const auto t = std::chrono::milliseconds(100);
   e.benchmarks = {
       {name("resetStruct"), &reset_struct_bench, 0, t},
@@ -91,15 +97,6 @@ Experiment make_reset_cost_experiment() {
       {name("clearBytes"), &clear_bytes_bench, 0, t},
   };
   const std::string sec = "Обнуление живой памяти";
-  e.go_peer = "reset-cost";
-  e.go_benchtime = "50ms";
-  e.go_differences = {
-      "clear(s) is the range loop the compiler turns into the same memclr call (Go 1.19).",
-      "resetStruct's barrier is typedmemclr in Go 1.19 (wbZero in the seed's Go); the objdump "
-      "check accepts both.",
-      "The GC/ variants run runtime.GC() back to back on another goroutine (the seed says the "
-      "difference shows during a GC).",
-  };
   const auto go = [](const char* v) { return std::string("BenchmarkResetCost/GC/ResetEmpty/") + v; };
   // The seed's difference is Go's write barrier during a collection; C++
   // has neither, so its timings (kept in the medians table beside Go's)

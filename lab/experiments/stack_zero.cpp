@@ -110,22 +110,16 @@ FactResult go_instructions_fact(const GoPeerBinary& peer) {
 }  // namespace
 
 Experiment make_stack_zero_experiment() {
-  Experiment e;
-  e.id = "stack-zero";
-  e.title = "a zero-initialized stack buffer per call: 64 B, 1 KiB, 8 KiB";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Сколько стоит кадр (StackZero: 3.28, 27.96, 87.05 ns)";
-  e.differences = {
-      "Go zeroes such frames itself (MOVUPS, DUFFZERO, REP STOSQ); in C++ `char buf[N]{}` "
-      "asks for it and g++ picks its own instructions.",
-      "The uninitialized variant is C++'s option that Go lacks (the project's claims).",
-  };
-  e.go_peer = "stack-zero";
-  e.go_benchtime = "100ms";
-  e.go_differences = {
-      "The seed's buf* functions as written; its sink reads b[0], the peer's reads the "
-      "first and last byte (the text: each function reads two bytes).",
-  };
+  Experiment e = Experiment::from_seed(
+      "stack-zero", "a zero-initialized stack buffer per call: 64 B, 1 KiB, 8 KiB",
+      {"004_9bd089f53a065852.txt", "Сколько стоит кадр (StackZero: 3.28, 27.96, 87.05 ns)"},
+      {"Go zeroes such frames itself (MOVUPS, DUFFZERO, REP STOSQ); in C++ `char buf[N]{}` "
+       "asks for it and g++ picks its own instructions.",
+       "The uninitialized variant is C++'s option that Go lacks (the project's claims)."},
+      {"stack-zero",
+       "100ms",
+       {"The seed's buf* functions as written; its sink reads b[0], the peer's reads the "
+        "first and last byte (the text: each function reads two bytes)."}});
   e.benchmarks = {
       {"BenchmarkStackBuffer/zeroed/size=64B", &call_bench<&zerolab_stack_zeroed_64>},
       {"BenchmarkStackBuffer/uninit/size=64B", &call_bench<&zerolab_stack_uninit_64>},

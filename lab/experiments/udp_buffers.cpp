@@ -76,42 +76,38 @@ void add_all(std::vector<BenchmarkSpec>& out) {
 }  // namespace
 
 Experiment make_udp_buffers_experiment() {
-  Experiment e;
-  e.id = "udp-buffers";
-  e.title = "a 64 KiB UDP receive buffer: per connection, per read, or pooled, with reads in flight";
-  e.seed_file = "001_4eae026f8a0067a6.txt";
-  e.seed_section = "cableshow: SNMP buffers (FixedLargeBuffer .. SyncPoolFixedSmall, final results)";
-  e.differences = {
-      "C++ runs the conns x GOMAXPROCS reads in flight on one thread as an event loop, "
-      "where Go runs goroutines: no pool contention, so the seed's single-lock argument "
-      "cannot show.",
-      "No GC: a freed buffer goes straight back to glibc, where Go's stays garbage until a "
-      "collection.",
-      "Buffers are not zeroed in C++ (Go's make zeroes each 64 KiB buffer).",
-      "4096 packet sizes in turn, where the seed draws from 100000 at random.",
-      "held-KiB/conn is measured with every read in flight (the seed's hot, roughly); the "
-      "seed's cold is after a GC, which C++ does not have.",
-  };
+  Experiment e = Experiment::from_seed(
+      "udp-buffers",
+      "a 64 KiB UDP receive buffer: per connection, per read, or pooled, with reads in flight",
+      {"001_4eae026f8a0067a6.txt",
+       "cableshow: SNMP buffers (FixedLargeBuffer .. SyncPoolFixedSmall, final results)"},
+      {"C++ runs the conns x GOMAXPROCS reads in flight on one thread as an event loop, "
+       "where Go runs goroutines: no pool contention, so the seed's single-lock argument "
+       "cannot show.",
+       "No GC: a freed buffer goes straight back to glibc, where Go's stays garbage until a "
+       "collection.",
+       "Buffers are not zeroed in C++ (Go's make zeroes each 64 KiB buffer).",
+       "4096 packet sizes in turn, where the seed draws from 100000 at random.",
+       "held-KiB/conn is measured with every read in flight (the seed's hot, roughly); the "
+       "seed's cold is after a GC, which C++ does not have."},
+      {"udp-buffers",
+       "2000x",
+       {"fakeUDPRead's latency quirk kept: every read sleeps exactly 1 ms (the formula "
+        "divides by 5 ms in ns, then clamps to at least 1 ms).",
+        "math/rand for math/rand/v2, min/max helpers and bytes.Clone written out (Go 1.19).",
+        "A 3 GiB soft memory limit while the GC is off (the seed's reportHeapStats turns it "
+        "off).",
+        "2000 reads per run (the lab's budget): with 2000 to 20000 goroutines each does about "
+        "one read, so Go-here ns/op includes starting them; conns 1000 and 10000 only."},
+       // Only the rows the claims use: a round of these takes about 4 s here.
+       "^Benchmark(FixedLargeBuffer|AlwaysAllocate|SimplePool|SyncPoolAlwaysAlloc)$/"
+       "^0*(1000|10000)$"});
   add_all<100, 1000, 10000>(e.benchmarks);
   const auto t = std::chrono::milliseconds(100);
   e.benchmarks.push_back(
       {name("FixedLargeBuffer", 100000), &reads<udp::FixedLargeBuffer, 100000>, 0, t});
   e.benchmarks.push_back(
       {name("SyncPoolFixedSmall", 100000), &reads<udp::SyncPoolFixedSmall, 100000>, 0, t});
-  e.go_peer = "udp-buffers";
-  // Only the rows the claims use: a round of these takes about 4 s here.
-  e.go_benchmarks = "^Benchmark(FixedLargeBuffer|AlwaysAllocate|SimplePool|SyncPoolAlwaysAlloc)$/"
-                    "^0*(1000|10000)$";
-  e.go_benchtime = "2000x";
-  e.go_differences = {
-      "fakeUDPRead's latency quirk kept: every read sleeps exactly 1 ms (the formula "
-      "divides by 5 ms in ns, then clamps to at least 1 ms).",
-      "math/rand for math/rand/v2, min/max helpers and bytes.Clone written out (Go 1.19).",
-      "A 3 GiB soft memory limit while the GC is off (the seed's reportHeapStats turns it "
-      "off).",
-      "2000 reads per run (the lab's budget): with 2000 to 20000 goroutines each does about "
-      "one read, so Go-here ns/op includes starting them; conns 1000 and 10000 only.",
-  };
   const std::string sec = "cableshow.parseOID and cableshow.formatOID (its SNMP buffers)";
   const std::string simple = "SimplePool benchmarks";
   const std::string sync_pool = "sync.Pool benchmarks";

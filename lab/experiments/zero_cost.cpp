@@ -176,30 +176,25 @@ FactResult go_bss(const GoPeerBinary& peer) { return go_test_fact(peer, "TestBSS
 }  // namespace
 
 Experiment make_zero_cost_experiment() {
-  Experiment e;
-  e.id = "zero-cost";
-  e.title = "what a gigabyte of zeros costs: calloc, first touch, memset";
-  e.seed_file = "004_9bd089f53a065852.txt";
-  e.seed_section = "Сколько стоит обнуление (the C table, 1 GiB)";
-  e.differences = {
-      "The seed does not show its pass loops: here a pass touches one byte per 4 KiB page "
-      "(its time is the kernel's faults and zeroing, as the seed reads its figures).",
-      "Memory is mapped fresh for every pass and held to 4 KiB pages (MADV_NOHUGEPAGE).",
-      "The .bss probes are g++ programs; the seed's are Go's (their Go side is TestBSS).",
-  };
+  Experiment e = Experiment::from_seed(
+      "zero-cost", "what a gigabyte of zeros costs: calloc, first touch, memset",
+      {"004_9bd089f53a065852.txt", "Сколько стоит обнуление (the C table, 1 GiB)"},
+      {"The seed does not show its pass loops: here a pass touches one byte per 4 KiB page "
+       "(its time is the kernel's faults and zeroing, as the seed reads its figures).",
+       "Memory is mapped fresh for every pass and held to 4 KiB pages (MADV_NOHUGEPAGE).",
+       "The .bss probes are g++ programs; the seed's are Go's (their Go side is TestBSS)."},
+      {"zero-cost",
+       "",
+       {"The timings are the seed's C programs: their C++ runs are the replication (Go here: "
+        "not comparable).",
+        "The .bss facts' Go side builds the seed's Go programs here (TestBSS)."},
+       "^$"});  // the peer has no benchmarks: TestBSS is the .bss facts' Go side
   e.benchmarks = {
       {"BenchmarkZeroCost/calloc", &calloc_1gib, 1},
       {"BenchmarkZeroCost/first-read-pass", &first_read_pass, 1},
       {"BenchmarkZeroCost/first-write-pass", &first_write_pass, 1},
       {"BenchmarkZeroCost/malloc+memset-fresh", &malloc_memset_fresh, 1},
       {"BenchmarkZeroCost/memset-resident", &memset_resident, 1},
-  };
-  e.go_peer = "zero-cost";
-  e.go_benchmarks = "^$";  // the peer has no benchmarks: TestBSS is the .bss facts' Go side
-  e.go_differences = {
-      "The timings are the seed's C programs: their C++ runs are the replication (Go here: "
-      "not comparable).",
-      "The .bss facts' Go side builds the seed's Go programs here (TestBSS).",
   };
   const std::string c_table = "Сколько стоит обнуление";
   const std::string bss = "Глобальные переменные: секция .bss";
