@@ -12,7 +12,8 @@
 //                                          read/write loop, user code)
 //   BenchmarkRace/pair=P/size=S         the same ways of one pair in alternating
 //                                       blocks over the same descriptors
-//                                       (one round per iteration): x-vs-W is
+//                                       (one round per iteration, the order
+//                                       shuffled each round): x-vs-W is
 //                                       W's time over copy_fd's, median over
 //                                       rounds (above 1: copy_fd is faster);
 //                                       x-vs-best the smallest of them
@@ -46,6 +47,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -352,8 +354,9 @@ struct RaceWay {
 };
 
 // Race: all `ways` of one pair in alternating blocks (each about 2 MiB of
-// copies; the first way of each round rotates) over the same descriptors,
-// one round per b.n(), so a loaded machine slows them alike. Reports for
+// copies, after one untimed copy below 64 MiB; the order shuffled every
+// round) over the same descriptors, one round per b.n(), so a loaded
+// machine slows them alike. Reports for
 // each other way W the median over rounds of W's block time over
 // copy_fd's as "x-vs-W" (above 1: copy_fd is faster), the smallest of those
 // as "x-vs-best", and copy_fd's median time per copy as ns/op.
@@ -370,10 +373,18 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
   }
   const std::size_t block = std::max<std::size_t>(1, (std::size_t{2} << 20) / size);
   std::vector<std::vector<double>> ns(ways.size());
+  std::vector<std::size_t> order(ways.size());
+  for (std::size_t w = 0; w < order.size(); ++w) order[w] = w;
+  std::mt19937 shuffle_seed(42);
   b.reset_timer();
   for (std::int64_t round = 0; round < b.n(); ++round) {
-    for (std::size_t k = 0; k < ways.size(); ++k) {
-      const std::size_t w = (k + static_cast<std::size_t>(round)) % ways.size();
+    std::shuffle(order.begin(), order.end(), shuffle_seed);
+    for (const std::size_t w : order) {
+      // One untimed copy first: what the previous way left in a socket or
+      // pipe (a partly drained queue) must not be charged to this one.
+      if (size < kNet && copy_once(b, rig, size, options[w], ways[w].user_loop) != size) {
+        b.fatal("short copy");
+      }
       const auto t0 = Clock::now();
       for (std::size_t i = 0; i < block; ++i) {
         if (copy_once(b, rig, size, options[w], ways[w].user_loop) != size) b.fatal("short copy");

@@ -61,7 +61,7 @@ TEST(CopyAllocations, FileToSocketAndSocketToFile) {
       lseek(in, 0, SEEK_SET);
       lseek(out, 0, SEEK_SET);
       CopyOptions o;
-      if (copy_fd(in, sp.a).error) b.fatal("sendfile copy failed");
+      if (copy_fd(in, sp.a).error) b.fatal("file to TCP copy failed");
       o.max_bytes = data.size();
       if (copy_fd(sp.b, out, o).bytes != data.size()) b.fatal("splice copy failed");
     }

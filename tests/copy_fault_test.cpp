@@ -45,7 +45,7 @@ TEST(CopyFaults, TinySocketBuffersLoopPartialWrites) {
     CopyResult r;
     if (variant < 2) {
       const int in = create_file(disk.file("a"), data);
-      r = copy_fd(in, sp.a);  // sendfile
+      r = copy_fd(in, sp.a);  // splice (TCP to this host)
       close(in);
     } else {
       const int in = open("/dev/zero", O_RDONLY | O_CLOEXEC);
@@ -357,7 +357,7 @@ TEST(CopyFaults, ReaderClosingEarlyGivesEpipeNotDeath) {
       close(p[1]);
       p[1] = -1;
       reader.join();
-      r = copy_fd(in, sp.a);  // sendfile into a socket whose peer goes away
+      r = copy_fd(in, sp.a);  // splice into a TCP socket whose peer goes away
       tcp_reader.join();
       close(sp.a);
       EXPECT_TRUE(r.error == std::errc::broken_pipe || r.error == std::errc::connection_reset)

@@ -57,7 +57,7 @@ TEST(CopyPlanRule, TheTableOfTheHeader) {
   EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kPipe).path, CopyPath::kSendfile);
   EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kUnixStream).path, CopyPath::kSplice);
   EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kRemoteStream).path, CopyPath::kSendfile);
-  EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kLoopbackStream).path, CopyPath::kReadWrite);
+  EXPECT_EQ(plan_copy(CopyEnd::kFile, CopyEnd::kLoopbackStream).path, CopyPath::kSplice);
   for (const CopyEnd s : {CopyEnd::kPipe, CopyEnd::kUnixStream, CopyEnd::kRemoteStream}) {
     for (const CopyEnd d : {CopyEnd::kFile, CopyEnd::kPipe, CopyEnd::kRemoteStream}) {
       EXPECT_EQ(plan_copy(s, d).path, CopyPath::kSplice);

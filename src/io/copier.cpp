@@ -278,6 +278,7 @@ Step Copier::splice_loop() {
         step = fail(e, "splice");
       }
       clean = false;  // the pipe still holds the bytes that were not written
+      unwritten = in_pipe;  // read from the source: copy_fd seeks a file back
       break;
     }
   }

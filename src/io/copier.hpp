@@ -43,8 +43,9 @@ struct Copier {
   // On Step::kError: the errno and the call that failed.
   int error = 0;
   const char* failed_call = "";
-  // Bytes read from a seekable, non-positional source but not written
-  // (read/write path); copy_fd seeks the source back by this much.
+  // Bytes read from the source but not written (read/write, or splice
+  // through copy_fd's pipe); copy_fd seeks a seekable, non-positional
+  // source back by this much.
   std::uint64_t unwritten = 0;
   // On Step::kFallback: the errno with which the path declined (EINVAL
   // when it does not apply), for a forced path's error.

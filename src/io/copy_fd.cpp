@@ -139,7 +139,7 @@ CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
 // The path the rule takes for a pair that is not file → file.
 CopyPath auto_path(int src, int dst, FdInfo& si, FdInfo& di) {
   const CopyEnd src_end = io::source_end(src, si);
-  return plan_copy(src_end, io::destination_end(dst, di, src_end, /*exact=*/false)).path;
+  return plan_copy(src_end, io::destination_end(dst, di, src_end)).path;
 }
 
 // Runs the one path `path` (allowed for the pair). A path that declines
@@ -229,7 +229,7 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
   Step step = Step::kFallback;
   if (forced) {
     const CopyEnd src_end = io::source_end(src, si);
-    const CopyPlan plan = plan_copy(src_end, io::destination_end(dst, di, src_end, /*exact=*/true));
+    const CopyPlan plan = plan_copy(src_end, io::destination_end(dst, di, src_end));
     if (!plan.allows(options.path)) {
       guard.finish(false);
       return bad_input(EINVAL, fd_name("source", src) + " to " + fd_name("destination", dst) +

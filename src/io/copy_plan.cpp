@@ -39,8 +39,9 @@ CopyPlan plan_copy(CopyEnd src, CopyEnd dst) noexcept {
   if (src == CopyEnd::kFile && is_stream(dst)) {
     const unsigned allowed = bit(P::kSendfile) | bit(P::kSplice) | rw;
     if (dst == CopyEnd::kLoopbackStream) {
-      return make(P::kReadWrite, allowed,
-                  "file to TCP on this host: sendfile only moves the copy to the receiver");
+      return make(P::kSplice, allowed,
+                  "file to TCP on this host: splice beat read/write at 1 MiB and 1 GiB in every "
+                  "run here");
     }
     if (dst == CopyEnd::kUnixStream) {
       return make(P::kSplice, allowed, "file to an AF_UNIX socket: splice measured fastest");
@@ -65,7 +66,7 @@ CopyEnd source_end(int fd, FdInfo& info) noexcept {
   }
 }
 
-CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src, bool exact) noexcept {
+CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src) noexcept {
   switch (info.kind) {
     case FdKind::kRegular: return info.flags_known && info.append() ? CopyEnd::kOther : CopyEnd::kFile;
     case FdKind::kPipe: return CopyEnd::kPipe;
@@ -75,17 +76,11 @@ CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src, bool exact) noexcept 
       break;
     default: return CopyEnd::kOther;
   }
-  // Where the peer is matters only for a file source (sendfile or not).
-  SocketPeer peer = SocketPeer::kElsewhere;
-  if (src == CopyEnd::kFile) peer = socket_peer(fd);
-  // Every socket on this host takes read/write from a file, whatever its
-  // type; the type is asked only when the answer changes the path.
-  if (peer == SocketPeer::kThisHost && !exact && info.kind == FdKind::kSocket) {
-    return CopyEnd::kLoopbackStream;
-  }
   load_socket_type(fd, info);
   if (info.kind != FdKind::kStreamSocket) return CopyEnd::kOther;
-  switch (peer) {
+  // Where the peer is matters only for a file source (sendfile or splice).
+  if (src != CopyEnd::kFile) return CopyEnd::kRemoteStream;
+  switch (socket_peer(fd)) {
     case SocketPeer::kUnix: return CopyEnd::kUnixStream;
     case SocketPeer::kThisHost: return CopyEnd::kLoopbackStream;
     case SocketPeer::kElsewhere: break;
@@ -116,7 +111,7 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
   }
   if (di.kind == io::FdKind::kRegular) io::load_flags(dst, di);  // O_APPEND rules out the file paths
   const CopyEnd s = io::source_end(src, si);
-  CopyPlan plan = plan_copy(s, io::destination_end(dst, di, s, /*exact=*/true));
+  CopyPlan plan = plan_copy(s, io::destination_end(dst, di, s));
   if (options.path != CopyPath::kAuto) {
     if (!plan.allows(options.path)) {
       plan.reason = "CopyOptions::path is not a path this pair allows";

@@ -5,7 +5,7 @@
 //
 // Example:
 //   const CopyEnd s = source_end(src, src_info);
-//   const CopyPlan plan = plan_copy(s, destination_end(dst, dst_info, s, /*exact=*/true));
+//   const CopyPlan plan = plan_copy(s, destination_end(dst, dst_info, s));
 #ifndef ZEROLAB_SRC_IO_COPY_PLAN_HPP_
 #define ZEROLAB_SRC_IO_COPY_PLAN_HPP_
 
@@ -16,13 +16,11 @@ namespace zerolab::io {
 
 // The kind of an inspected source descriptor (asks a socket's type).
 CopyEnd source_end(int fd, FdInfo& info) noexcept;
-// The kind of an inspected destination; asks where a socket's peer is only
-// when `src` is a file (one system call, two for a non-loopback address),
-// and the socket's type unless `exact` is false and the peer is on this
-// host (then kLoopbackStream stands for any socket type: the path from a
-// file is read/write either way). An O_APPEND file is kOther once its
-// flags are known.
-CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src, bool exact) noexcept;
+// The kind of an inspected destination (asks a socket's type); asks where
+// a socket's peer is only when `src` is a file (one system call, two for a
+// non-loopback address). An O_APPEND file is kOther once its flags are
+// known.
+CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src) noexcept;
 
 }  // namespace zerolab::io
 
