@@ -35,3 +35,26 @@ func TestEveryBodyAppendsTheCounter(t *testing.T) {
 		t.Errorf("noinlineappend(x, -42) = %q, want x-42", got)
 	}
 }
+
+// TestInitbenchHandsOutOneEmptySlab checks the lab's one change to the
+// seed's setup: every benchmark call starts from the same 1 GiB slab, empty,
+// whatever the call before appended to it.
+func TestInitbenchHandsOutOneEmptySlab(t *testing.T) {
+	var got [][]byte
+	testing.Benchmark(func(b *testing.B) {
+		dst := initbench(b, "")
+		got = append(got, dst)
+		_ = append(dst, "written by the previous call"...)
+	})
+	if len(got) < 2 {
+		t.Fatalf("testing.Benchmark called the function %d times, want at least 2", len(got))
+	}
+	for i, dst := range got {
+		if len(dst) != 0 || cap(dst) != GiB {
+			t.Errorf("call %d: len %d cap %d, want 0 and %d", i, len(dst), cap(dst), GiB)
+		}
+		if &dst[:1][0] != &got[0][:1][0] {
+			t.Errorf("call %d got another slab than call 0", i)
+		}
+	}
+}
