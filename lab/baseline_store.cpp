@@ -1,5 +1,5 @@
-// The baseline store of `zerolab lab` (lab/baseline_store.hpp): the
-// manifest format, the atomic directory swap, saving and loading.
+// The baseline store of `zerolab lab` (lab/baseline_store.hpp): the files a
+// manifest (lab/baseline_manifest.hpp), the atomic directory swap, saving and loading.
 #include "lab/baseline_store.hpp"
 
 #include <fcntl.h>
@@ -25,7 +25,6 @@ namespace zerolab::lab {
 namespace {
 
 constexpr const char* kManifest = "manifest";
-constexpr const char* kFormat = "1";
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -58,115 +57,6 @@ bool read_results(const std::string& path, const std::string& text, std::size_t&
   }
   if (!reader.error().empty()) {
     error = reader.error().rfind(path, 0) == 0 ? reader.error() : path + ": " + reader.error();
-    return false;
-  }
-  return true;
-}
-
-// A manifest value on one line.
-std::string one_line(const std::string& s) {
-  std::string out = s;
-  std::replace(out.begin(), out.end(), '\n', ' ');
-  std::replace(out.begin(), out.end(), '\r', ' ');
-  return out;
-}
-
-struct Manifest {
-  BaselineRecord record;
-  std::vector<std::pair<std::string, std::size_t>> experiments;
-  std::vector<std::pair<std::string, std::size_t>> go;  // "go: <id> <results>"
-};
-
-// "<id> <number of results>" of an experiment or go line into `list`.
-bool parse_counted_id(const std::string& where, const std::string& key, const std::string& value,
-                      std::vector<std::pair<std::string, std::size_t>>& list, std::string& error) {
-  const std::size_t space = value.find(' ');
-  const std::string id = value.substr(0, space);
-  const std::string count = space == std::string::npos ? "" : value.substr(space + 1);
-  std::string why;
-  if (!check_baseline_name(id, why)) {
-    error = where + "invalid experiment id " + internal::quote_text(id);
-    return false;
-  }
-  char* tail = nullptr;
-  errno = 0;
-  const unsigned long long n = std::strtoull(count.c_str(), &tail, 10);
-  if (count.empty() || count[0] == '-' || tail != count.c_str() + count.size() || errno != 0) {
-    error = where + "expected \"" + key + ": <id> <number of results>\"";
-    return false;
-  }
-  for (const auto& [seen, unused] : list) {
-    (void)unused;
-    if (seen == id) {
-      error = where + key + " " + internal::quote_text(id) + " listed twice";
-      return false;
-    }
-  }
-  list.emplace_back(id, static_cast<std::size_t>(n));
-  return true;
-}
-
-// "format: 1", then key: value lines; unknown keys are skipped (a newer
-// zerolab may add some). False with `error` "path:line: message".
-bool parse_manifest(const std::string& path, const std::string& text, Manifest& m,
-                    std::string& error) {
-  bool has_format = false;
-  std::size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    const std::string where = path + ":" + std::to_string(line_no) + ": ";
-    if (line.empty() || line[0] == '#') continue;
-    const std::size_t colon = line.find(": ");
-    if (colon == std::string::npos || colon == 0) {
-      error = where + "expected \"key: value\"";
-      return false;
-    }
-    const std::string key = line.substr(0, colon);
-    const std::string value = line.substr(colon + 2);
-    if (key == "format") {
-      if (value != kFormat) {
-        error = where + "unsupported format " + internal::quote_text(value) + " (this zerolab reads format " +
-                kFormat + ")";
-        return false;
-      }
-      has_format = true;
-    } else if (key == "date") {
-      m.record.date = value;
-    } else if (key == "command") {
-      m.record.command = value;
-    } else if (key == "benchtime") {
-      m.record.benchtime = value;
-    } else if (key == "runs") {
-      char* tail = nullptr;
-      errno = 0;
-      const long runs = std::strtol(value.c_str(), &tail, 10);
-      if (value.empty() || tail != value.c_str() + value.size() || errno != 0 || runs < 1 || runs > 100000) {
-        error = where + "runs must be a whole number from 1 to 100000, not " + internal::quote_text(value);
-        return false;
-      }
-      m.record.runs = static_cast<int>(runs);
-    } else if (key == "experiment") {
-      if (!parse_counted_id(where, key, value, m.experiments, error)) return false;
-    } else if (key == "go") {
-      if (!parse_counted_id(where, key, value, m.go, error)) return false;
-    }
-  }
-  for (const auto& [id, unused] : m.go) {
-    (void)unused;
-    const bool listed = std::any_of(m.experiments.begin(), m.experiments.end(),
-                                    [&](const auto& e) { return e.first == id; });
-    if (!listed) {
-      error = path + ": go " + internal::quote_text(id) + " has no experiment line";
-      return false;
-    }
-  }
-  if (!has_format) {
-    error = path + ":1: not a baseline manifest (no \"format: " + kFormat + "\" line)";
     return false;
   }
   return true;
@@ -224,15 +114,8 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
     error = "cannot create " + temp + ": " + std::strerror(errno);
     return false;
   }
-  std::string manifest = "# A baseline of zerolab lab (zerolab lab --save); compare with --baseline " +
-                         name + ".\n";
-  manifest += std::string("format: ") + kFormat + "\n";
-  manifest += "name: " + name + "\n";
-  manifest += "date: " + one_line(record.date) + "\n";
-  manifest += "command: " + one_line(record.command) + "\n";
-  manifest += "runs: " + std::to_string(record.runs) + "\n";
-  manifest += "benchtime: " + one_line(record.benchtime) + "\n";
-  std::string go_lines;
+  BaselineManifest manifest;
+  manifest.record = record;
   for (const std::string& id : experiment_ids) {
     std::string text;
     std::size_t results = 0;
@@ -248,7 +131,7 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
       remove_tree(temp);
       return false;
     }
-    manifest += "experiment: " + id + " " + std::to_string(results) + "\n";
+    manifest.experiments.emplace_back(id, results);
     // The Go peer's results, when this run has them.
     const std::string go_source = results_dir + "/" + id + ".go.txt";
     int error_number = 0;
@@ -262,10 +145,9 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
       remove_tree(temp);
       return false;
     }
-    go_lines += "go: " + id + " " + std::to_string(results) + "\n";
+    manifest.go.emplace_back(id, results);
   }
-  manifest += go_lines;
-  if (!internal::write_file_atomically(temp + "/" + kManifest, manifest, error) ||
+  if (!internal::write_file_atomically(temp + "/" + kManifest, baseline_manifest_text(name, manifest), error) ||
       !install_directory(temp, target, error)) {
     remove_tree(temp);
     return false;
@@ -298,8 +180,8 @@ bool load_baseline(const std::string& dir, const std::string& name,
     }
     return false;
   }
-  Manifest m;
-  if (!parse_manifest(manifest_path, text, m, error)) return false;
+  BaselineManifest m;
+  if (!parse_baseline_manifest(manifest_path, text, m, error)) return false;
   out.record = m.record;
   for (const auto& [id, expected] : m.experiments) {
     if (!contains(known_ids, id)) {

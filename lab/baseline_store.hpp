@@ -7,6 +7,7 @@
 //   manifest   "format: 1", name, date, command, runs, benchtime, one
 //              "experiment: <id> <results>" line per experiment and one
 //              "go: <id> <results>" line per experiment whose Go peer ran
+//              (lab/baseline_manifest.hpp)
 //   <id>.txt   the run's raw results (C++), byte for byte
 //   <id>.go.txt  the Go peer's results (Go here), byte for byte, when the
 //              run has them (a zerolab that predates them skips the lines)
@@ -33,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "lab/baseline_manifest.hpp"
 #include "lab/baseline_name.hpp"
 
 namespace zerolab::lab {
@@ -40,14 +42,6 @@ namespace zerolab::lab {
 // Where baselines live unless --baseline-dir or $ZEROLAB_BASELINE_DIR says.
 inline constexpr const char* kDefaultBaselineDir = "zerolab-results/baselines";
 inline constexpr const char* kBaselineDirEnv = "ZEROLAB_BASELINE_DIR";
-
-// What save_baseline records besides the results.
-struct BaselineRecord {
-  std::string date;     // UTC, "2026-12-03T05:28:01Z"
-  std::string command;  // the command line that ran
-  int runs = 0;         // --count
-  std::string benchtime;
-};
 
 // Copies <results_dir>/<id>.txt for each id, and <id>.go.txt where it
 // exists, into <dir>/<name>/ with a manifest, atomically (see above). Each file is read back through the

@@ -339,11 +339,15 @@ TEST(LabBaseline, CorruptBaselineNamesFileAndLine) {
       {"format: 1\nruns: many\n",
        manifest_path + ":2: runs must be a whole number from 1 to 100000, not \"many\""},
       {"format: 1\nexperiment: widgets\n",
-       manifest_path + ":2: expected \"experiment: <id> <number of results>\""},
+       manifest_path + ":2: expected \"experiment: <id> <number of results>\", not \"widgets\""},
+      // Counts and runs are plain digits: no sign, no spaces.
+      {"format: 1\nexperiment: widgets +6\n",
+       manifest_path + ":2: expected \"experiment: <id> <number of results>\", not \"widgets +6\""},
+      {"format: 1\nruns:  6\n", manifest_path + ":2: runs must be a whole number from 1 to 100000, not \" 6\""},
       {"format: 1\nexperiment: ../x 1\n", manifest_path + ":2: invalid experiment id \"../x\""},
       {"format: 1\n\nexperiment: widgets 6\nexperiment: widgets 6\n",
        manifest_path + ":4: experiment \"widgets\" listed twice"},
-      {"format: 1\njunk\n", manifest_path + ":2: expected \"key: value\""},
+      {"format: 1\njunk\n", manifest_path + ":2: expected \"key: value\", not \"junk\""},
       // Issue 15 B11: CRLF and NUL bytes are escaped, not printed raw or cut.
       {"format: 1\r\n", manifest_path + ":1: unsupported format \"1\\r\" (this zerolab reads format 1)"},
       {std::string("format: 1\nruns: 1\0x\n", 20),
