@@ -49,7 +49,7 @@ test-tsan: tsan
 # up to 3.5 s with ASan on an idle machine.
 FUZZ_SECONDS ?= 20
 test-fuzz: fuzz
-	for t in bench_flags_fuzz stat_go_reader_fuzz stat_gb_json_fuzz stat_query_fuzz go_regex_fuzz compare_html_fuzz lab_flags_fuzz oid_parse_fuzz store_args_fuzz waste_flags_fuzz; do \
+	for t in bench_flags_fuzz stat_go_reader_fuzz stat_gb_json_fuzz stat_query_fuzz go_regex_fuzz compare_html_fuzz lab_flags_fuzz oid_parse_fuzz store_args_fuzz waste_flags_fuzz baseline_manifest_fuzz; do \
 	  max_len=$$(case $$t in go_regex_fuzz|stat_query_fuzz) echo -max_len=20000;; esac) && \
 	  mkdir -p build/fuzz/work/$$t && \
 	  ./build/fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=2048 $$max_len \
