@@ -32,23 +32,24 @@ using AttrDestroyFn = int (*)(pthread_attr_t*);
 constinit std::atomic<GetattrFn> g_real_getattr{nullptr};
 constinit std::atomic<AttrDestroyFn> g_real_attr_destroy{nullptr};
 
-// libc's definitions (ASan intercepts neither function).
-ZEROLAB_HOOKS_UNINSTRUMENTED GetattrFn real_getattr() noexcept {
-  GetattrFn fn = g_real_getattr.load(std::memory_order_acquire);
+// The next definition of `name` after ours (libc's; ASan intercepts
+// neither function), looked up once.
+template <typename Fn>
+ZEROLAB_HOOKS_UNINSTRUMENTED Fn next_definition(std::atomic<Fn>& cache, const char* name) noexcept {
+  Fn fn = cache.load(std::memory_order_acquire);
   if (fn == nullptr) {
-    fn = reinterpret_cast<GetattrFn>(dlsym(RTLD_NEXT, "pthread_getattr_np"));
-    g_real_getattr.store(fn, std::memory_order_release);
+    fn = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
+    cache.store(fn, std::memory_order_release);
   }
   return fn;
 }
 
+ZEROLAB_HOOKS_UNINSTRUMENTED GetattrFn real_getattr() noexcept {
+  return next_definition(g_real_getattr, "pthread_getattr_np");
+}
+
 ZEROLAB_HOOKS_UNINSTRUMENTED AttrDestroyFn real_attr_destroy() noexcept {
-  AttrDestroyFn fn = g_real_attr_destroy.load(std::memory_order_acquire);
-  if (fn == nullptr) {
-    fn = reinterpret_cast<AttrDestroyFn>(dlsym(RTLD_NEXT, "pthread_attr_destroy"));
-    g_real_attr_destroy.store(fn, std::memory_order_release);
-  }
-  return fn;
+  return next_definition(g_real_attr_destroy, "pthread_attr_destroy");
 }
 
 // True while a thread has not counted anything yet: on a new thread that is
