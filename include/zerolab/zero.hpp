@@ -15,8 +15,9 @@
 //     zeroing to the next.
 // At first use (or zero_calibrate()) the rule is checked once per process
 // at 4 KiB .. 512 KiB on a scratch buffer: nine paired rounds of the
-// rule's method against the others, about 1 ms
-// (zero_config().calibration_ms says how long it took); another method
+// rule's method against the others, about 1 ms, never more than 3 ms of
+// measuring (a preempted calibration leaves the remaining sizes to the
+// rule; zero_config().calibration_ms says how long it took); another method
 // takes a size over only when it beat the rule's by 25% or more in the
 // median (1.25x: here the methods trade places by up to 20% from one
 // moment to the next), so the bands do not change from process to process

@@ -23,6 +23,8 @@
 //     machine. Non-temporal stores are not
 //     candidates below 1 MiB (2-30x slower than the others there in every
 //     sweep);
+//   - past 3 ms of wall time (a preempted process), the sizes not yet
+//     measured keep the rule;
 //   - from 1 MiB: the rule, not measured (timing there needs buffers of
 //     megabytes: faulting them in alone costs milliseconds).
 // Before anything is timed, about 50 µs of untimed vector stores wake the
@@ -179,7 +181,7 @@ ZeroMethod method_at(const std::vector<ZeroBand>& bands, std::size_t n) noexcept
   return m;
 }
 
-Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule) {
+Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule, double budget_ms) {
   const double t0 = now_ns();
   Calibration out;
   void* map = mmap(nullptr, kLadderTop, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -197,6 +199,13 @@ Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule) {
   std::string report;
   std::vector<ZeroMethod> chosen;
   for (std::size_t size = kLadderFrom; size <= kLadderTop; size *= 2) {
+    if (now_ns() - t0 >= budget_ms * 1e6) {
+      char past[48];
+      std::snprintf(past, sizeof past, "past the %g ms budget", budget_ms);
+      report += (report.empty() ? "" : ", ") + std::string(past) + ": the rule unmeasured from " +
+                format_byte_size(size);
+      break;
+    }
     std::vector<Candidate> cands = candidates(method_at(rule.bands, size), vector, rule.has_erms);
     chosen.push_back(cands[judge(cands, buf, size, report)].method);
   }

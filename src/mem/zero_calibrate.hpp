@@ -34,8 +34,10 @@ struct Calibration {
 // 512 KiB by twos; the verdict holds up to the next) switched to another
 // method only where that method beat the rule's by 25% or more in the
 // median of nine paired rounds: `isa`'s vector stores, rep stosb (when
-// `rule` has ERMS) and glibc's memset.
-Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule);
+// `rule` has ERMS) and glibc's memset. Past `budget_ms` of wall time (a
+// preempted calibration: 12 ms once in 20 processes at load 15 here,
+// 0.76-1.10 ms otherwise) the sizes not yet measured keep the rule.
+Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule, double budget_ms = 3);
 
 // The method `bands` give size n (vector stores below the first band).
 ZeroMethod method_at(const std::vector<ZeroBand>& bands, std::size_t n) noexcept;
