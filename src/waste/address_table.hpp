@@ -25,10 +25,14 @@ namespace zerolab::waste {
 
 inline constexpr std::size_t kWatchFilter = 1 << 14;
 extern std::atomic<std::uint16_t> g_watch_filter[kWatchFilter];
+extern std::atomic<std::size_t> g_watched;  // entries in all tables
 inline std::size_t watch_index(std::uintptr_t a) { return (a >> 4) * 0xff51afd7ed558ccdULL >> 50; }
-// False if `p` is surely in no table (one load; every free).
+// False if `p` is surely in no table (every free: one load while the
+// tables are empty, two otherwise).
 inline bool maybe_watched(const void* p) {
-  return g_watch_filter[watch_index(reinterpret_cast<std::uintptr_t>(p))].load(std::memory_order_relaxed) != 0;
+  if (g_watched.load(std::memory_order_relaxed) == 0) return false;
+  const std::size_t i = watch_index(reinterpret_cast<std::uintptr_t>(p));
+  return g_watch_filter[i].load(std::memory_order_relaxed) != 0;
 }
 
 template <typename Entry, int kBits>
@@ -46,6 +50,7 @@ class AddressTable {
       ++count_;
       slots_[i].address = a;
       g_watch_filter[watch_index(a)].fetch_add(1, std::memory_order_relaxed);
+      g_watched.fetch_add(1, std::memory_order_relaxed);
     }
     return &slots_[i];
   }
@@ -69,6 +74,7 @@ class AddressTable {
     slots_[hole].address = 0;
     --count_;
     g_watch_filter[watch_index(a)].fetch_sub(1, std::memory_order_relaxed);
+    g_watched.fetch_sub(1, std::memory_order_relaxed);
     return true;
   }
 

@@ -237,6 +237,7 @@ inline void note_resize(void* p) {
 }  // namespace
 
 std::atomic<std::uint16_t> g_watch_filter[kWatchFilter];
+std::atomic<std::size_t> g_watched{0};
 
 void alloc_fork_prepare() { g_live_lock.lock(); }
 void alloc_fork_parent() { g_live_lock.unlock(); }
