@@ -44,8 +44,9 @@ bool is_pseudo_fs(int fd) noexcept {
 int stat_fd(int fd, struct stat& st) noexcept {
   struct statx x {};
   if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE | STATX_INO, &x) != 0) {
-    if (errno != ENOSYS) return -1;
-    return fstat(fd, &st);  // a kernel before 4.11
+    // A kernel before 4.11, or a seccomp filter that refuses statx.
+    if (errno != ENOSYS && errno != EPERM) return -1;
+    return fstat(fd, &st);
   }
   st = {};
   st.st_mode = x.stx_mode;
