@@ -3,43 +3,14 @@
 #include <cstdio>
 #include <string>
 
+#include "format/markdown.hpp"
 #include "lab/baseline.hpp"
 #include "zerolab/stat_compare.hpp"
 
 namespace zerolab::lab {
-namespace {
 
-// A Markdown table cell or inline text: | < > and newlines made harmless.
-std::string md_text(const std::string& s) {
-  std::string out;
-  for (const char ch : s) {
-    if (ch == '|') {
-      out += "\\|";
-    } else if (ch == '<') {
-      out += "&lt;";
-    } else if (ch == '>') {
-      out += "&gt;";
-    } else if (ch == '\n' || ch == '\r') {
-      out += ' ';
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
-
-// Text inside a Markdown code span: backticks and newlines would end it
-// (nothing else is interpreted there).
-std::string md_code(const std::string& s) {
-  std::string out = s;
-  for (char& c : out) {
-    if (c == '\n' || c == '\r') c = ' ';
-    if (c == '`') c = '\'';
-  }
-  return out;
-}
-
-}  // namespace
+using internal::markdown_code;
+using internal::markdown_text;
 
 std::string baseline_text(const BaselineComparison& c) {
   std::string out = "\nbaseline " + c.name + " (" + c.path;
@@ -56,27 +27,27 @@ std::string baseline_text(const BaselineComparison& c) {
 }
 
 std::string baseline_markdown(const BaselineComparison& c) {
-  std::string out = "\n## Baseline " + md_text(c.name) + "\n\n";
-  out += "This run (`" + std::string(kThisRunLabel) + "`) against baseline `" + md_code(c.name) +
-         "` (`" + md_code(c.path) + "`)";
-  if (!c.record.date.empty()) out += ", recorded " + md_text(c.record.date);
-  if (!c.record.command.empty()) out += " by `" + md_code(c.record.command) + "`";
+  std::string out = "\n## Baseline " + markdown_text(c.name) + "\n\n";
+  out += "This run (`" + std::string(kThisRunLabel) + "`) against baseline `" + markdown_code(c.name) +
+         "` (`" + markdown_code(c.path) + "`)";
+  if (!c.record.date.empty()) out += ", recorded " + markdown_text(c.record.date);
+  if (!c.record.command.empty()) out += " by `" + markdown_code(c.record.command) + "`";
   if (c.record.runs > 0) {
     out += " (" + std::to_string(c.record.runs) + (c.record.runs == 1 ? " run" : " runs") +
-           ", benchtime " + md_text(c.record.benchtime) + ")";
+           ", benchtime " + markdown_text(c.record.benchtime) + ")";
   }
-  out += ". The tables are `zerolab compare " + md_code(c.name) + "=<baseline> " + kThisRunLabel +
+  out += ". The tables are `zerolab compare " + markdown_code(c.name) + "=<baseline> " + kThisRunLabel +
          "=<this run>`'s, with the machine's config lines ignored.\n";
   if (!c.warnings.empty()) out += "\n";
-  for (const auto& w : c.warnings) out += "> warning: " + md_text(w) + "\n";
+  for (const auto& w : c.warnings) out += "> warning: " + markdown_text(w) + "\n";
   if (!c.not_run.empty()) {
     out += "\nNot run this time:";
     for (std::size_t i = 0; i < c.not_run.size(); ++i) {
-      out += (i == 0 ? " `" : ", `") + md_code(c.not_run[i]) + "`";
+      out += (i == 0 ? " `" : ", `") + markdown_code(c.not_run[i]) + "`";
     }
     out += ".\n";
   }
-  for (const auto& p : c.parts) out += "\n### " + md_text(p.experiment_id) + "\n\n" + p.markdown;
+  for (const auto& p : c.parts) out += "\n### " + markdown_text(p.experiment_id) + "\n\n" + p.markdown;
   char pct[32];
   std::snprintf(pct, sizeof pct, "%g%%", c.gate_percent);
   const std::string threshold = c.gate ? std::string(" worse than ") + pct : "";
@@ -88,7 +59,7 @@ std::string baseline_markdown(const BaselineComparison& c) {
   out += "Statistically significant regressions" + threshold +
          (c.gate ? " (--fail-on-regression: exit 3)" : "") + ":\n\n";
   for (const auto& p : c.parts) {
-    for (const auto& r : p.regressions) out += "- " + md_text(regression_line(p.experiment_id, r)) + "\n";
+    for (const auto& r : p.regressions) out += "- " + markdown_text(regression_line(p.experiment_id, r)) + "\n";
   }
   return out;
 }

@@ -5,12 +5,16 @@
 #include <cstdio>
 #include <map>
 
+#include "format/markdown.hpp"
 #include "lab/baseline.hpp"
 #include "lab/judge.hpp"
 #include "lab/verdict.hpp"
 #include "zerolab/stat.hpp"
 
 namespace zerolab::lab {
+
+using internal::markdown_text;
+
 namespace {
 
 // Display width: UTF-8 continuation bytes take no column.
@@ -31,30 +35,6 @@ std::string verdict_cell(const SideOutcome& c) {
   if (!c.detail.empty() && c.verdict != Verdict::kError) text += " (" + c.detail + ")";
   return text;
 }
-
-namespace {
-
-// Escapes the characters that would break a Markdown table cell or be
-// read as HTML.
-std::string md_cell(const std::string& s) {
-  std::string out;
-  for (const char ch : s) {
-    if (ch == '|') {
-      out += "\\|";
-    } else if (ch == '<') {
-      out += "&lt;";  // or a renderer takes "<char[]>" for an HTML tag
-    } else if (ch == '>') {
-      out += "&gt;";
-    } else if (ch == '\n') {
-      out += ' ';
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string seed_text(const Claim& c) { return c.seed_figure.empty() ? "—" : c.seed_figure; }
 
@@ -236,26 +216,26 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
   }
   out += "\n\n## Machine\n\n| key | value |\n|---|---|\n";
   for (const auto& [key, value] : machine.config) {
-    out += "| " + md_cell(key) + " | " + md_cell(value) + " |\n";
+    out += "| " + markdown_text(key) + " | " + markdown_text(value) + " |\n";
   }
-  for (const auto& w : machine.warnings) out += "\n> warning: " + md_cell(w) + "\n";
-  for (const auto& n : machine.notes) out += "\nNote: " + md_cell(n) + "\n";
+  for (const auto& w : machine.warnings) out += "\n> warning: " + markdown_text(w) + "\n";
+  for (const auto& n : machine.notes) out += "\nNote: " + markdown_text(n) + "\n";
   out += "\n## Summary\n\n" + summary_line(tally(outcomes)) + "\n";
   for (const auto& o : outcomes) {
     const Experiment& e = *o.experiment;
-    out += "\n## " + e.id + ": " + md_cell(e.title) + "\n\n";
-    out += "Seed `" + e.seed_file + "`, " + md_cell(e.seed_section) + ".";
+    out += "\n## " + e.id + ": " + markdown_text(e.title) + "\n\n";
+    out += "Seed `" + e.seed_file + "`, " + markdown_text(e.seed_section) + ".";
     if (!e.go_peer.empty()) out += " Go peer: `peers/go/" + e.go_peer + "`.";
-    if (!o.go_not_run.empty()) out += " Go peer not run: " + md_cell(o.go_not_run) + ".";
+    if (!o.go_not_run.empty()) out += " Go peer not run: " + markdown_text(o.go_not_run) + ".";
     out += "\n\n";
     if (!e.differences.empty()) out += "Differences from the seed (C++):\n\n";
-    for (const auto& d : e.differences) out += "- " + md_cell(d) + "\n";
+    for (const auto& d : e.differences) out += "- " + markdown_text(d) + "\n";
     if (!e.differences.empty()) out += "\n";
     if (!e.go_differences.empty()) out += "Go here (Go 1.19) against the seed's code:\n\n";
-    for (const auto& d : e.go_differences) out += "- " + md_cell(d) + "\n";
+    for (const auto& d : e.go_differences) out += "- " + markdown_text(d) + "\n";
     if (!e.go_differences.empty()) out += "\n";
-    for (const auto& f : o.failures) out += "- **failed**: " + md_cell(f.text()) + "\n";
-    for (const auto& f : o.go_failures) out += "- **failed (Go here)**: " + md_cell(f.text()) + "\n";
+    for (const auto& f : o.failures) out += "- **failed**: " + markdown_text(f.text()) + "\n";
+    for (const auto& f : o.go_failures) out += "- **failed (Go here)**: " + markdown_text(f.text()) + "\n";
     if (!o.failures.empty() || !o.go_failures.empty()) out += "\n";
     out += "|";
     for (const auto& column : claim_columns()) out += " " + column + " |";
@@ -266,7 +246,7 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
       std::vector<std::string> row = claim_row(c);
       if (!c.claim->seed_section.empty()) row[0] += " (§ " + c.claim->seed_section + ")";
       out += "|";
-      for (const auto& cell : row) out += " " + md_cell(cell) + " |";
+      for (const auto& cell : row) out += " " + markdown_text(cell) + " |";
       out += "\n";
     }
     const std::vector<std::string> names = benchmark_names(o);
@@ -276,16 +256,16 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
            (context.count == 1 ? " run" : " runs") + " (± the 95% interval, as benchstat):\n\n";
     const bool paired = !o.go_results.empty() && !go_pairs(o).empty();
     out += "| benchmark |";
-    for (const auto& u : units) out += " " + md_cell(u) + " |";
+    for (const auto& u : units) out += " " + markdown_text(u) + " |";
     if (paired) out += " C++ / Go here (ns/op) |";
     out += "\n|---|";
     for (std::size_t i = 0; i < units.size(); ++i) out += "---:|";
     if (paired) out += "---:|";
     out += "\n";
     for (const auto& name : names) {
-      out += "| " + md_cell(name) + " |";
-      for (const auto& u : units) out += " " + md_cell(median_cell(o, name, u)) + " |";
-      if (paired) out += " " + md_cell(cpp_over_go_cell(o, name)) + " |";
+      out += "| " + markdown_text(name) + " |";
+      for (const auto& u : units) out += " " + markdown_text(median_cell(o, name, u)) + " |";
+      if (paired) out += " " + markdown_text(cpp_over_go_cell(o, name)) + " |";
       out += "\n";
     }
     if (!o.go_results.empty()) {
@@ -294,13 +274,13 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
       go_side.results = o.go_results;
       const std::vector<std::string> go_units = result_units(go_side);
       out += "\nGo here (`peers/go/" + o.experiment->go_peer + "`), medians:\n\n| benchmark |";
-      for (const auto& u : go_units) out += " " + md_cell(u) + " |";
+      for (const auto& u : go_units) out += " " + markdown_text(u) + " |";
       out += "\n|---|";
       for (std::size_t i = 0; i < go_units.size(); ++i) out += "---:|";
       out += "\n";
       for (const auto& name : benchmark_names(go_side)) {
-        out += "| " + md_cell(name) + " |";
-        for (const auto& u : go_units) out += " " + md_cell(median_cell(go_side, name, u)) + " |";
+        out += "| " + markdown_text(name) + " |";
+        for (const auto& u : go_units) out += " " + markdown_text(median_cell(go_side, name, u)) + " |";
         out += "\n";
       }
     }

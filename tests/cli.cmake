@@ -11,6 +11,9 @@ add_test(NAME cli_no_command_exits_2 COMMAND sh -c "$<TARGET_FILE:zerolab> 2>/de
 # The one flag parser and the one quoting helper (issue 18 item 5, issue 15 B11).
 zerolab_add_test(flags_test SOURCES flags_test.cpp LIBS zerolab_format LABELS cli)
 
+# The one Markdown escaper (issue 18 item 5).
+zerolab_add_test(markdown_test SOURCES markdown_test.cpp LIBS zerolab_format LABELS cli)
+
 # The real CLI and a real benchmark binary, run by tests built on
 # tests/cli_test_fixture.hpp:
 #   output_test: outputs and standard streams (issue 15): -o onto inputs,

@@ -13,35 +13,15 @@
 #include <vector>
 
 #include "go_compat.hpp"
+#include "format/markdown.hpp"
 #include "text_table.hpp"
 #include "zerolab/stat_table.hpp"
 
 namespace zerolab::stat {
-namespace {
 
-// A table cell's text: '|' and '\\' escaped, line breaks as spaces, and
-// '<', '>' as entities so a benchmark named "<script>" stays text (as the
-// lab's report.md escapes it).
-std::string md_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') {
-      out += "&lt;";
-      continue;
-    }
-    if (c == '>') {
-      out += "&gt;";
-      continue;
-    }
-    if (c == '|' || c == '\\') out.push_back('\\');
-    if (c == '\n' || c == '\r') {
-      out.push_back(' ');
-      continue;
-    }
-    out.push_back(c);
-  }
-  return out;
-}
+using internal::markdown_text;
+
+namespace {
 
 class Footnotes {
  public:
@@ -74,10 +54,10 @@ class Footnotes {
 std::string table_to_markdown(const Tables& all, const Table& t) {
   Footnotes notes;
   const std::size_t ncols = t.cols.size();
-  std::string out = internal::str_cat({"| ", md_escape(t.unit), " |"});
+  std::string out = internal::str_cat({"| ", markdown_text(t.unit), " |"});
   std::string align = "|:--|";
   for (std::size_t i = 0; i < ncols; ++i) {
-    out += internal::str_cat({" ", md_escape(all.col_by->string_values(t.cols[i])), " |"});
+    out += internal::str_cat({" ", markdown_text(all.col_by->string_values(t.cols[i])), " |"});
     align += "--:|";
     if (i > 0) {
       out += " vs base |";
@@ -88,7 +68,7 @@ std::string table_to_markdown(const Tables& all, const Table& t) {
   const UnitClass cls = unit_class_of(t.unit);
   std::vector<double> centers;
   for (Key row : t.rows) {
-    out += internal::str_cat({"| ", md_escape(all.row_by->string_values(row)), " |"});
+    out += internal::str_cat({"| ", markdown_text(all.row_by->string_values(row)), " |"});
     centers.clear();
     for (Key col : t.cols) {
       if (const TableCell* c = t.cell(row, col)) centers.push_back(c->summary.center);
@@ -109,13 +89,13 @@ std::string table_to_markdown(const Tables& all, const Table& t) {
           if (!dm.empty()) delta += internal::str_cat({" ", dm});
         }
       }
-      out += internal::str_cat({" ", md_escape(cell), " |"});
-      if (i > 0) out += internal::str_cat({" ", md_escape(delta), " |"});
+      out += internal::str_cat({" ", markdown_text(cell), " |"});
+      if (i > 0) out += internal::str_cat({" ", markdown_text(delta), " |"});
     }
     out += "\n";
   }
   if (t.rows.size() > 1) {
-    out += internal::str_cat({"| ", md_escape(t.summary_label), " |"});
+    out += internal::str_cat({"| ", markdown_text(t.summary_label), " |"});
     for (std::size_t i = 0; i < ncols; ++i) {
       const TableSummary& s = t.summary[i];
       std::string cell = s.has_summary ? scale_value(s.summary, cls) : std::string();
@@ -131,15 +111,15 @@ std::string table_to_markdown(const Tables& all, const Table& t) {
           cell += internal::str_cat({cell.empty() ? "" : " ", m});
         }
       }
-      out += internal::str_cat({" ", md_escape(cell), " |"});
-      if (i > 0) out += internal::str_cat({" ", md_escape(ratio), " |"});
+      out += internal::str_cat({" ", markdown_text(cell), " |"});
+      if (i > 0) out += internal::str_cat({" ", markdown_text(ratio), " |"});
     }
     out += "\n";
   }
   if (!notes.list().empty()) {
     out += "\n";
     for (std::size_t i = 0; i < notes.list().size(); ++i) {
-      out += internal::str_cat({superscript(static_cast<int>(i) + 1), " ", md_escape(notes.list()[i]), "\n"});
+      out += internal::str_cat({superscript(static_cast<int>(i) + 1), " ", markdown_text(notes.list()[i]), "\n"});
     }
   }
   return out;
@@ -157,7 +137,7 @@ std::string render_markdown(const Tables& tables) {
           out += "\n";
           return;
         }
-        out += internal::str_cat({"- ", md_escape(hdr), "\n"});
+        out += internal::str_cat({"- ", markdown_text(hdr), "\n"});
         pending_config = true;
       },
       [&](const Table& t) {

@@ -6,10 +6,14 @@
 #include <cstdio>
 #include <string_view>
 
+#include "format/markdown.hpp"
 #include "zerolab/benchfmt.hpp"
 #include "zerolab/stat.hpp"
 
 namespace zerolab::stat {
+
+using internal::markdown_text;
+
 namespace {
 
 constexpr std::array<std::string_view, 3> kStandard = {"ns/op", "B/op", "allocs/op"};
@@ -29,15 +33,6 @@ std::string format_value(double v, std::string_view unit) {
   }
   const std::size_t first = s.find_first_not_of(' ');
   return first == std::string::npos ? s : s.substr(first);
-}
-
-std::string md_cell(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|' || c == '\\') out.push_back('\\');
-    out.push_back(c == '\n' ? ' ' : c);
-  }
-  return out;
 }
 
 }  // namespace
@@ -87,12 +82,12 @@ std::string ResultsTable::markdown() const {
   std::string out = options_.aggregate ? "| name | runs |" : "| name | count |";
   std::string rule = "|---|---|";
   for (const std::string& u : units) {
-    out += " " + md_cell(u) + " |";
+    out += " " + markdown_text(u) + " |";
     rule += "---|";
   }
   out += "\n" + rule + "\n";
   for (const Row* r : rows) {
-    out += "| " + md_cell(r->name) + " | " + std::to_string(static_cast<long long>(r->count)) + " |";
+    out += "| " + markdown_text(r->name) + " | " + std::to_string(static_cast<long long>(r->count)) + " |";
     for (const std::string& u : units) {
       auto it = r->values.find(u);
       std::string cell;
@@ -104,7 +99,7 @@ std::string ResultsTable::markdown() const {
           cell = format_value(it->second.front(), u);
         }
       }
-      out += " " + md_cell(cell) + " |";
+      out += " " + markdown_text(cell) + " |";
     }
     out += "\n";
   }

@@ -12,7 +12,13 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "format/markdown.hpp"
+
 namespace zerolab::cli::waste {
+
+using internal::markdown_code_cell;
+using internal::markdown_text;
+
 namespace {
 
 bool library_header(const std::string& file) { return file.rfind("/usr/include/", 0) == 0; }
@@ -210,18 +216,9 @@ std::string render_text(const Report& r) {
   return out;
 }
 
-std::string md_cell(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '|' || ch == '\\' || ch == '`') out.push_back('\\');
-    out.push_back(ch == '\n' ? ' ' : ch);
-  }
-  return out;
-}
-
 std::string render_markdown(const Report& r) {
   const RunFacts& run = r.run;
-  std::string out = "# zerolab waste: " + md_cell(command_line(run.program)) + "\n\n";
+  std::string out = "# zerolab waste: " + markdown_text(command_line(run.program)) + "\n\n";
   out += (run.signal != 0 ? "killed by " + signal_name(run.signal)
                           : "exit status " + std::to_string(run.exit_status)) +
          " · " + std::to_string(r.processes) + " process image" + (r.processes == 1 ? "" : "s") +
@@ -235,7 +232,7 @@ std::string render_markdown(const Report& r) {
     for (const Finding& f : r.findings) {
       out += "| " + std::to_string(++rank) + " | " + std::string(kind_name(f.kind)) + " | " +
              human_bytes(f.bytes) + (f.exact ? "" : " (est.)") + " | " + count_text(f.calls) +
-             " | " + human_seconds(f.estimated_seconds) + " | " + md_cell(fix_for(f.kind)) + " |\n";
+             " | " + human_seconds(f.estimated_seconds) + " | " + markdown_text(fix_for(f.kind)) + " |\n";
     }
     for (const Finding& f : r.findings) {
       out += "\n## " + std::string(kind_name(f.kind)) + "\n\n";
@@ -251,12 +248,12 @@ std::string render_markdown(const Report& r) {
       }
       out += "| bytes | calls | function | file:line |\n|---|---|---|---|\n";
       for (const ReportSite& s : f.sites) {
-        out += "| " + count_text(s.bytes) + " | " + count_text(s.calls) + " | `" + md_cell(s.function) +
-               "` | " + md_cell(s.file.empty() ? "?" : s.file + ":" + std::to_string(s.line)) + " |\n";
+        out += "| " + count_text(s.bytes) + " | " + count_text(s.calls) + " | `" + markdown_code_cell(s.function) +
+               "` | " + markdown_text(s.file.empty() ? "?" : s.file + ":" + std::to_string(s.line)) + " |\n";
       }
     }
   }
-  for (const std::string& n : r.notes) out += "\n> note: " + md_cell(n) + "\n";
+  for (const std::string& n : r.notes) out += "\n> note: " + markdown_text(n) + "\n";
   return out;
 }
 
