@@ -16,8 +16,8 @@
 #include <memory>
 
 
-#include "bench/atomic_file.hpp"
-#include "bench/whole_file.hpp"
+#include "format/atomic_file.hpp"
+#include "format/whole_file.hpp"
 #include "format/quote.hpp"
 #include "zerolab/stat_reader.hpp"
 

@@ -10,7 +10,7 @@
 #include <ctime>
 #include <set>
 
-#include "bench/atomic_file.hpp"
+#include "format/atomic_file.hpp"
 #include "bench/options.hpp"
 #include "lab/baseline.hpp"
 #include "lab/judge.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "alloc_hooks/alloc_stats.hpp"
-#include "bench/atomic_file.hpp"
+#include "format/atomic_file.hpp"
 #include "bench/machine.hpp"
 #include "bench/options.hpp"
 #include "bench/profiles.hpp"

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "bench/atomic_file.hpp"
+#include "format/atomic_file.hpp"
 
 namespace zerolab::internal::profile {
 

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/atomic_file.hpp"
+#include "format/atomic_file.hpp"
 #include "command.hpp"
 #include "format/quote.hpp"
 #include "report/compare_html.hpp"

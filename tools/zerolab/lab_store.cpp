@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <map>
 
-#include "bench/atomic_file.hpp"
+#include "format/atomic_file.hpp"
 #include "lab/verdict.hpp"
 #include "store/store.hpp"
 #include "zerolab/stat_reader.hpp"

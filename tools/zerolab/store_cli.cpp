@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "bench/atomic_file.hpp"
+#include "format/atomic_file.hpp"
 #include "format/go_flags.hpp"
 
 namespace zerolab::cli {

@@ -9,8 +9,8 @@
 //   std::string text, error;
 //   if (!zerolab::internal::read_whole_file("b/manifest", 1 << 20, text, error)) fail(error);
 //   // error: "cannot read b/manifest: larger than 1048576 bytes"
-#ifndef ZEROLAB_SRC_BENCH_WHOLE_FILE_HPP_
-#define ZEROLAB_SRC_BENCH_WHOLE_FILE_HPP_
+#ifndef ZEROLAB_SRC_FORMAT_WHOLE_FILE_HPP_
+#define ZEROLAB_SRC_FORMAT_WHOLE_FILE_HPP_
 
 #include <cstddef>
 #include <string>
@@ -24,4 +24,4 @@ bool read_whole_file(const std::string& path, std::size_t max_bytes, std::string
 
 }  // namespace zerolab::internal
 
-#endif  // ZEROLAB_SRC_BENCH_WHOLE_FILE_HPP_
+#endif  // ZEROLAB_SRC_FORMAT_WHOLE_FILE_HPP_

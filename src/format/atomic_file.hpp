@@ -25,8 +25,8 @@
 //   if (!zerolab::internal::check_output_path("out.txt", {"old.txt"}, error)) usage_error(error);
 //   ...
 //   if (!zerolab::internal::write_file_atomically("out.txt", text, error)) fail(error);
-#ifndef ZEROLAB_SRC_BENCH_ATOMIC_FILE_HPP_
-#define ZEROLAB_SRC_BENCH_ATOMIC_FILE_HPP_
+#ifndef ZEROLAB_SRC_FORMAT_ATOMIC_FILE_HPP_
+#define ZEROLAB_SRC_FORMAT_ATOMIC_FILE_HPP_
 
 #include <string>
 #include <string_view>
@@ -47,4 +47,4 @@ bool check_output_path(const std::string& path, const std::vector<std::string>& 
 
 }  // namespace zerolab::internal
 
-#endif  // ZEROLAB_SRC_BENCH_ATOMIC_FILE_HPP_
+#endif  // ZEROLAB_SRC_FORMAT_ATOMIC_FILE_HPP_
