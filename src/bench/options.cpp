@@ -165,16 +165,8 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
   flags.boolean("heap", options.heap);
 
   const std::span<char* const> args(argv + (argc > 0 ? 1 : 0), static_cast<std::size_t>(argc > 1 ? argc - 1 : 0));
-  switch (flags.parse(args)) {
-    case FlagSet::Outcome::kHelp:
-      options.help = true;
-      return true;
-    case FlagSet::Outcome::kError:
-      error = flags.error();
-      return false;
-    case FlagSet::Outcome::kParsed:
-      break;
-  }
+  if (!flags.parse(args, options.help, error)) return false;
+  if (options.help) return true;
   if (!flags.operands().empty()) {
     error = "unexpected argument " + quote_text(flags.operands().front()) + " (flags start with -)";
     return false;

@@ -121,4 +121,18 @@ FlagSet::Outcome FlagSet::parse(std::span<char* const> args) {
   return Outcome::kParsed;
 }
 
+bool FlagSet::parse(std::span<char* const> args, bool& help, std::string& error) {
+  switch (parse(args)) {
+    case Outcome::kHelp:
+      help = true;
+      return true;
+    case Outcome::kError:
+      error = error_;
+      return false;
+    case Outcome::kParsed:
+      break;
+  }
+  return true;
+}
+
 }  // namespace zerolab::internal

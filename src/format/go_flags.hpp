@@ -77,6 +77,10 @@ class FlagSet {
   // error() is the one-line message; on kParsed, operands() holds the
   // arguments that are not flags, in order.
   Outcome parse(std::span<char* const> args);
+  // parse() for a caller that handles the usage and errors itself: false
+  // with `error` set on kError; true on kParsed, and on kHelp with `help`
+  // set (`help` is left as it was otherwise).
+  bool parse(std::span<char* const> args, bool& help, std::string& error);
   const std::string& error() const { return error_; }
   const std::vector<std::string>& operands() const { return operands_; }
 

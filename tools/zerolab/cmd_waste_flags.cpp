@@ -121,16 +121,8 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
     flags.follow = !v;
     return std::string();
   });
-  switch (set.parse(args)) {
-    case internal::FlagSet::Outcome::kHelp:
-      flags.help = true;
-      return true;
-    case internal::FlagSet::Outcome::kError:
-      error = set.error();
-      return false;
-    case internal::FlagSet::Outcome::kParsed:
-      break;
-  }
+  if (!set.parse(args, flags.help, error)) return false;
+  if (flags.help) return true;
   flags.program = set.operands();
   if (flags.program.empty()) {
     error = "no program to run (usage: zerolab waste [flags] -- PROGRAM [ARG...])";

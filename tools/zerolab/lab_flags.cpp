@@ -86,16 +86,8 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
       return "";
     });
   }
-  switch (flags.parse(args)) {
-    case internal::FlagSet::Outcome::kHelp:
-      f.help = true;
-      return true;
-    case internal::FlagSet::Outcome::kError:
-      error = flags.error();
-      return false;
-    case internal::FlagSet::Outcome::kParsed:
-      break;
-  }
+  if (!flags.parse(args, f.help, error)) return false;
+  if (f.help) return true;
   f.experiments = flags.operands();
 
   if (f.list && !f.experiments.empty()) {

@@ -29,16 +29,8 @@ bool parse_store_flags(std::span<char* const> args, const StoreFlagSpec& spec, P
       flags.optional(flag.name, [keep](const std::optional<std::string>& v) { return keep(v.value_or("")); });
     }
   }
-  switch (flags.parse(args)) {
-    case internal::FlagSet::Outcome::kHelp:
-      out.help = true;
-      return true;
-    case internal::FlagSet::Outcome::kError:
-      error = flags.error();
-      return false;
-    case internal::FlagSet::Outcome::kParsed:
-      break;
-  }
+  if (!flags.parse(args, out.help, error)) return false;
+  if (out.help) return true;
   out.operands = flags.operands();
   return true;
 }
