@@ -38,6 +38,27 @@ using internal::Tokenizer;
 
 // ===== projections ==============================================================================
 
+namespace {
+
+// Whether the row of values av sorts before bv: by the first field where they
+// differ, in that field's order, then as text.
+bool rows_less(const std::vector<std::string>& av, const std::vector<std::string>& bv,
+               const std::vector<const ProjectionField*>& fields) {
+  for (const ProjectionField* f : fields) {
+    const auto idx = static_cast<std::size_t>(f->idx);
+    const std::string_view aa = idx < av.size() ? std::string_view(av[idx]) : std::string_view();
+    const std::string_view bb = idx < bv.size() ? std::string_view(bv[idx]) : std::string_view();
+    if (aa != bb) {
+      const int c = f->compare(aa, bb);
+      if (c != 0) return c < 0;
+      return aa < bb;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 int ProjectionField::compare(std::string_view a, std::string_view b) const {
   auto lookup = [](const std::unordered_map<std::string, int>& m, std::string_view v) {
     auto it = m.find(std::string(v));
@@ -192,37 +213,14 @@ std::string Projection::string_values(Key k) const {
 }
 
 bool Projection::less(Key a, Key b) const {
-  const auto& av = rows_[static_cast<std::size_t>(a.id)];
-  const auto& bv = rows_[static_cast<std::size_t>(b.id)];
-  for (const ProjectionField* f : flattened_fields()) {
-    const auto idx = static_cast<std::size_t>(f->idx);
-    const std::string_view aa = idx < av.size() ? std::string_view(av[idx]) : std::string_view();
-    const std::string_view bb = idx < bv.size() ? std::string_view(bv[idx]) : std::string_view();
-    if (aa != bb) {
-      const int c = f->compare(aa, bb);
-      if (c != 0) return c < 0;
-      return aa < bb;
-    }
-  }
-  return false;
+  return rows_less(rows_[static_cast<std::size_t>(a.id)], rows_[static_cast<std::size_t>(b.id)],
+                   flattened_fields());
 }
 
 void Projection::sort_keys(std::vector<Key>& keys) const {
   const std::vector<const ProjectionField*> flat = flattened_fields();
   std::sort(keys.begin(), keys.end(), [this, &flat](Key a, Key b) {
-    const auto& av = rows_[static_cast<std::size_t>(a.id)];
-    const auto& bv = rows_[static_cast<std::size_t>(b.id)];
-    for (const ProjectionField* f : flat) {
-      const auto idx = static_cast<std::size_t>(f->idx);
-      const std::string_view aa = idx < av.size() ? std::string_view(av[idx]) : std::string_view();
-      const std::string_view bb = idx < bv.size() ? std::string_view(bv[idx]) : std::string_view();
-      if (aa != bb) {
-        const int c = f->compare(aa, bb);
-        if (c != 0) return c < 0;
-        return aa < bb;
-      }
-    }
-    return false;
+    return rows_less(rows_[static_cast<std::size_t>(a.id)], rows_[static_cast<std::size_t>(b.id)], flat);
   });
 }
 
