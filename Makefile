@@ -15,30 +15,14 @@ all: release
 deps:
 	@scripts/install-deps.sh
 
-release: deps
-	cmake --preset release >/dev/null
-	cmake --build --preset release -j $(JOBS)
+# One build per preset: make release, make asan, make tsan, make fuzz.
+release asan tsan fuzz: deps
+	cmake --preset $@ >/dev/null
+	cmake --build --preset $@ -j $(JOBS)
 
-asan: deps
-	cmake --preset asan >/dev/null
-	cmake --build --preset asan -j $(JOBS)
-
-tsan: deps
-	cmake --preset tsan >/dev/null
-	cmake --build --preset tsan -j $(JOBS)
-
-fuzz: deps
-	cmake --preset fuzz >/dev/null
-	cmake --build --preset fuzz -j $(JOBS)
-
-test-release: release
-	ctest --preset release
-
-test-asan: asan
-	ctest --preset asan
-
-test-tsan: tsan
-	ctest --preset tsan
+# make test-release runs ctest --preset release after make release (asan, tsan alike).
+test-release test-asan test-tsan: test-%: %
+	ctest --preset $*
 
 # A smoke run of every fuzz target over its committed corpus plus 20 s of
 # new inputs; long campaigns are run by hand (fuzz/CMakeLists.txt). The
