@@ -1,50 +1,17 @@
 // `zerolab waste`'s pprof profiles (cmd_waste_profile.hpp).
 #include "cmd_waste_profile.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <map>
 
+#include "format/atomic_file.hpp"
 #include "profile/pprof_writer.hpp"
 
 namespace zerolab::cli::waste {
-namespace {
 
 namespace pp = zerolab::internal::profile;
-
-bool write_file(const std::string& path, const std::string& data, std::string& error) {
-  const std::string tmp = path + ".tmp";
-  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    error = "--profile: cannot write " + tmp + ": " + std::strerror(errno);
-    return false;
-  }
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = "--profile: writing " + tmp + ": " + std::strerror(errno);
-      close(fd);
-      unlink(tmp.c_str());
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (close(fd) != 0 || rename(tmp.c_str(), path.c_str()) != 0) {
-    error = "--profile: writing " + path + ": " + std::strerror(errno);
-    unlink(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 bool write_profiles(const std::string& dir, const Collected& collected, const Symbolizer& symbols,
                     double wall_seconds, std::string& error) {
@@ -89,7 +56,10 @@ bool write_profiles(const std::string& dir, const Collected& collected, const Sy
       b.add_sample(locations, values);
     }
     const std::string path = dir + "/" + std::string(kind_name(kind)) + ".pb.gz";
-    if (!write_file(path, pp::gzip_stored(b.serialize()), error)) return false;
+    if (!internal::write_file_atomically(path, pp::gzip_stored(b.serialize()), error)) {
+      error = "--profile: " + error;
+      return false;
+    }
   }
   return true;
 }
