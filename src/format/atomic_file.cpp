@@ -47,7 +47,7 @@ void install_cleanup() {
   struct sigaction action {};
   action.sa_handler = &on_cleanup_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;
+  action.sa_flags = static_cast<int>(SA_RESETHAND);  // 0x80000000: the sign bit of sa_flags
   for (std::size_t i = 0; i < sizeof kCleanupSignals / sizeof kCleanupSignals[0]; ++i) {
     struct sigaction current {};
     sigaction(kCleanupSignals[i], nullptr, &current);
