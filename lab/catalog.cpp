@@ -21,19 +21,6 @@ Experiment Experiment::from_seed(std::string id, std::string title, SeedSection 
   return e;
 }
 
-PlotSpec PlotSpec::sweep(std::string title, std::string prefix, std::string x_key,
-                         std::string x_label, std::string unit, std::string y_label) {
-  PlotSpec p;
-  p.kind = Kind::kSweep;
-  p.title = std::move(title);
-  p.prefix = std::move(prefix);
-  p.x_key = std::move(x_key);
-  p.x_label = std::move(x_label);
-  p.unit = std::move(unit);
-  p.y_label = std::move(y_label);
-  return p;
-}
-
 PlotSpec PlotSpec::strip(std::string title, std::string prefix, std::string unit,
                          std::string y_label) {
   PlotSpec p;
@@ -42,6 +29,15 @@ PlotSpec PlotSpec::strip(std::string title, std::string prefix, std::string unit
   p.prefix = std::move(prefix);
   p.unit = std::move(unit);
   p.y_label = std::move(y_label);
+  return p;
+}
+
+PlotSpec PlotSpec::sweep(std::string title, std::string prefix, std::string x_key,
+                         std::string x_label, std::string unit, std::string y_label) {
+  PlotSpec p = strip(std::move(title), std::move(prefix), std::move(unit), std::move(y_label));
+  p.kind = Kind::kSweep;
+  p.x_key = std::move(x_key);
+  p.x_label = std::move(x_label);
   return p;
 }
 

@@ -1,6 +1,8 @@
 // One test of a compiled Go peer as a fact (go_test_fact.hpp).
 #include "lab/go_test_fact.hpp"
 
+#include <utility>
+
 #include "lab/child_process.hpp"
 #include "zerolab/benchfmt.hpp"
 
@@ -61,6 +63,10 @@ FactResult go_test_result(int exit_status, const std::string& output, const std:
   r.observed = what.empty() ? logs : what + (logs.empty() ? "" : ": " + logs);
   if (r.observed.empty()) r.observed = test + " passed";
   return r;
+}
+
+std::function<FactResult(const GoPeerBinary&)> go_test(std::string test) {
+  return [test = std::move(test)](const GoPeerBinary& peer) { return go_test_fact(peer, test); };
 }
 
 FactResult go_test_fact(const GoPeerBinary& peer, const std::string& test) {

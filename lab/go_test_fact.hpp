@@ -9,10 +9,11 @@
 // from any thread.
 //
 // Example:
-//   claim.go_fact([](const GoPeerBinary& peer) { return go_test_fact(peer, "TestBSS"); });
+//   claim.go_fact(go_test("TestBSS"));
 #ifndef ZEROLAB_LAB_GO_TEST_FACT_HPP_
 #define ZEROLAB_LAB_GO_TEST_FACT_HPP_
 
+#include <functional>
 #include <string>
 
 #include "lab/experiment.hpp"
@@ -23,6 +24,9 @@ namespace zerolab::lab {
 // on PATH, for tests that call `go tool`), then go_test_result. Throws
 // std::runtime_error when the binary cannot be started.
 FactResult go_test_fact(const GoPeerBinary& peer, const std::string& test);
+
+// The Go-side fact that is the peer's test `test`, for Claim::go_fact.
+std::function<FactResult(const GoPeerBinary&)> go_test(std::string test);
 
 // The verdict from a finished run: holds when the exit status is 0 and the
 // output has "--- PASS: test"; a skip, a failure or no such test does not

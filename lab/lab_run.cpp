@@ -26,15 +26,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string utc_now_iso() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm {};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 // What a failed run said, joined with "; ".
 std::string failure_message(const RunReport& report) {
   std::string out;
@@ -65,14 +56,18 @@ class Progress {
   Clock::time_point start_;
 };
 
-std::string raw_results_text(const ExperimentOutcome& o, const MachineInfo& machine) {
-  std::string text = config_text(machine);
-  text += "pkg: zerolab/lab/" + o.experiment->id + "\n";
-  text += "seed: " + o.experiment->seed_file + "\n";
+// `header`, then the results in the Go benchmark format, names padded to one width.
+std::string results_text(std::string header, const std::vector<benchfmt::Result>& results) {
   std::size_t width = 0;
-  for (const auto& r : o.results) width = std::max(width, r.name.size());
-  for (const auto& r : o.results) text += benchfmt::format_result_line(r, width) + "\n";
-  return text;
+  for (const auto& r : results) width = std::max(width, r.name.size());
+  for (const auto& r : results) header += benchfmt::format_result_line(r, width) + "\n";
+  return header;
+}
+
+std::string raw_results_text(const ExperimentOutcome& o, const MachineInfo& machine) {
+  return results_text(config_text(machine) + "pkg: zerolab/lab/" + o.experiment->id +
+                          "\nseed: " + o.experiment->seed_file + "\n",
+                      o.results);
 }
 
 // The Go peer of one experiment during a run: built (or not, and why),
@@ -167,13 +162,9 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, GoPeerState& pee
 
 // <id>.go.txt: the Go peer's results in the Go benchmark format.
 std::string go_results_text(const ExperimentOutcome& o, const GoToolchain& go) {
-  std::string text = "go: " + go.version + "\n";
-  text += "pkg: zerolab/peers/go/" + o.experiment->go_peer + "\n";
-  text += "seed: " + o.experiment->seed_file + "\n";
-  std::size_t width = 0;
-  for (const auto& r : o.go_results) width = std::max(width, r.name.size());
-  for (const auto& r : o.go_results) text += benchfmt::format_result_line(r, width) + "\n";
-  return text;
+  return results_text("go: " + go.version + "\npkg: zerolab/peers/go/" + o.experiment->go_peer +
+                          "\nseed: " + o.experiment->seed_file + "\n",
+                      o.go_results);
 }
 
 std::vector<std::string> ids_of(const std::vector<const Experiment*>& experiments) {
@@ -233,7 +224,7 @@ int finish_baseline(const LabSettings& s, const BaselineComparison* comparison, 
 
 
 int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
-  const std::string started = utc_now_iso();
+  const std::string started = utc_now("%Y-%m-%dT%H:%M:%SZ");
   const MachineInfo machine = describe_machine();
   for (const auto& w : machine.warnings) std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
   BaselineComparison comparison;
@@ -362,6 +353,15 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
                context.provisional ? " (provisional)" : "", s.out_dir.c_str());
   if (s.on_finished && !s.on_finished(outcomes, machine)) any_error = true;
   return finish_baseline(s, s.baseline != nullptr ? &comparison : nullptr, any_error, started, out, err);
+}
+
+std::string utc_now(const char* strftime_format) {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm {};
+  gmtime_r(&t, &tm);
+  char text[64];
+  if (std::strftime(text, sizeof text, strftime_format, &tm) == 0) return "";
+  return text;
 }
 
 bool progress_line_wanted(int fd) {

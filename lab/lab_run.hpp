@@ -94,6 +94,10 @@ int run_lab(const LabSettings& settings, std::FILE* out, std::FILE* err);
 // a terminal whose TERM is set and is not "dumb".
 bool progress_line_wanted(int fd);
 
+// The time now in UTC, through strftime: utc_now("%Y%m%dT%H%M%SZ") is
+// "20261203T130925Z" (the results folder's default name).
+std::string utc_now(const char* strftime_format);
+
 }  // namespace zerolab::lab
 
 #endif  // ZEROLAB_LAB_LAB_RUN_HPP_

@@ -47,9 +47,10 @@ struct SimpleStruct {
   std::int64_t data_cap;
 };
 
-template <int kN>
-void slice_no_arena(B& b) {
-  std::vector<std::int64_t> s;
+// Every Slice_* and ComplexStruct_* body: s reserved for kN ints before the
+// timer, then kN appends per op to the one slice, which grows across ops.
+template <int kN, class Slice>
+void append_ints(B& b, Slice& s) {
   s.reserve(kN);
   b.reset_timer();
   for (auto _ : b.loop()) {
@@ -57,6 +58,12 @@ void slice_no_arena(B& b) {
   }
   b.stop_timer();
   do_not_optimize(s);
+}
+
+template <int kN>
+void slice_no_arena(B& b) {
+  std::vector<std::int64_t> s;
+  append_ints<kN>(b, s);
 }
 
 template <int kN>
@@ -64,26 +71,14 @@ void slice_arena(B& b) {
   Arena arena;
   ArenaResource res(arena);
   std::pmr::vector<std::int64_t> s(&res);
-  s.reserve(kN);
-  b.reset_timer();
-  for (auto _ : b.loop()) {
-    for (int i = 0; i < kN; ++i) s.push_back(i);
-  }
-  b.stop_timer();
-  do_not_optimize(s);
+  append_ints<kN>(b, s);
 }
 
 template <int kN>
 void slice_monotonic(B& b) {
   std::pmr::monotonic_buffer_resource res;
   std::pmr::vector<std::int64_t> s(&res);
-  s.reserve(kN);
-  b.reset_timer();
-  for (auto _ : b.loop()) {
-    for (int i = 0; i < kN; ++i) s.push_back(i);
-  }
-  b.stop_timer();
-  do_not_optimize(s);
+  append_ints<kN>(b, s);
 }
 
 void simple_no_arena(B& b) {
@@ -112,12 +107,7 @@ struct ComplexStruct {
 template <int kN>
 void complex_no_arena(B& b) {
   ComplexStruct<std::vector<std::int64_t>> obj{kN, {}};
-  obj.data.reserve(kN);
-  b.reset_timer();
-  for (auto _ : b.loop()) {
-    for (int i = 0; i < kN; ++i) obj.data.push_back(i);
-  }
-  b.stop_timer();
+  append_ints<kN>(b, obj.data);
   do_not_optimize(obj);
 }
 
@@ -127,12 +117,7 @@ void complex_arena(B& b) {
   ArenaResource res(arena);
   using C = ComplexStruct<std::pmr::vector<std::int64_t>>;
   C* obj = arena.make<C>(C{kN, std::pmr::vector<std::int64_t>(&res)});
-  obj->data.reserve(kN);
-  b.reset_timer();
-  for (auto _ : b.loop()) {
-    for (int i = 0; i < kN; ++i) obj->data.push_back(i);
-  }
-  b.stop_timer();
+  append_ints<kN>(b, obj->data);
   do_not_optimize(obj);
   // The arena runs C's destructor after res is gone (res is declared after
   // the arena): hand the vector's storage back through res while it lives.
@@ -144,13 +129,7 @@ template <int kN>
 void slice_mimalloc(B& b) {
   MimallocResource res(*mimalloc());
   std::pmr::vector<std::int64_t> s(&res);
-  s.reserve(kN);
-  b.reset_timer();
-  for (auto _ : b.loop()) {
-    for (int i = 0; i < kN; ++i) s.push_back(i);
-  }
-  b.stop_timer();
-  do_not_optimize(s);
+  append_ints<kN>(b, s);
 }
 #endif
 

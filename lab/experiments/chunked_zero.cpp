@@ -8,14 +8,13 @@
 //
 // Example:
 //   zerolab lab chunked-zero
-#include <sys/mman.h>
-
 #include <cstring>
 #include <string>
 
 #include "format/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/go_memclr.hpp"
+#include "lab/resident_buffer.hpp"
 #include "zerolab/zero.hpp"
 
 namespace zerolab::lab {
@@ -24,12 +23,7 @@ namespace {
 constexpr std::size_t kSize = std::size_t{256} << 20;
 
 unsigned char* buffer() {
-  static unsigned char* const p = [] {
-    void* m = mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return static_cast<unsigned char*>(nullptr);
-    std::memset(m, 1, kSize);
-    return static_cast<unsigned char*>(m);
-  }();
+  static unsigned char* const p = map_resident(kSize);
   return p;
 }
 

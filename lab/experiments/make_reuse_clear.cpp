@@ -11,19 +11,14 @@
 #include <memory>
 #include <string>
 
+#include "format/byte_size.hpp"
 #include "lab/experiment.hpp"
 
 namespace zerolab::lab {
 namespace {
 
-std::string size_name(std::size_t n) {
-  if (n >= (std::size_t{1} << 20)) return std::to_string(n >> 20) + "MiB";
-  if (n >= (std::size_t{1} << 10)) return std::to_string(n >> 10) + "KiB";
-  return std::to_string(n) + "B";
-}
-
 std::string name(const char* what, std::size_t n) {
-  return std::string("BenchmarkZeroedBuffer/") + what + "/size=" + size_name(n);
+  return std::string("BenchmarkZeroedBuffer/") + what + "/size=" + internal::format_byte_size(n);
 }
 
 template <std::size_t kN>

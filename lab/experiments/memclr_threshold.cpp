@@ -11,14 +11,14 @@
 //
 // Example:
 //   zerolab lab memclr-threshold
-#include <sys/mman.h>
-
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "format/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/go_memclr.hpp"
+#include "lab/resident_buffer.hpp"
 #include "zerolab/zero.hpp"
 
 namespace zerolab::lab {
@@ -28,25 +28,14 @@ constexpr std::size_t kMaxSize = std::size_t{256} << 20;
 
 // One resident, page-aligned 256 MiB buffer shared by every benchmark.
 unsigned char* buffer() {
-  static unsigned char* const p = [] {
-    void* m = mmap(nullptr, kMaxSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return static_cast<unsigned char*>(nullptr);
-    std::memset(m, 1, kMaxSize);
-    return static_cast<unsigned char*>(m);
-  }();
+  static unsigned char* const p = map_resident(kMaxSize);
   return p;
 }
 
 using Method = void (*)(void*, std::size_t) noexcept;
 
-std::string size_name(std::size_t n) {
-  if (n >= (std::size_t{1} << 20)) return std::to_string(n >> 20) + "MiB";
-  if (n >= (std::size_t{1} << 10)) return std::to_string(n >> 10) + "KiB";
-  return std::to_string(n) + "B";
-}
-
 std::string bench_name(const char* method, std::size_t n) {
-  return std::string("BenchmarkZero/method=") + method + "/size=" + size_name(n);
+  return std::string("BenchmarkZero/method=") + method + "/size=" + internal::format_byte_size(n);
 }
 
 template <Method fn, std::size_t n>

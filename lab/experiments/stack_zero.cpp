@@ -103,10 +103,6 @@ FactResult instructions_fact() {
       facts004::classify_zeroing(disassembly_of("zerolab_stack_zeroed_8192")));
 }
 
-FactResult go_instructions_fact(const GoPeerBinary& peer) {
-  return go_test_fact(peer, "TestZeroingInstructions");
-}
-
 }  // namespace
 
 Experiment make_stack_zero_experiment() {
@@ -151,7 +147,7 @@ Experiment make_stack_zero_experiment() {
                          strategies, "MOVQ $0 (8 B), 4× MOVUPS X15 (64 B), DUFFZERO (1 KiB), "
                                      "REP STOSQ ×0x400 (8 KiB)"},
                         &instructions_fact)
-          .go_fact(&go_instructions_fact),
+          .go_fact(go_test("TestZeroingInstructions")),
       Claim::is_faster({"a zeroed 8 KiB frame costs more than an uninitialized one (C++ can "
                         "leave it unzeroed)",
                         "", ""},

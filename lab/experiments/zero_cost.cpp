@@ -171,8 +171,6 @@ facts004::BssProbes probes() {
 FactResult zeros_cost_no_file() { return facts004::zeros_cost_no_file(probes()); }
 FactResult nonzero_static_costs_file() { return facts004::nonzero_static_costs_file(probes()); }
 
-FactResult go_bss(const GoPeerBinary& peer) { return go_test_fact(peer, "TestBSS"); }
-
 }  // namespace
 
 Experiment make_zero_cost_experiment() {
@@ -235,11 +233,11 @@ Experiment make_zero_cost_experiment() {
                          "составила 121 байт. Массив в файл не попал.",
                          bss, "121 bytes; MemSiz +0x4000000, FileSiz unchanged"},
                         &zeros_cost_no_file)
-          .go_fact(&go_bss),
+          .go_fact(go_test("TestBSS")),
       Claim::fact_check({"Четыре мегабайта ненулевых данных стоят четыре мегабайта в файле.", bss,
                          "5770096 vs 1575671 bytes (+4.0 MiB)"},
                         &nonzero_static_costs_file)
-          .go_fact(&go_bss),
+          .go_fact(go_test("TestBSS")),
   };
   e.plots.push_back(PlotSpec::strip("time per 1 GiB pass", "BenchmarkZeroCost/", "ns/op",
                                     "time per pass"));

@@ -57,23 +57,25 @@ unsigned char* allocate(std::size_t n, bool& mmapped) {
   return p;
 }
 
+// The seed's steps for one size: malloc, print, fill with `fill`, free,
+// malloc the same size again, print, free. False if a malloc failed.
+bool first_then_after_free(const char* first, const char* after_free, std::size_t n,
+                           unsigned char fill) {
+  bool mmapped = false;
+  unsigned char* p = allocate(n, mmapped);
+  if (!report(first, p, n, mmapped)) return false;
+  std::memset(p, fill, n);
+  std::free(opaque(p));
+  unsigned char* again = allocate(n, mmapped);
+  if (!report(after_free, again, n, mmapped)) return false;
+  std::free(again);
+  return true;
+}
+
 }  // namespace
 
 int main() {
-  bool mmapped = false;
-  unsigned char* a = allocate(kSmall, mmapped);
-  if (!report("small-first", a, kSmall, mmapped)) return 1;
-  std::memset(a, 0xBB, kSmall);
-  std::free(opaque(a));
-  unsigned char* b = allocate(kSmall, mmapped);
-  if (!report("small-after-free", b, kSmall, mmapped)) return 1;
-  std::free(b);
-  unsigned char* big = allocate(kLarge, mmapped);
-  if (!report("large-first", big, kLarge, mmapped)) return 1;
-  std::memset(big, 0xCC, kLarge);
-  std::free(opaque(big));
-  unsigned char* big2 = allocate(kLarge, mmapped);
-  if (!report("large-after-free", big2, kLarge, mmapped)) return 1;
-  std::free(big2);
+  if (!first_then_after_free("small-first", "small-after-free", kSmall, 0xBB)) return 1;
+  if (!first_then_after_free("large-first", "large-after-free", kLarge, 0xCC)) return 1;
   return 0;
 }

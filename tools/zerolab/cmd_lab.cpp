@@ -25,7 +25,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <span>
 #include <string>
 #include <string_view>
@@ -97,15 +96,6 @@ constexpr const char* kUsage =
     "(only when nothing gave 1; regressions are listed on stderr either way).\n";
 
 void fail(const std::string& message) { std::fprintf(stderr, "zerolab lab: %s\n", message.c_str()); }
-
-std::string utc_stamp() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm {};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &tm);
-  return text;
-}
 
 // mkdir -p; returns false with `error` set.
 bool make_directories(const std::string& path, std::string& error) {
@@ -268,7 +258,7 @@ int run_lab_command(std::span<char* const> args) {
   s.cpuprofile_rate = flags.cpuprofile_rate;
   s.memprofile_rate = flags.memprofile_rate;
 
-  s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + utc_stamp() : flags.out_dir;
+  s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + lab::utc_now("%Y%m%dT%H%M%SZ") : flags.out_dir;
   while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();
   // A problem names the flag that gave the directory (-o's is the default's too).
   for (const auto& [flag, dir] : {std::pair<const char*, const std::string*>{"cpuprofile", &flags.cpuprofile_dir},
