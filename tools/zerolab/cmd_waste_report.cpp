@@ -4,6 +4,7 @@
 #include "zerolab/copy.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -120,23 +121,30 @@ std::string site_location(const ReportSite& s) {
   return s.function + "  " + s.file + ":" + std::to_string(s.line);
 }
 
-const char* kind_blurb(WasteKind kind) {
-  switch (kind) {
-    case WasteKind::kZeroedFreshPages:
-      return "memset/bzero of 0 over pages the kernel had not handed out yet (it zeroes them at first touch)";
-    case WasteKind::kZeroedZeros:
-      return "memset/bzero of 0 over bytes that already read as zero";
-    case WasteKind::kTemporaryAllocations:
-      return "blocks freed before the same thread allocated anything else";
-    case WasteKind::kOversizedBuffers:
-      return "blocks of 16 KiB or more freed with fewer than half their bytes on touched pages";
-    case WasteKind::kUserSpaceCopies:
-      return "bytes read into a buffer and written unchanged to another descriptor";
-    case WasteKind::kTemporaryInFrame:
-      return "blocks freed before the function that allocated them returned (sampled allocations, weighted)";
-  }
-  return "";
-}
+// What each kind is and the zerolab fix for it, in WasteKind's order.
+struct KindText {
+  const char* blurb;
+  const char* fix;
+};
+constexpr std::array<KindText, kWasteKinds> kKindTexts = {{
+    {"memset/bzero of 0 over pages the kernel had not handed out yet (it zeroes them at first touch)",
+     "allocate zeroed memory instead of zeroing it: calloc, or zerolab::PageHeap (it knows which pages "
+     "are still fresh)"},
+    {"memset/bzero of 0 over bytes that already read as zero",
+     "drop the memset: the bytes are already zero (calloc'd or zeroed before)"},
+    {"blocks freed before the same thread allocated anything else",
+     "reuse one buffer (hoist it out of the loop), or take blocks from zerolab::Pool / zerolab::Arena"},
+    {"blocks of 16 KiB or more freed with fewer than half their bytes on touched pages",
+     "allocate what is used: a small per-connection buffer, plus a large one from a zerolab::Pool when "
+     "needed"},
+    {"bytes read into a buffer and written unchanged to another descriptor",
+     "zerolab::copy_fd(src, dst): the kernel moves the bytes (copy_file_range, sendfile or splice)"},
+    {"blocks freed before the function that allocated them returned (sampled allocations, weighted)",
+     "the block never outlives its function: a stack buffer, one reused buffer, or a zerolab::Arena "
+     "reset per call"},
+}};
+
+const char* kind_blurb(WasteKind kind) { return kKindTexts[static_cast<std::size_t>(kind)].blurb; }
 
 std::string render_text(const Report& r) {
   std::string out;
@@ -350,23 +358,7 @@ const char* copy_fd_path(int src, int dst) {
   return plan.path == CopyPath::kNone ? "read_write" : to_string(plan.path).data();
 }
 
-const char* fix_for(WasteKind kind) {
-  switch (kind) {
-    case WasteKind::kZeroedFreshPages:
-      return "allocate zeroed memory instead of zeroing it: calloc, or zerolab::PageHeap (it knows which pages are still fresh)";
-    case WasteKind::kZeroedZeros:
-      return "drop the memset: the bytes are already zero (calloc'd or zeroed before)";
-    case WasteKind::kTemporaryAllocations:
-      return "reuse one buffer (hoist it out of the loop), or take blocks from zerolab::Pool / zerolab::Arena";
-    case WasteKind::kTemporaryInFrame:
-      return "the block never outlives its function: a stack buffer, one reused buffer, or a zerolab::Arena reset per call";
-    case WasteKind::kOversizedBuffers:
-      return "allocate what is used: a small per-connection buffer, plus a large one from a zerolab::Pool when needed";
-    case WasteKind::kUserSpaceCopies:
-      return "zerolab::copy_fd(src, dst): the kernel moves the bytes (copy_file_range, sendfile or splice)";
-  }
-  return "";
-}
+const char* fix_for(WasteKind kind) { return kKindTexts[static_cast<std::size_t>(kind)].fix; }
 
 Report build_report(const Collected& collected, const Symbolizer& symbols,
                     const Calibration& calibration, const RunFacts& run) {
