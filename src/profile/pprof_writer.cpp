@@ -46,6 +46,14 @@ void put_bool(std::string& out, int field, bool v) {
   put_varint(out, 1);
 }
 
+// A ValueType{1 type, 2 unit} (string table ids) as field `field`.
+void put_value_type(std::string& out, int field, const std::pair<std::int64_t, std::int64_t>& type_unit) {
+  std::string vt;
+  put_int(vt, 1, type_unit.first);
+  put_int(vt, 2, type_unit.second);
+  put_bytes(out, field, vt);
+}
+
 template <typename T>
 void put_packed(std::string& out, int field, const std::vector<T>& values) {
   if (values.empty()) return;
@@ -65,7 +73,7 @@ std::uint32_t crc32(std::string_view data) {
     return t;
   }();
   std::uint32_t c = 0xffffffffU;
-  for (unsigned char b : data) c = table[(c ^ b) & 0xff] ^ (c >> 8);
+  for (const char b : data) c = table[(c ^ static_cast<unsigned char>(b)) & 0xff] ^ (c >> 8);
   return c ^ 0xffffffffU;
 }
 
@@ -136,12 +144,7 @@ void PprofBuilder::add_comment(const std::string& comment) { comments_.push_back
 
 std::string PprofBuilder::serialize() const {
   std::string out;
-  for (const auto& [type, unit] : sample_types_) {
-    std::string vt;
-    put_int(vt, 1, type);
-    put_int(vt, 2, unit);
-    put_bytes(out, 1, vt);
-  }
+  for (const auto& type : sample_types_) put_value_type(out, 1, type);
   for (const Sample& s : samples_) {
     std::string body;
     put_packed(body, 1, s.locations);
@@ -187,12 +190,7 @@ std::string PprofBuilder::serialize() const {
   for (const std::string& s : strings_) put_bytes(out, 6, s);
   put_int(out, 9, time_nanos_);
   put_int(out, 10, duration_nanos_);
-  if (period_type_.first != 0 || period_type_.second != 0) {
-    std::string vt;
-    put_int(vt, 1, period_type_.first);
-    put_int(vt, 2, period_type_.second);
-    put_bytes(out, 11, vt);
-  }
+  if (period_type_.first != 0 || period_type_.second != 0) put_value_type(out, 11, period_type_);
   put_int(out, 12, period_);
   put_packed(out, 13, comments_);
   return out;
