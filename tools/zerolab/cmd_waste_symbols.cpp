@@ -27,16 +27,18 @@ struct LoadSegment {
   std::uint64_t size;
 };
 
+// Reads the header of a 64-bit ELF file; false if `in` holds none.
+bool read_elf64_header(std::ifstream& in, Elf64_Ehdr& eh) {
+  return in.read(reinterpret_cast<char*>(&eh), sizeof eh) && std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+         eh.e_ident[EI_CLASS] == ELFCLASS64;
+}
+
 // The PT_LOAD segments of a 64-bit ELF file ({} if it is not one).
 std::vector<LoadSegment> load_segments(const std::string& path) {
   std::vector<LoadSegment> out;
   std::ifstream in(path, std::ios::binary);
   Elf64_Ehdr eh{};
-  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh)) return out;
-  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256) {
-    return out;
-  }
+  if (!read_elf64_header(in, eh) || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256) return out;
   in.seekg(static_cast<std::streamoff>(eh.e_phoff));
   for (int i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph{};
@@ -64,10 +66,7 @@ std::vector<Symbol> read_function_symbols(const std::string& path) {
   std::vector<Symbol> out;
   std::ifstream in(path, std::ios::binary);
   Elf64_Ehdr eh{};
-  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-      eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096) {
-    return out;
-  }
+  if (!read_elf64_header(in, eh) || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096) return out;
   std::vector<Elf64_Shdr> sections(eh.e_shnum);
   in.seekg(static_cast<std::streamoff>(eh.e_shoff));
   if (!in.read(reinterpret_cast<char*>(sections.data()),
