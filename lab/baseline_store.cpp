@@ -1,24 +1,21 @@
-// The baseline store of `zerolab lab` (lab/baseline_store.hpp): the files a
-// manifest (lab/baseline_manifest.hpp), the atomic directory swap, saving and loading.
+// The baseline store of `zerolab lab` (lab/baseline_store.hpp): saving a
+// run's files with their manifest (lab/baseline_manifest.hpp), installed by
+// lab/directory_swap.hpp, and loading them back.
 #include "lab/baseline_store.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <memory>
-
 
 #include "format/atomic_file.hpp"
 #include "format/whole_file.hpp"
 #include "format/quote.hpp"
+#include "lab/directory_swap.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::lab {
@@ -62,45 +59,6 @@ bool read_results(const std::string& path, const std::string& text, std::size_t&
   return true;
 }
 
-// Removes a directory tree, ignoring errors (cleanup only).
-void remove_tree(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::remove_all(path, ec);
-}
-
-// Puts the complete directory `temp` at `target`: a plain rename when
-// target does not exist, else an atomic exchange (renameat2) and removal of
-// the old tree; where the file system cannot exchange, the old tree is
-// first renamed aside to target+old.<pid>, so it is never lost.
-bool install_directory(const std::string& temp, const std::string& target, std::string& error) {
-  if (::rename(temp.c_str(), target.c_str()) == 0) return true;
-  if (errno != EEXIST && errno != ENOTEMPTY) {
-    error = "cannot rename " + temp + " to " + target + ": " + std::strerror(errno);
-    return false;
-  }
-  if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
-    remove_tree(temp);  // now the old baseline
-    return true;
-  }
-  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
-    error = "cannot replace " + target + ": " + std::strerror(errno);
-    return false;
-  }
-  const std::string old = target + "+old." + std::to_string(::getpid());
-  remove_tree(old);
-  if (::rename(target.c_str(), old.c_str()) != 0) {
-    error = "cannot move " + target + " aside to " + old + ": " + std::strerror(errno);
-    return false;
-  }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    error = "cannot rename " + temp + " to " + target + ": " + std::strerror(errno);
-    ::rename(old.c_str(), target.c_str());
-    return false;
-  }
-  remove_tree(old);
-  return true;
-}
-
 }  // namespace
 
 bool save_baseline(const std::string& results_dir, const std::vector<std::string>& experiment_ids,
@@ -108,7 +66,8 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
                    std::string& error) {
   if (!check_baseline_name(name, error)) return false;
   const std::string target = dir + "/" + name;
-  const std::string temp = target + "+tmp." + std::to_string(::getpid());
+  const std::string temp = staging_directory_name(target);
+  sweep_stale_directories(target);  // of earlier saves that were killed
   remove_tree(temp);
   if (::mkdir(temp.c_str(), 0777) != 0) {
     error = "cannot create " + temp + ": " + std::strerror(errno);

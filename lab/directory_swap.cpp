@@ -1,0 +1,76 @@
+// A directory put in place in one step (lab/directory_swap.hpp).
+#include "lab/directory_swap.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+namespace zerolab::lab {
+
+std::string staging_directory_name(const std::string& target) {
+  return target + "+tmp." + std::to_string(::getpid());
+}
+
+void remove_tree(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+void sweep_stale_directories(const std::string& target) {
+  const std::size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
+  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    std::string digits;
+    for (const char* kind : {"+tmp.", "+old."}) {
+      const std::string prefix = base + kind;
+      if (name.compare(0, prefix.size(), prefix) == 0) digits = name.substr(prefix.size());
+    }
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto pid = static_cast<pid_t>(std::atol(digits.c_str()));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    remove_tree(dir + "/" + name);
+  }
+  ::closedir(d);
+}
+
+bool install_directory(const std::string& temp, const std::string& target, std::string& error) {
+  if (::rename(temp.c_str(), target.c_str()) == 0) return true;
+  if (errno != EEXIST && errno != ENOTEMPTY) {
+    error = "cannot rename " + temp + " to " + target + ": " + std::strerror(errno);
+    return false;
+  }
+  if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
+    remove_tree(temp);  // now the old tree
+    return true;
+  }
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
+    error = "cannot replace " + target + ": " + std::strerror(errno);
+    return false;
+  }
+  const std::string old = target + "+old." + std::to_string(::getpid());
+  remove_tree(old);
+  if (::rename(target.c_str(), old.c_str()) != 0) {
+    error = "cannot move " + target + " aside to " + old + ": " + std::strerror(errno);
+    return false;
+  }
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    error = "cannot rename " + temp + " to " + target + ": " + std::strerror(errno);
+    ::rename(old.c_str(), target.c_str());
+    return false;
+  }
+  remove_tree(old);
+  return true;
+}
+
+}  // namespace zerolab::lab
