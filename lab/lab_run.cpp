@@ -13,6 +13,7 @@
 #include "format/atomic_file.hpp"
 #include "bench/options.hpp"
 #include "lab/baseline.hpp"
+#include "lab/directory_swap.hpp"
 #include "lab/judge.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/report.hpp"
@@ -251,6 +252,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
 
   Progress progress(s.progress, err);
   bool any_error = false;
+  bool writes_failed = false;  // a result file or report could not be written
   GoToolchain go;
   if (s.go) {
     bool any_peer = false;
@@ -302,20 +304,20 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     if (!internal::write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
                                raw_results_text(o, machine), error)) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
-      any_error = true;
+      any_error = writes_failed = true;
     }
     const std::string go_file = s.out_dir + "/" + o.experiment->id + ".go.txt";
     if (peer.runnable &&
         !internal::write_file_atomically(go_file, go_results_text(o, go), error)) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
-      any_error = true;
+      any_error = writes_failed = true;
     }
     // A Go peer that did not run leaves no earlier run's results behind
     // (--save and --baseline read <id>.go.txt as this run's).
     if (!peer.runnable && ::unlink(go_file.c_str()) != 0 && errno != ENOENT) {
       std::fprintf(err, "zerolab lab: cannot remove the stale %s: %s\n", go_file.c_str(),
                    std::strerror(errno));
-      any_error = true;
+      any_error = writes_failed = true;
     }
     std::fputs((claims_table_text(o) + "\n").c_str(), out);
     std::fflush(out);
@@ -342,17 +344,31 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   if (!internal::write_file_atomically(s.out_dir + "/report.md", report_markdown(outcomes, machine, context),
                              error)) {
     std::fprintf(err, "zerolab lab: %s\n", error.c_str());
-    any_error = true;
+    any_error = writes_failed = true;
   }
   if (!internal::write_file_atomically(s.out_dir + "/report.html", report_html(outcomes, machine, context),
                                        error)) {
     std::fprintf(err, "zerolab lab: %s\n", error.c_str());
-    any_error = true;
+    any_error = writes_failed = true;
+  }
+  // A staged run goes in place of final_dir whole, or not at all.
+  LabSettings placed = s;
+  if (!s.final_dir.empty()) {
+    if (writes_failed) {
+      std::fprintf(err, "zerolab lab: %s left as it was: this run's files are incomplete (what was written is in %s)\n",
+                   s.final_dir.c_str(), s.out_dir.c_str());
+    } else if (!install_directory(s.out_dir, s.final_dir, error)) {
+      std::fprintf(err, "zerolab lab: %s left as it was: %s (this run is in %s)\n", s.final_dir.c_str(), error.c_str(),
+                   s.out_dir.c_str());
+      any_error = true;
+    } else {
+      placed.out_dir = s.final_dir;
+    }
   }
   std::fprintf(out, "%s%s\nresults: %s\n", summary_line(t).c_str(),
-               context.provisional ? " (provisional)" : "", s.out_dir.c_str());
-  if (s.on_finished && !s.on_finished(outcomes, machine)) any_error = true;
-  return finish_baseline(s, s.baseline != nullptr ? &comparison : nullptr, any_error, started, out, err);
+               context.provisional ? " (provisional)" : "", placed.out_dir.c_str());
+  if (s.on_finished && !s.on_finished(outcomes, machine, placed.out_dir)) any_error = true;
+  return finish_baseline(placed, s.baseline != nullptr ? &comparison : nullptr, any_error, started, out, err);
 }
 
 std::string utc_now(const char* strftime_format) {

@@ -47,6 +47,11 @@ struct LabSettings {
   std::int64_t iterations = 0;  // > 0: --benchtime Nx, for every benchmark
   std::string benchtime_text = "500ms";
   std::string out_dir;   // must exist and be writable
+  // Non-empty: out_dir is a staging directory (lab/directory_swap.hpp) that
+  // is put in place of final_dir in one step once every result file and
+  // report is written (final_dir is left as it was when a write failed);
+  // the summary's "results:" line, on_finished and --save then use final_dir.
+  std::string final_dir;
   std::string command;   // shown in report.md
   bool progress = false; // progress line on `err`
   double alpha = 0.05;
@@ -70,10 +75,13 @@ struct LabSettings {
   std::string save_name;
   std::string save_dir;
   // Called once every result file and report is written (before --save),
-  // with what ran; returns false, having said why on stderr, when keeping
+  // with what ran and the directory its files are in (final_dir once
+  // installed); returns false, having said why on stderr, when keeping
   // the run failed (the exit code is then 1). `zerolab lab` stores the run
   // in the results store here (tools/zerolab/lab_store.cpp).
-  std::function<bool(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine)> on_finished;
+  std::function<bool(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine,
+                     const std::string& results_dir)>
+      on_finished;
   // The seed's Go code (lab/go_peer.hpp): with go on, each experiment with
   // a go_peer has it built once (cached in go_cache_dir by source hash) and
   // run in every round after the C++ benchmarks; off (--go=off): skipped,

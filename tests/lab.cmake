@@ -46,3 +46,13 @@ if(TARGET zerolab_lab)
   target_compile_definitions(lab_seed_quote_test
     PRIVATE ZEROLAB_SEEDS_DIR="${PROJECT_SOURCE_DIR}/../shared/seeds")
 endif()
+
+# `zerolab lab -o DIR`: a rerun replaces the report whole, a foreign
+# directory is refused with nothing created, profiles inside -o are kept.
+if(TARGET zerolab)
+  zerolab_add_test(lab_output_dir_test
+    SOURCES lab_output_dir_test.cpp
+    LABELS lab)
+  target_compile_definitions(lab_output_dir_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
+  add_dependencies(lab_output_dir_test zerolab)
+endif()

@@ -33,7 +33,9 @@
 
 #include "command.hpp"
 #include "lab_flags.hpp"
+#include "lab_output_dir.hpp"
 #include "lab/baseline.hpp"
+#include "lab/directory_swap.hpp"
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/machine_info.hpp"
@@ -60,7 +62,9 @@ constexpr const char* kUsage =
     "  --quick          one short run of each benchmark (verdicts provisional)\n"
     "  --count N        runs of each benchmark, interleaved (default 10; >= 6 for tests)\n"
     "  --benchtime D    time per run, or Nx iterations (default 500ms; --quick 20ms)\n"
-    "  -o DIR           output directory (default zerolab-results/<UTC time>)\n"
+    "  -o DIR           output directory (default zerolab-results/<UTC time>): new, empty or a\n"
+    "                   previous lab report, which the run replaces whole when it ends (written\n"
+    "                   beside it in DIR+tmp.<pid> until then); any other directory is refused\n"
     "  --go=on|off      run each experiment's Go peer (the seed's own Go code, peers/go/<id>,\n"
     "                   built once with go test -c and cached) in the same rounds (default on;\n"
     "                   without go on PATH the Go column says so and the run goes on)\n"
@@ -96,38 +100,6 @@ constexpr const char* kUsage =
     "(only when nothing gave 1; regressions are listed on stderr either way).\n";
 
 void fail(const std::string& message) { std::fprintf(stderr, "zerolab lab: %s\n", message.c_str()); }
-
-// mkdir -p; returns false with `error` set.
-bool make_directories(const std::string& path, std::string& error) {
-  std::string prefix;
-  std::size_t pos = 0;
-  while (pos <= path.size()) {
-    std::size_t slash = path.find('/', pos);
-    if (slash == std::string::npos) slash = path.size();
-    prefix = path.substr(0, slash);
-    pos = slash + 1;
-    if (prefix.empty()) continue;
-    if (::mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST) {
-      error = "cannot create directory " + prefix + ": " + std::strerror(errno);
-      return false;
-    }
-    struct stat st {};
-    if (::stat(prefix.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-      error = "cannot use directory " + path + ": " + prefix + " is not a directory";
-      return false;
-    }
-  }
-  return true;
-}
-
-// The output directory exists and takes a file.
-bool check_writable(const std::string& dir, std::string& error) {
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    error = "cannot write to directory " + dir + ": " + std::strerror(errno);
-    return false;
-  }
-  return true;
-}
 
 enum class BaselineSource { kNone, kFolder, kStore, kFailed };
 
@@ -260,23 +232,24 @@ int run_lab_command(std::span<char* const> args) {
 
   s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + lab::utc_now("%Y%m%dT%H%M%SZ") : flags.out_dir;
   while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();
-  // A problem names the flag that gave the directory (-o's is the default's too).
-  for (const auto& [flag, dir] : {std::pair<const char*, const std::string*>{"cpuprofile", &flags.cpuprofile_dir},
-                                  {"memprofile", &flags.memprofile_dir},
-                                  {"o", &s.out_dir}}) {
-    if (dir->empty()) continue;
-    if (!make_directories(*dir, error) || !check_writable(*dir, error)) {
-      fail("flag -" + std::string(flag) + ": " + error);
-      return kExitBadUsage;
-    }
+  // Checked before any is created; a problem names the flag that gave the
+  // directory (-o's is the default's too). The run is staged and replaces
+  // -o's directory whole at the end (lab_output_dir.hpp).
+  LabOutput output;
+  if (!prepare_lab_output(s.out_dir, flags.cpuprofile_dir, flags.memprofile_dir, output, error)) {
+    fail(error);
+    return kExitBadUsage;
   }
+  s.out_dir = output.staging;
+  s.final_dir = output.target;
   if (!stored_baseline.id.empty() &&
       !write_stored_baseline(stored_baseline, flags.baseline_name, all, s.out_dir, baseline, error)) {
+    lab::remove_tree(output.staging);
     fail("--baseline " + flags.baseline_name + ": " + error);
     return 1;
   }
-  s.cpuprofile_dir = flags.cpuprofile_dir;
-  s.memprofile_dir = flags.memprofile_dir;
+  s.cpuprofile_dir = output.cpuprofile_dir;
+  s.memprofile_dir = output.memprofile_dir;
 
   s.command = "zerolab lab";
   for (char* a : args) s.command += " " + std::string(a);
@@ -285,8 +258,9 @@ int run_lab_command(std::span<char* const> args) {
   if (!flags.no_store) {
     keep.save_name = flags.save_name;
     keep.command = s.command;
-    keep.out_dir = s.out_dir;
-    s.on_finished = [&](const std::vector<lab::ExperimentOutcome>& outcomes, const lab::MachineInfo& machine) {
+    s.on_finished = [&](const std::vector<lab::ExperimentOutcome>& outcomes, const lab::MachineInfo& machine,
+                        const std::string& results_dir) {
+      keep.out_dir = results_dir;
       return store_lab_run(keep, outcomes, machine, stdout, stderr, &stored_id);
     };
   }

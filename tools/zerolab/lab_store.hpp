@@ -20,7 +20,8 @@
 //   if (!find_stored_baseline(st.url, "main", this_machine(st.labels, machine), base, error, code, nullptr)) fail;
 //   ... create the output directory ...
 //   write_stored_baseline(base, "main", lab::catalog(), st.out_dir, baseline, error);
-//   settings.on_finished = [&](const auto& outcomes, const auto& machine) {
+//   settings.on_finished = [&](const auto& outcomes, const auto& machine, const std::string& results_dir) {
+//     st.out_dir = results_dir;
 //     return store_lab_run(st, outcomes, machine, stdout, stderr, &stored_id);
 //   };
 //   int code = run_lab(settings, stdout, stderr);

@@ -1,0 +1,148 @@
+// `zerolab lab -o DIR` and the profile directories, through the real CLI
+// (tools/zerolab/lab_output_dir.hpp): a rerun replaces the previous report
+// whole (no stale results of experiments not run again), a directory that is
+// not a lab report is refused with nothing created (no --cpuprofile
+// directory either), -o equal to --memprofile keeps both, and a killed run's
+// staging directory is removed by the next run. Each run is one experiment,
+// one iteration, without the Go peer: seconds. No test asserts a timing.
+//
+// Example:
+//   ./lab_output_dir_test --gtest_filter='LabOutputDir.*'
+#include <gtest/gtest.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "lab_cli_util.hpp"
+
+namespace {
+
+using lab_test_util::Command;
+using lab_test_util::exists;
+using lab_test_util::read_file;
+using zerolab::test::write_file;
+
+const std::string kQuick = " --count 1 --benchtime 1x --go=off --no-store";
+
+Command lab(const std::string& args, const std::string& dir) {
+  return lab_test_util::run_cli(ZEROLAB_CLI, "lab " + args, dir);
+}
+
+// The names in `dir`, sorted.
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return names;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(LabOutputDir, ARerunReplacesThePreviousReportWhole) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_lab_output");
+  const std::string out = dir + "/out";
+  Command c = lab("merge" + kQuick + " -o " + out, dir);
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(entries(out), (std::vector<std::string>{"merge.txt", "report.html", "report.md"}));
+  EXPECT_NE(c.out.find("\nresults: " + out + "\n"), std::string::npos) << c.out;
+  c = lab("arena" + kQuick + " -o " + out, dir);
+  ASSERT_EQ(c.code, 0) << c.err;
+  // merge.txt of the first run is gone with it: the report lists what is there.
+  EXPECT_EQ(entries(out), (std::vector<std::string>{"arena.txt", "report.html", "report.md"}));
+  EXPECT_NE(read_file(out + "/report.md").find("\n## arena: "), std::string::npos);
+  EXPECT_EQ(read_file(out + "/report.md").find("\n## merge: "), std::string::npos);
+  EXPECT_EQ(entries(dir), (std::vector<std::string>{"out"}));  // no staging left
+}
+
+TEST(LabOutputDir, ADirectoryThatIsNotALabReportIsRefusedAndNothingIsCreated) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_lab_output");
+  const std::string out = dir + "/mine";
+  const std::string prof = dir + "/prof";
+  ASSERT_EQ(::mkdir(out.c_str(), 0777), 0);
+  write_file(out + "/data.csv", "1,2\n");
+  Command c = lab("merge" + kQuick + " --cpuprofile " + prof + " -o " + out, dir);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_EQ(c.err, "zerolab lab: flag -o: " + out +
+                       " is not empty and not a previous zerolab lab report, so it is not replaced (it holds "
+                       "\"data.csv\"); choose a new or empty directory\n");
+  EXPECT_EQ(c.out, "");
+  EXPECT_EQ(read_file(out + "/data.csv"), "1,2\n");
+  EXPECT_FALSE(exists(prof));
+  EXPECT_EQ(entries(dir), (std::vector<std::string>{"mine"}));
+
+  // Only names the lab writes, but no report.md of the lab: refused too.
+  ASSERT_EQ(std::remove((out + "/data.csv").c_str()), 0);
+  write_file(out + "/merge.txt", "kept\n");
+  write_file(out + "/report.md", "# my notes\n");
+  c = lab("merge" + kQuick + " -o " + out, dir);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_EQ(c.err, "zerolab lab: flag -o: " + out +
+                       " is not empty and not a previous zerolab lab report, so it is not replaced (its "
+                       "report.md is missing or not the lab's); choose a new or empty directory\n");
+  EXPECT_EQ(read_file(out + "/merge.txt"), "kept\n");
+}
+
+TEST(LabOutputDir, TheProfileDirectoryIsNotCreatedWhenOFails) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_lab_output");
+  write_file(dir + "/file", "x");
+  const Command c = lab("merge" + kQuick + " --cpuprofile " + dir + "/prof --memprofile " + dir + "/mem -o " +
+                            dir + "/file/out",
+                        dir);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_EQ(c.err, "zerolab lab: flag -o: cannot use directory " + dir + "/file/out: " + dir +
+                       "/file is not a directory\n");
+  EXPECT_FALSE(exists(dir + "/prof"));
+  EXPECT_FALSE(exists(dir + "/mem"));
+}
+
+TEST(LabOutputDir, OEqualToTheProfileDirectoryKeepsBoth) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_lab_output");
+  const std::string out = dir + "/out";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // No --memprofile in sanitizer builds: the CPU profile goes into -o.
+  const std::string flags = " --cpuprofile " + out;
+  const std::vector<std::string> want{"merge.cpu.prof", "merge.txt", "report.html", "report.md"};
+#else
+  // The allocation profile into -o itself, the CPU profile into a folder of it.
+  const std::string flags = " --memprofile " + out + " --cpuprofile " + out + "/cpu";
+  const std::vector<std::string> want{"cpu", "merge.mem.prof", "merge.txt", "report.html", "report.md"};
+#endif
+  for (int run = 0; run < 2; ++run) {  // the second replaces the first's report, profiles included
+    const Command c = lab("merge" + kQuick + " -o " + out + flags, dir);
+    ASSERT_EQ(c.code, 0) << c.err;
+    EXPECT_EQ(entries(out), want) << run;
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    EXPECT_EQ(entries(out + "/cpu"), (std::vector<std::string>{"merge.cpu.prof"}));
+    EXPECT_EQ(read_file(out + "/merge.mem.prof").rfind("heap profile: ", 0), 0u);
+#endif
+  }
+}
+
+TEST(LabOutputDir, AKilledRunsStagingDirectoryIsRemovedByTheNextRun) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_lab_output");
+  const std::string out = dir + "/out";
+  // A process that is gone: its pid names the leftover staging directory.
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+  const std::string leftover = out + "+tmp." + std::to_string(child);
+  ASSERT_EQ(::mkdir(leftover.c_str(), 0777), 0);
+  write_file(leftover + "/merge.txt", "half a run\n");
+  const Command c = lab("merge" + kQuick + " -o " + out, dir);
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_FALSE(exists(leftover));
+  EXPECT_EQ(entries(dir), (std::vector<std::string>{"out"}));
+}
+
+}  // namespace
