@@ -36,12 +36,18 @@ std::string name(const char* method, std::size_t chunk) {
 // A stand-in for Go's preemption check: a load the compiler must keep.
 inline void preemption_point() { clobber_memory(); }
 
-// Go's method: one memclr call per chunk, each deciding from its own size.
-template <std::size_t kChunk>
-void go_chunks(B& b) {
+// The buffer both methods zero whole every op, with b's bytes per op set.
+unsigned char* zeroed_per_op(B& b) {
   unsigned char* p = buffer();
   if (p == nullptr) b.fatal("mmap of 256 MiB failed");
   b.set_bytes(static_cast<std::int64_t>(kSize));
+  return p;
+}
+
+// Go's method: one memclr call per chunk, each deciding from its own size.
+template <std::size_t kChunk>
+void go_chunks(B& b) {
+  unsigned char* p = zeroed_per_op(b);
   for (auto _ : b.loop()) {
     for (std::size_t off = 0; off < kSize; off += kChunk) {
       if (off != 0) preemption_point();
@@ -53,9 +59,7 @@ void go_chunks(B& b) {
 
 template <std::size_t kChunk>
 void zerolab_chunks(B& b) {
-  unsigned char* p = buffer();
-  if (p == nullptr) b.fatal("mmap of 256 MiB failed");
-  b.set_bytes(static_cast<std::int64_t>(kSize));
+  unsigned char* p = zeroed_per_op(b);
   for (auto _ : b.loop()) {
     zero_chunked(p, kSize, kChunk, [] { preemption_point(); });
     clobber_memory();

@@ -67,14 +67,15 @@ void calloc_1gib(B& b) {
   }
 }
 
-void first_read_pass(B& b) {
+// Both first-touch bodies: every op maps 1 GiB fresh, untimed, and times
+// `pass` over it alone.
+template <class Pass>
+void fresh_passes(B& b, Pass pass) {
   for (std::int64_t i = 0; i < b.n(); ++i) {
     b.stop_timer();
     unsigned char* p = map_fresh(b);
     b.start_timer();
-    unsigned sum = 0;
-    for (std::size_t off = 0; off < kGiB; off += kPage) sum += *static_cast<volatile unsigned char*>(p + off);
-    do_not_optimize(sum);
+    pass(p);
     b.stop_timer();
     munmap(p, kGiB);
     b.start_timer();
@@ -82,17 +83,18 @@ void first_read_pass(B& b) {
   report_gibps(b);
 }
 
+void first_read_pass(B& b) {
+  fresh_passes(b, [](unsigned char* p) {
+    unsigned sum = 0;
+    for (std::size_t off = 0; off < kGiB; off += kPage) sum += *static_cast<volatile unsigned char*>(p + off);
+    do_not_optimize(sum);
+  });
+}
+
 void first_write_pass(B& b) {
-  for (std::int64_t i = 0; i < b.n(); ++i) {
-    b.stop_timer();
-    unsigned char* p = map_fresh(b);
-    b.start_timer();
+  fresh_passes(b, [](unsigned char* p) {
     for (std::size_t off = 0; off < kGiB; off += kPage) *static_cast<volatile unsigned char*>(p + off) = 1;
-    b.stop_timer();
-    munmap(p, kGiB);
-    b.start_timer();
-  }
-  report_gibps(b);
+  });
 }
 
 void malloc_memset_fresh(B& b) {
