@@ -14,6 +14,19 @@ extern char** environ;
 
 namespace zerolab::lab {
 
+std::string read_to_end(int fd) {
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      text.append(buf, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      return text;
+    }
+  }
+}
+
 ChildRun run_child(const std::vector<std::string>& argv, const std::string& path_prefix) {
   int out[2];
   if (::pipe(out) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -47,15 +60,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::string& path
     throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(err));
   }
   ChildRun run;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = ::read(out[0], buf, sizeof buf);
-    if (n > 0) {
-      run.output.append(buf, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
+  run.output = read_to_end(out[0]);
   ::close(out[0]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -27,6 +27,10 @@ struct ChildRun {
 // REQUIRES: argv not empty.
 ChildRun run_child(const std::vector<std::string>& argv, const std::string& path_prefix = "");
 
+// Everything fd gives until end of file or a read error (EINTR is retried):
+// a child's output pipe. Does not close fd.
+std::string read_to_end(int fd);
+
 }  // namespace zerolab::lab
 
 #endif  // ZEROLAB_LAB_CHILD_PROCESS_HPP_

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "lab/child_process.hpp"
 #include "zerolab/stat_reader.hpp"
 
 extern char** environ;
@@ -121,15 +122,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::string& w
     return r;
   }
   r.started = true;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n > 0) {
-      r.output.append(buf, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
+  r.output = read_to_end(fds[0]);
   ::close(fds[0]);
   while (::waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
   }
