@@ -335,6 +335,12 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   if (s.baseline != nullptr) {
     const std::size_t known = comparison.warnings.size();
     compare_with_baseline(*s.baseline, s.out_dir, ids_of(s.experiments), s.alpha, comparison);
+    // A baseline written into the staging directory (--baseline NAME from
+    // the store) is shown where it will be once the run is in place.
+    const std::string staged_prefix = s.out_dir + "/";
+    if (!s.final_dir.empty() && comparison.path.starts_with(staged_prefix)) {
+      comparison.path = s.final_dir + "/" + comparison.path.substr(staged_prefix.size());
+    }
     for (std::size_t i = known; i < comparison.warnings.size(); ++i) {
       std::fprintf(err, "zerolab lab: warning: %s\n", comparison.warnings[i].c_str());
     }

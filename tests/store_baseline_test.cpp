@@ -65,6 +65,9 @@ TEST_P(StoreBaselineTest, SaveThenBaselineWithTheGate) {
   EXPECT_NE(compared.out.find("\nappend-int:\npkg: zerolab/lab/append-int\n"), std::string::npos) << compared.out;
   const std::string report = read_file(ts_.dir + "/r2/report.md");
   EXPECT_NE(report.find("\n## Baseline cli\n"), std::string::npos);
+  // The baseline is named where it is after the run, not in the staging directory.
+  EXPECT_NE(report.find("(`" + ts_.dir + "/r2/baseline/cli`)"), std::string::npos) << report;
+  EXPECT_EQ(report.find("+tmp."), std::string::npos) << report;
   EXPECT_NE(report.find("\nNo statistically significant regression worse than 5%.\n"), std::string::npos);
   // The compared baseline file is the stored run's append-int results.
   EXPECT_EQ(cli(ts_.dir, {"compare", "-format", "json", "x=" + ts_.dir + "/r1/append-int.txt"}).out,
