@@ -25,16 +25,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   zerolab::cli::LabFlags flags;
   std::string error;
   if (zerolab::cli::parse_lab_flags(argv, flags, error)) {
+    // --help anywhere: usage is printed and nothing runs, so the other
+    // flags' cross-checks (e.g. --fail-on-regression needs --baseline) are
+    // not made; the values each flag parsed are still checked.
     if (flags.count < 1 || flags.count > 100000) __builtin_trap();
     if (flags.cpuprofile_rate < 1 || flags.cpuprofile_rate > 10000) __builtin_trap();
     if (flags.memprofile_rate < 1) __builtin_trap();
     // Baseline names are one safe path component; the gate needs a baseline.
     std::string why;
-    if (!flags.save_name.empty() && !zerolab::lab::check_baseline_name(flags.save_name, why)) __builtin_trap();
-    if (!flags.baseline_name.empty() && !zerolab::lab::check_baseline_name(flags.baseline_name, why)) {
+    if (!flags.help && !flags.save_name.empty() && !zerolab::lab::check_baseline_name(flags.save_name, why)) {
       __builtin_trap();
     }
-    if (flags.fail_on_regression && flags.baseline_name.empty()) __builtin_trap();
+    if (!flags.help && !flags.baseline_name.empty() &&
+        !zerolab::lab::check_baseline_name(flags.baseline_name, why)) {
+      __builtin_trap();
+    }
+    if (!flags.help && flags.fail_on_regression && flags.baseline_name.empty()) __builtin_trap();
     if (!(flags.fail_percent >= 0)) __builtin_trap();
   } else if (error.empty()) {
     __builtin_trap();  // a failure must say why
