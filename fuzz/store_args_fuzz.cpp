@@ -33,9 +33,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (url.target.empty() || url.display.empty()) __builtin_trap();
     if (url.engine == Engine::kPostgres) {
       // "scheme://user:secret@host/...": the display keeps "scheme://user:"
-      // and shows "***" where the secret was.
+      // and shows "***" where the secret was (the userinfo ends at the last
+      // '@' before the first '/', as redact_url documents).
       const std::size_t auth = text.find("://") + 3;
-      std::size_t end = text.find_first_of("/?", auth);
+      std::size_t end = text.find('/', auth);
       if (end == std::string_view::npos) end = text.size();
       const std::size_t at = text.rfind('@', end);
       const std::size_t colon = text.find(':', auth);

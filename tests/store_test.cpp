@@ -276,6 +276,27 @@ TEST(StoreUrlTest, MalformedAndUnknownUrlsAreExit2) {
   EXPECT_FALSE(lab_test_util::exists(dir + "/zerolab-results"));
 }
 
+// Every password form libpq reads is hidden, and nothing outside them is
+// touched; the last case is the fuzz smoke's find (a "&password=" inside the
+// userinfo was taken for a query parameter and the prefix rewritten).
+TEST(StoreUrlTest, RedactUrlHidesEveryPasswordAndOnlyThem) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"postgres://u:p@h/db", "postgres://u:***@h/db"},
+      {"postgres://u@h/db", "postgres://u@h/db"},
+      {"postgres://h:5432/db", "postgres://h:5432/db"},
+      {"postgres://u:p@h/db?password=x&sslmode=require", "postgres://u:***@h/db?password=***&sslmode=require"},
+      {"postgres://h/db?sslmode=require&password=x", "postgres://h/db?sslmode=require&password=***"},
+      {"postgres://h/db?xpassword=x", "postgres://h/db?xpassword=x"},
+      {"postgres://u:p@ss@h/db", "postgres://u:***@h/db"},
+      {"postgres://u:pa?ss@h/db", "postgres://u:***@h/db"},
+      {"postgres://u:p@h?password=x", "postgres://u:***@h?password=***"},
+      {"postgres://h?application_name=a@b&password=x", "postgres://h?application_name=a@b&password=***"},
+      {"postgres://u&password=a:secret@h?sslmode=require&password=x",
+       "postgres://u&password=a:***@h?sslmode=require&password=***"},
+  };
+  for (const auto& [url, shown] : cases) EXPECT_EQ(store::redact_url(url), shown) << url;
+}
+
 TEST(StoreUrlTest, UnreachablePostgresIsExit1WithThePasswordRemoved) {
   const std::string dir = lab_test_util::temp_dir("zerolab_store_url");
   const std::string file = dir + "/a.txt";

@@ -171,19 +171,28 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
 
 std::string redact_url(std::string_view url) {
   std::string out(url);
+  // libpq reads "scheme://[userinfo@]host..." with the authority ending at
+  // the first '/'; the last '@' before it ends the userinfo, so a password
+  // holding an unencoded '@' or '?' is still covered (redacting too much is
+  // harmless in a message, too little is a leak).
+  std::size_t params_from = 0;
   const std::size_t sep = out.find("://");
   if (sep != std::string::npos) {
     const std::size_t auth_begin = sep + 3;
-    std::size_t auth_end = out.find_first_of("/?", auth_begin);
+    std::size_t auth_end = out.find('/', auth_begin);
     if (auth_end == std::string::npos) auth_end = out.size();
     const std::size_t at = out.rfind('@', auth_end);
     if (at != std::string::npos && at >= auth_begin) {
       const std::size_t colon = out.find(':', auth_begin);
-      if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
+      if (colon != std::string::npos && colon < at) {
+        out.replace(colon + 1, at - colon - 1, "***");
+        params_from = colon + 1 + 3 + 1;  // after "***@": the user name is not a parameter list
+      }
     }
   }
-  // password=... among the query parameters.
-  for (std::size_t pos = out.find("password="); pos != std::string::npos; pos = out.find("password=", pos)) {
+  // "?password=..." or "&password=..." after the userinfo.
+  for (std::size_t pos = out.find("password=", params_from); pos != std::string::npos;
+       pos = out.find("password=", pos)) {
     const bool starts_param = pos > 0 && (out[pos - 1] == '?' || out[pos - 1] == '&');
     pos += 9;
     if (!starts_param) continue;

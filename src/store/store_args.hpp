@@ -38,8 +38,11 @@ struct StoreUrl {
 // Errors: no scheme, an unknown scheme, an empty path, control characters.
 bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error);
 
-// The URL with the password of "user:password@" and of "password=..."
-// replaced by "***".
+// The URL with the password of "user:password@" and of a "password=..."
+// query parameter replaced by "***". The userinfo ends at the last '@'
+// before the first '/' (libpq's authority); the query begins at the first
+// '?' after it. Example:
+//   redact_url("postgres://u:p@h/db?password=x") == "postgres://u:***@h/db?password=***"
 std::string redact_url(std::string_view url);
 
 // "key=value": key non-empty, of letters, digits and "_.-", at most
