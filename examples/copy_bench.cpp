@@ -16,7 +16,9 @@
 //                                       shuffled each round): x-vs-W is
 //                                       W's time over copy_fd's, median over
 //                                       rounds (above 1: copy_fd is faster);
-//                                       x-vs-best the smallest of them
+//                                       x-vs-best the smallest of them;
+//                                       p-vs-best the same for copy_fd on a
+//                                       pair prepared once (prepare_copy)
 //   BenchmarkFileToFile/warm|cold       a 1 GiB file copied whole (copy_file,
 //                                       or GNU cp with ZEROLAB_COPY_WAY=cp)
 //   BenchmarkFileToTCP, TCPToFile       64 MiB over loopback TCP (copy_fd, or
@@ -313,13 +315,15 @@ void open_end(zerolab::B& b, Rig& rig, End end, bool source, std::size_t size, i
 }
 
 // One copy of `size` bytes from the start of the rig's files: copy_fd with
-// `o`, or with `user_loop` the plain 64 KiB loop. Returns the bytes moved.
+// `o` (on `prepared` when given), or with `user_loop` the plain 64 KiB
+// loop. Returns the bytes moved.
 std::size_t copy_once(zerolab::B& b, const Rig& rig, std::size_t size, const zerolab::CopyOptions& o,
-                      bool user_loop) {
+                      bool user_loop, const zerolab::PreparedCopy* prepared = nullptr) {
   if (rig.src_is_file) lseek(rig.src, 0, SEEK_SET);
   if (rig.dst_is_file) lseek(rig.dst, 0, SEEK_SET);
   if (user_loop) return rw_loop(rig.src, rig.dst, size, rig.dst_is_socket);
-  const zerolab::CopyResult r = zerolab::copy_fd(rig.src, rig.dst, o);
+  const zerolab::CopyResult r =
+      prepared != nullptr ? zerolab::copy_fd(*prepared, o) : zerolab::copy_fd(rig.src, rig.dst, o);
   if (r.error) b.fatal("copy_fd: " + r.message);
   return static_cast<std::size_t>(r.bytes);
 }
@@ -346,30 +350,43 @@ void pair_bench(zerolab::B& b, const PairSpec& pair, std::size_t size, zerolab::
   b.stop_timer();
 }
 
-// One way of a race: copy_fd on its own choice or forced, or the user loop.
+// One way of a race: copy_fd on its own choice or forced, copy_fd on a
+// pair prepared once (prepare_copy), or the user loop.
 struct RaceWay {
   std::string name;
   zerolab::CopyPath path;
   bool user_loop;
+  bool prepared = false;
 };
 
 // Race: all `ways` of one pair in alternating blocks (each about 2 MiB of
 // copies, after one untimed copy below 64 MiB; the order shuffled every
 // round) over the same descriptors, one round per b.n(), so a loaded
-// machine slows them alike. Reports for
-// each other way W the median over rounds of W's block time over
-// copy_fd's as "x-vs-W" (above 1: copy_fd is faster), the smallest of those
-// as "x-vs-best", and copy_fd's median time per copy as ns/op.
+// machine slows them alike. ways[0] is the one-shot copy_fd, ways[1] copy_fd
+// on the prepared pair. Reports for each other way W the median over
+// rounds of W's block time over the one-shot copy_fd's as "x-vs-W" (above
+// 1: copy_fd is faster), the smallest of those as "x-vs-best", the same
+// smallest for the prepared call as "p-vs-best", and the one-shot
+// copy_fd's median time per copy as ns/op.
 void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
                 const std::vector<RaceWay>& ways) {
   using Clock = std::chrono::steady_clock;
   Rig rig;
   open_rig(b, rig, pair, size);
+  const zerolab::PreparedCopy once = zerolab::prepare_copy(rig.src, rig.dst);
+  if (!once) b.fatal(std::string("prepare_copy: ") + once.plan().reason);
   std::vector<zerolab::CopyOptions> options(ways.size());
+  std::vector<const zerolab::PreparedCopy*> prepared(ways.size());
+  const auto copy = [&](std::size_t w) {
+    if (copy_once(b, rig, size, options[w], ways[w].user_loop, prepared[w]) != size) {
+      b.fatal("short copy");
+    }
+  };
   for (std::size_t w = 0; w < ways.size(); ++w) {
     options[w].max_bytes = size;
     options[w].path = ways[w].path;
-    if (copy_once(b, rig, size, options[w], ways[w].user_loop) != size) b.fatal("short copy");
+    prepared[w] = ways[w].prepared ? &once : nullptr;
+    copy(w);
   }
   const std::size_t block = std::max<std::size_t>(1, (std::size_t{2} << 20) / size);
   std::vector<std::vector<double>> ns(ways.size());
@@ -382,13 +399,9 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
     for (const std::size_t w : order) {
       // One untimed copy first: what the previous way left in a socket or
       // pipe (a partly drained queue) must not be charged to this one.
-      if (size < kNet && copy_once(b, rig, size, options[w], ways[w].user_loop) != size) {
-        b.fatal("short copy");
-      }
+      if (size < kNet) copy(w);
       const auto t0 = Clock::now();
-      for (std::size_t i = 0; i < block; ++i) {
-        if (copy_once(b, rig, size, options[w], ways[w].user_loop) != size) b.fatal("short copy");
-      }
+      for (std::size_t i = 0; i < block; ++i) copy(w);
       ns[w].push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count());
     }
   }
@@ -397,15 +410,23 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return v[v.size() / 2];
   };
+  // The median over rounds of ways[w]'s time over ways[against]'s.
+  const auto ratio = [&](std::size_t w, std::size_t against) {
+    std::vector<double> r(ns[w].size());
+    for (std::size_t i = 0; i < r.size(); ++i) r[i] = ns[w][i] / ns[against][i];
+    return median(r);
+  };
   double best = 0;
-  for (std::size_t w = 1; w < ways.size(); ++w) {
-    std::vector<double> ratio(ns[w].size());
-    for (std::size_t r = 0; r < ratio.size(); ++r) ratio[r] = ns[w][r] / ns[0][r];
-    const double x = median(ratio);
+  double prepared_best = 0;
+  for (std::size_t w = 2; w < ways.size(); ++w) {
+    const double x = ratio(w, 0);
+    const double p = ratio(w, 1);
     b.report_metric(x, "x-vs-" + ways[w].name);
-    best = w == 1 ? x : std::min(best, x);
+    best = w == 2 ? x : std::min(best, x);
+    prepared_best = w == 2 ? p : std::min(prepared_best, p);
   }
   b.report_metric(best, "x-vs-best");
+  b.report_metric(prepared_best, "p-vs-best");
   b.report_metric(median(ns[0]) / static_cast<double>(block), "ns/op");
 }
 
@@ -433,7 +454,8 @@ zerolab::CopyPlan plan_of(const PairSpec& pair) {
 // copy_fd on its own, every path the pair allows forced, then the loop.
 std::vector<RaceWay> ways_of(const PairSpec& pair) {
   using zerolab::CopyPath;
-  std::vector<RaceWay> ways{{"copy_fd", CopyPath::kAuto, false}};
+  std::vector<RaceWay> ways{{"copy_fd", CopyPath::kAuto, false},
+                            {"prepared", CopyPath::kAuto, false, true}};
   const zerolab::CopyPlan plan = plan_of(pair);
   for (const CopyPath p :
        {CopyPath::kCopyFileRange, CopyPath::kSendfile, CopyPath::kSplice, CopyPath::kReadWrite}) {
@@ -453,6 +475,7 @@ ZEROLAB_BENCHMARK(Pair) {
     for (const std::size_t size : kPairSizes) {
       const std::string prefix = std::string("pair=") + pair.name + "/size=" + size_name(size) + "/way=";
       for (const RaceWay& way : ways_of(pair)) {
+        if (way.prepared) continue;  // Race only
         b.run(prefix + way.name, [&pair, size, way](zerolab::B& sb) {
           pair_bench(sb, pair, size, way.path, way.user_loop);
         });

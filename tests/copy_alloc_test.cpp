@@ -50,6 +50,31 @@ TEST(CopyAllocations, FileToFile) {
   close(out);
 }
 
+TEST(CopyAllocations, PreparedPairs) {
+  SocketPair sp = unix_pair();
+  TempDir disk("/tmp");
+  const std::string data = pattern(65536);
+  const int in = create_file(disk.file("in"), data);
+  const int out = create_file(disk.file("out"), "");
+  const PreparedCopy to_file = prepare_copy(in, out);
+  const PreparedCopy to_socket = prepare_copy(in, sp.a);
+  const PreparedCopy from_socket = prepare_copy(sp.b, out);
+  const auto rewind = [&] { return lseek(in, 0, SEEK_SET) == 0 && lseek(out, 0, SEEK_SET) == 0; };
+  expect_zero_allocs(run_fixed([&](B& b) {
+    for (std::int64_t i = 0; i < b.n(); ++i) {
+      if (!rewind() || copy_fd(to_file).bytes != data.size()) b.fatal("prepared file copy failed");
+      if (!rewind() || copy_fd(to_socket).bytes != data.size()) b.fatal("prepared to socket failed");
+      CopyOptions o;
+      o.max_bytes = data.size();
+      if (copy_fd(from_socket, o).bytes != data.size()) b.fatal("prepared socket copy failed");
+    }
+  }));
+  close(sp.a);
+  close(sp.b);
+  close(in);
+  close(out);
+}
+
 TEST(CopyAllocations, FileToSocketAndSocketToFile) {
   TempDir disk("/tmp");
   const std::string data = pattern(65536);

@@ -7,8 +7,9 @@
 //
 // Example:
 //   ./copy_path_test --gtest_filter='CopyPathChoice.*'
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <functional>
@@ -29,6 +30,14 @@ constexpr CopyPath kPaths[] = {CopyPath::kClone, CopyPath::kCopyFileRange, CopyP
 constexpr CopyEnd kEnds[] = {CopyEnd::kFile,           CopyEnd::kPipe,         CopyEnd::kUnixStream,
                              CopyEnd::kLoopbackStream, CopyEnd::kRemoteStream, CopyEnd::kOther};
 
+// Whether the live pairs below copy on a pair prepared for the call
+// (prepare_copy) instead of with the one-shot copy_fd.
+bool g_prepared = false;
+
+CopyResult copy(int src, int dst, const CopyOptions& o) {
+  return g_prepared ? copy_fd(prepare_copy(src, dst), o) : copy_fd(src, dst, o);
+}
+
 bool stream(CopyEnd e) {
   return e == CopyEnd::kPipe || e == CopyEnd::kUnixStream || e == CopyEnd::kLoopbackStream ||
          e == CopyEnd::kRemoteStream;
@@ -38,14 +47,16 @@ TEST(CopyPlanRule, EveryPairChoosesAPathItAllows) {
   for (const CopyEnd s : kEnds) {
     for (const CopyEnd d : kEnds) {
       const CopyPlan p = plan_copy(s, d);
-      SCOPED_TRACE(std::to_string(static_cast<int>(s)) + " -> " + std::to_string(static_cast<int>(d)));
+      SCOPED_TRACE(std::to_string(static_cast<int>(s)) + " -> " +
+                   std::to_string(static_cast<int>(d)));
       EXPECT_TRUE(p.allows(p.path)) << to_string(p.path);
       EXPECT_TRUE(p.allows(CopyPath::kReadWrite));
       EXPECT_FALSE(p.allows(CopyPath::kAuto));
       EXPECT_FALSE(p.allows(CopyPath::kNone));
       EXPECT_NE(std::string(p.reason), "");
       EXPECT_EQ(p.allows(CopyPath::kCopyFileRange), s == CopyEnd::kFile && d == CopyEnd::kFile);
-      EXPECT_EQ(p.allows(CopyPath::kSendfile), s == CopyEnd::kFile && (d == CopyEnd::kFile || stream(d)));
+      EXPECT_EQ(p.allows(CopyPath::kSendfile),
+                s == CopyEnd::kFile && (d == CopyEnd::kFile || stream(d)));
       EXPECT_EQ(p.allows(CopyPath::kSplice),
                 (s == CopyEnd::kFile || stream(s)) && (d == CopyEnd::kFile || stream(d)));
     }
@@ -86,7 +97,7 @@ LivePair file_to_socket(TempDir& dir, std::string name, std::string in, SocketPa
             SocketPair sp = make_pair();
             dst = sp.a;
             Drain sink(sp.b);
-            const CopyResult r = copy_fd(src, dst, o);
+            const CopyResult r = copy(src, dst, o);
             shutdown(dst, SHUT_WR);
             got = sink.take();
             return r;
@@ -111,7 +122,7 @@ LivePair channel_to_file(TempDir& dir, std::string name, std::string out,
             src = c.read_end;
             Feed feed(c.write_end, data);
             dst = create_file(dir.file(out), "");
-            const CopyResult r = copy_fd(src, dst, o);
+            const CopyResult r = copy(src, dst, o);
             got = pread_all(dst);
             close(src);  // a refused copy read nothing: the feeder must not block
             src = -1;
@@ -121,24 +132,24 @@ LivePair channel_to_file(TempDir& dir, std::string name, std::string out,
 
 std::vector<LivePair> live_pairs(TempDir& dir) {
   std::vector<LivePair> pairs;
-  pairs.push_back({"file-file", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
-                                       int& src, int& dst) {
+  pairs.push_back({"file-file", [&dir](const CopyOptions& o, const std::string& data,
+                                       std::string& got, int& src, int& dst) {
                      src = create_file(dir.file("ff_in"), data);
                      dst = create_file(dir.file("ff_out"), "");
-                     const CopyResult r = copy_fd(src, dst, o);
+                     const CopyResult r = copy(src, dst, o);
                      got = pread_all(dst);
                      return r;
                    }});
   pairs.push_back(file_to_socket(dir, "file-tcp", "ft_in", [] { return tcp_pair(); }));
   pairs.push_back(file_to_socket(dir, "file-unix", "fu_in", unix_pair));
-  pairs.push_back({"file-pipe", [&dir](const CopyOptions& o, const std::string& data, std::string& got,
-                                       int& src, int& dst) {
+  pairs.push_back({"file-pipe", [&dir](const CopyOptions& o, const std::string& data,
+                                       std::string& got, int& src, int& dst) {
                      src = create_file(dir.file("fp_in"), data);
                      int p[2];
                      if (pipe2(p, O_CLOEXEC) != 0) std::abort();
                      dst = p[1];
                      Drain sink(p[0]);
-                     const CopyResult r = copy_fd(src, dst, o);
+                     const CopyResult r = copy(src, dst, o);
                      close(dst);
                      dst = -1;
                      got = sink.take();
@@ -173,25 +184,30 @@ CopyPlan plan_of(const std::string& name) {
 TEST(CopyPathChoice, EachPairTakesThePathItsPlanNames) {
   TempDir dir("/tmp");
   const std::string data = pattern(300000);
-  for (const LivePair& pair : live_pairs(dir)) {
-    std::string got;
-    int src = -1;
-    int dst = -1;
-    const CopyResult r = pair.run(CopyOptions{}, data, got, src, dst);
-    const CopyPlan plan = plan_of(pair.name);
-    EXPECT_FALSE(r.error) << pair.name << ": " << r.message;
-    EXPECT_EQ(r.path, plan.path) << pair.name << ": took " << to_string(r.path);
-    EXPECT_TRUE(plan.allows(r.path)) << pair.name;
-    EXPECT_EQ(r.bytes, data.size()) << pair.name;
-    EXPECT_EQ(got, data) << pair.name;
-    close_if_open(src);
-    close_if_open(dst);
+  for (const bool prepared : {false, true}) {  // one-shot, then on a prepared pair
+    g_prepared = prepared;
+    for (const LivePair& pair : live_pairs(dir)) {
+      std::string got;
+      int src = -1;
+      int dst = -1;
+      const CopyResult r = pair.run(CopyOptions{}, data, got, src, dst);
+      const CopyPlan plan = plan_of(pair.name);
+      EXPECT_FALSE(r.error) << pair.name << ": " << r.message;
+      EXPECT_EQ(r.path, plan.path)
+          << pair.name << (prepared ? " prepared" : "") << ": took " << to_string(r.path);
+      EXPECT_TRUE(plan.allows(r.path)) << pair.name;
+      EXPECT_EQ(r.bytes, data.size()) << pair.name;
+      EXPECT_EQ(got, data) << pair.name;
+      close_if_open(src);
+      close_if_open(dst);
+    }
   }
+  g_prepared = false;
 }
 
 TEST(CopyPathChoice, PlanOfLiveDescriptorsMatchesTheKinds) {
   TempDir dir("/tmp");
-  const int file = create_file(dir.file("a"), "x");
+  const int file = create_file(dir.file("a"), pattern(200000));  // above kSmallIntoSocket
   const int out = create_file(dir.file("b"), "");
   SocketPair tcp = tcp_pair();
   SocketPair unix_socks = unix_pair();
@@ -199,9 +215,19 @@ TEST(CopyPathChoice, PlanOfLiveDescriptorsMatchesTheKinds) {
   ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
   EXPECT_EQ(plan_copy(file, out).path, plan_copy(CopyEnd::kFile, CopyEnd::kFile).path);
   EXPECT_EQ(plan_copy(file, tcp.a).path, plan_copy(CopyEnd::kFile, CopyEnd::kLoopbackStream).path);
-  EXPECT_EQ(plan_copy(file, unix_socks.a).path, plan_copy(CopyEnd::kFile, CopyEnd::kUnixStream).path);
+  EXPECT_EQ(plan_copy(file, unix_socks.a).path,
+            plan_copy(CopyEnd::kFile, CopyEnd::kUnixStream).path);
   EXPECT_EQ(plan_copy(file, p[1]).path, plan_copy(CopyEnd::kFile, CopyEnd::kPipe).path);
   EXPECT_EQ(plan_copy(tcp.b, out).path, CopyPath::kSplice);
+  // A small copy from a file into a stream socket: sendfile, whatever the peer.
+  CopyOptions small;
+  small.max_bytes = 16384;
+  EXPECT_EQ(plan_copy(file, tcp.a, small).path, CopyPath::kSendfile);
+  EXPECT_EQ(plan_copy(file, unix_socks.a, small).path, CopyPath::kSendfile);
+  EXPECT_EQ(plan_copy(file, out, small).path, CopyPath::kCopyFileRange);
+  const int tiny = create_file(dir.file("c"), "x");
+  EXPECT_EQ(plan_copy(tiny, unix_socks.a).path, CopyPath::kSendfile);
+  close(tiny);
   CopyOptions forced;
   forced.path = CopyPath::kCopyFileRange;
   const CopyPlan refused = plan_copy(file, tcp.a, forced);
@@ -218,33 +244,39 @@ TEST(CopyPathChoice, PlanOfLiveDescriptorsMatchesTheKinds) {
 TEST(CopyPathChoice, AnOverrideForcesEveryAllowedPathAndRefusesTheOthers) {
   TempDir dir("/tmp");
   const std::string data = pattern(200000, 7);
-  for (const LivePair& pair : live_pairs(dir)) {
-    const CopyPlan plan = plan_of(pair.name);
-    for (const CopyPath path : kPaths) {
-      if (path == CopyPath::kClone) continue;  // ext4/tmpfs decline FICLONE; forced below
-      CopyOptions o;
-      o.path = path;
-      std::string got;
-      int src = -1;
-      int dst = -1;
-      const CopyResult r = pair.run(o, data, got, src, dst);
-      const std::string what = pair.name + " forced " + std::string(to_string(path));
-      if (plan.allows(path)) {
-        EXPECT_FALSE(r.error) << what << ": " << r.message;
-        EXPECT_EQ(r.path, path) << what;
-        EXPECT_EQ(r.bytes, data.size()) << what;
-        EXPECT_EQ(got, data) << what;
-      } else {
-        EXPECT_EQ(r.error, std::error_code(EINVAL, std::system_category())) << what;
-        EXPECT_EQ(r.bytes, 0u) << what;
-        EXPECT_EQ(r.path, CopyPath::kNone) << what;
-        EXPECT_NE(r.message.find("is not a path this pair allows"), std::string::npos) << r.message;
-        EXPECT_EQ(got, "") << what;
+  for (const bool prepared : {false, true}) {  // one-shot, then on a prepared pair
+    g_prepared = prepared;
+    for (const LivePair& pair : live_pairs(dir)) {
+      const CopyPlan plan = plan_of(pair.name);
+      for (const CopyPath path : kPaths) {
+        if (path == CopyPath::kClone) continue;  // ext4/tmpfs decline FICLONE; forced below
+        CopyOptions o;
+        o.path = path;
+        std::string got;
+        int src = -1;
+        int dst = -1;
+        const CopyResult r = pair.run(o, data, got, src, dst);
+        const std::string what =
+            pair.name + (prepared ? " prepared," : "") + " forced " + std::string(to_string(path));
+        if (plan.allows(path)) {
+          EXPECT_FALSE(r.error) << what << ": " << r.message;
+          EXPECT_EQ(r.path, path) << what;
+          EXPECT_EQ(r.bytes, data.size()) << what;
+          EXPECT_EQ(got, data) << what;
+        } else {
+          EXPECT_EQ(r.error, std::error_code(EINVAL, std::system_category())) << what;
+          EXPECT_EQ(r.bytes, 0u) << what;
+          EXPECT_EQ(r.path, CopyPath::kNone) << what;
+          EXPECT_NE(r.message.find("is not a path this pair allows"), std::string::npos)
+              << r.message;
+          EXPECT_EQ(got, "") << what;
+        }
+        close_if_open(src);
+        close_if_open(dst);
       }
-      close_if_open(src);
-      close_if_open(dst);
     }
   }
+  g_prepared = false;
 }
 
 // A forced path the kernel declines fails with the kernel's errno and
@@ -269,6 +301,43 @@ TEST(CopyPathChoice, AForcedPathThatTheKernelDeclinesFails) {
   }
   close(in);
   close(out);
+}
+
+// A small copy from a file into a stream socket takes sendfile, and into a
+// datagram socket read/write; the bytes arrive exactly either way.
+TEST(CopyPathChoice, SmallCopiesIntoSocketsTakeSendfile) {
+  TempDir dir("/tmp");
+  const std::string data = pattern(16384, 3);
+  for (const bool prepared : {false, true}) {
+    g_prepared = prepared;
+    for (const LivePair& pair : live_pairs(dir)) {
+      if (pair.name != "file-tcp" && pair.name != "file-unix") continue;
+      std::string got;
+      int src = -1;
+      int dst = -1;
+      // A prepared pair knows no size now: only max_bytes makes it small.
+      CopyOptions o;
+      if (prepared) o.max_bytes = data.size();
+      const CopyResult r = pair.run(o, data, got, src, dst);
+      EXPECT_FALSE(r.error) << pair.name << ": " << r.message;
+      EXPECT_EQ(r.path, CopyPath::kSendfile) << pair.name << " prepared " << prepared;
+      EXPECT_EQ(got, data) << pair.name;
+      close_if_open(src);
+      close_if_open(dst);
+    }
+  }
+  g_prepared = false;
+  int dgram[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, dgram), 0);
+  const int in = create_file(dir.file("d"), data.substr(0, 1000));
+  const CopyResult r = copy_fd(in, dgram[0]);
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.path, CopyPath::kReadWrite);
+  EXPECT_EQ(r.bytes, 1000u);
+  char buf[2000];
+  EXPECT_EQ(recv(dgram[1], buf, sizeof buf, MSG_DONTWAIT), 1000);
+  EXPECT_EQ(std::string(buf, 1000), data.substr(0, 1000));
+  for (int fd : {in, dgram[0], dgram[1]}) close(fd);
 }
 
 TEST(CopyPathChoice, PathNames) {

@@ -10,6 +10,9 @@
 //   regular file → regular file        copy_file_range  the copy stays in the kernel
 //                                                       (FICLONE first with reflink)
 //   regular file → pipe                sendfile         page references, no copy
+//   regular file → stream socket,      sendfile         one call; at 16 KiB it beat
+//     at most 128 KiB to copy                           splice and read/write (the peer
+//                                                       is not asked)
 //   regular file → AF_UNIX socket      splice           page references, no copy
 //   regular file → TCP to this host    splice           measured fastest (copy_bench Race:
 //                                                       read/write lost at 1 MiB, 1 GiB)
@@ -17,21 +20,28 @@
 //   pipe or socket → file/pipe/socket  splice           one copy fewer than read/write
 //   anything else (ttys, /proc, /sys)  read_write       the only path that always works
 //
-// plan_copy() says the same without copying. The choice is a fixed rule,
-// chosen from the pairs examples/copy_bench measures (README, "copy_fd"):
-// no per-process learning, so two runs take the same path. Small copies
-// take the same path (at 16 KiB it is the fastest of the kernel paths, or
-// within the noise of it); what they cost on top is the inspection: one
-// statx per descriptor, SO_TYPE for a socket, getpeername for a socket
-// fed from a file (getsockname too if the peer is not a loopback address),
-// the open flags (fcntl) only where the first
-// kernel call cannot check them, and a SIGPIPE mask (two calls) around
-// sendfile/splice into a socket or any write into a pipe. Here that is
-// about 0.4 µs for two files, so a 16 KiB file → file copy runs at
+// "At most 128 KiB to copy" is min(max_bytes, the source's size); for a
+// prepared pair (below) max_bytes alone. plan_copy() says the same without
+// copying. The choice is a fixed rule, chosen from the pairs
+// examples/copy_bench measures (README, "copy_fd"): no per-process
+// learning, so two runs take the same path.
+//
+// What a one-shot call costs on top of the transfer is the inspection: one
+// statx per descriptor, SO_TYPE for a socket, getpeername for a socket fed
+// more than 128 KiB from a file (getsockname too if the peer is not a
+// loopback address), the open flags (fcntl) only where the first kernel
+// call cannot check them, and a SIGPIPE mask (two calls) around
+// sendfile/splice into a socket or any write into a pipe. The two statx
+// alone are about 0.4 µs here, so a 16 KiB file → file copy runs at
 // 0.6-0.7x of a read/write loop that already knows its descriptors. A
-// path that declines on its first call (EXDEV, EINVAL, ...) falls back
-// along the chain clone → copy_file_range → sendfile → read_write while nothing has
-// been copied; a forced path never falls back.
+// caller that copies between the same two descriptors again and again
+// prepares the pair once (prepare_copy) and pays none of it per call but
+// the SIGPIPE mask. (A per-thread cache of inspections keyed by descriptor
+// number was not taken: nothing tells without a system call that a number
+// still names the same file.) A path that declines on its first call
+// (EXDEV, EINVAL, ...) falls back along the chain clone → copy_file_range
+// → sendfile → read_write while nothing has been copied; a forced path
+// never falls back.
 //
 // Guarantees on every path: sources are read to end of file (or
 // max_bytes), never just to st_size, so files whose size lies (procfs,
@@ -44,10 +54,11 @@
 // what the destination received, and a seekable source's position is left
 // just after those bytes.
 //
-// Thread-safety: copy_fd, copy_file and plan_copy may be called from any
-// number of threads at once (each thread has its own pipe cache and
-// buffer). Two copies must not share a descriptor whose file position they
-// use. Not async-signal-safe.
+// Thread-safety: copy_fd, copy_file, plan_copy and prepare_copy may be
+// called from any number of threads at once (each thread has its own pipe
+// cache and buffer); a PreparedCopy is read-only and can be shared. Two
+// copies must not share a descriptor whose file position they use. Not
+// async-signal-safe.
 //
 // Example:
 //   int in = open("input.bin", O_RDONLY | O_CLOEXEC);
@@ -59,6 +70,13 @@
 //   zerolab::CopyOptions o;
 //   o.path = zerolab::CopyPath::kSendfile;  // force a path (EINVAL if the pair has none such)
 //   r = zerolab::copy_fd(in, socket_fd, o);
+//
+//   // Many copies between the same descriptors: inspect them once.
+//   const zerolab::PreparedCopy pair = zerolab::prepare_copy(in, socket_fd);
+//   zerolab::CopyOptions record;
+//   record.src_offset = offset;  // per call, as in copy_fd(in, socket_fd, record)
+//   record.max_bytes = 16384;
+//   r = zerolab::copy_fd(pair, record);
 #ifndef ZEROLAB_COPY_HPP_
 #define ZEROLAB_COPY_HPP_
 
@@ -153,6 +171,51 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options = {});
 // error. Allocates nothing on the heap on success once the calling thread
 // has made one copy of the same kind.
 CopyResult copy_fd(int src, int dst, const CopyOptions& options = {});
+
+// A pair of descriptors inspected once, for many copies between them
+// (prepare_copy). It holds no resource: copying or dropping it closes
+// nothing.
+class PreparedCopy {
+ public:
+  int src() const noexcept { return src_.fd; }
+  int dst() const noexcept { return dst_.fd; }
+  // The pair's plan with default options; path kNone, the error and the
+  // reason when prepare_copy refused the pair (copy_fd then says why).
+  const CopyPlan& plan() const noexcept { return plan_; }
+  explicit operator bool() const noexcept { return !plan_.error; }
+
+ private:
+  friend PreparedCopy prepare_copy(int src, int dst);
+  friend CopyResult copy_fd(const PreparedCopy& pair, const CopyOptions& options);
+  struct End {  // what prepare_copy learned about one descriptor
+    int fd = -1;
+    int kind = 0;            // io::FdKind
+    int flags = 0;           // fcntl(F_GETFL)
+    bool pseudo_fs = false;  // a regular file on procfs, sysfs, ...
+    std::uint64_t dev = 0;
+    std::uint64_t ino = 0;
+    std::int64_t size = 0;   // at prepare time: chooses a path, never ends a copy
+  };
+  End src_;
+  End dst_;
+  CopyPlan plan_;
+  bool same_file_ = false;
+};
+
+// Inspects `src` and `dst` as copy_fd does (statx, a socket's type and
+// peer, both open flags, and whether a regular source is on a pseudo
+// filesystem): 5-7 system calls, once. REQUIRES, while the result is used:
+// neither descriptor is closed (its number could name another file), and
+// the destination's O_APPEND is not switched with fcntl(F_SETFL).
+PreparedCopy prepare_copy(int src, int dst);
+
+// copy_fd(pair.src(), pair.dst(), options) without inspecting the
+// descriptors again: same paths, same guarantees, same CopyResult. The
+// copy reads the source to end of file or options.max_bytes (the size seen
+// by prepare_copy only helps choose a path). A refused pair, a source and
+// destination that are one file, options.reflink and options.sparse take
+// the one-shot copy_fd (they need the sizes of now).
+CopyResult copy_fd(const PreparedCopy& pair, const CopyOptions& options = {});
 
 // Copies the regular file `from` to `to` as `cp` would: creates or truncates
 // `to`, copies the contents with copy_fd (reflink, sparse, path and

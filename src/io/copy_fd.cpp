@@ -89,8 +89,10 @@ CopyResult check_flags(int src, int dst, const FdInfo& si, const FdInfo& di, con
 }
 
 CopyResult load_and_check_flags(int src, int dst, FdInfo& si, FdInfo& di, const CopyOptions& o) {
-  if (int e = io::load_flags(src, si); e != 0) return bad_fd("source", src, e);
-  if (int e = io::load_flags(dst, di); e != 0) return bad_fd("destination", dst, e);
+  if (int e = si.flags_known ? 0 : io::load_flags(src, si); e != 0) return bad_fd("source", src, e);
+  if (int e = di.flags_known ? 0 : io::load_flags(dst, di); e != 0) {
+    return bad_fd("destination", dst, e);
+  }
   return check_flags(src, dst, si, di, o);
 }
 
@@ -162,32 +164,25 @@ Step run_forced(Copier& c, CopyPath path) {
   return c.declined == 0 ? Step::kDone : c.fail(c.declined, call);
 }
 
-}  // namespace
-
-std::string_view to_string(CopyPath path) noexcept {
-  switch (path) {
-    case CopyPath::kNone: return "none";
-    case CopyPath::kClone: return "clone";
-    case CopyPath::kCopyFileRange: return "copy_file_range";
-    case CopyPath::kSendfile: return "sendfile";
-    case CopyPath::kSplice: return "splice";
-    case CopyPath::kReadWrite: return "read_write";
-    case CopyPath::kAuto: return "auto";
-  }
-  return "unknown";
-}
-
-CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
-  FdInfo si;
-  FdInfo di;
-  if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
-  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
+// Everything copy_fd does once both descriptors are inspected. `known`: the
+// pair's plan from prepare_copy (a socket's type and peer are not asked
+// again), else nullptr. `size_hint`: the most the source can give
+// (st_size), or kNoLimit when not known now; it only chooses a path.
+CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOptions& options,
+                          const CopyPlan* known, std::uint64_t size_hint) {
   const bool forced = options.path != CopyPath::kAuto;
   const bool src_file = si.kind == FdKind::kRegular && !si.pseudo_fs;
-  // The first path: forced, the file → file chain, or the rule for the pair
-  // (an O_APPEND destination is seen as a file until its flags are read).
+  // The first path: forced, the file → file chain, sendfile for a small
+  // copy into a stream socket, or the rule for the pair (an O_APPEND
+  // destination is seen as a file until its flags are read).
   CopyPath first = options.path;
-  if (!forced && !(src_file && di.kind == FdKind::kRegular)) first = auto_path(src, dst, si, di);
+  if (!forced && !(src_file && di.kind == FdKind::kRegular)) {
+    if (io::small_into_socket(si, di, std::min(options.max_bytes, size_hint))) {
+      first = io::small_into_socket_path(dst, di);
+    } else {
+      first = known != nullptr ? known->path : auto_path(src, dst, si, di);
+    }
+  }
   // The open flags cost a system call per descriptor, so they are read up
   // front only where needed. The first call of copy_file_range, sendfile
   // and a splice with a pipe at one end checks both descriptors before it
@@ -203,7 +198,9 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
                           options.dst_offset < 0 && !options.reflink && !options.sparse;
   if (!lazy_flags) {
     if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) return bad;
-    if (!forced && di.kind == FdKind::kRegular && di.append()) first = auto_path(src, dst, si, di);
+    if (!forced && known == nullptr && di.kind == FdKind::kRegular && di.append()) {
+      first = auto_path(src, dst, si, di);
+    }
   }
   const bool dst_file = di.kind == FdKind::kRegular && !di.append();
 
@@ -228,8 +225,13 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
 
   Step step = Step::kFallback;
   if (forced) {
-    const CopyEnd src_end = io::source_end(src, si);
-    const CopyPlan plan = plan_copy(src_end, io::destination_end(dst, di, src_end));
+    CopyPlan plan;
+    if (known != nullptr) {
+      plan = *known;
+    } else {
+      const CopyEnd src_end = io::source_end(src, si);
+      plan = plan_copy(src_end, io::destination_end(dst, di, src_end));
+    }
     if (!plan.allows(options.path)) {
       guard.finish(false);
       return bad_input(EINVAL, fd_name("source", src) + " to " + fd_name("destination", dst) +
@@ -294,6 +296,85 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
                 " (after " + std::to_string(c.written) + " bytes)";
   }
   return r;
+}
+
+}  // namespace
+
+std::string_view to_string(CopyPath path) noexcept {
+  switch (path) {
+    case CopyPath::kNone: return "none";
+    case CopyPath::kClone: return "clone";
+    case CopyPath::kCopyFileRange: return "copy_file_range";
+    case CopyPath::kSendfile: return "sendfile";
+    case CopyPath::kSplice: return "splice";
+    case CopyPath::kReadWrite: return "read_write";
+    case CopyPath::kAuto: return "auto";
+  }
+  return "unknown";
+}
+
+CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
+  FdInfo si;
+  FdInfo di;
+  if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
+  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
+  return copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
+}
+
+PreparedCopy prepare_copy(int src, int dst) {
+  PreparedCopy pair;
+  pair.src_.fd = src;
+  pair.dst_.fd = dst;
+  FdInfo si;
+  FdInfo di;
+  pair.plan_ = io::inspect_pair(src, dst, si, di, /*any_size_pseudo_fs=*/true);
+  if (!pair.plan_.error) {
+    int e = io::load_flags(src, si);
+    if (e == 0 && !di.flags_known) e = io::load_flags(dst, di);
+    if (e != 0) {
+      pair.plan_ = {};
+      pair.plan_.reason = "the open flags cannot be read";
+      pair.plan_.error = std::error_code(e, std::system_category());
+    } else if (!si.readable() || !di.writable()) {
+      pair.plan_ = {};
+      pair.plan_.reason = si.readable() ? "the destination is not open for writing"
+                                        : "the source is not open for reading";
+      pair.plan_.error = std::error_code(EBADF, std::system_category());
+    }
+  }
+  const auto keep = [](PreparedCopy::End& end, const FdInfo& info) {
+    end.kind = static_cast<int>(info.kind);
+    end.flags = info.flags;
+    end.pseudo_fs = info.pseudo_fs;
+    end.dev = static_cast<std::uint64_t>(info.st.st_dev);
+    end.ino = static_cast<std::uint64_t>(info.st.st_ino);
+  };
+  keep(pair.src_, si);
+  keep(pair.dst_, di);
+  pair.same_file_ = same_file(si, di);
+  return pair;
+}
+
+CopyResult copy_fd(const PreparedCopy& pair, const CopyOptions& options) {
+  const int src = pair.src_.fd;
+  const int dst = pair.dst_.fd;
+  if (pair.plan_.error || pair.same_file_ || options.reflink || options.sparse) {
+    return copy_fd(src, dst, options);
+  }
+  const auto restore = [](const PreparedCopy::End& end, FdInfo& info) {
+    info.kind = static_cast<FdKind>(end.kind);
+    info.flags = end.flags;
+    info.flags_known = true;
+    info.pseudo_fs = end.pseudo_fs;
+    info.st.st_dev = static_cast<dev_t>(end.dev);
+    info.st.st_ino = static_cast<ino_t>(end.ino);
+    info.st.st_size = 0;  // not known now: the loops read to end of file
+  };
+  FdInfo si;
+  FdInfo di;
+  restore(pair.src_, si);
+  restore(pair.dst_, di);
+  return copy_inspected(src, dst, si, di, options, &pair.plan_, CopyOptions::kNoLimit);
 }
 
 }  // namespace zerolab

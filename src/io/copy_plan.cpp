@@ -3,6 +3,7 @@
 // CopyEnd (copy_plan.hpp).
 #include "io/copy_plan.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 
@@ -56,6 +57,15 @@ CopyPlan plan_copy(CopyEnd src, CopyEnd dst) noexcept {
 
 namespace io {
 
+bool small_into_socket(const FdInfo& si, const FdInfo& di, std::uint64_t count) noexcept {
+  return si.kind == FdKind::kRegular && !si.pseudo_fs && di.socket() && count <= kSmallIntoSocket;
+}
+
+CopyPath small_into_socket_path(int fd, FdInfo& info) noexcept {
+  load_socket_type(fd, info);
+  return info.kind == FdKind::kStreamSocket ? CopyPath::kSendfile : CopyPath::kReadWrite;
+}
+
 CopyEnd source_end(int fd, FdInfo& info) noexcept {
   load_socket_type(fd, info);
   switch (info.kind) {
@@ -90,28 +100,44 @@ CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src) noexcept {
 
 }  // namespace io
 
-CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
-  io::FdInfo si;
-  io::FdInfo di;
+namespace io {
+
+std::uint64_t file_size(const FdInfo& info) noexcept {
+  return info.st.st_size > 0 ? static_cast<std::uint64_t>(info.st.st_size) : 0;
+}
+
+CopyPlan inspect_pair(int src, int dst, FdInfo& si, FdInfo& di, bool any_size_pseudo_fs) noexcept {
   CopyPlan refused;
-  if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) {
+  if (int e = inspect_fd(src, si, /*source=*/true); e != 0) {
     refused.reason = "the source descriptor cannot be inspected";
     refused.error = std::error_code(e, std::system_category());
     return refused;
   }
-  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) {
+  if (any_size_pseudo_fs && si.kind == FdKind::kRegular && !si.pseudo_fs) {
+    si.pseudo_fs = on_pseudo_fs(src);
+  }
+  if (int e = inspect_fd(dst, di, /*source=*/false); e != 0) {
     refused.reason = "the destination descriptor cannot be inspected";
     refused.error = std::error_code(e, std::system_category());
     return refused;
   }
-  if (si.kind == io::FdKind::kDirectory || di.kind == io::FdKind::kDirectory) {
+  if (si.kind == FdKind::kDirectory || di.kind == FdKind::kDirectory) {
     refused.reason = "a directory is neither a source nor a destination";
     refused.error = std::error_code(EISDIR, std::system_category());
     return refused;
   }
-  if (di.kind == io::FdKind::kRegular) io::load_flags(dst, di);  // O_APPEND rules out the file paths
-  const CopyEnd s = io::source_end(src, si);
-  CopyPlan plan = plan_copy(s, io::destination_end(dst, di, s));
+  if (di.kind == FdKind::kRegular) load_flags(dst, di);  // O_APPEND rules out the file paths
+  const CopyEnd s = source_end(src, si);
+  return plan_copy(s, destination_end(dst, di, s));
+}
+
+}  // namespace io
+
+CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
+  io::FdInfo si;
+  io::FdInfo di;
+  CopyPlan plan = io::inspect_pair(src, dst, si, di);
+  if (plan.error) return plan;
   if (options.path != CopyPath::kAuto) {
     if (!plan.allows(options.path)) {
       plan.reason = "CopyOptions::path is not a path this pair allows";
@@ -124,6 +150,11 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
   } else if (options.reflink && plan.allows(CopyPath::kClone)) {
     plan.path = CopyPath::kClone;
     plan.reason = "CopyOptions::reflink: FICLONE first";
+  } else if (io::small_into_socket(si, di, std::min(options.max_bytes, io::file_size(si))) &&
+             plan.allows(CopyPath::kSendfile)) {
+    plan.path = CopyPath::kSendfile;
+    plan.reason = "a small copy from a file into a stream socket: sendfile, one call (copy_bench "
+                  "Race, 16 KiB)";
   }
   return plan;
 }

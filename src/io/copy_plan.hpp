@@ -9,10 +9,24 @@
 #ifndef ZEROLAB_SRC_IO_COPY_PLAN_HPP_
 #define ZEROLAB_SRC_IO_COPY_PLAN_HPP_
 
+#include <cstdint>
+
 #include "io/fd_info.hpp"
 #include "zerolab/copy.hpp"
 
 namespace zerolab::io {
+
+// A copy that moves at most this many bytes from a regular file into a
+// stream socket takes sendfile whatever the peer (copy.hpp): one call,
+// and the peer (getpeername) need not be asked.
+constexpr std::uint64_t kSmallIntoSocket = std::uint64_t{128} << 10;
+
+// True when a copy of at most `count` bytes from `si` into `di` is a small
+// copy from a file into a socket (kSmallIntoSocket).
+bool small_into_socket(const FdInfo& si, const FdInfo& di, std::uint64_t count) noexcept;
+// The path of a small copy into the socket `fd` (small_into_socket):
+// sendfile into a stream socket, read/write into any other (asks its type).
+CopyPath small_into_socket_path(int fd, FdInfo& info) noexcept;
 
 // The kind of an inspected source descriptor (asks a socket's type).
 CopyEnd source_end(int fd, FdInfo& info) noexcept;
@@ -21,6 +35,18 @@ CopyEnd source_end(int fd, FdInfo& info) noexcept;
 // non-loopback address). An O_APPEND file is kOther once its flags are
 // known.
 CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src) noexcept;
+
+// A regular file's st_size as a count (0 if negative).
+std::uint64_t file_size(const FdInfo& info) noexcept;
+
+// Inspects both descriptors (statx, a socket's type and peer, a regular
+// destination's open flags) into `si` and `di` and returns the pair's plan;
+// path kNone with the error and the reason when a descriptor cannot be
+// inspected or is a directory. `any_size_pseudo_fs`: ask the filesystem
+// of a regular source whatever its size (a prepared pair's source can have
+// any size later), not only for the sizes pseudo filesystems report.
+CopyPlan inspect_pair(int src, int dst, FdInfo& si, FdInfo& di,
+                      bool any_size_pseudo_fs = false) noexcept;
 
 }  // namespace zerolab::io
 

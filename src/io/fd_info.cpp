@@ -13,11 +13,8 @@
 #include <cstring>
 
 namespace zerolab::io {
-namespace {
 
-// Filesystems whose regular files report a size unrelated to what a read
-// returns (procfs 0, sysfs 4096, ...).
-bool is_pseudo_fs(int fd) noexcept {
+bool on_pseudo_fs(int fd) noexcept {
   struct statfs fs {};
   if (fstatfs(fd, &fs) != 0) return false;
   switch (static_cast<unsigned long>(fs.f_type)) {
@@ -33,6 +30,8 @@ bool is_pseudo_fs(int fd) noexcept {
       return false;
   }
 }
+
+namespace {
 
 // The four fields copy_fd reads (type, size, device, inode), from statx
 // with only those in the mask; the rest of `st` is zero. fstat asks the
@@ -128,7 +127,7 @@ int inspect_fd(int fd, FdInfo& info, bool source) noexcept {
     info.kind = FdKind::kRegular;
     // Only a source's size matters, and only sizes pseudo filesystems
     // report are worth a statfs call.
-    if (source && (info.st.st_size == 0 || info.st.st_size == 4096)) info.pseudo_fs = is_pseudo_fs(fd);
+    if (source && (info.st.st_size == 0 || info.st.st_size == 4096)) info.pseudo_fs = on_pseudo_fs(fd);
   } else if (S_ISDIR(mode)) {
     info.kind = FdKind::kDirectory;
   } else if (S_ISFIFO(mode)) {

@@ -55,6 +55,10 @@ int inspect_fd(int fd, FdInfo& info, bool source) noexcept;
 // Turns kSocket into kStreamSocket or kOtherSocket (getsockopt SO_TYPE; a
 // socket whose type cannot be read is kOtherSocket).
 void load_socket_type(int fd, FdInfo& info) noexcept;
+// True for a descriptor on a filesystem whose regular files report a size
+// unrelated to what a read returns (procfs 0, sysfs 4096, debugfs, ...):
+// one fstatfs.
+bool on_pseudo_fs(int fd) noexcept;
 // Fills info.flags with fcntl(F_GETFL); returns 0 or its errno.
 int load_flags(int fd, FdInfo& info) noexcept;
 
