@@ -1,7 +1,7 @@
 // pprof's profile.proto, hand-serialized (pprof_writer.hpp). Field numbers
 // are profile.proto's: Profile{1 sample_type, 2 sample, 3 mapping,
 // 4 location, 5 function, 6 string_table, 9 time_nanos, 10 duration_nanos,
-// 11 period_type, 12 period, 13 comment}; ValueType{1 type, 2 unit};
+// 11 period_type, 12 period, 13 comment, 14 default_sample_type}; ValueType{1 type, 2 unit};
 // Sample{1 location_id (packed), 2 value (packed)}; Mapping{1 id,
 // 2 memory_start, 3 memory_limit, 4 file_offset, 5 filename,
 // 7 has_functions, 8 has_filenames, 9 has_line_numbers, 10 has_inline_frames};
@@ -193,6 +193,7 @@ std::string PprofBuilder::serialize() const {
   if (period_type_.first != 0 || period_type_.second != 0) put_value_type(out, 11, period_type_);
   put_int(out, 12, period_);
   put_packed(out, 13, comments_);
+  put_int(out, 14, default_sample_type_);
   return out;
 }
 

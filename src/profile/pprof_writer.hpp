@@ -52,6 +52,8 @@ class PprofBuilder {
   void add_sample(const std::vector<std::uint64_t>& locations, const std::vector<std::int64_t>& values);
 
   void set_period(const std::string& type, const std::string& unit, std::int64_t period);
+  // The sample type pprof shows without -sample_index (else the last one).
+  void set_default_sample_type(const std::string& type) { default_sample_type_ = string_id(type); }
   void set_time(std::int64_t time_nanos, std::int64_t duration_nanos);
   void add_comment(const std::string& comment);
 
@@ -89,6 +91,7 @@ class PprofBuilder {
   std::int64_t time_nanos_ = 0;
   std::int64_t duration_nanos_ = 0;
   std::vector<std::int64_t> comments_;
+  std::int64_t default_sample_type_ = 0;
 };
 
 // `data` as a gzip member (RFC 1952) of stored deflate blocks.

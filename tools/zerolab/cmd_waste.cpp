@@ -2,7 +2,7 @@
 // zerolab::waste preload library (src/waste/) and reports the memory work it
 // did for nothing. The pieces: flags (cmd_waste_flags), program checks
 // (cmd_waste_program), records (cmd_waste_collect), symbols
-// (cmd_waste_symbols), costs (cmd_waste_calibrate), the report
+// (profile/symbolizer), costs (cmd_waste_calibrate), the report
 // (cmd_waste_report) and pprof profiles (cmd_waste_profile).
 //
 // Order of work: flags, the program, the preload and every output are
@@ -41,7 +41,6 @@
 #include "cmd_waste_profile.hpp"
 #include "cmd_waste_program.hpp"
 #include "cmd_waste_report.hpp"
-#include "cmd_waste_symbols.hpp"
 #include "command.hpp"
 #include "waste/record_format.hpp"
 

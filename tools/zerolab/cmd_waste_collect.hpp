@@ -13,7 +13,7 @@
 //   Collected c;
 //   std::string error;
 //   if (!collect_records("/tmp/zerolab-waste.XYZ", sym, c, error)) ...;
-//   sym.resolve();
+//   sym.resolve(false);
 //   c.totals[int(WasteKind::kTemporaryAllocations)].calls   // exact
 #ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_COLLECT_HPP_
 #define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_COLLECT_HPP_
@@ -23,9 +23,17 @@
 #include <vector>
 
 #include "cmd_waste_flags.hpp"
-#include "cmd_waste_symbols.hpp"
+#include "profile/symbolizer.hpp"
 
 namespace zerolab::cli::waste {
+
+// The profilers' symbolizer (profile/symbolizer.hpp) names waste's sites too.
+using internal::profile::Frame;
+using internal::profile::MapEntry;
+using internal::profile::parse_maps;
+using internal::profile::ResolvedPc;
+using internal::profile::runtime_module;
+using internal::profile::Symbolizer;
 
 inline constexpr int kFdTypes = 8;  // record_format.hpp's FdType
 // "file", "pipe", "tcp", "udp", "unix", "tty", "other", "tcp-loopback".

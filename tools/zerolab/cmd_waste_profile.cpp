@@ -3,11 +3,9 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <map>
 
 #include "format/atomic_file.hpp"
-#include "profile/pprof_writer.hpp"
+#include "profile/pprof_stacks.hpp"
 
 namespace zerolab::cli::waste {
 
@@ -32,28 +30,14 @@ bool write_profiles(const std::string& dir, const Collected& collected, const Sy
     b.set_time(static_cast<std::int64_t>(now) - static_cast<std::int64_t>(wall_seconds * 1e9),
                static_cast<std::int64_t>(wall_seconds * 1e9));
     b.add_comment("zerolab waste: " + std::string(kind_name(kind)));
-    std::map<std::string, std::uint64_t> module_mapping;
-    std::map<std::string, std::uint64_t> module_base;
+    pp::PprofStacks stacks(b, symbols, pp::Placement::kModuleRanges);
     for (const SiteRecord& s : collected.sites) {
       if (s.kind != kind) continue;
-      std::vector<std::uint64_t> locations;
-      for (int id : s.stack) {
-        const ResolvedPc& pc = symbols.get(id);
-        auto it = module_mapping.find(pc.module);
-        if (it == module_mapping.end()) {
-          const std::uint64_t base = (module_mapping.size() + 1) << 40;
-          it = module_mapping.emplace(pc.module, b.mapping(pc.module, base, base + (1ULL << 40), 0)).first;
-          module_base[pc.module] = base;
-        }
-        std::vector<pp::PprofLine> lines;
-        for (const Frame& f : pc.frames) lines.push_back({f.function, f.file, f.line});
-        locations.push_back(b.location(it->second, module_base[pc.module] + pc.vaddr, lines));
-      }
       std::vector<std::int64_t> values;
       if (has_extra) values.push_back(std::llround(s.extra));
       values.push_back(std::llround(s.calls));
       values.push_back(std::llround(s.bytes));
-      b.add_sample(locations, values);
+      stacks.add_sample(s.stack, values);
     }
     const std::string path = dir + "/" + std::string(kind_name(kind)) + ".pb.gz";
     if (!internal::write_file_atomically(path, pp::gzip_stored(b.serialize()), error)) {

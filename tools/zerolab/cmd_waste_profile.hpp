@@ -4,7 +4,7 @@
 // (fresh pages: pages too; oversized buffers: touched bytes too). Every
 // location carries its resolved lines, so `go tool pprof -top DIR/x.pb.gz`
 // shows function names with no binary at hand. Each module gets its own
-// synthetic address range (module n at (n+1) << 40, plus the ELF address).
+// synthetic address range (profile/pprof_stacks.hpp's kModuleRanges).
 //
 // Example:
 //   std::string error;
@@ -15,7 +15,6 @@
 #include <string>
 
 #include "cmd_waste_collect.hpp"
-#include "cmd_waste_symbols.hpp"
 
 namespace zerolab::cli::waste {
 

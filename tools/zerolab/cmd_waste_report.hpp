@@ -54,7 +54,6 @@
 #include "cmd_waste_calibrate.hpp"
 #include "cmd_waste_collect.hpp"
 #include "cmd_waste_flags.hpp"
-#include "cmd_waste_symbols.hpp"
 
 namespace zerolab::cli::waste {
 

@@ -1,6 +1,6 @@
-// `zerolab waste`'s symbolizer (cmd_waste_symbols.hpp): maps, ELF program
-// headers, addr2line.
-#include "cmd_waste_symbols.hpp"
+// The profiles' symbolizer (symbolizer.hpp): maps, ELF program headers,
+// addr2line.
+#include "profile/symbolizer.hpp"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +19,7 @@
 
 extern char** environ;
 
-namespace zerolab::cli::waste {
+namespace zerolab::internal::profile {
 namespace {
 
 struct LoadSegment {
@@ -161,6 +162,12 @@ std::string run_capture(const std::vector<std::string>& args, const std::string&
   return text;
 }
 
+// The address of the instruction `pc` stands for: a return address points
+// past its call, so one byte back lies in the call.
+std::uint64_t code_address(const ResolvedPc& pc) {
+  return pc.kind == PcKind::kReturnAddress ? pc.vaddr - 1 : pc.vaddr;
+}
+
 // "file:line" or "file:line (discriminator N)" or "??:0" / "??:?".
 void parse_location(std::string_view text, Frame& f) {
   if (const std::size_t paren = text.find(" ("); paren != std::string_view::npos) {
@@ -206,12 +213,14 @@ std::vector<MapEntry> parse_maps(std::string_view text) {
   return out;
 }
 
-int Symbolizer::add(const std::vector<MapEntry>& maps, std::uint64_t pc) {
+int Symbolizer::add(const std::vector<MapEntry>& maps, std::uint64_t pc, PcKind kind) {
   std::string module;
   std::uint64_t vaddr = pc;
+  const MapEntry* mapping = nullptr;
   for (const MapEntry& m : maps) {
     if (pc >= m.begin && pc < m.end) {
       module = m.path;
+      mapping = &m;
       static std::map<std::string, std::vector<LoadSegment>> segments_cache;
       auto it = segments_cache.find(m.path);
       if (it == segments_cache.end()) it = segments_cache.emplace(m.path, load_segments(m.path)).first;
@@ -219,10 +228,10 @@ int Symbolizer::add(const std::vector<MapEntry>& maps, std::uint64_t pc) {
       break;
     }
   }
-  const auto key = std::make_pair(module, vaddr);
+  const auto key = std::make_tuple(module, vaddr, kind);
   if (auto it = index_.find(key); it != index_.end()) return it->second;
   const int id = static_cast<int>(pcs_.size());
-  pcs_.push_back(ResolvedPc{module, vaddr, {}});
+  pcs_.push_back(ResolvedPc{module, vaddr, kind, pc, mapping != nullptr ? *mapping : MapEntry{}, {}});
   index_.emplace(key, id);
   return id;
 }
@@ -237,11 +246,11 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
   resolved_ = pcs_.size();
   for (auto& [module, ids] : by_module) {
     if (!module.empty() && (full || !runtime_module(module))) {
-      char input[] = "/tmp/zerolab-waste-addr.XXXXXX";
+      char input[] = "/tmp/zerolab-addr.XXXXXX";
       const int fd = mkstemp(input);
       if (fd >= 0) {
         std::string text;
-        for (int id : ids) text += hex(pcs_[static_cast<std::size_t>(id)].vaddr - 1) + "\n";
+        for (int id : ids) text += hex(code_address(pcs_[static_cast<std::size_t>(id)])) + "\n";
         const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
         close(fd);
         const std::string out =
@@ -290,7 +299,7 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
         symbols = read_function_symbols(module);
         symbols_read = true;
       }
-      std::string name = lookup ? symbol_at(symbols, r.vaddr - 1) : std::string();
+      std::string name = lookup ? symbol_at(symbols, code_address(r)) : std::string();
       if (name.empty()) name = (module.empty() ? std::string("?") : base_name(module)) + "+" + hex(r.vaddr);
       if (r.frames.empty()) r.frames.push_back(Frame{});
       for (Frame& f : r.frames) {
@@ -300,4 +309,4 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
   }
 }
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::internal::profile

@@ -1,10 +1,12 @@
-// Symbols for `zerolab waste`: turns the return addresses a process image
-// recorded into function, file and line, after the process is gone.
+// Symbols for the profiles (the harness's -cpuprofile/-memprofile and
+// `zerolab waste`): turns the addresses a process image recorded into
+// function, file and line, at write time or after the process is gone.
 //
 // Each address is mapped through the image's executable mappings (the
 // record's copy of /proc/self/maps) to a module and a file offset, the
 // offset to the ELF virtual address through the module's PT_LOAD headers,
-// and the address (minus one: a return address points past its call) to
+// and the address (minus one for a return address, which points past its
+// call; as is for an interrupted instruction, a CPU sample's leaf) to
 // frames by Debian's addr2line (-f -C -i: inlined frames included; it finds
 // separate debug files under /usr/lib/debug by build id). What addr2line
 // cannot place at a file and line is looked up in the module's ELF symbol
@@ -23,19 +25,20 @@
 // Example:
 //   Symbolizer s;
 //   const int id = s.add(maps, 0x55d0c0a0b1c4);
-//   s.resolve();          // one addr2line run per module
+//   s.resolve(false);     // one addr2line run per module
 //   s.get(id).frames[0]   // {"main", "/src/prog.c", 42}, innermost first
-#ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_SYMBOLS_HPP_
-#define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_SYMBOLS_HPP_
+#ifndef ZEROLAB_SRC_PROFILE_SYMBOLIZER_HPP_
+#define ZEROLAB_SRC_PROFILE_SYMBOLIZER_HPP_
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
-namespace zerolab::cli::waste {
+namespace zerolab::internal::profile {
 
 // One line of /proc/<pid>/maps (executable mappings only are kept).
 struct MapEntry {
@@ -58,16 +61,24 @@ struct Frame {
   int line = 0;          // 0 when unknown
 };
 
+// What an address is: where a call returns to (every frame of a stack but
+// a CPU sample's leaf), or the instruction itself (that leaf).
+enum class PcKind { kReturnAddress, kInstruction };
+
 struct ResolvedPc {
   std::string module;      // path of the ELF file, "" if the address is in no mapping
-  std::uint64_t vaddr = 0;  // the return address as an ELF virtual address of `module`
+  std::uint64_t vaddr = 0;  // the address as an ELF virtual address of `module`
+  PcKind kind = PcKind::kReturnAddress;
+  std::uint64_t pc = 0;     // the address as first added, in its image
+  MapEntry mapping;         // the mapping that held it then ({} if none)
   std::vector<Frame> frames;  // innermost (inlined) first; never empty after resolve()
 };
 
 class Symbolizer {
  public:
-  // Registers `pc` (a return address) of an image with these mappings.
-  int add(const std::vector<MapEntry>& maps, std::uint64_t pc);
+  // Registers `pc` of an image with these mappings; the same module
+  // address (of any image) and kind gives the same id.
+  int add(const std::vector<MapEntry>& maps, std::uint64_t pc, PcKind kind = PcKind::kReturnAddress);
   // Names `id` from its module's symbol table even in a runtime library
   // (for a site whose frames are all in the runtime).
   void want_name(int id);
@@ -78,11 +89,11 @@ class Symbolizer {
 
  private:
   std::vector<ResolvedPc> pcs_;
-  std::map<std::pair<std::string, std::uint64_t>, int> index_;
+  std::map<std::tuple<std::string, std::uint64_t, PcKind>, int> index_;
   std::vector<int> wanted_;
   std::size_t resolved_ = 0;
 };
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::internal::profile
 
-#endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_SYMBOLS_HPP_
+#endif  // ZEROLAB_SRC_PROFILE_SYMBOLIZER_HPP_
