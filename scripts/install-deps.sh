@@ -12,8 +12,8 @@
 #                                            harness is checked against
 #   clang libclang-rt-14-dev                 the libFuzzer targets (fuzz/)
 #   google-perftools                         google-pprof, which the profile
-#                                            tests read -cpuprofile and
-#                                            -memprofile output with
+#                                            tests read -profileformat legacy
+#                                            profiles with
 #   libmimalloc-dev                          mimalloc, the optional peer of
 #                                            zerolab::Arena in the lab and
 #                                            mem_bench (dlopen'ed, never
@@ -24,6 +24,10 @@
 #                                            zerolab waste --format json
 #   binutils                                 addr2line: zerolab waste's function,
 #                                            file and line for each call site
+#                                            (and the profiles')
+#   libc6-dbg                                glibc's debug symbols: the profiles
+#                                            name libc's internal functions
+#                                            (__memset_avx2_...) and lines
 #   chromium chromium-driver python3         the browser tests (label
 #                                            "browser"): headless Chromium
 #                                            loads the HTML reports,
@@ -35,14 +39,16 @@
 #                                            store's tests (scripts/pg-test-server.sh)
 #   golang-go                                Go 1.19: the seeds' own Go code
 #                                            (peers/go/*), built and run by
-#                                            zerolab lab beside the C++ port
+#                                            zerolab lab beside the C++ port;
+#                                            go tool pprof reads the profiles
+#                                            in the tests
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
           libmimalloc-dev libre2-dev chromium chromium-driver python3
           libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils
-          golang-go)
+          libc6-dbg golang-go)
 
 missing=()
 for p in "${packages[@]}"; do

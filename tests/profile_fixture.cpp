@@ -1,18 +1,19 @@
 // Benchmarks whose profiles are known, run as a subprocess by
 // profile_test.cpp with -cpuprofile and -memprofile: one burns CPU in one
 // named function (and more CPU outside its timer, which a profile must not
-// show), one allocates a known number of objects of a known size from one
+// show), one spends its time in libc's memset, one allocates a known number of objects of a known size from one
 // named function and keeps some of them, one allocates through every common
 // path for the allocs/op comparison.
 //
 // Example:
 //   ./profile_fixture -bench 'CpuHot$' -benchtime 300ms -cpuprofile cpu.out
-//   google-pprof --text ./profile_fixture cpu.out   # profile_fixture::spin_hot_function on top
+//   go tool pprof -top cpu.out   # profile_fixture::spin_hot_function on top
 #include <zerolab/bench.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
@@ -72,6 +73,17 @@ ZEROLAB_BENCHMARK(CpuHot) {
   for (auto _ : b.loop()) {
     x = profile_fixture::spin_hot_function(x);
     zerolab::do_not_optimize(x);
+  }
+}
+
+// Zeroes 256 KiB per iteration through libc's memset (the size is not a
+// constant, so the compiler cannot inline it).
+ZEROLAB_BENCHMARK(CpuMemset) {
+  static char buffer[256 * 1024];
+  volatile std::size_t size = sizeof buffer;
+  for (auto _ : b.loop()) {
+    std::memset(buffer, 0, size);
+    zerolab::do_not_optimize(buffer);
   }
 }
 

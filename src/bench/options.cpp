@@ -160,6 +160,16 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
     }
     return "";
   });
+  flags.value("profileformat", [&](const std::string& v) -> std::string {
+    if (v == "pprof") {
+      options.profileformat = profile::ProfileFormat::kPprof;
+    } else if (v == "legacy") {
+      options.profileformat = profile::ProfileFormat::kLegacy;
+    } else {
+      return "must be pprof or legacy";
+    }
+    return "";
+  });
   flags.boolean("benchmem", options.benchmem);
   flags.boolean("faults", options.faults);
   flags.boolean("heap", options.heap);
@@ -190,12 +200,13 @@ std::string usage_text(const std::string& program) {
          "  -o FILE            also write the results to FILE\n"
          "  -list REGEX        list the benchmarks matching REGEX and exit\n"
          "  -cpuprofile FILE   write a CPU profile of the timed code to FILE (pprof's\n"
-         "                     legacy format: google-pprof --text BINARY FILE)\n"
+         "                     format, symbols resolved: go tool pprof -top FILE)\n"
          "  -cpuprofilerate HZ CPU profile samples per second; default 100\n"
          "  -memprofile FILE   write an allocation profile of the timed code to FILE\n"
-         "                     (pprof's legacy heap format)\n"
          "  -memprofilerate N  sample one allocation per N bytes on average (512KiB,\n"
          "                     4096; 1 = every allocation); default 512KiB\n"
+         "  -profileformat F   pprof (default) or legacy: gperftools' formats, which\n"
+         "                     Debian's google-pprof reads (google-pprof BINARY FILE)\n"
          "  -h                 show this help\n";
 }
 

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "profile/profile_file.hpp"
+
 namespace zerolab::internal {
 
 // -benchtime: a duration, or a fixed iteration count written "100x".
@@ -41,6 +43,8 @@ struct Options {
   int cpuprofilerate = 100; // -cpuprofilerate: CPU samples per second
   std::string memprofile;   // -memprofile: write an allocation profile here
   std::uint64_t memprofilerate = 512 * 1024;  // -memprofilerate: bytes per sample (1: all)
+  // -profileformat pprof|legacy: both profiles' format (legacy: google-pprof's)
+  profile::ProfileFormat profileformat = profile::ProfileFormat::kPprof;
 };
 
 // Parses a Go duration ("1s", "1.5s", "300ms", "2m30s", "10us", "1h") or an

@@ -13,12 +13,12 @@ std::string bad_value(const char* flag, const std::string& value, const std::str
 bool ProfileSession::start(const Options& options, std::string& error) {
   std::string why;
   if (!options.memprofile.empty() &&
-      !mem_.start(options.memprofile, options.memprofilerate, why)) {
+      !mem_.start(options.memprofile, options.memprofilerate, why, options.profileformat)) {
     error = bad_value("memprofile", options.memprofile, why);
     return false;
   }
   if (!options.cpuprofile.empty() &&
-      !cpu_.start(options.cpuprofile, options.cpuprofilerate, why)) {
+      !cpu_.start(options.cpuprofile, options.cpuprofilerate, why, options.profileformat)) {
     error = bad_value("cpuprofile", options.cpuprofile, why);
     mem_.discard();
     return false;

@@ -1,4 +1,4 @@
-// The SIGPROF sampler and the legacy CPU profile writer (cpu_profiler.hpp).
+// The SIGPROF sampler and its two profile writers (cpu_profiler.hpp).
 #include "profile/cpu_profiler.hpp"
 
 #include <sched.h>
@@ -9,11 +9,13 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <vector>
 
 #include "alloc_hooks/alloc_stats.hpp"
+#include "profile/pprof_stacks.hpp"
 #include "profile/stack_trace.hpp"
 
 namespace zerolab::internal::profile {
@@ -84,6 +86,40 @@ void append_words(std::string& out, std::initializer_list<Word> words) {
   for (const Word w : words) out.append(reinterpret_cast<const char*>(&w), sizeof w);
 }
 
+std::int64_t wall_clock_nanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// gperftools' format: header, {count, depth, pc...} records, trailer, maps.
+std::string legacy_profile(const std::map<std::vector<Word>, Word>& stacks, int hz) {
+  std::string out;
+  const Word period_us = static_cast<Word>(1000000 / hz);
+  append_words(out, {0, 3, 0, period_us, 0});
+  for (const auto& [stack, count] : stacks) {
+    append_words(out, {count, static_cast<Word>(stack.size())});
+    out.append(reinterpret_cast<const char*>(stack.data()), stack.size() * sizeof(Word));
+  }
+  append_words(out, {0, 1, 0});
+  return out + read_memory_map();
+}
+
+// Go's CPU profile: samples/count and cpu/nanoseconds, one sample per stack.
+std::string pprof_profile(const std::map<std::vector<Word>, Word>& stacks, int hz, std::int64_t start_nanos) {
+  const std::int64_t period_ns = 1000000000 / hz;
+  PprofBuilder b({{"samples", "count"}, {"cpu", "nanoseconds"}});
+  b.set_period("cpu", "nanoseconds", period_ns);
+  b.set_time(start_nanos, wall_clock_nanos() - start_nanos);
+  std::vector<RecordedStack> recorded;
+  for (const auto& [stack, count] : stacks) {
+    const auto n = static_cast<std::int64_t>(count);
+    recorded.push_back({stack, {n, n * period_ns}});
+  }
+  add_process_stacks(b, recorded, PcKind::kInstruction);
+  return gzip_stored(b.serialize());
+}
+
 }  // namespace
 
 CpuProfiler::~CpuProfiler() { discard(); }
@@ -93,7 +129,7 @@ void CpuProfiler::discard() noexcept {
   file_.abandon();
 }
 
-bool CpuProfiler::start(const std::string& path, int hz, std::string& error) {
+bool CpuProfiler::start(const std::string& path, int hz, std::string& error, ProfileFormat format) {
   if (hz < kMinRate || hz > kMaxRate) {
     error = "rate must be between 1 and 10000 samples per second";
     return false;
@@ -133,6 +169,8 @@ bool CpuProfiler::start(const std::string& path, int hz, std::string& error) {
     g_cpu.handler_installed = true;
   }
   hz_ = hz;
+  format_ = format;
+  start_nanos_ = wall_clock_nanos();
   g_cpu.active.store(true);
   if (!set_timer(hz)) {
     error = std::string("cannot start the profiling timer: ") + std::strerror(errno);
@@ -170,16 +208,8 @@ bool CpuProfiler::stop(std::string& error) {
     stacks[std::move(stack)] += count;
     at += 2 + depth;
   }
-  std::string out;
-  const Word period_us = static_cast<Word>(1000000 / hz_);
-  append_words(out, {0, 3, 0, period_us, 0});
-  for (const auto& [stack, count] : stacks) {
-    append_words(out, {count, static_cast<Word>(stack.size())});
-    out.append(reinterpret_cast<const char*>(stack.data()), stack.size() * sizeof(Word));
-  }
-  append_words(out, {0, 1, 0});
-  out += read_memory_map();
-  file_.append(out);
+  file_.append(format_ == ProfileFormat::kLegacy ? legacy_profile(stacks, hz_)
+                                                 : pprof_profile(stacks, hz_, start_nanos_));
   return file_.commit(error);
 }
 

@@ -1,6 +1,9 @@
-// A sampling CPU profiler that writes pprof's legacy CPU profile format
-// (what gperftools' libprofiler writes; `google-pprof --text BINARY FILE`
-// and `go tool pprof` read it).
+// A sampling CPU profiler that writes pprof's profile format (gzipped
+// profile.proto, as `go test -cpuprofile` does: sample types samples/count
+// and cpu/nanoseconds, period 1e9/hz ns; `go tool pprof -top FILE` shows
+// function, file and line with no binary at hand) or, asked for, the legacy
+// CPU profile format of gperftools' libprofiler (`google-pprof --text
+// BINARY FILE` reads it).
 //
 // Why our own sampler rather than libprofiler (libgoogle-perftools-dev):
 // zerolab::bench must link nothing new, and a profile must cover only the
@@ -16,9 +19,12 @@
 // (stack_trace.hpp), and appends them to a preallocated, mmap'ed log with
 // one atomic fetch_add, so it never allocates or locks. stop() turns the
 // timer off, waits for handlers still running, merges identical stacks and
-// writes the file: header words {0, 3, 0, period_us, 0}, records {count,
-// depth, pc...}, trailer {0, 1, 0}, then /proc/self/maps text. A full log
-// (about 60000 samples) drops further samples and counts them.
+// writes the file: by default through pprof_stacks.hpp (the addresses
+// resolved in this process's modules by addr2line and the ELF symbol
+// tables), in the legacy format header words {0, 3, 0, period_us, 0},
+// records {count, depth, pc...}, trailer {0, 1, 0}, then /proc/self/maps
+// text. A full log (about 60000 samples) drops further samples and counts
+// them.
 //
 // One CPU profile per process at a time. The SIGPROF handler stays
 // installed after stop() (it does nothing then), so a late signal never
@@ -36,7 +42,7 @@
 // Example:
 //   zerolab::internal::profile::CpuProfiler cpu;
 //   std::string error;
-//   if (!cpu.start("cpu.out", 100, error)) { ... }   // cpu.out.tmp.<pid> created
+//   if (!cpu.start("cpu.out", 100, error)) { ... }   // cpu.out checked
 //   ...run benchmarks (their timers open the gate)...
 //   if (!cpu.stop(error)) { ... }                    // cpu.out written
 #ifndef ZEROLAB_SRC_PROFILE_CPU_PROFILER_HPP_
@@ -68,7 +74,8 @@ class CpuProfiler {
   // samples per CPU second. Returns false with `error` set if the file
   // cannot be created, another CPU profile runs, or the timer fails.
   // REQUIRES: kMinRate <= hz <= kMaxRate.
-  bool start(const std::string& path, int hz, std::string& error);
+  bool start(const std::string& path, int hz, std::string& error,
+             ProfileFormat format = ProfileFormat::kPprof);
   // Stops the timer and writes the profile atomically.
   bool stop(std::string& error);
   // Stops the timer and removes the temporary file; nothing is written.
@@ -87,6 +94,8 @@ class CpuProfiler {
 
   ProfileFile file_;
   int hz_ = kDefaultRate;
+  ProfileFormat format_ = ProfileFormat::kPprof;
+  std::int64_t start_nanos_ = 0;  // wall clock at start()
   bool running_ = false;
 };
 

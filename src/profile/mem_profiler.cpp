@@ -1,4 +1,4 @@
-// The allocation sampler's tables and the legacy heap profile writer
+// The allocation sampler's tables and its two profile writers
 // (mem_profiler.hpp).
 #include "profile/mem_profiler.hpp"
 
@@ -9,13 +9,14 @@
 #include <atomic>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "alloc_hooks/alloc_stats.hpp"
+#include "profile/pprof_stacks.hpp"
 #include "profile/stack_trace.hpp"
-
 
 namespace zerolab::internal::profile {
 namespace {
@@ -226,6 +227,66 @@ std::string count_pair(std::uint64_t count, std::uint64_t bytes) {
   return text;
 }
 
+// gperftools' heap profile text: raw sampled counts, the rate in the header.
+std::string legacy_profile(const std::vector<Site>& sites, std::uint64_t rate) {
+  std::uint64_t totals[4] = {0, 0, 0, 0};
+  std::string body;
+  for (const Site& s : sites) {
+    const std::uint64_t in_use_count = s.alloc_count - s.free_count;
+    const std::uint64_t in_use_bytes = s.alloc_bytes - s.free_bytes;
+    totals[0] += in_use_count;
+    totals[1] += in_use_bytes;
+    totals[2] += s.alloc_count;
+    totals[3] += s.alloc_bytes;
+    body += count_pair(in_use_count, in_use_bytes) + " [" + count_pair(s.alloc_count, s.alloc_bytes) +
+            "] @";
+    for (std::uint32_t f = 0; f < s.depth; ++f) {
+      // pprof subtracts 1 from every address but the first; do it for the
+      // first (a return address too) so it maps to the call, not past it.
+      const std::uintptr_t address = f == 0 && s.frames[0] != 0 ? s.frames[0] - 1 : s.frames[f];
+      char text[24];
+      std::snprintf(text, sizeof text, " 0x%" PRIxPTR, address);
+      body += text;
+    }
+    body += '\n';
+  }
+  // With rate 1 every allocation is in: "heapprofile" tells pprof not to scale.
+  const std::string kind = rate == 1 ? "heapprofile" : "heap_v2/" + std::to_string(rate);
+  return "heap profile: " + count_pair(totals[0], totals[1]) + " [" + count_pair(totals[2], totals[3]) +
+         "] @ " + kind + "\n" + body + "\nMAPPED_LIBRARIES:\n" + read_memory_map();
+}
+
+// What `count` sampled blocks of `bytes` in all stand for at `rate`: Go's
+// scaling (runtime/pprof's scaleHeapSample), none at rate 1.
+std::vector<std::int64_t> unsampled(std::uint64_t count, std::uint64_t bytes, std::uint64_t rate) {
+  if (count == 0 || bytes == 0) return {0, 0};
+  if (rate <= 1) return {static_cast<std::int64_t>(count), static_cast<std::int64_t>(bytes)};
+  const double average = static_cast<double>(bytes) / static_cast<double>(count);
+  const double scale = 1 / (1 - std::exp(-average / static_cast<double>(rate)));
+  return {static_cast<std::int64_t>(static_cast<double>(count) * scale),
+          static_cast<std::int64_t>(static_cast<double>(bytes) * scale)};
+}
+
+// Go's allocation profile: allocated and in-use objects and bytes per stack.
+std::string pprof_profile(const std::vector<Site>& sites, std::uint64_t rate) {
+  PprofBuilder b({{"alloc_objects", "count"},
+                  {"alloc_space", "bytes"},
+                  {"inuse_objects", "count"},
+                  {"inuse_space", "bytes"}});
+  b.set_default_sample_type("alloc_space");  // as go test -memprofile's "allocs" profile
+  b.set_period("space", "bytes", static_cast<std::int64_t>(rate));
+  std::vector<RecordedStack> recorded;
+  for (const Site& s : sites) {
+    std::vector<std::int64_t> values = unsampled(s.alloc_count, s.alloc_bytes, rate);
+    const std::vector<std::int64_t> in_use =
+        unsampled(s.alloc_count - s.free_count, s.alloc_bytes - s.free_bytes, rate);
+    values.insert(values.end(), in_use.begin(), in_use.end());
+    recorded.push_back({{s.frames, s.frames + s.depth}, std::move(values)});
+  }
+  add_process_stacks(b, recorded, PcKind::kReturnAddress);
+  return gzip_stored(b.serialize());
+}
+
 }  // namespace
 
 MemProfiler::~MemProfiler() { discard(); }
@@ -246,7 +307,8 @@ std::string MemProfiler::unsupported_reason() {
   return "";
 }
 
-bool MemProfiler::start(const std::string& path, std::uint64_t rate, std::string& error) {
+bool MemProfiler::start(const std::string& path, std::uint64_t rate, std::string& error,
+                        ProfileFormat format) {
   if (const std::string why = unsupported_reason(); !why.empty()) {
     error = why;
     return false;
@@ -280,6 +342,7 @@ bool MemProfiler::start(const std::string& path, std::uint64_t rate, std::string
     return false;
   }
   rate_ = rate;
+  format_ = format;
   running_ = true;
   return true;
 }
@@ -307,34 +370,7 @@ bool MemProfiler::stop(std::string& error) {
   std::stable_sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
     return a.alloc_bytes > b.alloc_bytes;
   });
-  std::uint64_t totals[4] = {0, 0, 0, 0};
-  std::string body;
-  for (const Site& s : sites) {
-    const std::uint64_t in_use_count = s.alloc_count - s.free_count;
-    const std::uint64_t in_use_bytes = s.alloc_bytes - s.free_bytes;
-    totals[0] += in_use_count;
-    totals[1] += in_use_bytes;
-    totals[2] += s.alloc_count;
-    totals[3] += s.alloc_bytes;
-    body += count_pair(in_use_count, in_use_bytes) + " [" + count_pair(s.alloc_count, s.alloc_bytes) +
-            "] @";
-    for (std::uint32_t f = 0; f < s.depth; ++f) {
-      // pprof subtracts 1 from every address but the first; do it for the
-      // first (a return address too) so it maps to the call, not past it.
-      const std::uintptr_t address = f == 0 && s.frames[0] != 0 ? s.frames[0] - 1 : s.frames[f];
-      char text[24];
-      std::snprintf(text, sizeof text, " 0x%" PRIxPTR, address);
-      body += text;
-    }
-    body += '\n';
-  }
-  // With rate 1 every allocation is in: "heapprofile" tells pprof not to scale.
-  const std::string kind = rate_ == 1 ? "heapprofile" : "heap_v2/" + std::to_string(rate_);
-  file_.append("heap profile: " + count_pair(totals[0], totals[1]) + " [" +
-               count_pair(totals[2], totals[3]) + "] @ " + kind + "\n");
-  file_.append(body);
-  file_.append("\nMAPPED_LIBRARIES:\n");
-  file_.append(read_memory_map());
+  file_.append(format_ == ProfileFormat::kLegacy ? legacy_profile(sites, rate_) : pprof_profile(sites, rate_));
   return file_.commit(error);
 }
 

@@ -1,7 +1,12 @@
 // A sampling allocation profiler fed by zerolab::alloc_hooks, written in
-// pprof's legacy heap profile text format (`google-pprof --text BINARY FILE`
-// reads it; --alloc_space/--alloc_objects/--inuse_space/--inuse_objects
-// pick the column).
+// pprof's profile format (gzipped profile.proto, as `go test -memprofile`
+// writes it: sample types alloc_objects/count, alloc_space/bytes,
+// inuse_objects/count and inuse_space/bytes, alloc_space the default,
+// period `rate` space/bytes, functions, files and lines resolved at write
+// time through pprof_stacks.hpp) or, asked for, gperftools' legacy heap
+// profile text (`google-pprof --text BINARY FILE` reads it;
+// --alloc_space/--alloc_objects/--inuse_space/--inuse_objects pick the
+// column).
 //
 // What it records: the hooks sample allocations made while a benchmark's
 // timer runs (the same allocations B/op and allocs/op count), on average
@@ -11,10 +16,11 @@
 // site: allocated count and bytes, and the block goes into a table of live
 // sampled blocks. A free of a sampled block (whenever it happens, timer on
 // or off) moves it to the site's freed count; what is left at stop() is
-// "in use". The file holds the raw sampled counts with the header
-// "heap profile: ... @ heap_v2/RATE", and pprof scales them up by
-// 1/(1-exp(-avg_size/RATE)) as it does for Go's and tcmalloc's profiles;
-// with rate 1 the header says "heapprofile" so the counts are exact.
+// "in use". Sampled counts stand for 1/(1-exp(-avg_size/RATE)) times as
+// many: the pprof format holds them scaled so, as Go's runtime writes them;
+// the legacy file holds the raw counts with the header "heap profile: ...
+// @ heap_v2/RATE" and pprof scales them when it reads them. With rate 1
+// nothing is scaled (the legacy header says "heapprofile").
 //
 // Costs: with no profile, none (the hooks read one flag). With one, every
 // free checks a 64K-entry counting filter of sampled addresses (one relaxed
@@ -39,7 +45,7 @@
 // Example:
 //   zerolab::internal::profile::MemProfiler mem;
 //   std::string error;
-//   if (!mem.start("mem.out", 512 * 1024, error)) { ... }
+//   if (!mem.start("mem.out", 512 * 1024, error)) { ... }   // mem.out checked
 //   ...run benchmarks...
 //   if (!mem.stop(error)) { ... }   // mem.out written
 #ifndef ZEROLAB_SRC_PROFILE_MEM_PROFILER_HPP_
@@ -67,7 +73,8 @@ class MemProfiler {
 
   // Creates the output's temporary file and installs the sampler.
   // REQUIRES: rate >= 1.
-  bool start(const std::string& path, std::uint64_t rate, std::string& error);
+  bool start(const std::string& path, std::uint64_t rate, std::string& error,
+             ProfileFormat format = ProfileFormat::kPprof);
   // Detaches the sampler and writes the profile atomically.
   bool stop(std::string& error);
   // Detaches the sampler and removes the temporary file; nothing is written.
@@ -85,6 +92,7 @@ class MemProfiler {
 
   ProfileFile file_;
   std::uint64_t rate_ = kDefaultRate;
+  ProfileFormat format_ = ProfileFormat::kPprof;
   bool running_ = false;
 };
 

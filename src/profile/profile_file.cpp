@@ -14,6 +14,10 @@
 namespace zerolab::internal::profile {
 
 bool ProfileFile::open(const std::string& path, std::string& error) {
+  if (path == "-") {  // the shared writer's stdout, where the results go
+    error = "a profile cannot go to stdout with the results (name a file, or /dev/stdout)";
+    return false;
+  }
   if (!check_output_path(path, {}, error)) return false;
   path_ = path;
   contents_.clear();

@@ -22,14 +22,21 @@
 
 namespace zerolab::internal::profile {
 
+// What a profiler writes: pprof's profile.proto, gzipped, with every
+// function, file and line resolved at write time (what `go test
+// -cpuprofile` writes and `go tool pprof` reads), or the legacy formats of
+// gperftools (Debian's google-pprof reads only these; it needs the binary).
+enum class ProfileFormat { kPprof, kLegacy };
+
 class ProfileFile {
  public:
   ProfileFile() = default;
   ProfileFile(const ProfileFile&) = delete;
   ProfileFile& operator=(const ProfileFile&) = delete;
 
-  // Checks that path can be written. On failure returns false with a
-  // message such as "cannot write x/p.out: No such file or directory".
+  // Checks that path can be written ("-", stdout, is refused). On failure
+  // returns false with a message such as "cannot write x/p.out: No such
+  // file or directory".
   bool open(const std::string& path, std::string& error);
   bool is_open() const noexcept { return open_; }
   const std::string& path() const noexcept { return path_; }
