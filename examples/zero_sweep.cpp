@@ -9,7 +9,8 @@
 //                                   fastest other method at S. The unit
 //                                   "x" is the other's time over
 //                                   zero_fill's (0.95: zero_fill is 5%
-//                                   slower); ns/op is zero_fill's time.
+//                                   slower); ns/op is zero_fill's time;
+//                                   vs=best rows add x-vs-M per method M.
 //
 // A Race round runs zero_fill, zero_fill again (the identical-code
 // control), memset, rep stosb, vector stores and non-temporal stores one
@@ -185,15 +186,23 @@ void race(zerolab::B& b, std::size_t n, bool against_best) {
   const std::size_t other = against_best ? race.best : kControl;
   std::vector<double> ratios;
   std::vector<double> zero_fill_ns;
+  std::vector<std::vector<double>> by_method(kRacerCount);
   for (std::int64_t i = 0; i < b.n(); ++i) {
     const RoundTimes t = race_round(p, n, race.rounds++);
     ratios.push_back(t[other] / t[0]);
     zero_fill_ns.push_back(t[0]);
+    for (std::size_t r = kFirstOther; r < kRacerCount; ++r) by_method[r].push_back(t[r] / t[0]);
   }
   auto& all = against_best ? race.vs_best : race.vs_control;
   all.insert(all.end(), ratios.begin(), ratios.end());
   b.report_metric(median(ratios), "x");
   b.report_metric(median(zero_fill_ns), "ns/op");
+  if (!against_best) return;
+  // Each method's own ratio too ("x-vs-vector"...): which one leads moves
+  // with the vCPU's state, and these show by how much.
+  for (std::size_t r = kFirstOther; r < kRacerCount; ++r) {
+    b.report_metric(median(by_method[r]), std::string("x-vs-") + kRacers[r].name);
+  }
 }
 
 // "cpu=1" when this process may run on one CPU only (taskset -c 1), else "cpu=any".
