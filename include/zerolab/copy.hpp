@@ -204,9 +204,11 @@ class PreparedCopy {
 
 // Inspects `src` and `dst` as copy_fd does (statx, a socket's type and
 // peer, both open flags, and whether a regular source is on a pseudo
-// filesystem): 5-7 system calls, once. REQUIRES, while the result is used:
-// neither descriptor is closed (its number could name another file), and
-// the destination's O_APPEND is not switched with fcntl(F_SETFL).
+// filesystem): 4 to 8 system calls, once. REQUIRES, while the result is used:
+// neither descriptor is closed (its number could name another file, whose
+// kind the pair would not know: a pipe where a file was would get no
+// SIGPIPE mask), and the destination's O_APPEND is not switched with
+// fcntl(F_SETFL).
 PreparedCopy prepare_copy(int src, int dst);
 
 // copy_fd(pair.src(), pair.dst(), options) without inspecting the
