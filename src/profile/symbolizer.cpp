@@ -22,11 +22,7 @@ extern char** environ;
 namespace zerolab::internal::profile {
 namespace {
 
-struct LoadSegment {
-  std::uint64_t offset;
-  std::uint64_t vaddr;
-  std::uint64_t size;
-};
+using LoadSegment = Symbolizer::LoadSegment;
 
 // Reads the header of a 64-bit ELF file; false if `in` holds none.
 bool read_elf64_header(std::ifstream& in, Elf64_Ehdr& eh) {
@@ -221,9 +217,8 @@ int Symbolizer::add(const std::vector<MapEntry>& maps, std::uint64_t pc, PcKind 
     if (pc >= m.begin && pc < m.end) {
       module = m.path;
       mapping = &m;
-      static std::map<std::string, std::vector<LoadSegment>> segments_cache;
-      auto it = segments_cache.find(m.path);
-      if (it == segments_cache.end()) it = segments_cache.emplace(m.path, load_segments(m.path)).first;
+      auto it = segments_.find(m.path);
+      if (it == segments_.end()) it = segments_.emplace(m.path, load_segments(m.path)).first;
       vaddr = file_offset_to_vaddr(it->second, pc - m.begin + m.offset);
       break;
     }

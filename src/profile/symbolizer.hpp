@@ -87,7 +87,15 @@ class Symbolizer {
   void resolve(bool full, const std::string& addr2line = "addr2line");
   const ResolvedPc& get(int id) const { return pcs_[static_cast<std::size_t>(id)]; }
 
+  // An ELF PT_LOAD segment: file offset, virtual address, file size.
+  struct LoadSegment {
+    std::uint64_t offset;
+    std::uint64_t vaddr;
+    std::uint64_t size;
+  };
+
  private:
+  std::map<std::string, std::vector<LoadSegment>> segments_;  // per module, read once
   std::vector<ResolvedPc> pcs_;
   std::map<std::tuple<std::string, std::uint64_t, PcKind>, int> index_;
   std::vector<int> wanted_;
