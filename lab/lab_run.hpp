@@ -56,8 +56,8 @@ struct LabSettings {
   bool progress = false; // progress line on `err`
   double alpha = 0.05;
   // When non-empty: a CPU / allocation profile of each experiment's timed
-  // code, written to <dir>/<id>.cpu.prof / <id>.mem.prof (pprof's legacy
-  // formats; google-pprof --text $(which zerolab) FILE).
+  // code, written to <dir>/<id>.cpu.prof / <id>.mem.prof (pprof's format,
+  // symbols resolved: go tool pprof -top FILE).
   std::string cpuprofile_dir;
   int cpuprofile_rate = 100;
   std::string memprofile_dir;

@@ -91,7 +91,7 @@ constexpr const char* kUsage =
     "  --fail-on-regression[=PCT]\n"
     "                       with --baseline: exit 3 if a statistically significant change is\n"
     "                       worse by more than PCT% (default 0), as zerolab compare's flag\n"
-    "Read profiles with google-pprof --text $(command -v zerolab) FILE.\n"
+    "Read profiles with go tool pprof -top FILE (pprof's format, symbols resolved).\n"
     "\n"
     "Exit codes: 0 done; 1 a benchmark failed, a claim could not be judged, a file could\n"
     "not be written or the run could not be stored (the rest still ran), or the store\n"
