@@ -521,6 +521,19 @@ TEST(ProfileFiles, FullDeviceIsAFailedWriteAfterTheResults) {
   }
 }
 
+TEST(ProfileFiles, FileSizeLimitIsAFailedWriteNotASignal) {
+  const std::string dir = make_temp_dir();
+  // ulimit -f 2: 1 KiB in sh's 512-byte blocks, more than the results, less
+  // than the legacy CPU profile (the memory map alone is several KiB).
+  const CommandRun r = run_command("ulimit -f 2; exec " + kFixture +
+                                   " -bench '^BenchmarkMemSites$' -benchtime 10x -cpu 1 "
+                                   "-profileformat legacy -cpuprofile " + dir + "/cpu.out");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("BenchmarkMemSites"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "profile_fixture: -cpuprofile: cannot write " + dir + "/cpu.out: File too large\n");
+  EXPECT_EQ(list_dir(dir), std::vector<std::string>{});
+}
+
 TEST(ProfileFiles, MemprofileInSanitizerBuildsSaysSo) {
   const std::string why = memprofile_unsupported();
   if (why.empty()) GTEST_SKIP() << "this build supports -memprofile";

@@ -3,6 +3,7 @@
 #include "profile/profile_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,28 @@
 #include "format/atomic_file.hpp"
 
 namespace zerolab::internal::profile {
+namespace {
+
+// While a profile is written, a file size limit (ulimit -f) makes write()
+// fail with EFBIG, reported as any failed write is, instead of killing the
+// process with SIGXFSZ after its results (Go's runtime ignores SIGXFSZ too).
+class FileSizeSignalIgnored {
+ public:
+  FileSizeSignalIgnored() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGXFSZ, &ignore, &previous_);
+  }
+  ~FileSizeSignalIgnored() { sigaction(SIGXFSZ, &previous_, nullptr); }
+  FileSizeSignalIgnored(const FileSizeSignalIgnored&) = delete;
+  FileSizeSignalIgnored& operator=(const FileSizeSignalIgnored&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
+
+}  // namespace
 
 bool ProfileFile::open(const std::string& path, std::string& error) {
   if (path == "-") {  // the shared writer's stdout, where the results go
@@ -31,6 +54,7 @@ bool ProfileFile::commit(std::string& error) {
     return false;
   }
   open_ = false;
+  const FileSizeSignalIgnored no_sigxfsz;
   const bool ok = write_file_atomically(path_, contents_, error);
   contents_.clear();
   return ok;
