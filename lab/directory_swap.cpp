@@ -18,6 +18,28 @@ std::string staging_directory_name(const std::string& target) {
   return target + "+tmp." + std::to_string(::getpid());
 }
 
+namespace {
+
+// `dir` without trailing slashes ("/" stays "/").
+std::string without_trailing_slashes(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir;
+}
+
+}  // namespace
+
+std::string placed_path(const std::string& path, const std::string& from, const std::string& to) {
+  const std::string dir = without_trailing_slashes(from);
+  if (dir.empty() || path.compare(0, dir.size(), dir) != 0) return path;
+  std::size_t rest = dir.size();
+  // "out+tmp.42" is not inside "out".
+  if (rest < path.size() && path[rest] != '/' && dir != "/") return path;
+  while (rest < path.size() && path[rest] == '/') ++rest;
+  const std::string target = to.empty() ? "." : without_trailing_slashes(to);
+  if (rest == path.size()) return target;
+  return (target == "/" ? target : target + "/") + path.substr(rest);
+}
+
 void remove_tree(const std::string& path) {
   std::error_code ec;
   std::filesystem::remove_all(path, ec);

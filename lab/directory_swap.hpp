@@ -13,6 +13,7 @@
 //   ::mkdir(temp.c_str(), 0777);  ... write files into temp ...
 //   std::string error;
 //   if (!install_directory(temp, "out/run", error)) fail(error);
+//   placed_path(temp + "/baseline/main", temp, "out/run");  // "out/run/baseline/main"
 #ifndef ZEROLAB_LAB_DIRECTORY_SWAP_HPP_
 #define ZEROLAB_LAB_DIRECTORY_SWAP_HPP_
 
@@ -22,6 +23,15 @@ namespace zerolab::lab {
 
 // "<target>+tmp.<pid of this process>".
 std::string staging_directory_name(const std::string& target);
+
+// Where `path` is once the directory `from` has moved to `to`: `to` for
+// `from` itself, to/REST for from/REST, and `path` unchanged when it is not
+// inside `from` ("out+tmp.42/x" is not inside "out"). Textual: spell `path`
+// and `from` alike (both relative to one directory, or both absolute and
+// normalized); trailing slashes of `from` and `to` are ignored, an empty
+// `from` holds nothing and an empty `to` is ".". It maps the
+// staging directory's paths to the target's, and the target's to the staging.
+std::string placed_path(const std::string& path, const std::string& from, const std::string& to);
 
 // Removes a directory tree, ignoring errors (cleanup only).
 void remove_tree(const std::string& path);

@@ -337,9 +337,8 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     compare_with_baseline(*s.baseline, s.out_dir, ids_of(s.experiments), s.alpha, comparison);
     // A baseline written into the staging directory (--baseline NAME from
     // the store) is shown where it will be once the run is in place.
-    const std::string staged_prefix = s.out_dir + "/";
-    if (!s.final_dir.empty() && comparison.path.starts_with(staged_prefix)) {
-      comparison.path = s.final_dir + "/" + comparison.path.substr(staged_prefix.size());
+    if (!s.final_dir.empty()) {
+      comparison.path = placed_path(comparison.path, s.out_dir, s.final_dir);
     }
     for (std::size_t i = known; i < comparison.warnings.size(); ++i) {
       std::fprintf(err, "zerolab lab: warning: %s\n", comparison.warnings[i].c_str());

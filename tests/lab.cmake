@@ -49,9 +49,10 @@ endif()
 
 # `zerolab lab -o DIR`: a rerun replaces the report whole, a foreign
 # directory is refused with nothing created, profiles inside -o are kept.
-if(TARGET zerolab)
+if(TARGET zerolab AND TARGET zerolab_lab)
   zerolab_add_test(lab_output_dir_test
     SOURCES lab_output_dir_test.cpp
+    LIBS zerolab_lab
     LABELS lab)
   target_compile_definitions(lab_output_dir_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
   add_dependencies(lab_output_dir_test zerolab)

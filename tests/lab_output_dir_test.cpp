@@ -3,7 +3,9 @@
 // whole (no stale results of experiments not run again), a directory that is
 // not a lab report is refused with nothing created (no --cpuprofile
 // directory either), -o equal to --memprofile keeps both, and a killed run's
-// staging directory is removed by the next run. Each run is one experiment,
+// staging directory is removed by the next run. placed_path, which maps
+// paths between -o's directory and its staging directory both ways, is
+// checked on exact paths. Each run is one experiment,
 // one iteration, without the Go peer: seconds. No test asserts a timing.
 //
 // Example:
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/directory_swap.hpp"
 #include "lab_cli_util.hpp"
 
 namespace {
@@ -143,6 +146,61 @@ TEST(LabOutputDir, AKilledRunsStagingDirectoryIsRemovedByTheNextRun) {
   ASSERT_EQ(c.code, 0) << c.err;
   EXPECT_FALSE(exists(leftover));
   EXPECT_EQ(entries(dir), (std::vector<std::string>{"out"}));
+}
+
+// The one mapping between a directory and its staging directory, both ways:
+// the stored baseline's path (staging -> -o) and a profile directory inside
+// -o (-o -> staging).
+TEST(LabOutputDir, PlacedPathMapsPathsInsideTheMovedDirectoryOnly) {
+  struct Case {
+    const char* path;
+    const char* from;
+    const char* to;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"r+tmp.42/baseline/main", "r+tmp.42", "r", "r/baseline/main"},
+      {"r+tmp.42", "r+tmp.42", "r", "r"},
+      {"r+tmp.42/", "r+tmp.42", "r", "r"},
+      // Trailing slashes of either directory are not part of its name.
+      {"r+tmp.42/baseline/main", "r+tmp.42/", "r/", "r/baseline/main"},
+      {"r+tmp.42//baseline", "r+tmp.42//", "r//", "r/baseline"},
+      // Relative and absolute, either way round.
+      {"out/cpu", "out", "out+tmp.7", "out+tmp.7/cpu"},
+      {"/a/out/cpu/x", "/a/out", "/a/out+tmp.7", "/a/out+tmp.7/cpu/x"},
+      {"/a/out/cpu", "/a/out", "out", "out/cpu"},
+      {"/x/y", "/", "/b", "/b/x/y"},
+      {"x", "/", "/b", "x"},  // relative: not under "/" as spelled
+      {"/x", "/x", "/", "/"},
+      {"/x/y", "/x", "/", "/y"},
+      {"d/f", "d", "", "./f"},
+      // Not inside: a sibling whose name starts the same, a parent, another tree.
+      {"r+tmp.420/baseline", "r+tmp.42", "r", "r+tmp.420/baseline"},
+      {"out+tmp.7/cpu", "out", "x", "out+tmp.7/cpu"},
+      {"r", "r+tmp.42", "r", "r"},
+      {"/a/out", "out", "x", "/a/out"},
+      {"out", "", "x", "out"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(zerolab::lab::placed_path(c.path, c.from, c.to), c.want)
+        << c.path << " from " << c.from << " to " << c.to;
+  }
+}
+
+// A relative -o with a trailing slash and a profile directory inside it,
+// spelled differently ("./out/cpu"): the profiles land in the new out/cpu,
+// nothing is left beside it, and the run is named where it is.
+TEST(LabOutputDir, ARelativeOWithATrailingSlashKeepsItsProfileDirectory) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_lab_output");
+  const Command c = zerolab::test::run(
+      "cd " + dir + " && " + ZEROLAB_CLI + " lab merge" + kQuick + " -o out/ --cpuprofile ./out/cpu",
+      dir);
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("\nresults: out\n"), std::string::npos) << c.out;
+  EXPECT_EQ(entries(dir), (std::vector<std::string>{"out"}));
+  EXPECT_EQ(entries(dir + "/out"),
+            (std::vector<std::string>{"cpu", "merge.txt", "report.html", "report.md"}));
+  EXPECT_EQ(entries(dir + "/out/cpu"), (std::vector<std::string>{"merge.cpu.prof"}));
 }
 
 }  // namespace

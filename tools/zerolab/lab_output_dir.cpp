@@ -153,12 +153,8 @@ std::string comparable(const std::string& path) {
 std::string staged(const std::string& profile_dir, const LabOutput& o) {
   if (profile_dir.empty()) return profile_dir;
   const std::string prof = comparable(profile_dir);
-  const std::string out = comparable(o.target);
-  if (prof == out) return o.staging;
-  if (prof.size() > out.size() && prof.compare(0, out.size(), out) == 0 && prof[out.size()] == '/') {
-    return o.staging + prof.substr(out.size());
-  }
-  return profile_dir;
+  const std::string placed = lab::placed_path(prof, comparable(o.target), o.staging);
+  return placed != prof ? placed : profile_dir;  // unchanged: not inside -o's directory
 }
 
 }  // namespace
