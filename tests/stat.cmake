@@ -14,12 +14,12 @@ zerolab_add_test(stat_test
   LABELS stat)
 target_compile_definitions(stat_test PRIVATE ZEROLAB_STAT_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 
-# The Google Benchmark JSON reader parses on a thread of its own
-# (src/stat/handoff_thread.hpp): its tests run under TSan too.
+# The Google Benchmark JSON reader parses on a stack of its own
+# (src/stat/fiber.hpp): its tests run under TSan too.
 zerolab_add_test(stat_json_test
   SOURCES
     stat_json_reader_test.cpp
-    stat_handoff_thread_test.cpp
+    stat_fiber_test.cpp
   LIBS zerolab_stat
   LABELS stat concurrent)
 

@@ -1,10 +1,11 @@
 // Google Benchmark JSON reader (include/zerolab/stat_reader.hpp): nlohmann-json's
-// SAX parser reads the document on a HandOffThread, so that next() can hand
-// out one record at a time while the parser, which reads a whole document in
-// one call, is paused. The parser pauses when it needs bytes (next() reads
-// them from the source, on the caller's thread, so a reader dropped while
-// its source blocks never waits for it) and when kMaxQueued events wait:
-// memory stays bounded by one chunk and one queue, not by the file.
+// SAX parser reads the document on a Fiber (a stack of its own, on the
+// caller's thread), so that next() can hand out one record at a time while
+// the parser, which reads a whole document in one call, is paused. The
+// parser pauses when kMaxQueued events wait and, with events waiting, before
+// it reads (a read from a pipe may block: what is parsed goes out first);
+// it reads nothing once the reader is dropped. Memory stays bounded by one
+// chunk and one queue, not by the file.
 // The pieces: json_stream.hpp (bytes, lines, NaN/Infinity, limits),
 // gb_json_handler.hpp (the document's shape), gb_json_benchmark.hpp (one
 // benchmark's fields to a result).
@@ -24,8 +25,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fiber.hpp"
 #include "gb_json_handler.hpp"
-#include "handoff_thread.hpp"
 #include "json_stream.hpp"
 #include "zerolab/stat_reader.hpp"
 
@@ -40,29 +41,21 @@ struct GbJsonReader::Impl final : JsonEventSink {
         file_name(name.empty() ? "<unknown>" : std::move(name)),
         stream([this](char* buf, std::size_t n, std::string& e) { return read_for_parser(buf, n, e); }),
         handler(stream, file_name, *this),
-        parser([this](HandOffThread& /*self*/) { parse(); }) {}
+        parser([this](Fiber& /*self*/) { parse(); }) {}
 
   ByteSource& source;
   std::string file_name;
   JsonByteStream stream;
   GbJsonHandler handler;
   std::deque<JsonEvent> events;
-  // A read the parser waits for, done by next() on the caller's thread.
-  struct ReadRequest {
-    char* buf = nullptr;
-    std::size_t n = 0;
-    std::string* error = nullptr;
-    std::ptrdiff_t got = 0;
-    bool pending = false;
-  } request;
   UnitMetadata no_meta;  // JSON has no unit metadata; kept for the interface
   BenchRecord result;
   SyntaxError err;
   RecordKind kind = RecordKind::kSyntaxError;
   std::string error;
-  HandOffThread parser;  // last: stopped before the rest goes
+  Fiber parser;  // last: stopped before the rest goes
 
-  // On the parser's thread.
+  // On the parser's stack.
   void parse() {
     std::istream in(&stream);
     nlohmann::json::sax_parse(in, &handler, nlohmann::json::input_format_t::json, /*strict=*/true);
@@ -74,9 +67,9 @@ struct GbJsonReader::Impl final : JsonEventSink {
   }
 
   std::ptrdiff_t read_for_parser(char* buf, std::size_t n, std::string& read_error) {
-    request = ReadRequest{buf, n, &read_error, 0, true};
-    if (!parser.yield()) return 0;  // the reader is going away: end of input
-    return request.got;
+    if (!events.empty()) parser.yield();  // hand out what is parsed before a read that may block
+    if (parser.cancelled()) return 0;     // the reader is going away: end of input
+    return source.read(buf, n, read_error);
   }
 
   bool push(JsonEvent event) override {
@@ -84,19 +77,14 @@ struct GbJsonReader::Impl final : JsonEventSink {
     return events.size() < kMaxQueued || parser.yield();
   }
 
-  // On the caller's thread: runs the parser until it has queued an event
-  // or finished.
+  // Runs the parser until it has queued an event or finished.
   bool advance() {
     while (events.empty()) {
-      if (request.pending) {
-        request.got = source.read(request.buf, request.n, *request.error);
-        request.pending = false;
-      }
       bool more = false;
       try {
         more = parser.resume();
       } catch (const std::system_error& e) {
-        error = file_name + ": cannot start the JSON parser's thread: " + e.what();
+        error = file_name + ": cannot start the JSON parser: " + e.what();
         return false;
       }
       if (!more) break;
