@@ -105,6 +105,16 @@ const json* site_at(const json& f, const std::string& source, int line) {
   return nullptr;
 }
 
+// Zeroed fresh pages: one call over 1 MiB, at `site` of waste_fixture.c alone.
+void expect_one_fresh_megabyte(const json& r, const std::string& site) {
+  const json* fresh = finding(r, "zeroed-fresh-pages");
+  ASSERT_NE(fresh, nullptr) << r.dump(1);
+  EXPECT_EQ((*fresh)["calls"], 1);
+  EXPECT_EQ((*fresh)["bytes"], 1048576);
+  ASSERT_EQ((*fresh)["sites"].size(), 1u);
+  EXPECT_EQ((*fresh)["sites"][0]["line"], site_line(WASTE_FIXTURE_SOURCE, site));
+}
+
 // What `waste_fixture all` wastes (see its header), times `times`.
 void expect_all_kinds(const json& r, int times = 1, int extra_temporaries = 0, int extra_temp_bytes = 0) {
   const std::string src = WASTE_FIXTURE_SOURCE;
@@ -290,6 +300,26 @@ TEST_F(WasteTest, CleanProgramReportsNothing) {
   EXPECT_EQ(text.code(), 0);
   EXPECT_NE(text.out.find("No waste found."), std::string::npos) << text.out;
   EXPECT_EQ(text.err, "");
+}
+
+// A private file mapping put where a zeroed anonymous one was: its pages
+// are the file's, not the kernel's zero page, so only the first fill counts
+// (the preload's cache of anonymous mappings is not trusted past an munmap).
+TEST_F(WasteTest, AFileMappedWhereAnAnonymousMappingWasIsNotFreshPages) {
+  expect_one_fresh_megabyte(waste_json(std::string(WASTE_FIXTURE) + " remap " + dir_ + "/mapped"),
+                            "remap_fresh");
+}
+
+// memset stores its value as an unsigned char: 0x100 fills with zeros.
+TEST_F(WasteTest, AFillWithAValueWhoseLowByteIsZeroIsAZeroFill) {
+  expect_one_fresh_megabyte(waste_json(std::string(WASTE_FIXTURE) + " wide"), "wide");
+}
+
+// The preload's own system calls (here pagemap read again after the program
+// closed its descriptor) do not change the program's errno.
+TEST_F(WasteTest, ErrnoIsThePrograms) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " errno");
+  EXPECT_EQ(r["exit_status"], 0);
 }
 
 TEST_F(WasteTest, CppVectorZeroesFreshPages) {

@@ -32,6 +32,7 @@
 namespace zerolab::waste {
 
 std::atomic<bool> g_active{false};
+std::atomic<std::uint64_t> g_maps_generation{0};
 Record* g_record = nullptr;
 std::uint64_t g_sample_rate = 512 * 1024;
 std::uint64_t g_check_rate = 256 * 1024;
@@ -166,11 +167,13 @@ void refresh_maps_snapshot() {
   r->maps_current.store(spare, std::memory_order_release);
 }
 
-// Anonymous private writable mappings, cached; reloaded on a miss.
+// Anonymous private writable mappings, cached; reloaded on a miss and after
+// the program changed its mappings (g_maps_generation moved).
 constexpr int kAnonRanges = 4096;
 std::uintptr_t g_anon_begin[kAnonRanges];
 std::uintptr_t g_anon_end[kAnonRanges];
 int g_anon_count = 0;
+std::uint64_t g_anon_generation = ~std::uint64_t{0};  // g_maps_generation when loaded
 
 bool anon_cached(std::uintptr_t begin, std::uintptr_t end) {
   for (int i = 0; i < g_anon_count; ++i) {
@@ -507,9 +510,12 @@ bool pages_touched(std::uintptr_t first_page, std::size_t count, bool* out) {
 
 bool anonymous_private(std::uintptr_t begin, std::uintptr_t end) {
   g_anon_lock.lock();
-  bool yes = anon_cached(begin, end);
+  // Read before the maps: a change during the reload makes the next call reload.
+  const std::uint64_t generation = g_maps_generation.load(std::memory_order_relaxed);
+  bool yes = g_anon_generation == generation && anon_cached(begin, end);
   if (!yes) {
     reload_anon_ranges();
+    g_anon_generation = generation;
     yes = anon_cached(begin, end);
   }
   g_anon_lock.unlock();

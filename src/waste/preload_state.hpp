@@ -6,8 +6,9 @@
 // The hooks live one family per file: preload_alloc.cpp (malloc family:
 // temporary allocations, oversized buffers), preload_zero.cpp (memset and
 // bzero: zeroed fresh pages, zeroed zeros), preload_copy.cpp (read/write
-// family: copies through user space). preload_state.cpp starts and forks the
-// record and adds sites.
+// family: copies through user space), preload_maps.cpp (mmap, munmap, mremap:
+// keeps the anonymous-mapping cache honest). preload_state.cpp starts and
+// forks the record and adds sites.
 //
 // Hot-path rule: a hook reads `g_active` and the thread's state, does a few
 // compares and adds, and calls into the slow path only for a sampled event,
@@ -27,6 +28,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 
@@ -115,23 +117,31 @@ Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType sr
 // Returns false if pagemap cannot be read.
 bool pages_touched(std::uintptr_t first_page, std::size_t count, bool* out);
 
-// True if [begin, end) lies in one anonymous private writable mapping.
+// True if [begin, end) lies in one anonymous private writable mapping
+// (cached; read again after note_mappings_changed()).
 bool anonymous_private(std::uintptr_t begin, std::uintptr_t end);
+// The program mapped, unmapped or moved memory (preload_maps.cpp).
+extern std::atomic<std::uint64_t> g_maps_generation;
+inline void note_mappings_changed() { g_maps_generation.fetch_add(1, std::memory_order_relaxed); }
 
 // System calls that bypass the preload's own read/write hooks.
 ssize_t raw_read(int fd, void* buf, std::size_t n);
 ssize_t raw_pread(int fd, void* buf, std::size_t n, off_t offset);
 
-// RAII: marks the thread as inside a slow path (and disarms its hot path).
+// RAII: marks the thread as inside a slow path (and disarms its hot path),
+// and gives the program back its errno: the system calls of a slow path
+// (pagemap, /proc/self/maps, fstat) must not show through a malloc, memset
+// or write that succeeded.
 class InHook {
  public:
-  explicit InHook(ThreadState& t) : t_(t), armed_(t.armed) {
+  explicit InHook(ThreadState& t) : t_(t), armed_(t.armed), errno_(errno) {
     ++t_.in_hook;
     t_.armed = nullptr;
   }
   ~InHook() {
     --t_.in_hook;
     t_.armed = armed_;
+    errno = errno_;
   }
   InHook(const InHook&) = delete;
   InHook& operator=(const InHook&) = delete;
@@ -139,6 +149,7 @@ class InHook {
  private:
   ThreadState& t_;
   ThreadSlot* armed_;
+  int errno_;
 };
 
 // A spin lock that is safe to take inside malloc (never allocates).

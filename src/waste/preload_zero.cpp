@@ -1,6 +1,7 @@
 // zerolab::waste's memset, bzero and __memset_chk: zeroing fresh pages and
-// zeroing zeros. Only zero fills are looked at; memset with any other value
-// goes straight to glibc.
+// zeroing zeros. Only zero fills are looked at (memset fills with its value
+// as an unsigned char, so 0x100 is a zero fill too); memset with any other
+// value goes straight to glibc.
 //
 // Zeroed fresh pages (exact): a zero fill of at least one page (4 KiB) asks
 // /proc/self/pagemap, before the fill runs, which of the pages it overlaps
@@ -228,7 +229,7 @@ __attribute__((noinline)) void* memset_zero(void* p, size_t n) {
 }  // namespace zerolab::waste
 
 ZEROLAB_WASTE_EXPORT void* memset(void* p, int c, size_t n) {
-  if (c != 0) return zerolab::waste::g_memset(p, c, n);
+  if (static_cast<unsigned char>(c) != 0) return zerolab::waste::g_memset(p, c, n);
   return zerolab::waste::memset_zero(p, n);
 }
 
@@ -238,7 +239,7 @@ ZEROLAB_WASTE_EXPORT void bzero(void* p, size_t n) {
 }
 
 ZEROLAB_WASTE_EXPORT void* __memset_chk(void* p, int c, size_t n, size_t room) {
-  if (c == 0 && n <= room) zerolab::waste::note_zero(p, n);
+  if (static_cast<unsigned char>(c) == 0 && n <= room) zerolab::waste::note_zero(p, n);
   if (zerolab::waste::g_memset_chk != nullptr) return zerolab::waste::g_memset_chk(p, c, n, room);
   return zerolab::waste::g_memset(p, c, n);
 }

@@ -12,6 +12,14 @@
 //   waste_fixture clean      allocates and fills, wastes nothing
 //   waste_fixture frames     temporaries of one definition or both (see frames())
 //   waste_fixture touch PATH creates PATH (tests check the program was not started)
+//   waste_fixture remap PATH a zeroed fresh anonymous mapping, then a private
+//                            mapping of file PATH at its address, zeroed too
+//                            (not fresh pages: the file's)       SITE:remap_fresh
+//   waste_fixture wide       memset with 0x100 over a fresh mapping: a zero
+//                            fill (memset stores its value as an unsigned char)  SITE:wide
+//   waste_fixture errno      fills and frees after closing every descriptor
+//                            above 2 (the preload's pagemap one among them);
+//                            exit 3 if errno changed across a call that succeeded
 //
 // "all" (at --sample-rate 1 --check-rate 1):
 //   zeroed-fresh-pages     1 call, 1048576 bytes, 256 pages     SITE:fresh
@@ -27,6 +35,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -116,6 +125,43 @@ static void frames(void) {
   }
 }
 
+static int remap(const char* path) {
+  char* anon = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (anon == MAP_FAILED) return 1;
+  memset(anon, 0, 1 << 20);  // SITE:remap_fresh
+  munmap(anon, 1 << 20);
+  int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0 || ftruncate(fd, 1 << 20) != 0) return 1;
+  char* file = mmap(anon, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
+  if (file != anon) return 1;
+  memset(file, 0, 1 << 20);
+  munmap(file, 1 << 20);
+  close(fd);
+  return 0;
+}
+
+static int wide_zero(void) {
+  volatile int value = 0x100;
+  char* p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return 1;
+  memset(p, value, 1 << 20);  // SITE:wide
+  munmap(p, 1 << 20);
+  return 0;
+}
+
+static int errno_kept(void) {
+  for (int fd = 3; fd < 1024; ++fd) close(fd);
+  char* p = malloc(1 << 20);
+  if (p == NULL) return 1;
+  memset(p, 1, 1 << 20);
+  errno = ERANGE;
+  memset(p, 0, 1 << 20);  // pagemap: read again after EBADF
+  if (errno != ERANGE) return 3;
+  free(p);  // a large block: judged with pagemap at free
+  if (errno != ERANGE) return 3;
+  return 0;
+}
+
 int main(int argc, char** argv) {
   self_path = argv[0];
   const char* mode = argc > 1 ? argv[1] : "all";
@@ -161,6 +207,12 @@ int main(int argc, char** argv) {
     if (more[0] != 'x') return 1;
   } else if (strcmp(mode, "frames") == 0) {
     frames();
+  } else if (strcmp(mode, "remap") == 0 && argc > 2) {
+    return remap(argv[2]);
+  } else if (strcmp(mode, "wide") == 0) {
+    return wide_zero();
+  } else if (strcmp(mode, "errno") == 0) {
+    return errno_kept();
   } else if (strcmp(mode, "touch") == 0 && argc > 2) {
     int fd = open(argv[2], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return 1;
