@@ -28,6 +28,16 @@ TEST(MarkdownText, KeepsCodeSpans) {
             "in `bytes/operations` terms, one ` alone");
 }
 
+// Inside a kept span nothing is interpreted: '<' or '\\' escaped there
+// would show as "&lt;" or two backslashes. '|' still may not end a cell.
+TEST(MarkdownText, TheInsideOfACodeSpanIsWrittenAsItIs) {
+  EXPECT_EQ(markdown_text("a `std::vector<int>` b<c>"), "a `std::vector<int>` b&lt;c&gt;");
+  EXPECT_EQ(markdown_text("`C:\\dir` & `x | y`"), "`C:\\dir` & `x \\| y`");
+  EXPECT_EQ(markdown_text("``a`<b>`` ` <c>"), "``a`<b>`` ` &lt;c&gt;");  // runs of two; a lone one
+  EXPECT_EQ(markdown_text("`a\nb`"), "`a b`");
+  EXPECT_EQ(markdown_text("``x` <y>"), "``x` &lt;y&gt;");  // no run of two closes: literal
+}
+
 TEST(MarkdownText, AngleBracketsAreEntities) {
   EXPECT_EQ(markdown_text("make_uninit<char[]>"), "make_uninit&lt;char[]&gt;");
   EXPECT_EQ(markdown_text("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");

@@ -8,9 +8,11 @@
 //   '<'  -> "&lt;", '>' -> "&gt;"   (would be read as an HTML tag)
 //   '\n', '\r' -> ' '              (would end the line, the row or the cell)
 //   everything else as is. Backticks stay, so a quote from a Markdown source
-//   keeps its `code` (a lone backtick shows as itself); '&' stays (an entity
-//   in the input shows as its character); '*' and '_' are left to the
-//   renderer.
+//   keeps its `code` (a lone backtick shows as itself); inside such a span
+//   only '|' and line breaks change (a span shows '<', '&' and '\' as they
+//   are, so escaping them there would show the escapes); '&' stays (an
+//   entity in the input shows as its character); '*' and '_' are left to
+//   the renderer.
 //
 // markdown_code: the inside of a code span (`...`) in a paragraph, where
 // nothing is interpreted: '`' (would end the span) becomes '\'', and line
