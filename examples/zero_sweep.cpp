@@ -39,6 +39,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -56,13 +57,20 @@ namespace {
 
 constexpr std::size_t kMax = std::size_t{1} << 30;
 
-unsigned char* buffer() {
+// The 1 GiB every benchmark zeroes (mapped and touched once), or a fatal
+// error naming why it could not be mapped.
+unsigned char* buffer(zerolab::B& b) {
+  static int error = 0;
   static unsigned char* const p = [] {
     void* m = mmap(nullptr, kMax, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return static_cast<unsigned char*>(nullptr);
+    if (m == MAP_FAILED) {
+      error = errno;
+      return static_cast<unsigned char*>(nullptr);
+    }
     std::memset(m, 1, kMax);
     return static_cast<unsigned char*>(m);
   }();
+  if (p == nullptr) b.fatal(std::string("mmap of the 1 GiB buffer: ") + std::strerror(error));
   return p;
 }
 
@@ -179,8 +187,7 @@ void pick_best(unsigned char* p, std::size_t n, RaceSize& race) {
 }
 
 void race(zerolab::B& b, std::size_t n, bool against_best) {
-  unsigned char* p = buffer();
-  if (p == nullptr) b.fatal("mmap failed");
+  unsigned char* p = buffer(b);
   RaceSize& race = races()[n];
   if (race.best == 0) pick_best(p, n, race);
   const std::size_t other = against_best ? race.best : kControl;
@@ -274,8 +281,7 @@ ZEROLAB_BENCHMARK(Zero) {
   for (const std::size_t n : sweep_sizes()) {
     for (const auto& [name, fn] : methods) {
       b.run(std::string("method=") + name + "/size=" + size_name(n), [fn = fn, n](zerolab::B& sb) {
-        unsigned char* p = buffer();
-        if (p == nullptr) sb.fatal("mmap failed");
+        unsigned char* p = buffer(sb);
         sb.set_bytes(static_cast<std::int64_t>(n));
         // One untimed call, the same for every method: zero_fill's first
         // call in a process calibrates (zero.hpp), which is not its
