@@ -6,13 +6,18 @@
 // interleave (C++ A, C++ B, Go) with the Go flags the lab promises; the
 // output is parsed (names without -N, units as printed, --- FAIL blocks);
 // both verdicts and every column of the claims table are exact; --go=off
-// and a missing go leave the Go column "not run" with the reason.
+// and a missing go leave the Go column "not run" with the reason. And the
+// catalog's own Go peers (GoPeerSpec is positional: a swapped name and
+// benchtime would only fail in a full lab run with Go): each names a peer
+// directory with tests, a benchtime Go accepts, and a -test.bench pattern
+// whose first level matches one of the peer's benchmarks.
 //
 // Example:
 //   ctest --preset release -R LabGoPeer
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -23,6 +28,12 @@
 #include "lab/experiment.hpp"
 #include "lab/go_peer.hpp"
 #include "lab/lab_run.hpp"
+#include <dirent.h>
+
+#include <regex>
+
+#include "bench/options.hpp"
+#include "format/go_regex.hpp"
 #include "lab_cli_util.hpp"
 #include "lab_test_experiment.hpp"
 #include "zerolab/stat_reader.hpp"
@@ -495,6 +506,61 @@ TEST(LabCatalog, EveryExperimentStatesItsDifferencesOneLineEach) {
       }
     }
   }
+}
+
+// The Benchmark (`kind` "B") or Test ("T") functions of the *_test.go files
+// in `dir`.
+std::vector<std::string> go_test_functions(const std::string& dir, const std::string& kind) {
+  std::vector<std::string> names;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return names;
+  const std::string prefix = kind == "B" ? "Benchmark" : "Test";
+  const std::regex func("\nfunc (" + prefix + "\\w*)\\(\\w+ \\*testing\\." + kind + "\\)");
+  while (const dirent* e = ::readdir(d)) {
+    const std::string file = e->d_name;
+    if (!file.ends_with("_test.go")) continue;
+    const std::string text = "\n" + read_file(dir + "/" + file);
+    for (std::sregex_iterator m(text.begin(), text.end(), func), end; m != end; ++m) {
+      names.push_back((*m)[1]);
+    }
+  }
+  ::closedir(d);
+  return names;
+}
+
+TEST(LabCatalog, EveryGoPeerNamesItsDirectoryABenchtimeAndBenchmarksThatExist) {
+  int peers = 0;
+  for (const Experiment& e : catalog()) {
+    SCOPED_TRACE(e.id);
+    if (e.go_peer.empty()) {
+      EXPECT_FALSE(e.go_differences.empty()) << "an experiment without a Go peer says why";
+      continue;
+    }
+    ++peers;
+    const std::string dir = default_go_peers_dir() + "/" + e.go_peer;
+    if (e.go_benchmarks == "^$") {  // no benchmarks: the peer's Go tests are facts
+      EXPECT_FALSE(go_test_functions(dir, "T").empty()) << dir << " has no Go tests";
+      continue;
+    }
+    const std::vector<std::string> functions = go_test_functions(dir, "B");
+    ASSERT_FALSE(functions.empty()) << dir << " has no Go benchmarks";
+    if (!e.go_benchtime.empty()) {
+      internal::BenchTime bt;
+      std::string why;
+      EXPECT_TRUE(internal::parse_benchtime(e.go_benchtime, bt, why))
+          << e.go_benchtime << ": " << why;
+    }
+    // go test splits -bench at '/' into one pattern per level; the first
+    // matches the functions' names.
+    const std::string first = e.go_benchmarks.substr(0, e.go_benchmarks.find('/'));
+    std::string error;
+    const auto re = internal::GoRegex::compile(first.empty() ? "." : first, &error);
+    ASSERT_NE(re, nullptr) << e.go_benchmarks << ": " << error;
+    EXPECT_TRUE(std::any_of(functions.begin(), functions.end(),
+                            [&](const std::string& f) { return re->search(f); }))
+        << e.go_benchmarks << " matches none of the peer's benchmarks";
+  }
+  EXPECT_EQ(peers, 13);  // peers/go has 13 directories
 }
 
 }  // namespace
