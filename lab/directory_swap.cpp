@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 namespace zerolab::lab {
 
@@ -38,6 +39,28 @@ std::string placed_path(const std::string& path, const std::string& from, const 
   const std::string target = to.empty() ? "." : without_trailing_slashes(to);
   if (rest == path.size()) return target;
   return (target == "/" ? target : target + "/") + path.substr(rest);
+}
+
+std::string placed_in_text(std::string text, const std::string& from, const std::string& to) {
+  const std::string dir = without_trailing_slashes(from);
+  if (dir.empty()) return text;
+  const std::string inside = dir == "/" ? dir : dir + "/";
+  const std::string target = to.empty() ? "." : without_trailing_slashes(to);
+  const std::string placed = target == "/" ? target : target + "/";
+  // A path starts the text or follows a space, a quote or a bracket
+  // ("/x/out/" in "/a/x/out/f" is not the directory "/x/out").
+  const auto starts_path = [&](std::size_t at) {
+    return at == 0 || std::string_view(" \t\"'`(=").find(text[at - 1]) != std::string_view::npos;
+  };
+  for (std::size_t at = text.find(inside); at != std::string::npos; at = text.find(inside, at)) {
+    if (!starts_path(at)) {
+      ++at;
+      continue;
+    }
+    text.replace(at, inside.size(), placed);
+    at += placed.size();
+  }
+  return text;
 }
 
 void remove_tree(const std::string& path) {

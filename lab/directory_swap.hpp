@@ -14,6 +14,7 @@
 //   std::string error;
 //   if (!install_directory(temp, "out/run", error)) fail(error);
 //   placed_path(temp + "/baseline/main", temp, "out/run");  // "out/run/baseline/main"
+//   placed_in_text(temp + "/a.txt: no results", temp, "out/run");  // "out/run/a.txt: no results"
 #ifndef ZEROLAB_LAB_DIRECTORY_SWAP_HPP_
 #define ZEROLAB_LAB_DIRECTORY_SWAP_HPP_
 
@@ -32,6 +33,10 @@ std::string staging_directory_name(const std::string& target);
 // `from` holds nothing and an empty `to` is ".". It maps the
 // staging directory's paths to the target's, and the target's to the staging.
 std::string placed_path(const std::string& path, const std::string& from, const std::string& to);
+// `text` (a message) with every path inside `from` spelled as placed_path
+// spells it: each "from/" becomes "to/". For messages that name files
+// written in the staging directory, read after the run is in place.
+std::string placed_in_text(std::string text, const std::string& from, const std::string& to);
 
 // Removes a directory tree, ignoring errors (cleanup only).
 void remove_tree(const std::string& path);

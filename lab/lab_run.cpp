@@ -336,9 +336,16 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     const std::size_t known = comparison.warnings.size();
     compare_with_baseline(*s.baseline, s.out_dir, ids_of(s.experiments), s.alpha, comparison);
     // A baseline written into the staging directory (--baseline NAME from
-    // the store) is shown where it will be once the run is in place.
+    // the store), this run's files and the warnings naming them are shown
+    // where they will be once the run is in place.
     if (!s.final_dir.empty()) {
       comparison.path = placed_path(comparison.path, s.out_dir, s.final_dir);
+      for (BaselineComparison::Part& part : comparison.parts) {
+        part.run_file = placed_path(part.run_file, s.out_dir, s.final_dir);
+      }
+      for (std::size_t i = known; i < comparison.warnings.size(); ++i) {
+        comparison.warnings[i] = placed_in_text(comparison.warnings[i], s.out_dir, s.final_dir);
+      }
     }
     for (std::size_t i = known; i < comparison.warnings.size(); ++i) {
       std::fprintf(err, "zerolab lab: warning: %s\n", comparison.warnings[i].c_str());

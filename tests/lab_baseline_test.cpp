@@ -478,6 +478,46 @@ TEST(LabBaseline, ARunWithFailedBenchmarksIsNotSaved) {
   EXPECT_EQ(entries(dir), std::vector<std::string>{});
 }
 
+// A staged run (-o DIR: written into DIR+tmp.<pid>, then put in place)
+// names this run's files in its baseline warnings where they are after the
+// run, never in the staging directory that is gone by then.
+TEST(LabBaseline, AStagedRunsWarningsNameTheFilesWhereTheyEndUp) {
+  const Experiment saved = widgets_experiment("widgets");
+  const std::string dir = save_base({&saved});
+  Baseline b;
+  std::string error;
+  ASSERT_TRUE(load_baseline(dir, "base", {"widgets"}, b, error)) << error;
+  Experiment broken = widgets_experiment("widgets");
+  broken.benchmarks = {{"BenchmarkBroken", &broken_benchmark, 100}};
+  LabSettings s;
+  s.experiments = {&broken};
+  s.count = 6;
+  s.iterations = 100;
+  s.benchtime_text = "100x";
+  s.out_dir = dir + "/run+tmp.1";
+  s.final_dir = dir + "/run";
+  s.command = "test";
+  s.baseline = &b;
+  ASSERT_EQ(::mkdir(s.out_dir.c_str(), 0777), 0);
+  std::FILE* out = std::fopen((dir + "/stdout").c_str(), "w");
+  std::FILE* err = std::fopen((dir + "/stderr").c_str(), "w");
+  ASSERT_TRUE(out != nullptr && err != nullptr);
+  const int code = run_lab(s, out, err);
+  std::fclose(out);
+  std::fclose(err);
+  EXPECT_EQ(code, 1);
+  const std::string stderr_text = read_file(dir + "/stderr");
+  EXPECT_NE(stderr_text.find("zerolab lab: warning: " + dir +
+                             "/run/widgets.txt: this run has no results to compare with baseline base\n"),
+            std::string::npos)
+      << stderr_text;
+  EXPECT_EQ(stderr_text.find("+tmp."), std::string::npos) << stderr_text;
+  const std::string report = read_file(dir + "/run/report.md");
+  EXPECT_NE(report.find(dir + "/run/widgets.txt: this run has no results"), std::string::npos) << report;
+  EXPECT_EQ(report.find("+tmp."), std::string::npos) << report;
+  EXPECT_FALSE(exists(s.out_dir));
+}
+
 // --save and --baseline on the results store: tests/store_baseline_test.cpp.
 
 TEST(LabBaselineCli, BadUsageAndBadBaselinesExit2AndRunNothing) {

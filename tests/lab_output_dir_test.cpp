@@ -188,6 +188,32 @@ TEST(LabOutputDir, PlacedPathMapsPathsInsideTheMovedDirectoryOnly) {
   }
 }
 
+// placed_in_text moves every path inside `from` that a message names, and
+// only paths: a longer directory name or a path ending in `from` stays.
+TEST(LabOutputDir, PlacedInTextMovesThePathsAMessageNames) {
+  struct Case {
+    const char* text;
+    const char* from;
+    const char* to;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"/a/r+tmp.7/x.txt: this run has no results", "/a/r+tmp.7", "/a/r",
+       "/a/r/x.txt: this run has no results"},
+      {"cannot compare /a/r+tmp.7/x.txt with /b/x.txt: e", "/a/r+tmp.7/", "/a/r",
+       "cannot compare /a/r/x.txt with /b/x.txt: e"},
+      {"\"r+tmp.7/a\" and (r+tmp.7/b) `r+tmp.7/c`", "r+tmp.7", "r", "\"r/a\" and (r/b) `r/c`"},
+      {"/z/a/r/x and a/r/y and /a/r", "/a/r", "/q", "/z/a/r/x and a/r/y and /a/r"},
+      {"/a/r+tmp.70/x", "/a/r+tmp.7", "/a/r", "/a/r+tmp.70/x"},
+      {"d/f", "d", "", "./f"},
+      {"d/f", "", "x", "d/f"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(zerolab::lab::placed_in_text(c.text, c.from, c.to), c.want)
+        << c.text << " from " << c.from << " to " << c.to;
+  }
+}
+
 // A relative -o with a trailing slash and a profile directory inside it,
 // spelled differently ("./out/cpu"): the profiles land in the new out/cpu,
 // nothing is left beside it, and the run is named where it is.
