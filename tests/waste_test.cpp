@@ -322,6 +322,20 @@ TEST_F(WasteTest, ErrnoIsThePrograms) {
   EXPECT_EQ(r["exit_status"], 0);
 }
 
+// A realloc that fails leaves the block with the program: its free is
+// judged like any other (it was left out of the live table before).
+TEST_F(WasteTest, AFailedReallocKeepsItsBlockJudged) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " failedrealloc");
+  EXPECT_EQ(r["exit_status"], 0);
+  const json* over = finding(r, "oversized-buffers");
+  ASSERT_NE(over, nullptr) << r.dump(1);
+  EXPECT_EQ((*over)["calls"], 1);
+  EXPECT_EQ((*over)["bytes"], 262144);
+  EXPECT_EQ((*over)["touched_bytes"], 4080);  // the first page: glibc's header is on it
+  ASSERT_EQ((*over)["sites"].size(), 1U);
+  EXPECT_EQ((*over)["sites"][0]["line"], site_line(WASTE_FIXTURE_SOURCE, "failed_realloc"));
+}
+
 TEST_F(WasteTest, CppVectorZeroesFreshPages) {
   const json r = waste_json(std::string(WASTE_FIXTURE_CPP) + " vector");
   const int line = site_line(WASTE_FIXTURE_CPP_SOURCE, "vector");

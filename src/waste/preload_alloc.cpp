@@ -15,7 +15,8 @@
 // says which of the block's pages were ever touched; a block with fewer
 // than half its bytes on touched pages is oversized. Counted exactly, with
 // the allocation site of every block. realloc moves a block out of the
-// table unjudged (the program resized it) and the result back in.
+// table unjudged (the program resized it) and the result back in; a
+// realloc that fails puts the block back as it was.
 //
 // Hot path (malloc + free of a small block), about 30 instructions: one TLS
 // block whose `armed` slot pointer stands for every "may this thread count"
@@ -32,6 +33,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 
@@ -145,10 +147,18 @@ __attribute__((noinline)) void free_large(ThreadState& t, void* p) {
   }
 }
 
-__attribute__((noinline)) void forget_large(ThreadState& t, void* p) {
+// Takes a block that realloc is about to resize out of the live table
+// into `taken` (address 0 if it was not there).
+__attribute__((noinline)) void forget_large(ThreadState& t, void* p, LiveBlock& taken) {
   InHook guard(t);
-  LiveBlock b{};
-  live_remove(reinterpret_cast<std::uintptr_t>(p), b);
+  if (!live_remove(reinterpret_cast<std::uintptr_t>(p), taken)) taken.address = 0;
+}
+
+// A realloc that failed left its block where it was: it goes back into the
+// live table, to be judged at its free.
+__attribute__((noinline)) void restore_large(ThreadState& t, const LiveBlock& taken) {
+  InHook guard(t);
+  live_insert(taken.address, taken.bytes, taken.site);
 }
 
 // ---- the per-call bookkeeping --------------------------------------------------
@@ -162,12 +172,14 @@ inline void count_alloc(ThreadState& t, void* p, std::size_t n) {
   if (__builtin_expect(t.alloc_countdown <= 0 || n >= kLargeBlock, 0)) alloc_slow(t, p, n);
 }
 
-// A block in one of the address tables is freed (or resized: `resized`).
-__attribute__((noinline)) void free_watched(ThreadState& t, void* p, bool resized) {
+// A block in one of the address tables is freed (`taken` null), or
+// resized (a large block's entry is moved into *taken).
+__attribute__((noinline)) void free_watched(ThreadState& t, void* p, LiveBlock* taken) {
+  const bool resized = taken != nullptr;
   frame_note_free(t, p, resized);
   if (chunk_bytes(p) < kLargeBlock) return;
   if (resized) {
-    forget_large(t, p);
+    forget_large(t, p, *taken);
   } else {
     free_large(t, p);
   }
@@ -196,11 +208,11 @@ __attribute__((noinline)) void alloc_unarmed(ThreadState& t, void* p, std::size_
   count_alloc(t, p, n);
 }
 
-__attribute__((noinline)) void free_unarmed(ThreadState& t, void* p, bool resized) {
+__attribute__((noinline)) void free_unarmed(ThreadState& t, void* p, LiveBlock* taken) {
   if (t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
   arm(t);
-  if (p == t.last_alloc && !resized) count_temporary(t, thread_slot(t), false);
-  if (maybe_watched(p)) free_watched(t, p, resized);
+  if (p == t.last_alloc && taken == nullptr) count_temporary(t, thread_slot(t), false);
+  if (maybe_watched(p)) free_watched(t, p, taken);
 }
 
 inline void note_alloc(void* p, std::size_t n) {
@@ -217,21 +229,28 @@ inline void note_free(void* p) {
   ThreadState& t = t_state;
   ThreadSlot* slot = t.armed;
   if (__builtin_expect(slot == nullptr, 0)) {
-    free_unarmed(t, p, false);
+    free_unarmed(t, p, nullptr);
     return;
   }
   if (p == t.last_alloc) count_temporary(t, *slot, true);
-  if (__builtin_expect(maybe_watched(p), 0)) free_watched(t, p, false);
+  if (__builtin_expect(maybe_watched(p), 0)) free_watched(t, p, nullptr);
 }
 
-// Before realloc resizes the block (it is not judged).
-inline void note_resize(void* p) {
+// Before realloc resizes the block (it is not judged): a large block's
+// live-table entry is moved into `taken` (address 0 if none).
+inline void note_resize(void* p, LiveBlock& taken) {
   ThreadState& t = t_state;
+  taken.address = 0;
   if (t.armed == nullptr) {
-    free_unarmed(t, p, true);
+    free_unarmed(t, p, &taken);
   } else if (maybe_watched(p)) {
-    free_watched(t, p, true);
+    free_watched(t, p, &taken);
   }
+}
+
+// After a realloc that failed: the block is still the program's.
+inline void note_failed_resize(const LiveBlock& taken) {
+  if (taken.address != 0) restore_large(t_state, taken);
 }
 
 }  // namespace
@@ -273,9 +292,16 @@ ZEROLAB_WASTE_EXPORT void* realloc(void* p, size_t n) noexcept {
     free(p);
     return nullptr;
   }
-  zerolab::waste::note_resize(p);
+  zerolab::waste::LiveBlock taken;
+  zerolab::waste::note_resize(p, taken);
   void* q = __libc_realloc(p, n);
-  if (q != nullptr) note_alloc(q, n);
+  if (q != nullptr) {
+    note_alloc(q, n);
+  } else {
+    const int saved = errno;  // ENOMEM, for the program
+    zerolab::waste::note_failed_resize(taken);
+    errno = saved;
+  }
   return q;
 }
 

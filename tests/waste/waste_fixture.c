@@ -17,6 +17,8 @@
 //                            (not fresh pages: the file's)       SITE:remap_fresh
 //   waste_fixture wide       memset with 0x100 over a fresh mapping: a zero
 //                            fill (memset stores its value as an unsigned char)  SITE:wide
+//   waste_fixture failedrealloc  a 256 KiB block (100 bytes used) whose realloc
+//                            fails (ENOMEM), then freed: oversized  SITE:failed_realloc
 //   waste_fixture errno      fills and frees after closing every descriptor
 //                            above 2 (the preload's pagemap one among them);
 //                            exit 3 if errno changed across a call that succeeded
@@ -162,6 +164,20 @@ static int errno_kept(void) {
   return 0;
 }
 
+// A 256 KiB block whose realloc to an impossible size fails: the block
+// stays the program's, 100 bytes used, and is judged at its free.
+static int failed_realloc(void) {
+  char* big = malloc(256 * 1024);  // SITE:failed_realloc
+  if (big == NULL) return 1;
+  memset(big, 'x', 100);
+  volatile size_t impossible = (size_t)-1 / 2;  // over PTRDIFF_MAX: ENOMEM
+  errno = 0;
+  char* bigger = realloc(big, impossible);
+  if (bigger != NULL || errno != ENOMEM) return 3;
+  free(big);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   self_path = argv[0];
   const char* mode = argc > 1 ? argv[1] : "all";
@@ -213,6 +229,8 @@ int main(int argc, char** argv) {
     return wide_zero();
   } else if (strcmp(mode, "errno") == 0) {
     return errno_kept();
+  } else if (strcmp(mode, "failedrealloc") == 0) {
+    return failed_realloc();
   } else if (strcmp(mode, "touch") == 0 && argc > 2) {
     int fd = open(argv[2], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return 1;
