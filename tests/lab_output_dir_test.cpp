@@ -149,17 +149,27 @@ TEST(LabOutputDir, AKilledRunsStagingDirectoryIsRemovedByTheNextRun) {
   EXPECT_EQ(entries(dir), (std::vector<std::string>{"out"}));
 }
 
+// A path, or a message naming paths, and what it reads once directory
+// `from` has moved to `to`.
+struct MoveCase {
+  const char* text;
+  const char* from;
+  const char* to;
+  const char* want;
+};
+
+template <typename Move, std::size_t N>
+void expect_moves(Move move, const MoveCase (&cases)[N]) {
+  for (const MoveCase& c : cases) {
+    EXPECT_EQ(move(c.text, c.from, c.to), c.want) << c.text << " from " << c.from << " to " << c.to;
+  }
+}
+
 // The one mapping between a directory and its staging directory, both ways:
 // the stored baseline's path (staging -> -o) and a profile directory inside
 // -o (-o -> staging).
 TEST(LabOutputDir, PlacedPathMapsPathsInsideTheMovedDirectoryOnly) {
-  struct Case {
-    const char* path;
-    const char* from;
-    const char* to;
-    const char* want;
-  };
-  const Case cases[] = {
+  const MoveCase cases[] = {
       {"r+tmp.42/baseline/main", "r+tmp.42", "r", "r/baseline/main"},
       {"r+tmp.42", "r+tmp.42", "r", "r"},
       {"r+tmp.42/", "r+tmp.42", "r", "r"},
@@ -182,22 +192,13 @@ TEST(LabOutputDir, PlacedPathMapsPathsInsideTheMovedDirectoryOnly) {
       {"/a/out", "out", "x", "/a/out"},
       {"out", "", "x", "out"},
   };
-  for (const Case& c : cases) {
-    EXPECT_EQ(zerolab::lab::placed_path(c.path, c.from, c.to), c.want)
-        << c.path << " from " << c.from << " to " << c.to;
-  }
+  expect_moves(zerolab::lab::placed_path, cases);
 }
 
 // placed_in_text moves every path inside `from` that a message names, and
 // only paths: a longer directory name or a path ending in `from` stays.
 TEST(LabOutputDir, PlacedInTextMovesThePathsAMessageNames) {
-  struct Case {
-    const char* text;
-    const char* from;
-    const char* to;
-    const char* want;
-  };
-  const Case cases[] = {
+  const MoveCase cases[] = {
       {"/a/r+tmp.7/x.txt: this run has no results", "/a/r+tmp.7", "/a/r",
        "/a/r/x.txt: this run has no results"},
       {"cannot compare /a/r+tmp.7/x.txt with /b/x.txt: e", "/a/r+tmp.7/", "/a/r",
@@ -208,10 +209,7 @@ TEST(LabOutputDir, PlacedInTextMovesThePathsAMessageNames) {
       {"d/f", "d", "", "./f"},
       {"d/f", "", "x", "d/f"},
   };
-  for (const Case& c : cases) {
-    EXPECT_EQ(zerolab::lab::placed_in_text(c.text, c.from, c.to), c.want)
-        << c.text << " from " << c.from << " to " << c.to;
-  }
+  expect_moves(zerolab::lab::placed_in_text, cases);
 }
 
 // A relative -o with a trailing slash and a profile directory inside it,
