@@ -166,7 +166,7 @@ std::string full_filesystem_checks(const std::string& dir, const FileSources& fi
                                    int expected_error) {
   const std::string data = pattern(1 << 20);
   std::string failures;
-  for (int source = 0; source < 4; ++source) {
+  for (int source = 0; source < 5; ++source) {
     const std::string dst_path = dir + "/out" + std::to_string(source);
     const int out = open(dst_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (out < 0) return "cannot create " + dst_path;
@@ -188,10 +188,19 @@ std::string full_filesystem_checks(const std::string& dir, const FileSources& fi
       CopyOptions o;
       o.max_bytes = data.size();
       r = copy_fd(in, out, o);
-    } else {  // a file on disk → copy_file_range (same filesystem) or sendfile
+    } else if (source == 3) {  // a file on disk → copy_file_range (same filesystem) or sendfile
       in = open(files.disk_path.c_str(), O_RDONLY | O_CLOEXEC);
       if (in < 0) return "cannot open " + files.disk_path;
       r = copy_fd(in, out);
+    } else {  // the same after a first copy: on one filesystem, copy_fd's hint starts the second
+      in = open(files.disk_path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (in < 0) return "cannot open " + files.disk_path;
+      CopyOptions first;
+      first.max_bytes = 4096;
+      const CopyResult head = copy_fd(in, out, first);
+      if (head.bytes != 4096) return "the first 4 KiB: " + head.message;
+      r = copy_fd(in, out);
+      r.bytes += head.bytes;
     }
     struct stat st {};
     fstat(out, &st);
@@ -208,7 +217,7 @@ std::string full_filesystem_checks(const std::string& dir, const FileSources& fi
       failures += label + "no partial copy (" + std::to_string(r.bytes) + " bytes); ";
     }
     if (got != want) failures += label + "contents differ; ";
-    if ((source == 0 || source == 3) && lseek(in, 0, SEEK_CUR) != static_cast<off_t>(r.bytes)) {
+    if ((source == 0 || source >= 3) && lseek(in, 0, SEEK_CUR) != static_cast<off_t>(r.bytes)) {
       failures += label + "source position is not just after the bytes written; ";
     }
     close(in);  // the feeder then fails with EPIPE; SIGPIPE is ignored in this child

@@ -31,14 +31,22 @@
 // more than 128 KiB from a file (getsockname too if the peer is not a
 // loopback address), the open flags (fcntl) only where the first kernel
 // call cannot check them, and a SIGPIPE mask (two calls) around
-// sendfile/splice into a socket or any write into a pipe. The two statx
-// alone are about 0.4 µs here, so a 16 KiB file → file copy runs at
-// 0.6-0.7x of a read/write loop that already knows its descriptors. A
-// caller that copies between the same two descriptors again and again
-// prepares the pair once (prepare_copy) and pays none of it per call but
-// the SIGPIPE mask. (A per-thread cache of inspections keyed by descriptor
-// number was not taken: nothing tells without a system call that a number
-// still names the same file.) A path that declines on its first call
+// sendfile/splice into a socket or any write into a pipe. Where a system
+// call costs about 1 µs (a Firecracker VM with PTI: the 16 KiB copy itself
+// is 2-3 µs), that is most of a small copy. File → file skips it when it
+// can: each thread remembers the descriptor numbers of its last copy that
+// copy_file_range finished file → file, and a copy between the same
+// numbers starts with one copy_file_range of max_bytes (without a limit:
+// of the source's size, one statx) before inspecting anything. The kernel
+// checks that call in full (both regular files, the destination not
+// O_APPEND, two ranges of one file apart), so a number that names
+// something else by now costs that one failed call, and copy_fd then
+// inspects as usual; a short first copy within one file ends the copy at
+// the size the file had, as the inspected copy does. Other pairs have no
+// call the kernel checks like that, so a caller that copies between the
+// same two descriptors again and again prepares the pair once
+// (prepare_copy) and pays none of the inspection per call but the SIGPIPE
+// mask. A path that declines on its first call
 // (EXDEV, EINVAL, ...) falls back along the chain clone → copy_file_range
 // → sendfile → read_write while nothing has been copied; a forced path
 // never falls back.

@@ -169,7 +169,8 @@ Step run_forced(Copier& c, CopyPath path) {
 // again), else nullptr. `size_hint`: the most the source can give
 // (st_size), or kNoLimit when not known now; it only chooses a path.
 CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOptions& options,
-                          const CopyPlan* known, std::uint64_t size_hint) {
+                          const CopyPlan* known, std::uint64_t size_hint,
+                          std::uint64_t already = 0) {
   const bool forced = options.path != CopyPath::kAuto;
   const bool src_file = si.kind == FdKind::kRegular && !si.pseudo_fs;
   // The first path: forced, the file → file chain, sendfile for a small
@@ -209,6 +210,7 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   c.dst = dst;
   c.si = &si;
   c.di = &di;
+  c.written = already;
   c.remaining = options.max_bytes;
   if (CopyResult bad = check_pair(src, dst, si, di, options, c); bad.error) return bad;
   c.src_positional = options.src_offset >= 0;
@@ -298,6 +300,94 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   return r;
 }
 
+// The descriptor numbers of this thread's last copy that copy_file_range
+// finished file → file, or -1. Only an order of attempts: a number may name
+// another file by now, and the first call below is one the kernel checks
+// in full (both regular, on filesystems that can, the destination not
+// O_APPEND, ranges of one file apart), so a stale hint costs the one
+// call that fails before copy_fd inspects as usual.
+struct FilePairHint {
+  int src = -1;
+  int dst = -1;
+};
+thread_local FilePairHint last_file_pair;
+
+bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
+  return src == last_file_pair.src && dst == last_file_pair.dst && o.path == CopyPath::kAuto &&
+         !o.reflink && !o.sparse;
+}
+
+// One copy_file_range of `want` bytes at the options' offsets (or the file
+// positions): the bytes moved, 0 if it declined or moved nothing.
+std::uint64_t copy_file_range_once(int src, int dst, const CopyOptions& o, std::uint64_t want) {
+  loff_t src_pos = o.src_offset;
+  loff_t dst_pos = o.dst_offset;
+  ssize_t n;
+  do {
+    n = ::copy_file_range(src, src_pos >= 0 ? &src_pos : nullptr, dst,
+                          dst_pos >= 0 ? &dst_pos : nullptr, static_cast<std::size_t>(want), 0);
+  } while (n < 0 && errno == EINTR);
+  return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+}
+
+// The options for the rest of a copy after `moved` bytes.
+CopyOptions after(const CopyOptions& o, std::uint64_t moved) {
+  CopyOptions rest = o;
+  if (rest.max_bytes != CopyOptions::kNoLimit) rest.max_bytes -= moved;
+  if (rest.src_offset >= 0) rest.src_offset += static_cast<std::int64_t>(moved);
+  if (rest.dst_offset >= 0) rest.dst_offset += static_cast<std::int64_t>(moved);
+  return rest;
+}
+
+CopyResult copied(std::uint64_t bytes) {
+  CopyResult r;
+  r.bytes = bytes;
+  r.path = CopyPath::kCopyFileRange;
+  return r;
+}
+
+// The most one first call copies (copy_file_range_loop's chunk).
+constexpr std::uint64_t kHintedMost = std::uint64_t{1} << 30;
+
+// copy_fd, after a first copy_file_range when the hint names this pair:
+// of max_bytes, or without a limit of the source's size (one statx instead
+// of two). Anything else, or less than asked, goes on as copy_fd always
+// does; a short first copy within one file ends the copy, as the size of
+// then would have.
+CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options) {
+  FdInfo si;
+  FdInfo di;
+  bool src_known = false;
+  std::uint64_t already = 0;
+  if (hinted_file_pair(src, dst, options)) {
+    std::uint64_t want = options.max_bytes;
+    if (want == CopyOptions::kNoLimit) {
+      if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
+      src_known = true;
+      const std::uint64_t size = si.kind == FdKind::kRegular && !si.pseudo_fs ? io::file_size(si) : 0;
+      const auto from = static_cast<std::uint64_t>(std::max<std::int64_t>(options.src_offset, 0));
+      want = size > from ? size - from : 0;
+    }
+    if (want > 0 && want <= kHintedMost) {
+      already = copy_file_range_once(src, dst, options, want);
+      if (already == want) return copied(already);
+      if (already == 0) last_file_pair = {};
+    }
+  }
+  if (!src_known) {
+    if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
+  }
+  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
+  if (already == 0) return copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
+  if (same_file(si, di)) return copied(already);
+  CopyResult r = copy_inspected(src, dst, si, di, after(options, already), nullptr,
+                                io::file_size(si), already);
+  // The rest was only end of file (which the file → file chain finds with
+  // read): the bytes came by copy_file_range.
+  if (!r.error && r.bytes == already) r.path = CopyPath::kCopyFileRange;
+  return r;
+}
+
 }  // namespace
 
 std::string_view to_string(CopyPath path) noexcept {
@@ -314,11 +404,13 @@ std::string_view to_string(CopyPath path) noexcept {
 }
 
 CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
-  FdInfo si;
-  FdInfo di;
-  if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
-  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
-  return copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
+  CopyResult r = copy_fd_inspecting(src, dst, options);
+  if (!r.error && r.path == CopyPath::kCopyFileRange) {
+    last_file_pair = {src, dst};
+  } else if (src == last_file_pair.src && dst == last_file_pair.dst) {
+    last_file_pair = {};
+  }
+  return r;
 }
 
 PreparedCopy prepare_copy(int src, int dst) {

@@ -1,0 +1,234 @@
+// copy_fd's per-thread hint (src/io/copy_fd.cpp): after a file → file copy
+// by copy_file_range, the next copy between the same descriptor numbers
+// starts with copy_file_range before inspecting anything. These tests make
+// the numbers name something else between two copies (dup2 onto them) and
+// check that each copy still does exactly what an uninspected copy_fd
+// does: the bytes, the count, the path, the errors.
+//
+// Example: build/release/tests/copy_hint_test --gtest_filter='*SameFile*'
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "copy_test_util.hpp"
+#include "zerolab/copy.hpp"
+
+namespace zerolab {
+namespace {
+
+using copy_test::create_file;
+using copy_test::pattern;
+using copy_test::pread_all;
+using copy_test::read_all;
+using copy_test::TempDir;
+using copy_test::write_all;
+
+// Two files and a copy between them that leaves the hint on (src, dst).
+class CopyHint : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    src_ = create_file(dir_.file("src"), data_);
+    dst_ = create_file(dir_.file("dst"), "");
+    ASSERT_GE(src_, 0);
+    ASSERT_GE(dst_, 0);
+    warm();
+  }
+  void TearDown() override {
+    close(src_);
+    close(dst_);
+  }
+
+  // A whole-file copy, then the same again from the start: the second
+  // runs on the hint.
+  void warm() {
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+      ASSERT_EQ(lseek(dst_, 0, SEEK_SET), 0);
+      const CopyResult r = copy_fd(src_, dst_);
+      ASSERT_FALSE(r.error) << r.message;
+      ASSERT_EQ(r.bytes, data_.size());
+      ASSERT_EQ(r.path, CopyPath::kCopyFileRange);
+    }
+    ASSERT_EQ(pread_all(dst_), data_);
+  }
+
+  // Makes `number` name what `fd` names, and closes `fd`.
+  static void renumber(int fd, int number) {
+    ASSERT_EQ(dup2(fd, number), number);
+    close(fd);
+  }
+
+  TempDir dir_{"/tmp"};
+  const std::string data_ = pattern(20000);
+  int src_ = -1;
+  int dst_ = -1;
+};
+
+TEST_F(CopyHint, RepeatedCopiesAreExact) {
+  CopyOptions o;
+  o.max_bytes = 7000;
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  ASSERT_EQ(lseek(dst_, 0, SEEK_SET), 0);
+  ASSERT_EQ(ftruncate(dst_, 0), 0);
+  for (int i = 0; i < 3; ++i) {
+    const CopyResult r = copy_fd(src_, dst_, o);
+    ASSERT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.bytes, i < 2 ? 7000u : 6000u);  // the third reaches the end at 20000
+    EXPECT_EQ(r.path, CopyPath::kCopyFileRange);
+  }
+  EXPECT_EQ(lseek(src_, 0, SEEK_CUR), 20000);
+  EXPECT_EQ(lseek(dst_, 0, SEEK_CUR), 20000);
+  EXPECT_EQ(pread_all(dst_), data_);
+  // At end of file: nothing, and no error.
+  const CopyResult r = copy_fd(src_, dst_, o);
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 0u);
+}
+
+TEST_F(CopyHint, PositionalCopiesAreExact) {
+  CopyOptions o;
+  o.src_offset = 15000;
+  o.dst_offset = 100;
+  // Unlimited from an offset: the rest of the source, file positions alone.
+  CopyResult r = copy_fd(src_, dst_, o);
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 5000u);
+  r = copy_fd(src_, dst_, o);
+  EXPECT_EQ(r.bytes, 5000u);
+  EXPECT_EQ(lseek(src_, 0, SEEK_CUR), 20000);
+  EXPECT_EQ(pread_all(dst_), data_.substr(0, 100) + data_.substr(15000) + data_.substr(5100));
+  // More asked than there is.
+  o.max_bytes = 9000;
+  r = copy_fd(src_, dst_, o);
+  EXPECT_EQ(r.bytes, 5000u);
+  EXPECT_EQ(r.path, CopyPath::kCopyFileRange);
+}
+
+TEST_F(CopyHint, DestinationNumberNowAPipe) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  renumber(p[1], dst_);
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  const CopyResult r = copy_fd(src_, dst_);
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, data_.size());
+  EXPECT_EQ(r.path, CopyPath::kSendfile);
+  close(dst_);
+  dst_ = -1;
+  EXPECT_EQ(read_all(p[0]), data_);
+  close(p[0]);
+}
+
+TEST_F(CopyHint, SourceNumberNowAPipe) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  write_all(p[1], "from a pipe", 11);
+  close(p[1]);
+  renumber(p[0], src_);
+  ASSERT_EQ(ftruncate(dst_, 0), 0);
+  ASSERT_EQ(lseek(dst_, 0, SEEK_SET), 0);
+  const CopyResult r = copy_fd(src_, dst_);
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 11u);
+  EXPECT_EQ(r.path, CopyPath::kSplice);
+  EXPECT_EQ(pread_all(dst_), "from a pipe");
+}
+
+TEST_F(CopyHint, DestinationNumberNowAppends) {
+  const int append = open(dir_.file("dst").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  ASSERT_GE(append, 0);
+  renumber(append, dst_);
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  const CopyResult r = copy_fd(src_, dst_);
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, data_.size());
+  const int check = open(dir_.file("dst").c_str(), O_RDONLY | O_CLOEXEC);
+  EXPECT_EQ(pread_all(check), data_ + data_);
+  close(check);
+  // dst_offset with O_APPEND is refused as before, naming the descriptor.
+  CopyOptions o;
+  o.dst_offset = 0;
+  const CopyResult refused = copy_fd(src_, dst_, o);
+  EXPECT_EQ(refused.error, std::errc::invalid_argument);
+  EXPECT_EQ(refused.message, "destination fd " + std::to_string(dst_) +
+                                 " is O_APPEND: writes ignore dst_offset, so it cannot be given");
+}
+
+TEST_F(CopyHint, DestinationNumberNowNotWritable) {
+  const int ro = open(dir_.file("dst").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(ro, 0);
+  renumber(ro, dst_);
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  const CopyResult r = copy_fd(src_, dst_);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "destination fd " + std::to_string(dst_) + " is not open for writing");
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(lseek(src_, 0, SEEK_CUR), 0);
+}
+
+// The destination number now names the source file, at its end: one copy
+// of what the file held, not a copy that reads its own output.
+TEST_F(CopyHint, DestinationNumberNowTheSourceFile) {
+  const int same = open(dir_.file("src").c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(same, 0);
+  renumber(same, dst_);
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  ASSERT_EQ(lseek(dst_, 0, SEEK_END), 20000);
+  CopyResult r = copy_fd(src_, dst_);
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, data_.size());
+  EXPECT_EQ(pread_all(src_), data_ + data_);
+  // A limit past the end: the copy stops at the size the file had.
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  CopyOptions o;
+  o.max_bytes = 100000;
+  r = copy_fd(src_, dst_, o);
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 2 * data_.size());
+  EXPECT_EQ(pread_all(src_), data_ + data_ + data_ + data_);
+  // Ranges that overlap are refused as without the hint.
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  ASSERT_EQ(lseek(dst_, 100, SEEK_SET), 100);
+  r = copy_fd(src_, dst_);
+  EXPECT_EQ(r.error, std::errc::invalid_argument);
+  EXPECT_EQ(r.message, "source fd " + std::to_string(src_) + " and destination fd " +
+                           std::to_string(dst_) + " are the same file and the byte ranges overlap");
+  EXPECT_EQ(pread_all(src_), data_ + data_ + data_ + data_);
+}
+
+// The source number now names a procfs file, whose st_size is 0: read to
+// its end as without the hint.
+TEST_F(CopyHint, SourceNumberNowAProcfsFile) {
+  const int self = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(self, 0);
+  const std::string want = read_all(self);
+  ASSERT_FALSE(want.empty());
+  ASSERT_EQ(lseek(self, 0, SEEK_SET), 0);
+  renumber(self, src_);
+  for (const std::uint64_t limit : {CopyOptions::kNoLimit, std::uint64_t{1} << 20}) {
+    ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+    ASSERT_EQ(ftruncate(dst_, 0), 0);
+    ASSERT_EQ(lseek(dst_, 0, SEEK_SET), 0);
+    CopyOptions o;
+    o.max_bytes = limit;
+    const CopyResult r = copy_fd(src_, dst_, o);
+    EXPECT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.bytes, want.size());
+    EXPECT_EQ(r.path, CopyPath::kReadWrite);
+    EXPECT_EQ(pread_all(dst_), want);
+  }
+}
+
+TEST_F(CopyHint, ANumberNowClosedIsReported) {
+  close(dst_);
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  const CopyResult r = copy_fd(src_, dst_);
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "destination fd " + std::to_string(dst_) + ": Bad file descriptor");
+  dst_ = -1;
+}
+
+}  // namespace
+}  // namespace zerolab
