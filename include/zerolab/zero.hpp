@@ -18,10 +18,13 @@
 // rule's method against the others, about 1 ms, never more than 3 ms of
 // measuring (a preempted calibration leaves the remaining sizes to the
 // rule; zero_config().calibration_ms says how long it took); another method
-// takes a size over only when it beat the rule's by 25% or more in the
-// median (1.25x: here the methods trade places by up to 20% from one
-// moment to the next), so the bands do not change from process to process
-// with the noise. Sizes from 1 MiB follow the rule unmeasured (nothing is
+// takes a size over only when it beat the rule's by 11% or more in the
+// median (1/0.90), so the bands do not change from process to process with
+// the noise: on an Ice Lake vCPU the methods traded places by up to 20%
+// from one moment to the next at 4-32 KiB, where a 1.25x bar kept rep
+// stosb; on an AMD EPYC vCPU (Firecracker) vector stores beat rep stosb by
+// 1.13-1.32x at 64-256 KiB in every calibration, which that bar left at
+// 0.65x of the best. Sizes from 1 MiB follow the rule unmeasured (nothing is
 // timed on the caller's buffers). zero_config() says which bands are in
 // force and why: the rule, and each size's verdict.
 // Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands are the rule.
