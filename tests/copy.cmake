@@ -10,6 +10,9 @@ zerolab_add_test(copy_path_test SOURCES copy_path_test.cpp LIBS zerolab_io LABEL
 # copy_fd's per-thread hint: the descriptor numbers of the last file → file
 # copy, renumbered to name other things between copies.
 zerolab_add_test(copy_hint_test SOURCES copy_hint_test.cpp LIBS zerolab_io LABELS io)
+# copy_fd's choice of path learned from the first large copies of a kind.
+zerolab_add_test(copy_learning_test SOURCES copy_learning_test.cpp LIBS zerolab_io
+  LABELS io concurrent)
 # copy_fd on a pair prepared once (prepare_copy).
 zerolab_add_test(copy_prepared_test SOURCES copy_prepared_test.cpp LIBS zerolab_io LABELS io)
 zerolab_add_test(copy_fault_test SOURCES copy_fault_test.cpp LIBS zerolab_io LABELS io)

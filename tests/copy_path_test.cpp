@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <utility>
@@ -24,6 +25,10 @@ namespace zerolab {
 namespace {
 
 using namespace copy_test;  // NOLINT(google-build-using-namespace): the shared helpers
+
+// These tests check the rule's table, so learning is off for the whole
+// binary (read at the first large copy; copy_learning_test has it on).
+const bool kRuleOnly = setenv("ZEROLAB_COPY_LEARN", "0", 1) == 0;
 
 constexpr CopyPath kPaths[] = {CopyPath::kClone, CopyPath::kCopyFileRange, CopyPath::kSendfile,
                                CopyPath::kSplice, CopyPath::kReadWrite};

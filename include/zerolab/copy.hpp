@@ -22,9 +22,29 @@
 //
 // "At most 128 KiB to copy" is min(max_bytes, the source's size); for a
 // prepared pair (below) max_bytes alone. plan_copy() says the same without
-// copying. The choice is a fixed rule, chosen from the pairs
-// examples/copy_bench measures (README, "copy_fd"): no per-process
-// learning, so two runs take the same path.
+// copying.
+//
+// The table is where each process starts. Which of sendfile, splice and
+// read/write is fastest for a pair with a pipe or socket end depends on the
+// kernel and the machine (copy_bench Race on one VM: splice from a pipe
+// into a file took 1.5x the time of read/write, sendfile into a loopback
+// TCP socket 1.3x), so a process learns it per pair kind (the two
+// CopyEnds): a copy expected to move at least 256 KiB (min(max_bytes, a
+// file source's size); a pipe or socket source counts as unbounded) takes
+// the kind's allowed paths in turn, the table's first, until each has
+// finished 5 copies of at least 256 KiB; from then on such copies take
+// the path with the smallest median time per byte, unless it beats the
+// table's by less than 5%. A kind that never gets enough large samples
+// keeps the table after 64 tries. Copies below 256 KiB, file → file
+// (copy_file_range stays in the kernel) and forced paths always follow the
+// table. plan_copy() reports a learned choice with its reason. Each
+// learning copy is a whole, exact copy_fd on an allowed path: what it
+// costs is the time of a slower path for a few of the first large copies.
+// Learning allocates nothing; a thread allocates its read/write buffer
+// (128 KiB) the first time it takes read/write, whether the table or the
+// learning sent it there, and nothing per call after that.
+// Set ZEROLAB_COPY_LEARN=0 in the environment (read once per process) to
+// keep the table everywhere, so that two runs take the same paths.
 //
 // What a one-shot call costs on top of the transfer is the inspection: one
 // statx per descriptor, SO_TYPE for a socket, getpeername for a socket fed
@@ -64,7 +84,9 @@
 //
 // Thread-safety: copy_fd, copy_file, plan_copy and prepare_copy may be
 // called from any number of threads at once (each thread has its own pipe
-// cache and buffer); a PreparedCopy is read-only and can be shared. Two
+// cache and buffer; the learned paths are shared, a mutex per pair kind
+// while it learns and one atomic load after); a PreparedCopy is read-only
+// and can be shared. Two
 // copies must not share a descriptor whose file position they use. Not
 // async-signal-safe.
 //
@@ -127,6 +149,8 @@ struct CopyPlan {
   unsigned allowed = 0;             // bit (1u << int(p)) for each path p the pair allows
   const char* reason = "";          // why `path` (or why refused); a static string
   std::error_code error;            // why refused, when a descriptor could not be inspected
+  CopyEnd src = CopyEnd::kOther;    // the kinds the plan is for
+  CopyEnd dst = CopyEnd::kOther;
 
   bool allows(CopyPath p) const noexcept { return ((allowed >> static_cast<unsigned>(p)) & 1u) != 0; }
 };

@@ -12,6 +12,7 @@
 #include "io/copier.hpp"
 #include "io/copy_plan.hpp"
 #include "io/fd_info.hpp"
+#include "io/path_learning.hpp"
 #include "zerolab/copy.hpp"
 
 namespace zerolab {
@@ -138,10 +139,10 @@ CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
   return {};
 }
 
-// The path the rule takes for a pair that is not file → file.
-CopyPath auto_path(int src, int dst, FdInfo& si, FdInfo& di) {
+// The rule's plan for a pair that is not file → file.
+CopyPlan auto_plan(int src, int dst, FdInfo& si, FdInfo& di) {
   const CopyEnd src_end = io::source_end(src, si);
-  return plan_copy(src_end, io::destination_end(dst, di, src_end)).path;
+  return plan_copy(src_end, io::destination_end(dst, di, src_end));
 }
 
 // Runs the one path `path` (allowed for the pair). A path that declines
@@ -176,12 +177,17 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   // The first path: forced, the file → file chain, sendfile for a small
   // copy into a stream socket, or the rule for the pair (an O_APPEND
   // destination is seen as a file until its flags are read).
+  // A large copy may take the path this process learned for the pair
+  // kind, or be one of the copies it learns from (path_learning.hpp).
   CopyPath first = options.path;
+  const std::uint64_t expected = io::expected_bytes(si, options.max_bytes, size_hint);
+  io::PathTrial trial;
   if (!forced && !(src_file && di.kind == FdKind::kRegular)) {
-    if (io::small_into_socket(si, di, std::min(options.max_bytes, size_hint))) {
+    if (io::small_into_socket(si, di, expected)) {
       first = io::small_into_socket_path(dst, di);
     } else {
-      first = known != nullptr ? known->path : auto_path(src, dst, si, di);
+      trial = io::choose_path(known != nullptr ? *known : auto_plan(src, dst, si, di), expected);
+      first = trial.path;
     }
   }
   // The open flags cost a system call per descriptor, so they are read up
@@ -200,7 +206,8 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   if (!lazy_flags) {
     if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) return bad;
     if (!forced && known == nullptr && di.kind == FdKind::kRegular && di.append()) {
-      first = auto_path(src, dst, si, di);
+      trial = {};
+      first = auto_plan(src, dst, si, di).path;
     }
   }
   const bool dst_file = di.kind == FdKind::kRegular && !di.append();
@@ -273,6 +280,8 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
     c.path = CopyPath::kReadWrite;
     step = c.read_write_loop();
   }
+
+  io::record_trial(trial, c.path, c.written - already, step == Step::kDone);
 
   if (step == Step::kError && c.unwritten > 0 && !c.src_positional && si.seekable()) {
     // Leave a seekable source just after the bytes the destination got.

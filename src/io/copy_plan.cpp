@@ -8,6 +8,7 @@
 #include <string>
 
 #include "io/fd_info.hpp"
+#include "io/path_learning.hpp"
 
 namespace zerolab {
 namespace {
@@ -27,9 +28,8 @@ CopyPlan make(CopyPath path, unsigned allowed, const char* reason) noexcept {
   return p;
 }
 
-}  // namespace
-
-CopyPlan plan_copy(CopyEnd src, CopyEnd dst) noexcept {
+// copy.hpp's table.
+CopyPlan rule(CopyEnd src, CopyEnd dst) noexcept {
   using P = CopyPath;
   const unsigned rw = bit(P::kReadWrite);
   if (src == CopyEnd::kFile && dst == CopyEnd::kFile) {
@@ -53,6 +53,15 @@ CopyPlan plan_copy(CopyEnd src, CopyEnd dst) noexcept {
     return make(P::kSplice, bit(P::kSplice) | rw, "from a pipe or socket: splice saves one copy");
   }
   return make(P::kReadWrite, rw, "read/write is the only path for this pair");
+}
+
+}  // namespace
+
+CopyPlan plan_copy(CopyEnd src, CopyEnd dst) noexcept {
+  CopyPlan plan = rule(src, dst);
+  plan.src = src;
+  plan.dst = dst;
+  return plan;
 }
 
 namespace io {
@@ -106,6 +115,10 @@ std::uint64_t file_size(const FdInfo& info) noexcept {
   return info.st.st_size > 0 ? static_cast<std::uint64_t>(info.st.st_size) : 0;
 }
 
+std::uint64_t expected_bytes(const FdInfo& si, std::uint64_t max_bytes, std::uint64_t size_hint) noexcept {
+  return si.kind == FdKind::kRegular ? std::min(max_bytes, size_hint) : max_bytes;
+}
+
 CopyPlan inspect_pair(int src, int dst, FdInfo& si, FdInfo& di, bool any_size_pseudo_fs) noexcept {
   CopyPlan refused;
   if (int e = inspect_fd(src, si, /*source=*/true); e != 0) {
@@ -155,6 +168,11 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
     plan.path = CopyPath::kSendfile;
     plan.reason = "a small copy from a file into a stream socket: sendfile, one call (copy_bench "
                   "Race, 16 KiB)";
+  } else if (const CopyPath learned = io::learned_path(plan);
+             learned != CopyPath::kNone &&
+             io::expected_bytes(si, options.max_bytes, io::file_size(si)) >= io::kLearnFrom) {
+    plan.path = learned;
+    plan.reason = "learned in this process: the fastest of its first large copies of this kind";
   }
   return plan;
 }

@@ -1,0 +1,149 @@
+// copy_fd's per-process choice of path per pair kind (path_learning.hpp).
+#include "io/path_learning.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace zerolab::io {
+namespace {
+
+constexpr int kEnds = static_cast<int>(CopyEnd::kOther) + 1;
+
+// What one pair kind has learned. `decided` is written once, after
+// `candidates`, and read without the mutex.
+struct Learner {
+  std::atomic<int> decided{-1};
+  std::mutex mu;
+  bool initialized = false;
+  int count = 0;
+  CopyPath candidates[kMaxCandidates] = {};
+  int attempts = 0;
+  int samples[kMaxCandidates] = {};
+  double ns_per_byte[kMaxCandidates][kSamples] = {};
+};
+
+Learner g_learners[kEnds][kEnds];
+
+std::int64_t now_ns() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+Learner& learner_of(const CopyPlan& plan) noexcept {
+  return g_learners[static_cast<int>(plan.src)][static_cast<int>(plan.dst)];
+}
+
+// The rule's path first, then the other paths of the plan that learning
+// may choose. REQUIRES: l.mu held.
+void initialize(Learner& l, const CopyPlan& plan) noexcept {
+  if (l.initialized) return;
+  l.initialized = true;
+  l.candidates[l.count++] = plan.path;
+  for (const CopyPath p : {CopyPath::kSendfile, CopyPath::kSplice, CopyPath::kReadWrite}) {
+    if (p != plan.path && plan.allows(p) && l.count < kMaxCandidates) l.candidates[l.count++] = p;
+  }
+}
+
+double median(double* v, int n) noexcept {
+  std::sort(v, v + n);
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Decides from the samples so far: a candidate without a full set of
+// samples cannot win. REQUIRES: l.mu held.
+void decide(Learner& l) noexcept {
+  double medians[kMaxCandidates];
+  int complete = 0;
+  for (int i = 0; i < l.count; ++i) {
+    if (l.samples[i] < kSamples) {
+      medians[i] = -1;
+      continue;
+    }
+    double v[kSamples];
+    std::copy(l.ns_per_byte[i], l.ns_per_byte[i] + kSamples, v);
+    medians[i] = median(v, kSamples);
+    ++complete;
+  }
+  int chosen = 0;
+  if (medians[0] > 0 && complete > 1) chosen = pick_candidate(medians, l.count, kBar);
+  l.decided.store(chosen, std::memory_order_release);
+}
+
+}  // namespace
+
+bool learning_enabled() noexcept {
+  static const bool enabled = [] {
+    const char* v = std::getenv("ZEROLAB_COPY_LEARN");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
+
+int pick_candidate(const double* medians, int count, double bar) noexcept {
+  int best = 0;
+  for (int i = 1; i < count; ++i) {
+    if (medians[i] > 0 && medians[i] < medians[best]) best = i;
+  }
+  return best != 0 && medians[best] <= bar * medians[0] ? best : 0;
+}
+
+PathTrial choose_path(const CopyPlan& plan, std::uint64_t expected) noexcept {
+  PathTrial t;
+  t.path = plan.path;
+  if (expected < kLearnFrom || !learning_enabled()) return t;
+  Learner& l = learner_of(plan);
+  if (const int d = l.decided.load(std::memory_order_acquire); d >= 0) {
+    t.path = l.candidates[d];
+    return t;
+  }
+  std::lock_guard lock(l.mu);
+  initialize(l, plan);
+  if (const int d = l.decided.load(std::memory_order_relaxed); d >= 0) {
+    t.path = l.candidates[d];
+    return t;
+  }
+  if (l.count < 2 || ++l.attempts > kMaxAttempts) {
+    decide(l);
+    t.path = l.candidates[l.decided.load(std::memory_order_relaxed)];
+    return t;
+  }
+  int fewest = 0;
+  for (int i = 1; i < l.count; ++i) {
+    if (l.samples[i] < l.samples[fewest]) fewest = i;
+  }
+  t.path = l.candidates[fewest];
+  t.kind = static_cast<int>(plan.src) * kEnds + static_cast<int>(plan.dst);
+  t.candidate = fewest;
+  t.start_ns = now_ns();
+  return t;
+}
+
+void record_trial(const PathTrial& trial, CopyPath taken, std::uint64_t bytes, bool ok) noexcept {
+  if (trial.kind < 0 || !ok || taken != trial.path || bytes < kSampleFrom) return;
+  const double ns = static_cast<double>(now_ns() - trial.start_ns);
+  Learner& l = g_learners[trial.kind / kEnds][trial.kind % kEnds];
+  std::lock_guard lock(l.mu);
+  if (l.decided.load(std::memory_order_relaxed) >= 0) return;
+  int& n = l.samples[trial.candidate];
+  if (n >= kSamples) return;
+  l.ns_per_byte[trial.candidate][n++] = ns / static_cast<double>(bytes);
+  for (int i = 0; i < l.count; ++i) {
+    if (l.samples[i] < kSamples) return;
+  }
+  decide(l);
+}
+
+CopyPath learned_path(const CopyPlan& plan) noexcept {
+  if (!learning_enabled()) return CopyPath::kNone;
+  Learner& l = learner_of(plan);
+  const int d = l.decided.load(std::memory_order_acquire);
+  return d >= 0 ? l.candidates[d] : CopyPath::kNone;
+}
+
+}  // namespace zerolab::io

@@ -1,0 +1,69 @@
+// src/io/path_learning.hpp — copy_fd's choice of path for a pair kind,
+// learned in each process from its first large copies (copy.hpp).
+//
+// For a pair of kinds whose plan allows more than one of sendfile, splice
+// and read/write (every pair with a pipe or socket end; file → file keeps
+// copy_file_range), a copy expected to move at least kLearnFrom bytes
+// takes the candidates in turn, the rule's first, until each has
+// kSamples timed copies of at least kSampleFrom bytes. From then on such
+// copies take the candidate with the smallest median time per byte, unless
+// it beats the rule's path by less than kBar (then the rule's stays): on
+// one machine splice from a pipe into a file was 1.5x slower than
+// read/write, on another the rule's choice. A kind whose copies stay too
+// small to time keeps the rule after kMaxAttempts tries. Smaller copies
+// always take the rule. ZEROLAB_COPY_LEARN=0 in the environment (read
+// once) keeps the rule everywhere, so two runs take the same paths.
+//
+// Thread-safety: any number of threads; a mutex per pair kind while it
+// learns, one atomic load once it has decided. Allocates nothing.
+//
+// Example:
+//   PathTrial trial = choose_path(plan, expected_bytes);
+//   ... copy along trial.path ...
+//   record_trial(trial, path_taken, bytes, succeeded);
+#ifndef ZEROLAB_SRC_IO_PATH_LEARNING_HPP_
+#define ZEROLAB_SRC_IO_PATH_LEARNING_HPP_
+
+#include <cstdint>
+
+#include "zerolab/copy.hpp"
+
+namespace zerolab::io {
+
+constexpr std::uint64_t kLearnFrom = std::uint64_t{256} << 10;
+constexpr std::uint64_t kSampleFrom = std::uint64_t{256} << 10;
+constexpr int kSamples = 5;
+constexpr int kMaxAttempts = 64;
+constexpr double kBar = 0.95;  // a challenger's median over the rule's
+constexpr int kMaxCandidates = 3;
+
+// One copy's path, and what to time when it is a learning copy.
+struct PathTrial {
+  CopyPath path = CopyPath::kNone;
+  int kind = -1;       // the pair kind learning from this copy; -1: none
+  int candidate = -1;  // which of its candidates
+  std::int64_t start_ns = 0;
+};
+
+// The path for a copy between ends of plan.src and plan.dst expected to
+// move `expected` bytes (CopyOptions::kNoLimit when not known).
+PathTrial choose_path(const CopyPlan& plan, std::uint64_t expected) noexcept;
+
+// Counts a learning copy that moved `bytes` along `taken` (a sample only
+// when it succeeded on the trial's path and moved at least kSampleFrom).
+void record_trial(const PathTrial& trial, CopyPath taken, std::uint64_t bytes, bool ok) noexcept;
+
+// The decided path of the pair kind, or kNone while it learns (or learning
+// is off, or the plan has one candidate).
+CopyPath learned_path(const CopyPlan& plan) noexcept;
+
+// The decision: index of the candidate to keep given each candidate's
+// median time per byte (medians[0] the rule's).
+int pick_candidate(const double* medians, int count, double bar) noexcept;
+
+// Whether learning is on (ZEROLAB_COPY_LEARN is not "0").
+bool learning_enabled() noexcept;
+
+}  // namespace zerolab::io
+
+#endif  // ZEROLAB_SRC_IO_PATH_LEARNING_HPP_

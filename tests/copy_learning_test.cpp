@@ -1,0 +1,136 @@
+// copy_fd's per-process choice of path for a pair kind, learned from its
+// first large copies (src/io/path_learning.hpp): every copy, learning or
+// decided, takes a path its pair allows and moves exactly the bytes; the
+// choice, once made, stays; small copies keep the rule; the decision rule
+// itself on fixed medians. No timing is asserted: which path wins is the
+// machine's.
+//
+// Example: build/release/tests/copy_learning_test
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "copy_test_util.hpp"
+#include "io/path_learning.hpp"
+#include "zerolab/copy.hpp"
+
+namespace zerolab {
+namespace {
+
+using namespace copy_test;  // NOLINT(google-build-using-namespace): the shared helpers
+
+TEST(PickCandidate, TheRuleStaysUnlessAnotherIsFasterByTheBar) {
+  struct Case {
+    std::vector<double> medians;  // [0] the rule's; -1: not enough samples
+    int want;
+  };
+  const Case cases[] = {
+      {{1.0, 0.96}, 0},         // 4% faster: under the bar
+      {{1.0, 0.95}, 1},         // exactly the bar
+      {{1.0, 0.50, 0.40}, 2},   // the fastest, not the first that passes
+      {{1.0, 1.20, 2.00}, 0},   // the rule is fastest
+      {{1.0, -1, 0.90}, 2},     // an incomplete candidate cannot win
+      {{1.0, -1, -1}, 0},
+      {{1.0}, 0},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(io::pick_candidate(c.medians.data(), static_cast<int>(c.medians.size()), 0.95),
+              c.want)
+        << "medians[1]=" << (c.medians.size() > 1 ? c.medians[1] : 0);
+  }
+}
+
+// One pipe → file copy of `data`; returns the path and checks the bytes.
+CopyPath pipe_to_file(const TempDir& disk, const std::string& data, const char* name,
+                      std::uint64_t max_bytes = CopyOptions::kNoLimit) {
+  int p[2];
+  EXPECT_EQ(pipe2(p, O_CLOEXEC), 0);
+  const int out = create_file(disk.file(name), "");
+  CopyResult r;
+  {
+    Feed feed(p[1], data);
+    CopyOptions o;
+    o.max_bytes = max_bytes;
+    r = copy_fd(p[0], out, o);
+    close(p[0]);  // a writer with more to write than was copied gets EPIPE
+  }
+  const std::uint64_t want = std::min<std::uint64_t>(max_bytes, data.size());
+  EXPECT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, want);
+  EXPECT_EQ(pread_all(out), data.substr(0, static_cast<std::size_t>(want)));
+  close(out);
+  return r.path;
+}
+
+TEST(CopyLearning, LearnsAmongTheAllowedPathsThenKeepsItsChoice) {
+  ASSERT_TRUE(io::learning_enabled());
+  TempDir disk("/tmp");
+  const std::string data = pattern(300000, 9);  // above kSampleFrom
+  // Two candidates (splice, read/write), kSamples each, and some to spare.
+  std::vector<CopyPath> paths;
+  for (int i = 0; i < 2 * io::kSamples + 4; ++i) paths.push_back(pipe_to_file(disk, data, "out"));
+  int splice = 0;
+  int read_write = 0;
+  for (const CopyPath p : paths) {
+    ASSERT_TRUE(p == CopyPath::kSplice || p == CopyPath::kReadWrite) << to_string(p);
+    (p == CopyPath::kSplice ? splice : read_write) += 1;
+  }
+  EXPECT_GE(splice, io::kSamples);  // both were tried
+  EXPECT_GE(read_write, io::kSamples);
+  // Decided: the same path from now on, and plan_copy says so.
+  const CopyPlan rule = plan_copy(CopyEnd::kPipe, CopyEnd::kFile);
+  const CopyPath chosen = io::learned_path(rule);
+  ASSERT_NE(chosen, CopyPath::kNone);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(pipe_to_file(disk, data, "again"), chosen);
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  const int out = create_file(disk.file("plan"), "");
+  const CopyPlan live = plan_copy(p[0], out);
+  EXPECT_EQ(live.path, chosen);
+  if (chosen != rule.path) {
+    EXPECT_STREQ(live.reason,
+                 "learned in this process: the fastest of its first large copies of this kind");
+  }
+  close(p[0]);
+  close(p[1]);
+  close(out);
+  // A copy limited below kLearnFrom keeps the rule's path.
+  EXPECT_EQ(pipe_to_file(disk, data, "small", 1000), rule.path);
+}
+
+// Threads learning the same pair kind at once (TSan runs this).
+TEST(CopyLearning, ThreadsLearnTogetherAndEveryCopyIsExact) {
+  TempDir disk("/tmp");
+  const std::string data = pattern(400000, 4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&disk, &data, t] {
+      // A kind the other test does not touch: AF_UNIX socket → file.
+      for (int i = 0; i < io::kSamples + 2; ++i) {
+        SocketPair sp = unix_pair();
+        const int out = create_file(disk.file("t" + std::to_string(t)), "");
+        CopyResult r;
+        {
+          Feed feed(sp.a, data);
+          r = copy_fd(sp.b, out);
+        }
+        EXPECT_FALSE(r.error) << r.message;
+        EXPECT_EQ(r.bytes, data.size());
+        EXPECT_TRUE(r.path == CopyPath::kSplice || r.path == CopyPath::kReadWrite)
+            << to_string(r.path);
+        EXPECT_EQ(pread_all(out), data);
+        close(sp.b);
+        close(out);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_NE(io::learned_path(plan_copy(CopyEnd::kRemoteStream, CopyEnd::kFile)), CopyPath::kNone);
+}
+
+}  // namespace
+}  // namespace zerolab
