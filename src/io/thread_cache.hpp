@@ -18,8 +18,8 @@
 namespace zerolab::io {
 
 constexpr std::size_t kBufferSize = std::size_t{128} << 10;
-// read/write's chunk into a pipe: a default pipe's capacity.
-constexpr std::size_t kPipeChunk = std::size_t{64} << 10;
+// read/write's chunk into a pipe or socket: a default pipe's capacity.
+constexpr std::size_t kStreamChunk = std::size_t{64} << 10;
 
 struct PipeLease {
   int fds[2] = {-1, -1};
