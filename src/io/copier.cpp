@@ -7,12 +7,12 @@
 #include <sys/ioctl.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 
+#include "io/monotonic.hpp"
 #include "io/thread_cache.hpp"
 
 namespace zerolab::io {
@@ -54,9 +54,7 @@ bool may_eagain(const FdInfo& info) noexcept {
 }
 
 std::int64_t now_ms() noexcept {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+  return monotonic_ns() / 1000000;
 }
 
 }  // namespace

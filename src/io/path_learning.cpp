@@ -1,13 +1,13 @@
 // copy_fd's per-process choice of path per pair kind (path_learning.hpp).
 #include "io/path_learning.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+
+#include "io/monotonic.hpp"
 
 namespace zerolab::io {
 namespace {
@@ -19,8 +19,7 @@ constexpr int kEnds = static_cast<int>(CopyEnd::kOther) + 1;
 struct Learner {
   std::atomic<int> decided{-1};
   std::mutex mu;
-  bool initialized = false;
-  int count = 0;
+  int count = 0;  // candidates; 0 until the first learning copy
   CopyPath candidates[kMaxCandidates] = {};
   int attempts = 0;
   int samples[kMaxCandidates] = {};
@@ -29,12 +28,6 @@ struct Learner {
 
 Learner g_learners[kEnds][kEnds];
 
-std::int64_t now_ns() noexcept {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 Learner& learner_of(const CopyPlan& plan) noexcept {
   return g_learners[static_cast<int>(plan.src)][static_cast<int>(plan.dst)];
 }
@@ -42,8 +35,7 @@ Learner& learner_of(const CopyPlan& plan) noexcept {
 // The rule's path first, then the other paths of the plan that learning
 // may choose. REQUIRES: l.mu held.
 void initialize(Learner& l, const CopyPlan& plan) noexcept {
-  if (l.initialized) return;
-  l.initialized = true;
+  if (l.count > 0) return;
   l.candidates[l.count++] = plan.path;
   for (const CopyPath p : {CopyPath::kSendfile, CopyPath::kSplice, CopyPath::kReadWrite}) {
     if (p != plan.path && plan.allows(p) && l.count < kMaxCandidates) l.candidates[l.count++] = p;
@@ -120,13 +112,13 @@ PathTrial choose_path(const CopyPlan& plan, std::uint64_t expected) noexcept {
   t.path = l.candidates[fewest];
   t.kind = static_cast<int>(plan.src) * kEnds + static_cast<int>(plan.dst);
   t.candidate = fewest;
-  t.start_ns = now_ns();
+  t.start_ns = monotonic_ns();
   return t;
 }
 
 void record_trial(const PathTrial& trial, CopyPath taken, std::uint64_t bytes, bool ok) noexcept {
   if (trial.kind < 0 || !ok || taken != trial.path || bytes < kSampleFrom) return;
-  const double ns = static_cast<double>(now_ns() - trial.start_ns);
+  const double ns = static_cast<double>(monotonic_ns() - trial.start_ns);
   Learner& l = g_learners[trial.kind / kEnds][trial.kind % kEnds];
   std::lock_guard lock(l.mu);
   if (l.decided.load(std::memory_order_relaxed) >= 0) return;
