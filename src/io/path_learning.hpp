@@ -8,7 +8,7 @@
 // kSamples timed copies of at least kSampleFrom bytes. From then on such
 // copies take the candidate with the smallest median time per byte, unless
 // it beats the rule's path by less than kBar (then the rule's stays): on
-// one machine splice from a pipe into a file was 1.5x slower than
+// one machine splice from a pipe into a file was 1.3-1.8x slower than
 // read/write, on another the rule's choice. A kind whose copies stay too
 // small to time keeps the rule after kMaxAttempts tries. Smaller copies
 // always take the rule. ZEROLAB_COPY_LEARN=0 in the environment (read
