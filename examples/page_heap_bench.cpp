@@ -15,8 +15,14 @@
 //                              alike, so this figure holds where the separate
 //                              Dirty runs, seconds apart, do not; no ns/op
 //   DirtyPair/method=mutex-x2/size=64KiB  the same for zero_fill between two
-//                              bare lock/unlock pairs: the floor for any
-//                              allocator that locks once per call
+//                              bare std::mutex lock/unlock pairs: the floor
+//                              for an allocator that takes a std::mutex per call
+//   DirtyPair/.../process=threaded  the same, run after the process started
+//                              (and joined) a thread: glibc's locks, and
+//                              PageHeap's, skip their atomic instructions
+//                              while a process has only ever had one thread;
+//                              these variants measure the locks as every
+//                              multi-threaded program pays them
 //   Touch/pages=4KiB|2MiB      first touch of 256 MiB of a new heap with
 //                              HugePages::kOff or kOn (set_bytes: MB/s = per GiB)
 //   Lock/alloc-free            allocate(64 KiB, Zero::kNo) + deallocate, one thread
@@ -31,6 +37,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "zerolab/bench.hpp"
@@ -159,31 +166,40 @@ void dirty_pair(zerolab::B& sb, std::size_t n, bool hold, Op op) {
 }
 
 ZEROLAB_BENCHMARK(DirtyPair) {
-  for (const std::size_t n : {64 * kKiB, 256 * kKiB, 1 * kMiB, 16 * kMiB}) {
-    b.run("method=pageheap/size=" + size_name(n), [n](zerolab::B& sb) {
-      dirty_pair(sb, n, false, [n](zerolab::PageHeap& heap, void*) {
-        void* q = heap.allocate(n, zerolab::Zero::kYes);
-        zerolab::do_not_optimize(q);
-        heap.deallocate(q);
+  // Single-threaded variants first: starting a thread cannot be undone.
+  for (const bool threaded : {false, true}) {
+    const std::string process = threaded ? "/process=threaded" : "";
+    const auto start_a_thread = [threaded] {
+      if (threaded) std::thread([] {}).join();
+    };
+    for (const std::size_t n : {64 * kKiB, 256 * kKiB, 1 * kMiB, 16 * kMiB}) {
+      if (threaded && n > 64 * kKiB) continue;
+      b.run("method=pageheap/size=" + size_name(n) + process, [n, start_a_thread](zerolab::B& sb) {
+        start_a_thread();
+        dirty_pair(sb, n, false, [n](zerolab::PageHeap& heap, void*) {
+          void* q = heap.allocate(n, zerolab::Zero::kYes);
+          zerolab::do_not_optimize(q);
+          heap.deallocate(q);
+        });
+      });
+    }
+    // The floor for any design that takes a std::mutex per call: two
+    // uncontended lock/unlock pairs around zero_fill.
+    b.run("method=mutex-x2/size=64KiB" + process, [start_a_thread](zerolab::B& sb) {
+      start_a_thread();
+      std::mutex mu;
+      dirty_pair(sb, 64 * kKiB, true, [&mu](zerolab::PageHeap&, void* q) {
+        mu.lock();
+        zerolab::clobber_memory();
+        mu.unlock();
+        zerolab::zero_fill(q, 64 * kKiB);
+        zerolab::clobber_memory();
+        mu.lock();
+        zerolab::clobber_memory();
+        mu.unlock();
       });
     });
   }
-  // The floor for any design that takes a lock per call: two uncontended
-  // lock/unlock pairs around zero_fill. The lock's atomic read-modify-write
-  // waits for the zeroing stores still in flight.
-  b.run("method=mutex-x2/size=64KiB", [](zerolab::B& sb) {
-    std::mutex mu;
-    dirty_pair(sb, 64 * kKiB, true, [&mu](zerolab::PageHeap&, void* q) {
-      mu.lock();
-      zerolab::clobber_memory();
-      mu.unlock();
-      zerolab::zero_fill(q, 64 * kKiB);
-      zerolab::clobber_memory();
-      mu.lock();
-      zerolab::clobber_memory();
-      mu.unlock();
-    });
-  });
 }
 
 ZEROLAB_BENCHMARK(Touch) {

@@ -543,6 +543,38 @@ TEST(PageHeapCache, FreeingACachedSpanAgainIsADoubleFree) {
   heap.deallocate(q);
 }
 
+// The span handed out last is freed without a live-map lookup
+// (last_live_start in page_heap.cpp): every bad input on it must still be
+// caught, and it must stop being special once freed.
+TEST(PageHeapCache, TheSpanHandedOutLastIsValidatedLikeAnyOther) {
+  PageHeap heap(small_arenas());
+  void* a = heap.allocate(128 * kKiB, Zero::kYes);
+  const PageHeapStats live = heap.stats();
+  EXPECT_EQ(code_of([&] { heap.deallocate(a, 64 * kKiB); }), PageHeapErrc::kSizeMismatch);
+  EXPECT_EQ(code_of([&] { heap.deallocate(a, 256 * kKiB); }), PageHeapErrc::kSizeMismatch);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(a) + kPage); }), PageHeapErrc::kInteriorPointer);
+  expect_same(live, heap.stats());
+  EXPECT_EQ(heap.check(), "");
+  heap.deallocate(a, 128 * kKiB - 1);  // rounds up to the span's size
+  EXPECT_EQ(heap.stats().in_use, 0u);
+  EXPECT_EQ(heap.stats().free_dirty, 128 * kKiB);
+  const PageHeapStats freed = heap.stats();
+  EXPECT_EQ(code_of([&] { heap.deallocate(a); }), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(code_of([&] { heap.deallocate(a, 128 * kKiB); }), PageHeapErrc::kDoubleFree);
+  expect_same(freed, heap.stats());
+  EXPECT_EQ(heap.check(), "");
+  // Taken back from the cache, it is the last span handed out again.
+  EXPECT_EQ(heap.allocate(128 * kKiB, Zero::kNo), a);
+  void* b = heap.allocate(64 * kKiB, Zero::kNo);
+  heap.deallocate(a);  // no longer the last: found through the live map
+  EXPECT_EQ(code_of([&] { heap.deallocate(a); }), PageHeapErrc::kDoubleFree);
+  heap.deallocate(b);
+  EXPECT_EQ(code_of([&] { heap.deallocate(b); }), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(heap.stats().in_use, 0u);
+  EXPECT_EQ(heap.stats().free_dirty, 192 * kKiB);
+  EXPECT_EQ(heap.check(), "");
+}
+
 TEST(PageHeapCache, FreesPastTheCapacityGoToTheFreeRanges) {
   constexpr std::size_t kSpans = SpanCache::kCapacity + 8;
   PageHeap heap(small_arenas(16 * kMiB));

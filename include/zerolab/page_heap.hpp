@@ -36,6 +36,9 @@
 // Thread-safety: every member function is safe to call concurrently. One
 // mutex guards the span maps and the cache, taken once per call; zeroing
 // and prefaulting run outside it; release() holds it while it madvises.
+// The mutex's uncontended unlock is a plain store, not an atomic
+// instruction (an atomic one waits for the zeroing's stores still in
+// flight); a waiter sleeps at most 200 µs past an unlock it missed.
 //
 // Example:
 //   zerolab::PageHeap heap;

@@ -10,7 +10,8 @@
 // So dirty ⊆ free, and free \ dirty is known zero: fresh from the kernel or
 // released with MADV_DONTNEED. Free dirty memory is dirty ∪ cache.
 //
-// deallocate() validates the pointer with one live-map lookup and pushes the
+// deallocate() validates the pointer with one live-map lookup (none for the
+// span handed out last, still live: last_live_start) and pushes the
 // span onto the cache (when the cache is full: back into free and dirty).
 // allocate() first takes the newest cached span of exactly its page count —
 // no map is touched, and Zero::kYes zero_fills the whole span — and on a miss
@@ -38,6 +39,7 @@
 #include "mem/page_heap_cache.hpp"
 #include "mem/page_heap_os.hpp"
 #include "mem/page_heap_ranges.hpp"
+#include "mem/plain_unlock_mutex.hpp"
 #include "zerolab/page_heap.hpp"
 #include "zerolab/zero.hpp"
 
@@ -104,7 +106,7 @@ std::string hex(const void* p) {
 }  // namespace
 
 struct PageHeap::Impl {
-  explicit Impl(PageHeapOptions o) : options(std::move(o)) {
+  explicit Impl(PageHeapOptions o) : prefault(o.prefault), options(std::move(o)) {
     huge = options.huge_pages == HugePages::kOn ||
            (options.huge_pages == HugePages::kAuto && transparent_huge_pages_available());
     arena_bytes = round_up(std::clamp<std::size_t>(options.arena_bytes, kHuge, kMaxBytes), kHuge);
@@ -133,24 +135,32 @@ struct PageHeap::Impl {
 #endif
   }
 
+  // What a cache hit and the deallocate after it touch, in one cache line:
+  // a 64 KiB zero_fill evicts the L1, and each further line of metadata is
+  // another miss on every call.
+  alignas(64) mutable internal::PlainUnlockMutex mu;
+  bool prefault = false;  // options.prefault
+  // The span handed out last, while it is still live (0 once freed): its
+  // deallocate needs no live-map lookup or cache scan to be validated.
+  std::uintptr_t last_live_start = 0;
+  std::size_t last_live_size = 0;
+  std::size_t in_use = 0;  // live spans not cached
+  std::uint64_t bytes_zeroed = 0;
+  std::uint64_t allocations = 0;
+  std::uint64_t deallocations = 0;
+  internal::SpanCache cache;
+
   PageHeapOptions options;
   bool huge = false;
   std::size_t arena_bytes = 0;
-
-  mutable std::mutex mu;
   std::vector<Arena> arenas;
   internal::NodePool pool;
   internal::RangeMap live;  // start -> end of every span handed out or cached
-  internal::SpanCache cache;
   internal::RangeSet free;
   internal::RangeSet dirty;
   std::size_t mapped = 0;
-  std::size_t in_use = 0;  // live spans not cached
-  std::uint64_t bytes_zeroed = 0;
   std::uint64_t bytes_zero_skipped = 0;
   std::uint64_t bytes_released = 0;
-  std::uint64_t allocations = 0;
-  std::uint64_t deallocations = 0;
   std::atomic<std::uint64_t> prefault_fallbacks{0};
 };
 
@@ -192,6 +202,8 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
     in_use += size;
     ++allocations;
     if (zero == Zero::kYes) bytes_zeroed += size;
+    last_live_start = start;
+    last_live_size = size;
     debug_check_locked();
     lock.unlock();
     if (zero == Zero::kYes) zero_fill(reinterpret_cast<void*>(start), size);
@@ -228,6 +240,8 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
   }
   in_use += size;
   ++allocations;
+  last_live_start = start;
+  last_live_size = size;
   debug_check_locked();
   lock.unlock();
   to_zero.zero_all();
@@ -237,7 +251,7 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
 // The end of every allocation, outside the lock once its span is zeroed.
 void* PageHeap::Impl::hand_out(std::uintptr_t start, std::size_t size, Zero zero) noexcept {
   void* p = reinterpret_cast<void*>(start);
-  if (options.prefault && !internal::prefault_pages(p, size)) {
+  if (prefault && !internal::prefault_pages(p, size)) {
     prefault_fallbacks.fetch_add(1, std::memory_order_relaxed);
   }
 #ifndef NDEBUG
@@ -283,11 +297,22 @@ PageHeapErrc PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
   if (ptr == nullptr) return PageHeapErrc::kNullPointer;
   const auto p = reinterpret_cast<std::uintptr_t>(ptr);
   std::lock_guard lock(mu);
+  // The span handed out last is live and not cached: no lookup needed.
+  if (p == last_live_start && !cache.full() &&
+      (n == 0 || (n <= kMaxBytes && round_up(n, kPage) == last_live_size))) {
+    cache.push(p, last_live_size);  // stays in `live`; free and dirty from now on
+    in_use -= last_live_size;
+    last_live_start = 0;
+    ++deallocations;
+    debug_check_locked();
+    return kOk;
+  }
   auto it = live.find(p);
   if (it == live.end()) return classify_unknown(p);
   if (cache.contains(p)) return PageHeapErrc::kDoubleFree;
   const std::size_t size = it->second - it->first;
   if (n != 0 && (n > kMaxBytes || round_up(n, kPage) != size)) return PageHeapErrc::kSizeMismatch;
+  if (p == last_live_start) last_live_start = 0;
   if (!cache.full()) {
     cache.push(p, size);  // stays in `live`; free and dirty from now on
   } else {
@@ -381,6 +406,11 @@ std::string PageHeap::Impl::check_locked() const {
     cached_bytes += c->size;
   }
   if (cache.size() > internal::SpanCache::kCapacity || cached_bytes != cache.bytes()) return "the span cache's counts drifted";
+  if (last_live_start != 0) {
+    auto l = live.find(last_live_start);
+    if (l == live.end() || l->second - l->first != last_live_size || cache.contains(last_live_start))
+      return "the last span handed out is not a live, uncached span of its size at " + hex(reinterpret_cast<void*>(last_live_start));
+  }
   if (live_bytes != in_use + cached_bytes) return "in_use is " + std::to_string(in_use) + " and " + std::to_string(cached_bytes) + " bytes are cached, live spans hold " + std::to_string(live_bytes);
   if (free_bytes != free.bytes() || dirty_bytes != dirty.bytes()) return "free or dirty byte counts drifted";
   if (mapped != live_bytes + free_bytes) return "mapped != in_use + cached + free";

@@ -79,9 +79,11 @@ class SpanCache {
   const Span* end() const noexcept { return spans_.data() + count_; }
 
  private:
-  std::array<Span, kCapacity> spans_;
+  // The counts first: they share a cache line with the newest spans
+  // while the cache holds few.
   std::size_t count_ = 0;
   std::size_t bytes_ = 0;
+  std::array<Span, kCapacity> spans_;
 };
 
 }  // namespace zerolab::internal
