@@ -59,7 +59,9 @@ class PlainUnlockMutex {
 
   void lock() noexcept {
 #ifdef ZEROLAB_HAVE_SINGLE_THREADED
-    if (__libc_single_threaded) {
+    // (A word not free here was held by a thread that is gone, as after a
+    // fork: wait for it like any held lock rather than take it.)
+    if (__libc_single_threaded && word_.load(std::memory_order_relaxed) == kFree) {
       word_.store(kHeld, std::memory_order_relaxed);
       return;
     }
