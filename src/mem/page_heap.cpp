@@ -297,22 +297,16 @@ PageHeapErrc PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
   if (ptr == nullptr) return PageHeapErrc::kNullPointer;
   const auto p = reinterpret_cast<std::uintptr_t>(ptr);
   std::lock_guard lock(mu);
-  // The span handed out last is live and not cached: no lookup needed.
-  if (p == last_live_start && !cache.full() &&
-      (n == 0 || (n <= kMaxBytes && round_up(n, kPage) == last_live_size))) {
-    cache.push(p, last_live_size);  // stays in `live`; free and dirty from now on
-    in_use -= last_live_size;
-    last_live_start = 0;
-    ++deallocations;
-    debug_check_locked();
-    return kOk;
+  std::size_t size = 0;
+  if (p == last_live_start) {  // live and not cached: no lookup needed
+    size = last_live_size;
+  } else {
+    auto it = live.find(p);
+    if (it == live.end()) return classify_unknown(p);
+    if (cache.contains(p)) return PageHeapErrc::kDoubleFree;
+    size = it->second - it->first;
   }
-  auto it = live.find(p);
-  if (it == live.end()) return classify_unknown(p);
-  if (cache.contains(p)) return PageHeapErrc::kDoubleFree;
-  const std::size_t size = it->second - it->first;
   if (n != 0 && (n > kMaxBytes || round_up(n, kPage) != size)) return PageHeapErrc::kSizeMismatch;
-  if (p == last_live_start) last_live_start = 0;
   if (!cache.full()) {
     cache.push(p, size);  // stays in `live`; free and dirty from now on
   } else {
@@ -321,10 +315,11 @@ PageHeapErrc PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
     } catch (...) {
       return PageHeapErrc::kOutOfMemory;
     }
-    pool.give(live.extract(it));
+    pool.give(live.extract(p));
     free.insert(p, p + size, pool);
     dirty.insert(p, p + size, pool);
   }
+  if (p == last_live_start) last_live_start = 0;
   in_use -= size;
   ++deallocations;
   debug_check_locked();
