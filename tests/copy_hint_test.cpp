@@ -5,9 +5,14 @@
 // check that each copy still does exactly what an uninspected copy_fd
 // does: the bytes, the count, the path, the errors.
 //
+// The second hint: after a copy into a stream socket, a small copy between
+// the same numbers asks only SO_TYPE and then reads and sends. The same
+// renumbering checks that a stale hint reads nothing it cannot deliver.
+//
 // Example: build/release/tests/copy_hint_test --gtest_filter='*SameFile*'
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <string>
@@ -19,6 +24,8 @@ namespace zerolab {
 namespace {
 
 using copy_test::create_file;
+using copy_test::SocketPair;
+using copy_test::unix_pair;
 using copy_test::pattern;
 using copy_test::pread_all;
 using copy_test::read_all;
@@ -228,6 +235,160 @@ TEST_F(CopyHint, ANumberNowClosedIsReported) {
   EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
   EXPECT_EQ(r.message, "destination fd " + std::to_string(dst_) + ": Bad file descriptor");
   dst_ = -1;
+}
+
+// A file and the sending end of a unix stream socket, after a small copy
+// that leaves the socket hint on (src, dst). Small copies (16 KiB) fit the
+// socket's buffer, so the test reads what arrived after each copy.
+class CopySocketHint : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    src_ = create_file(dir_.file("src"), data_);
+    ASSERT_GE(src_, 0);
+    const SocketPair s = unix_pair();
+    ASSERT_GE(s.a, 0);
+    dst_ = s.a;
+    peer_ = s.b;
+    const CopyResult r = copy_fd(src_, dst_, small());
+    ASSERT_FALSE(r.error) << r.message;
+    ASSERT_EQ(r.bytes, 16384u);
+    // sendfile (the table's path) when inspected; read_write when an
+    // earlier test left the hint on these same numbers, now this socket.
+    ASSERT_TRUE(r.path == CopyPath::kSendfile || r.path == CopyPath::kReadWrite);
+    ASSERT_EQ(received(16384), data_.substr(0, 16384));
+  }
+  void TearDown() override {
+    for (int fd : {src_, dst_, peer_}) {
+      if (fd >= 0) close(fd);
+    }
+  }
+
+  static CopyOptions small() {
+    CopyOptions o;
+    o.max_bytes = 16384;
+    return o;
+  }
+
+  // Exactly `n` bytes from the peer end.
+  std::string received(std::size_t n) {
+    std::string got(n, '\0');
+    std::size_t off = 0;
+    while (off < n) {
+      const ssize_t m = recv(peer_, got.data() + off, n - off, 0);
+      if (m <= 0) break;
+      off += static_cast<std::size_t>(m);
+    }
+    got.resize(off);
+    return got;
+  }
+
+  static void renumber(int fd, int number) {
+    ASSERT_EQ(dup2(fd, number), number);
+    close(fd);
+  }
+
+  TempDir dir_{"/tmp"};
+  const std::string data_ = pattern(40000, 7);
+  int src_ = -1;
+  int dst_ = -1;
+  int peer_ = -1;
+};
+
+TEST_F(CopySocketHint, SmallCopiesReadAndSend) {
+  CopyResult r = copy_fd(src_, dst_, small());
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 16384u);
+  EXPECT_EQ(r.path, CopyPath::kReadWrite);
+  EXPECT_EQ(received(16384), data_.substr(16384, 16384));
+  // The rest of the file is shorter than max_bytes: the copy ends there.
+  r = copy_fd(src_, dst_, small());
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 40000u - 32768u);
+  EXPECT_EQ(r.path, CopyPath::kReadWrite);
+  EXPECT_EQ(received(40000 - 32768), data_.substr(32768));
+  EXPECT_EQ(lseek(src_, 0, SEEK_CUR), 40000);
+  // Without a limit (the size unknown) or above 128 KiB, copy_fd inspects.
+  ASSERT_EQ(lseek(src_, 0, SEEK_SET), 0);
+  CopyOptions big;
+  big.max_bytes = 200000;
+  r = copy_fd(src_, dst_, big);
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 40000u);
+  EXPECT_EQ(r.path, CopyPath::kSendfile);
+  EXPECT_EQ(received(40000), data_);
+}
+
+TEST_F(CopySocketHint, DestinationNumberNowAPipe) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  renumber(p[1], dst_);
+  const CopyResult r = copy_fd(src_, dst_, small());
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 16384u);
+  EXPECT_EQ(r.path, CopyPath::kSendfile);  // the table's file → pipe path
+  close(dst_);
+  dst_ = -1;
+  EXPECT_EQ(read_all(p[0]), data_.substr(16384, 16384));
+  close(p[0]);
+}
+
+// A stale hint must not consume what it cannot deliver: a pipe source and
+// a destination that is no longer a socket (here not open for writing)
+// leave the pipe's bytes where they were.
+TEST_F(CopySocketHint, NothingIsReadWhenTheDestinationIsNoLongerASocket) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  write_all(p[1], "still here", 10);
+  close(p[1]);
+  renumber(p[0], src_);
+  const int read_only = open(dir_.file("src").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(read_only, 0);
+  renumber(read_only, dst_);
+  const CopyResult r = copy_fd(src_, dst_, small());
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "destination fd " + std::to_string(dst_) + " is not open for writing");
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(read_all(src_), "still here");
+}
+
+TEST_F(CopySocketHint, SourceNumberNowADirectory) {
+  const int d = open(dir_.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(d, 0);
+  renumber(d, src_);
+  const CopyResult r = copy_fd(src_, dst_, small());
+  EXPECT_EQ(r.error, std::errc::is_a_directory);
+  EXPECT_EQ(r.message, "source fd " + std::to_string(src_) + " is a directory");
+  EXPECT_EQ(r.bytes, 0u);
+}
+
+// The peer gone: EPIPE (no SIGPIPE: this process keeps its default
+// disposition), nothing delivered, and the file position where it was.
+TEST_F(CopySocketHint, APeerThatLeftIsEpipeWithTheSourceRewound) {
+  close(peer_);
+  peer_ = -1;
+  const CopyResult r = copy_fd(src_, dst_, small());
+  EXPECT_EQ(r.error, std::errc::broken_pipe);
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(r.path, CopyPath::kReadWrite);
+  EXPECT_EQ(r.message, "write from source fd " + std::to_string(src_) + " to destination fd " +
+                           std::to_string(dst_) + ": Broken pipe (after 0 bytes)");
+  EXPECT_EQ(lseek(src_, 0, SEEK_CUR), 16384);
+}
+
+TEST_F(CopySocketHint, DestinationNumberNowADatagramSocket) {
+  int d[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, d), 0);
+  renumber(d[0], dst_);
+  CopyOptions o;
+  o.max_bytes = 1000;
+  const CopyResult r = copy_fd(src_, dst_, o);
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 1000u);
+  EXPECT_EQ(r.path, CopyPath::kReadWrite);
+  char buf[2000];
+  ASSERT_EQ(recv(d[1], buf, sizeof buf, MSG_DONTWAIT), 1000);
+  EXPECT_EQ(std::string(buf, 1000), data_.substr(16384, 1000));
+  close(d[1]);
 }
 
 }  // namespace

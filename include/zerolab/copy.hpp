@@ -62,8 +62,15 @@
 // O_APPEND, two ranges of one file apart), so a number that names
 // something else by now costs that one failed call, and copy_fd then
 // inspects as usual; a short first copy within one file ends the copy at
-// the size the file had, as the inspected copy does. Other pairs have no
-// call the kernel checks like that, so a caller that copies between the
+// the size the file had, as the inspected copy does. A small copy into a
+// stream socket skips most of it the same way: each thread also remembers
+// the numbers of its last copy into a stream socket, and a copy between
+// the same numbers with max_bytes at most 128 KiB (and no offsets or
+// forced path) asks only SO_TYPE of the destination, then reads and sends
+// with MSG_NOSIGNAL (read_write: 3 calls where the inspected copy makes
+// 6). A destination that is no longer a stream socket, or a first read
+// that fails, reads nothing, and copy_fd inspects as usual. Other pairs
+// have no such check, so a caller that copies between the
 // same two descriptors again and again prepares the pair once
 // (prepare_copy) and pays none of the inspection per call but the SIGPIPE
 // mask. A path that declines on its first call

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <string>
 
 #include "io/copier.hpp"
@@ -165,6 +166,29 @@ Step run_forced(Copier& c, CopyPath path) {
   return c.declined == 0 ? Step::kDone : c.fail(c.declined, call);
 }
 
+// CopyOptions::timeout as Copier::timeout_ms (-1: none).
+int timeout_ms_of(const CopyOptions& options) {
+  return options.timeout.count() < 0
+             ? -1
+             : static_cast<int>(std::min<std::int64_t>(options.timeout.count(), 1 << 30));
+}
+
+// What a finished or stopped Copier reports.
+CopyResult result_of(const Copier& c, int src, int dst, Step step) {
+  CopyResult r;
+  r.bytes = c.written;
+  r.path = c.path;
+  if (step == Step::kError) {
+    r.error = std::error_code(c.error, std::system_category());
+    r.message = std::string(c.failed_call) + " from " + fd_name("source", src) + " to " +
+                fd_name("destination", dst) + ": " +
+                (c.error == ETIMEDOUT ? std::string("timed out waiting for a non-blocking descriptor")
+                                      : std::system_category().message(c.error)) +
+                " (after " + std::to_string(c.written) + " bytes)";
+  }
+  return r;
+}
+
 // Everything copy_fd does once both descriptors are inspected. `known`: the
 // pair's plan from prepare_copy (a socket's type and peer are not asked
 // again), else nullptr. `size_hint`: the most the source can give
@@ -224,9 +248,7 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   c.dst_positional = options.dst_offset >= 0;
   c.src_pos = c.src_positional ? options.src_offset : 0;
   c.dst_pos = c.dst_positional ? options.dst_offset : 0;
-  c.timeout_ms = options.timeout.count() < 0
-                     ? -1
-                     : static_cast<int>(std::min<std::int64_t>(options.timeout.count(), 1 << 30));
+  c.timeout_ms = timeout_ms_of(options);
 
   // SIGPIPE can come from any write into a pipe, and from sendfile and
   // splice into a socket; read_write sends to sockets with MSG_NOSIGNAL.
@@ -294,19 +316,8 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
     }
   }
 
-  CopyResult r;
-  r.bytes = c.written;
-  r.path = c.path;
-  if (step == Step::kError) {
-    guard.finish(c.error == EPIPE);
-    r.error = std::error_code(c.error, std::system_category());
-    r.message = std::string(c.failed_call) + " from " + fd_name("source", src) + " to " +
-                fd_name("destination", dst) + ": " +
-                (c.error == ETIMEDOUT ? std::string("timed out waiting for a non-blocking descriptor")
-                                      : std::system_category().message(c.error)) +
-                " (after " + std::to_string(c.written) + " bytes)";
-  }
-  return r;
+  if (step == Step::kError) guard.finish(c.error == EPIPE);
+  return result_of(c, src, dst, step);
 }
 
 // The descriptor numbers of this thread's last copy that copy_file_range
@@ -324,6 +335,57 @@ thread_local FilePairHint last_file_pair;
 bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
   return src == last_file_pair.src && dst == last_file_pair.dst && o.path == CopyPath::kAuto &&
          !o.reflink && !o.sparse;
+}
+
+// The descriptor numbers of this thread's last copy that went into a stream
+// socket, or -1. A copy between the same numbers of at most 128 KiB
+// (max_bytes; without a limit the size is unknown) asks only whether the
+// destination is still a stream socket, one getsockopt, and then reads and
+// sends with MSG_NOSIGNAL: a read/write loop needs neither descriptor's
+// kind, size or flags, nor a SIGPIPE mask. That is 3 calls where the
+// inspected copy makes 6 (two statx, SO_TYPE, sendfile inside a SIGPIPE
+// mask) and the caller's own loop 2. A read that fails before any byte
+// moved (a directory, a descriptor not open for reading, ...) leaves
+// nothing consumed, and copy_fd then inspects as usual to say why.
+struct SocketPairHint {
+  int src = -1;
+  int dst = -1;
+};
+thread_local SocketPairHint last_socket_pair;
+
+bool hinted_socket_pair(int src, int dst, const CopyOptions& o) noexcept {
+  return src == last_socket_pair.src && dst == last_socket_pair.dst && o.path == CopyPath::kAuto &&
+         !o.reflink && !o.sparse && o.src_offset < 0 && o.dst_offset < 0 &&
+         o.max_bytes <= io::kSmallIntoSocket;
+}
+
+// The small copy of a hinted pair, or nullopt when nothing was read and
+// copy_fd must inspect (the destination is no longer a stream socket, or
+// the first read failed).
+std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOptions& options) {
+  FdInfo si;  // not asked: read/write takes any readable source
+  FdInfo di;
+  di.kind = FdKind::kSocket;
+  io::load_socket_type(dst, di);  // one getsockopt; fails on a non-socket
+  if (di.kind != FdKind::kStreamSocket) return std::nullopt;
+  Copier c;
+  c.src = src;
+  c.dst = dst;
+  c.si = &si;
+  c.di = &di;
+  c.remaining = options.max_bytes;
+  c.timeout_ms = timeout_ms_of(options);
+  c.path = CopyPath::kReadWrite;
+  const Step step = c.read_write_loop();
+  if (step == Step::kError && c.written == 0 && c.unwritten == 0 && c.error != ETIMEDOUT) {
+    return std::nullopt;
+  }
+  if (step == Step::kError && c.unwritten > 0) {
+    // Leave a seekable source just after the bytes the destination got (a
+    // pipe or socket says ESPIPE, and those bytes are gone as with any read).
+    lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
+  }
+  return result_of(c, src, dst, step);
 }
 
 // One copy_file_range of `want` bytes at the options' offsets (or the file
@@ -363,7 +425,8 @@ constexpr std::uint64_t kHintedMost = std::uint64_t{1} << 30;
 // of two). Anything else, or less than asked, goes on as copy_fd always
 // does; a short first copy within one file ends the copy, as the size of
 // then would have.
-CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options) {
+// `into_stream_socket`: set when the destination turned out to be one.
+CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool& into_stream_socket) {
   FdInfo si;
   FdInfo di;
   bool src_known = false;
@@ -387,7 +450,11 @@ CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options) {
     if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
   }
   if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
-  if (already == 0) return copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
+  if (already == 0) {
+    CopyResult r = copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
+    into_stream_socket = di.kind == FdKind::kStreamSocket;
+    return r;
+  }
   if (same_file(si, di)) return copied(already);
   CopyResult r = copy_inspected(src, dst, si, di, after(options, already), nullptr,
                                 io::file_size(si), already);
@@ -413,11 +480,23 @@ std::string_view to_string(CopyPath path) noexcept {
 }
 
 CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
-  CopyResult r = copy_fd_inspecting(src, dst, options);
+  if (hinted_socket_pair(src, dst, options)) {
+    if (std::optional<CopyResult> r = copy_into_hinted_socket(src, dst, options)) {
+      if (r->error) last_socket_pair = {};
+      return *std::move(r);
+    }
+  }
+  bool into_stream_socket = false;
+  CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket);
   if (!r.error && r.path == CopyPath::kCopyFileRange) {
     last_file_pair = {src, dst};
   } else if (src == last_file_pair.src && dst == last_file_pair.dst) {
     last_file_pair = {};
+  }
+  if (!r.error && into_stream_socket) {
+    last_socket_pair = {src, dst};
+  } else if (src == last_socket_pair.src && dst == last_socket_pair.dst) {
+    last_socket_pair = {};
   }
   return r;
 }
