@@ -32,6 +32,12 @@ using copy_test::read_all;
 using copy_test::TempDir;
 using copy_test::write_all;
 
+// Makes `number` name what `fd` names, and closes `fd`.
+void renumber(int fd, int number) {
+  ASSERT_EQ(dup2(fd, number), number);
+  close(fd);
+}
+
 // Two files and a copy between them that leaves the hint on (src, dst).
 class CopyHint : public ::testing::Test {
  protected:
@@ -59,12 +65,6 @@ class CopyHint : public ::testing::Test {
       ASSERT_EQ(r.path, CopyPath::kCopyFileRange);
     }
     ASSERT_EQ(pread_all(dst_), data_);
-  }
-
-  // Makes `number` name what `fd` names, and closes `fd`.
-  static void renumber(int fd, int number) {
-    ASSERT_EQ(dup2(fd, number), number);
-    close(fd);
   }
 
   TempDir dir_{"/tmp"};
@@ -280,11 +280,6 @@ class CopySocketHint : public ::testing::Test {
     }
     got.resize(off);
     return got;
-  }
-
-  static void renumber(int fd, int number) {
-    ASSERT_EQ(dup2(fd, number), number);
-    close(fd);
   }
 
   TempDir dir_{"/tmp"};

@@ -320,25 +320,27 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   return result_of(c, src, dst, step);
 }
 
-// The descriptor numbers of this thread's last copy that copy_file_range
-// finished file → file, or -1. Only an order of attempts: a number may name
-// another file by now, and the first call below is one the kernel checks
-// in full (both regular, on filesystems that can, the destination not
-// O_APPEND, ranges of one file apart), so a stale hint costs the one
-// call that fails before copy_fd inspects as usual.
-struct FilePairHint {
+// The two descriptor numbers of one of this thread's earlier copies (-1:
+// none). A hint only: by the next call either number may name something else.
+struct PairNumbers {
   int src = -1;
   int dst = -1;
+  bool are(int s, int d) const noexcept { return s == src && d == dst; }
 };
-thread_local FilePairHint last_file_pair;
+
+// The numbers of this thread's last copy that copy_file_range finished
+// file → file. Only an order of attempts: the first call below is one the
+// kernel checks in full (both regular, on filesystems that can, the
+// destination not O_APPEND, ranges of one file apart), so a stale hint
+// costs the one call that fails before copy_fd inspects as usual.
+thread_local PairNumbers last_file_pair;
 
 bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
-  return src == last_file_pair.src && dst == last_file_pair.dst && o.path == CopyPath::kAuto &&
-         !o.reflink && !o.sparse;
+  return last_file_pair.are(src, dst) && o.path == CopyPath::kAuto && !o.reflink && !o.sparse;
 }
 
-// The descriptor numbers of this thread's last copy that went into a stream
-// socket, or -1. A copy between the same numbers of at most 128 KiB
+// The numbers of this thread's last copy that went into a stream socket.
+// A copy between the same numbers of at most 128 KiB
 // (max_bytes; without a limit the size is unknown) asks only whether the
 // destination is still a stream socket, one getsockopt, and then reads and
 // sends with MSG_NOSIGNAL: a read/write loop needs neither descriptor's
@@ -347,15 +349,11 @@ bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
 // mask) and the caller's own loop 2. A read that fails before any byte
 // moved (a directory, a descriptor not open for reading, ...) leaves
 // nothing consumed, and copy_fd then inspects as usual to say why.
-struct SocketPairHint {
-  int src = -1;
-  int dst = -1;
-};
-thread_local SocketPairHint last_socket_pair;
+thread_local PairNumbers last_socket_pair;
 
 bool hinted_socket_pair(int src, int dst, const CopyOptions& o) noexcept {
-  return src == last_socket_pair.src && dst == last_socket_pair.dst && o.path == CopyPath::kAuto &&
-         !o.reflink && !o.sparse && o.src_offset < 0 && o.dst_offset < 0 &&
+  return last_socket_pair.are(src, dst) && o.path == CopyPath::kAuto && !o.reflink && !o.sparse &&
+         o.src_offset < 0 && o.dst_offset < 0 &&
          o.max_bytes <= io::kSmallIntoSocket;
 }
 
@@ -490,12 +488,12 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
   CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket);
   if (!r.error && r.path == CopyPath::kCopyFileRange) {
     last_file_pair = {src, dst};
-  } else if (src == last_file_pair.src && dst == last_file_pair.dst) {
+  } else if (last_file_pair.are(src, dst)) {
     last_file_pair = {};
   }
   if (!r.error && into_stream_socket) {
     last_socket_pair = {src, dst};
-  } else if (src == last_socket_pair.src && dst == last_socket_pair.dst) {
+  } else if (last_socket_pair.are(src, dst)) {
     last_socket_pair = {};
   }
   return r;
