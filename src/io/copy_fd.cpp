@@ -326,6 +326,15 @@ struct PairNumbers {
   int src = -1;
   int dst = -1;
   bool are(int s, int d) const noexcept { return s == src && d == dst; }
+  // Names (s, d) after a copy for which the hint `holds`; otherwise
+  // forgets them if it named them.
+  void update(bool holds, int s, int d) noexcept {
+    if (holds) {
+      *this = {s, d};
+    } else if (are(s, d)) {
+      *this = {};
+    }
+  }
 };
 
 // The numbers of this thread's last copy that copy_file_range finished
@@ -480,22 +489,14 @@ std::string_view to_string(CopyPath path) noexcept {
 CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
   if (hinted_socket_pair(src, dst, options)) {
     if (std::optional<CopyResult> r = copy_into_hinted_socket(src, dst, options)) {
-      if (r->error) last_socket_pair = {};
+      last_socket_pair.update(!r->error, src, dst);
       return *std::move(r);
     }
   }
   bool into_stream_socket = false;
   CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket);
-  if (!r.error && r.path == CopyPath::kCopyFileRange) {
-    last_file_pair = {src, dst};
-  } else if (last_file_pair.are(src, dst)) {
-    last_file_pair = {};
-  }
-  if (!r.error && into_stream_socket) {
-    last_socket_pair = {src, dst};
-  } else if (last_socket_pair.are(src, dst)) {
-    last_socket_pair = {};
-  }
+  last_file_pair.update(!r.error && r.path == CopyPath::kCopyFileRange, src, dst);
+  last_socket_pair.update(!r.error && into_stream_socket, src, dst);
   return r;
 }
 

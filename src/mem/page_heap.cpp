@@ -126,6 +126,14 @@ struct PageHeap::Impl {
   bool map_arena(std::size_t size, PageHeapErrc& error, int& sys_errno) noexcept;
   void* hand_out(std::uintptr_t start, std::size_t size, Zero zero) noexcept;
   void flush_cache() noexcept;
+  // The counts for the span [start, start + size) just handed out, which
+  // becomes the last live span. REQUIRES: mu held.
+  void count_allocation(std::uintptr_t start, std::size_t size) noexcept {
+    in_use += size;
+    ++allocations;
+    last_live_start = start;
+    last_live_size = size;
+  }
   PageHeapErrc classify_unknown(std::uintptr_t p) const noexcept;
   std::string check_locked() const;
   void debug_check_locked() const {
@@ -199,11 +207,8 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
   // The fast path: the newest cached span of this size, dirty as a whole and
   // still in `live`; no map changes.
   if (const std::uintptr_t start = cache.take(size); start != 0) {
-    in_use += size;
-    ++allocations;
+    count_allocation(start, size);
     if (zero == Zero::kYes) bytes_zeroed += size;
-    last_live_start = start;
-    last_live_size = size;
     debug_check_locked();
     lock.unlock();
     if (zero == Zero::kYes) zero_fill(reinterpret_cast<void*>(start), size);
@@ -238,10 +243,7 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
     bytes_zeroed += dirty_bytes;
     bytes_zero_skipped += size - dirty_bytes;
   }
-  in_use += size;
-  ++allocations;
-  last_live_start = start;
-  last_live_size = size;
+  count_allocation(start, size);
   debug_check_locked();
   lock.unlock();
   to_zero.zero_all();

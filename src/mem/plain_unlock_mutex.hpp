@@ -67,11 +67,7 @@ class PlainUnlockMutex {
       return;
     }
 #endif
-    int expected = kFree;
-    if (word_.compare_exchange_strong(expected, kHeld, std::memory_order_acquire,
-                                      std::memory_order_relaxed)) {
-      return;
-    }
+    if (try_lock()) return;
     lock_contended();
   }
 

@@ -376,6 +376,7 @@ ZEROLAB_FILL_AVX2 void fill_avx2(void* dst, std::size_t n) noexcept {
   if (__builtin_expect(n <= 256, 0)) return;
   loop_avx2(p, n);
 }
+#undef ZEROLAB_FILL_AVX2
 
 __attribute__((target("avx2,avx512f"))) void fill_avx512(void* p, std::size_t n) noexcept {
   if (n <= 64) __builtin_unreachable();  // zero_fill stores those inline
