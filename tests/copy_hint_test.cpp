@@ -9,13 +9,22 @@
 // the same numbers asks only SO_TYPE and then reads and sends. The same
 // renumbering checks that a stale hint reads nothing it cannot deliver.
 //
+// The third: after a small copy by splice or sendfile with a pipe at one
+// end, or from a stream socket into a file, the next small copy between
+// the same numbers splices after one check (the SIGPIPE mask into a pipe;
+// into a file, that it still is a regular file, and for a socket source
+// that it takes the bytes).
+//
 // Example: build/release/tests/copy_hint_test --gtest_filter='*SameFile*'
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "copy_test_util.hpp"
 #include "zerolab/copy.hpp"
@@ -384,6 +393,220 @@ TEST_F(CopySocketHint, DestinationNumberNowADatagramSocket) {
   ASSERT_EQ(recv(d[1], buf, sizeof buf, MSG_DONTWAIT), 1000);
   EXPECT_EQ(std::string(buf, 1000), data_.substr(16384, 1000));
   close(d[1]);
+}
+
+// Small copies with a pipe at one end or from a socket into a file. Each
+// test primes the hint with one inspected copy of 16 KiB (prime()), then
+// copies again between the same numbers, renumbered or not.
+class CopySpliceHint : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (int fd : open_) close(fd);
+  }
+
+  static CopyOptions small() {
+    CopyOptions o;
+    o.max_bytes = 16384;
+    return o;
+  }
+
+  int keep(int fd) {
+    if (fd >= 0) open_.push_back(fd);
+    return fd;
+  }
+  // A pipe holding `data` whose write end is closed: its read end.
+  int pipe_holding(const std::string& data) {
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) return -1;
+    write_all(p[1], data.data(), data.size());
+    close(p[1]);
+    return keep(p[0]);
+  }
+  // An empty pipe: its ends, both kept.
+  void pipe_ends(int& read_end, int& write_end) {
+    int p[2];
+    ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+    read_end = keep(p[0]);
+    write_end = keep(p[1]);
+  }
+  // Makes `number` name what `fd` names; `fd` stays open and kept.
+  static void point(int number, int fd) { ASSERT_EQ(dup2(fd, number), number); }
+
+  // The first copy of 16 KiB, which leaves the hint on (src, dst): by
+  // `inspected`, the table's path, or by splice when an earlier test of
+  // this process left the hint on these same numbers.
+  void prime(int src, int dst, CopyPath inspected) {
+    const CopyResult r = copy_fd(src, dst, small());
+    ASSERT_FALSE(r.error) << r.message;
+    ASSERT_EQ(r.bytes, 16384u);
+    ASSERT_TRUE(r.path == inspected || r.path == CopyPath::kSplice) << to_string(r.path);
+  }
+
+  TempDir dir_{"/tmp"};
+  const std::string data_ = pattern(40000, 9);
+  std::vector<int> open_;
+};
+
+TEST_F(CopySpliceHint, FileIntoPipe) {
+  const int src = keep(create_file(dir_.file("src"), data_));
+  int out = -1, dst = -1;
+  pipe_ends(out, dst);
+  prime(src, dst, CopyPath::kSendfile);
+  CopyResult r = copy_fd(src, dst, small());
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 16384u);
+  EXPECT_EQ(r.path, CopyPath::kSplice);
+  r = copy_fd(src, dst, small());  // the rest, shorter than max_bytes
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 40000u - 32768u);
+  EXPECT_EQ(r.path, CopyPath::kSplice);
+  EXPECT_EQ(lseek(src, 0, SEEK_CUR), 40000);
+  // Without a limit, copy_fd inspects.
+  ASSERT_EQ(lseek(src, 30000, SEEK_SET), 30000);
+  r = copy_fd(src, dst);
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 10000u);
+  EXPECT_EQ(r.path, CopyPath::kSendfile);
+  ASSERT_EQ(close(dst), 0);
+  open_.erase(std::find(open_.begin(), open_.end(), dst));
+  EXPECT_EQ(read_all(out), data_ + data_.substr(30000));
+}
+
+TEST_F(CopySpliceHint, PipeIntoFile) {
+  const int src = pipe_holding(data_);
+  const int dst = keep(create_file(dir_.file("dst"), ""));
+  prime(src, dst, CopyPath::kSplice);
+  for (const std::uint64_t expected : {16384u, 40000u - 32768u, 0u}) {
+    const CopyResult r = copy_fd(src, dst, small());
+    ASSERT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.bytes, expected);
+    EXPECT_EQ(r.path, CopyPath::kSplice);
+  }
+  EXPECT_EQ(pread_all(dst), data_);
+}
+
+TEST_F(CopySpliceHint, SocketIntoFile) {
+  const SocketPair s = unix_pair();
+  keep(s.a);
+  keep(s.b);
+  write_all(s.b, data_.data(), data_.size());
+  shutdown(s.b, SHUT_WR);
+  const int dst = keep(create_file(dir_.file("dst"), ""));
+  prime(s.a, dst, CopyPath::kSplice);
+  for (const std::uint64_t expected : {16384u, 40000u - 32768u, 0u}) {
+    const CopyResult r = copy_fd(s.a, dst, small());
+    ASSERT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.bytes, expected);
+    EXPECT_EQ(r.path, CopyPath::kSplice);
+  }
+  EXPECT_EQ(pread_all(dst), data_);
+}
+
+// file → pipe, the destination now a file: the inspected file → file copy.
+TEST_F(CopySpliceHint, DestinationPipeNowAFile) {
+  const int src = keep(create_file(dir_.file("src"), data_));
+  int out = -1, dst = -1;
+  pipe_ends(out, dst);
+  prime(src, dst, CopyPath::kSendfile);
+  const int file = keep(create_file(dir_.file("dst"), ""));
+  point(dst, file);
+  const CopyResult r = copy_fd(src, dst, small());
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 16384u);
+  EXPECT_EQ(r.path, CopyPath::kCopyFileRange);
+  EXPECT_EQ(pread_all(file), data_.substr(16384, 16384));
+}
+
+// The pipe's reader gone: EPIPE with nothing moved and no SIGPIPE (this
+// process keeps the default disposition, which would end it), as the
+// inspected copy reports it.
+TEST_F(CopySpliceHint, APipeWithoutReaderIsEpipe) {
+  const int src = keep(create_file(dir_.file("src"), data_));
+  int out = -1, dst = -1;
+  pipe_ends(out, dst);
+  prime(src, dst, CopyPath::kSendfile);
+  ASSERT_EQ(close(out), 0);
+  open_.erase(std::find(open_.begin(), open_.end(), out));
+  const CopyResult r = copy_fd(src, dst, small());
+  EXPECT_EQ(r.error, std::errc::broken_pipe);
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(r.message, "sendfile from source fd " + std::to_string(src) + " to destination fd " +
+                           std::to_string(dst) + ": Broken pipe (after 0 bytes)");
+  EXPECT_EQ(lseek(src, 0, SEEK_CUR), 16384);
+  sigset_t pending;
+  ASSERT_EQ(sigpending(&pending), 0);
+  EXPECT_EQ(sigismember(&pending, SIGPIPE), 0);
+}
+
+// pipe → file, the destination now a pipe without a reader: not a file, so
+// the inspected copy, under the SIGPIPE mask; the source keeps its bytes.
+TEST_F(CopySpliceHint, DestinationFileNowAPipeWithoutReader) {
+  const int src = pipe_holding(data_);
+  const int dst = keep(create_file(dir_.file("dst"), ""));
+  prime(src, dst, CopyPath::kSplice);
+  int out = -1, in = -1;
+  pipe_ends(out, in);
+  point(dst, in);
+  ASSERT_EQ(close(out), 0);
+  open_.erase(std::find(open_.begin(), open_.end(), out));
+  const CopyResult r = copy_fd(src, dst, small());
+  EXPECT_EQ(r.error, std::errc::broken_pipe);
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(read_all(src), data_.substr(16384));
+}
+
+// The destination now read-only: nothing is taken from the pipe or socket.
+TEST_F(CopySpliceHint, NothingIsReadWhenTheDestinationIsNotWritable) {
+  const int pipe_src = pipe_holding(data_);
+  const SocketPair s = unix_pair();
+  keep(s.a);
+  keep(s.b);
+  write_all(s.b, data_.data(), data_.size());
+  shutdown(s.b, SHUT_WR);
+  for (const int src : {pipe_src, s.a}) {
+    SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
+    const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
+    prime(src, dst, CopyPath::kSplice);
+    const int read_only = keep(open(dir_.file("dst" + std::to_string(src)).c_str(), O_RDONLY | O_CLOEXEC));
+    point(dst, read_only);
+    const CopyResult r = copy_fd(src, dst, small());
+    EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+    EXPECT_EQ(r.message, "destination fd " + std::to_string(dst) + " is not open for writing");
+    EXPECT_EQ(r.bytes, 0u);
+    EXPECT_EQ(read_all(src), data_.substr(16384));
+  }
+}
+
+// socket → file, the destination now appends: the inspected copy appends
+// exactly max_bytes.
+TEST_F(CopySpliceHint, DestinationNowAppends) {
+  const SocketPair s = unix_pair();
+  keep(s.a);
+  keep(s.b);
+  write_all(s.b, data_.data(), data_.size());
+  shutdown(s.b, SHUT_WR);
+  const int dst = keep(create_file(dir_.file("dst"), ""));
+  prime(s.a, dst, CopyPath::kSplice);
+  const int appending = keep(create_file(dir_.file("log"), "head", O_WRONLY | O_APPEND));
+  point(dst, appending);
+  const CopyResult r = copy_fd(s.a, dst, small());
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 16384u);
+  const int log = keep(open(dir_.file("log").c_str(), O_RDONLY | O_CLOEXEC));
+  EXPECT_EQ(read_all(log), "head" + data_.substr(16384, 16384));
+  EXPECT_EQ(read_all(s.a), data_.substr(32768));
+}
+
+TEST_F(CopySpliceHint, SourceNumberNowADirectory) {
+  const int src = pipe_holding(data_);
+  const int dst = keep(create_file(dir_.file("dst"), ""));
+  prime(src, dst, CopyPath::kSplice);
+  const int d = keep(open(dir_.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  point(src, d);
+  const CopyResult r = copy_fd(src, dst, small());
+  EXPECT_EQ(r.error, std::errc::is_a_directory);
+  EXPECT_EQ(r.message, "source fd " + std::to_string(src) + " is a directory");
+  EXPECT_EQ(r.bytes, 0u);
 }
 
 }  // namespace

@@ -395,6 +395,93 @@ std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOp
   return result_of(c, src, dst, step);
 }
 
+// The numbers of this thread's last small copy that splice (or sendfile,
+// file → pipe) finished with a pipe at one end, or from a stream socket
+// into a regular file, and which kinds the copy found there. A copy
+// between the same numbers of at most 128 KiB (max_bytes) goes straight
+// to splice after one check that keeps the guarantees of an inspected
+// copy, whatever the numbers name by now:
+//   - into a pipe: the SIGPIPE mask (2 calls). splice itself refuses a
+//     pair without a pipe at either end (EINVAL) and a descriptor not open
+//     for its direction (EBADF) before it moves a byte, and moves bytes
+//     straight from the source to the destination, so nothing it reads
+//     can be lost;
+//   - into a regular file: one statx saying it still is one (a file
+//     raises no SIGPIPE), then a pipe source is spliced straight in. A
+//     socket source goes through copy_fd's own pipe, so its bytes are read
+//     before they are written: the destination's open flags (one fcntl)
+//     must say it takes them first.
+// That is 3 calls where the inspected copy makes 5 (file → pipe: two
+// statx, the mask, sendfile), 2 for 3 (pipe → file) and 4 for 7 (socket →
+// file: two statx, SO_TYPE, two fcntl, two splices). Anything the check
+// or the first splice refuses, with nothing moved, goes on to the
+// inspected copy, which says why.
+struct SplicedPair {
+  PairNumbers numbers;
+  bool into_pipe = false;  // else into a regular file
+  FdKind src = FdKind::kOther;
+};
+thread_local SplicedPair last_spliced_pair;
+
+bool hinted_spliced_pair(int src, int dst, const CopyOptions& o) noexcept {
+  return last_spliced_pair.numbers.are(src, dst) && o.path == CopyPath::kAuto && !o.reflink &&
+         !o.sparse && o.src_offset < 0 && o.dst_offset < 0 && o.max_bytes <= io::kSmallIntoSocket;
+}
+
+// Whether a small copy that ended by `path` between these kinds leaves the
+// spliced-pair hint on, and how it goes then.
+std::optional<SplicedPair> spliced_pair_of(int src, int dst, const FdInfo& si, const FdInfo& di,
+                                           const CopyOptions& o, CopyPath path) noexcept {
+  if (o.max_bytes > io::kSmallIntoSocket || (path != CopyPath::kSplice && path != CopyPath::kSendfile))
+    return std::nullopt;
+  const bool into_file = di.kind == FdKind::kRegular && !di.pseudo_fs;
+  if (di.kind == FdKind::kPipe) return SplicedPair{{src, dst}, true, si.kind};
+  if (into_file && (si.kind == FdKind::kPipe || si.kind == FdKind::kStreamSocket)) {
+    return SplicedPair{{src, dst}, false, si.kind};
+  }
+  return std::nullopt;
+}
+
+// The small copy of a hinted pair by splice, or nullopt when nothing moved
+// and copy_fd must inspect.
+std::optional<CopyResult> copy_hinted_splice(int src, int dst, const CopyOptions& options,
+                                             const SplicedPair& hint) {
+  FdInfo si;  // kOther unless a file destination needs the source's kind:
+  FdInfo di;  // Copier::wait_both then polls the source on EAGAIN
+  if (hint.into_pipe) {
+    di.kind = FdKind::kPipe;
+  } else {
+    if (io::inspect_fd(dst, di, /*source=*/false) != 0 || di.kind != FdKind::kRegular) return std::nullopt;
+    si.kind = hint.src;
+    if (si.kind != FdKind::kPipe &&
+        (io::load_flags(dst, di) != 0 || !di.writable() || di.append())) {
+      return std::nullopt;
+    }
+  }
+  Copier c;
+  c.src = src;
+  c.dst = dst;
+  c.si = &si;
+  c.di = &di;
+  c.remaining = options.max_bytes;
+  c.timeout_ms = timeout_ms_of(options);
+  c.path = CopyPath::kSplice;
+  SigpipeGuard guard(hint.into_pipe);
+  const Step step = c.splice_loop();
+  if (step == Step::kFallback ||
+      (step == Step::kError && c.written == 0 && c.unwritten == 0 && c.error != ETIMEDOUT)) {
+    guard.finish(step == Step::kError && c.error == EPIPE);
+    return std::nullopt;
+  }
+  if (step == Step::kError && c.unwritten > 0) {
+    // As copy_into_hinted_socket: a seekable source goes back; a pipe or
+    // socket says ESPIPE.
+    lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
+  }
+  if (step == Step::kError) guard.finish(c.error == EPIPE);
+  return result_of(c, src, dst, step);
+}
+
 // One copy_file_range of `want` bytes at the options' offsets (or the file
 // positions): the bytes moved, 0 if it declined or moved nothing.
 std::uint64_t copy_file_range_once(int src, int dst, const CopyOptions& o, std::uint64_t want) {
@@ -432,8 +519,10 @@ constexpr std::uint64_t kHintedMost = std::uint64_t{1} << 30;
 // of two). Anything else, or less than asked, goes on as copy_fd always
 // does; a short first copy within one file ends the copy, as the size of
 // then would have.
-// `into_stream_socket`: set when the destination turned out to be one.
-CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool& into_stream_socket) {
+// `into_stream_socket`: set when the destination turned out to be one;
+// `spliced`: the spliced-pair hint this copy leaves, if any.
+CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool& into_stream_socket,
+                              std::optional<SplicedPair>& spliced) {
   FdInfo si;
   FdInfo di;
   bool src_known = false;
@@ -460,6 +549,7 @@ CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool
   if (already == 0) {
     CopyResult r = copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
     into_stream_socket = di.kind == FdKind::kStreamSocket;
+    if (!r.error) spliced = spliced_pair_of(src, dst, si, di, options, r.path);
     return r;
   }
   if (same_file(si, di)) return copied(already);
@@ -493,10 +583,22 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
       return *std::move(r);
     }
   }
+  if (hinted_spliced_pair(src, dst, options)) {
+    if (std::optional<CopyResult> r = copy_hinted_splice(src, dst, options, last_spliced_pair)) {
+      if (r->error) last_spliced_pair = {};
+      return *std::move(r);
+    }
+  }
   bool into_stream_socket = false;
-  CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket);
+  std::optional<SplicedPair> spliced;
+  CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket, spliced);
   last_file_pair.update(!r.error && r.path == CopyPath::kCopyFileRange, src, dst);
   last_socket_pair.update(!r.error && into_stream_socket, src, dst);
+  if (spliced) {
+    last_spliced_pair = *spliced;
+  } else if (last_spliced_pair.numbers.are(src, dst)) {
+    last_spliced_pair = {};
+  }
   return r;
 }
 
