@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -607,6 +608,46 @@ TEST_F(CopySpliceHint, SourceNumberNowADirectory) {
   EXPECT_EQ(r.error, std::errc::is_a_directory);
   EXPECT_EQ(r.message, "source fd " + std::to_string(src) + " is a directory");
   EXPECT_EQ(r.bytes, 0u);
+}
+
+// Non-blocking ends on the hinted path wait with the options' timeout and
+// count exactly what moved: a pipe source that stalls after 1000 bytes,
+// and a pipe destination that fills up after 65536.
+TEST_F(CopySpliceHint, StalledNonBlockingEndsTimeOut) {
+  CopyOptions o = small();
+  o.timeout = std::chrono::milliseconds(50);
+  {
+    int src = -1, feed = -1;
+    pipe_ends(src, feed);
+    ASSERT_EQ(fcntl(src, F_SETFL, O_NONBLOCK), 0);
+    write_all(feed, data_.data(), 16384);
+    const int dst = keep(create_file(dir_.file("dst"), ""));
+    prime(src, dst, CopyPath::kSplice);
+    write_all(feed, data_.data() + 16384, 1000);  // then nothing, the pipe still open
+    const CopyResult r = copy_fd(src, dst, o);
+    EXPECT_EQ(r.error, std::errc::timed_out);
+    EXPECT_NE(r.message.find("timed out"), std::string::npos) << r.message;
+    EXPECT_EQ(r.bytes, 1000u);
+    EXPECT_EQ(pread_all(dst), data_.substr(0, 17384));
+  }
+  {
+    const int src = keep(create_file(dir_.file("src"), pattern(100000, 3)));
+    int out = -1, dst = -1;
+    pipe_ends(out, dst);
+    ASSERT_EQ(fcntl(dst, F_SETFL, O_WRONLY | O_NONBLOCK), 0);
+    prime(src, dst, CopyPath::kSendfile);
+    ASSERT_EQ(fcntl(dst, F_SETPIPE_SZ, 65536), 65536);
+    std::uint64_t moved = 16384;
+    CopyResult r;
+    for (int i = 0; i < 8 && !r.error; ++i) {  // 64 KiB fit; the fifth copy stalls
+      r = copy_fd(src, dst, o);
+      moved += r.bytes;
+    }
+    EXPECT_EQ(r.error, std::errc::timed_out);
+    EXPECT_EQ(r.path, CopyPath::kSplice);
+    EXPECT_EQ(moved, 65536u);
+    EXPECT_EQ(lseek(src, 0, SEEK_CUR), 65536);
+  }
 }
 
 }  // namespace
