@@ -366,15 +366,12 @@ bool hinted_socket_pair(int src, int dst, const CopyOptions& o) noexcept {
          o.max_bytes <= io::kSmallIntoSocket;
 }
 
-// The small copy of a hinted pair, or nullopt when nothing was read and
-// copy_fd must inspect (the destination is no longer a stream socket, or
-// the first read failed).
-std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOptions& options) {
-  FdInfo si;  // not asked: read/write takes any readable source
-  FdInfo di;
-  di.kind = FdKind::kSocket;
-  io::load_socket_type(dst, di);  // one getsockopt; fails on a non-socket
-  if (di.kind != FdKind::kStreamSocket) return std::nullopt;
+// The copy of a hinted pair along `path` (read_write or splice), under the
+// SIGPIPE mask if `mask_sigpipe`; nullopt when it moved nothing and
+// copy_fd must inspect (the path declined, or failed before a byte moved;
+// a timeout is an answer).
+std::optional<CopyResult> copy_hinted(int src, int dst, FdInfo& si, FdInfo& di,
+                                      const CopyOptions& options, CopyPath path, bool mask_sigpipe) {
   Copier c;
   c.src = src;
   c.dst = dst;
@@ -382,9 +379,12 @@ std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOp
   c.di = &di;
   c.remaining = options.max_bytes;
   c.timeout_ms = timeout_ms_of(options);
-  c.path = CopyPath::kReadWrite;
-  const Step step = c.read_write_loop();
-  if (step == Step::kError && c.written == 0 && c.unwritten == 0 && c.error != ETIMEDOUT) {
+  c.path = path;
+  SigpipeGuard guard(mask_sigpipe);
+  const Step step = path == CopyPath::kSplice ? c.splice_loop() : c.read_write_loop();
+  if (step == Step::kError) guard.finish(c.error == EPIPE);
+  if (step == Step::kFallback ||
+      (step == Step::kError && c.written == 0 && c.unwritten == 0 && c.error != ETIMEDOUT)) {
     return std::nullopt;
   }
   if (step == Step::kError && c.unwritten > 0) {
@@ -393,6 +393,18 @@ std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOp
     lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
   }
   return result_of(c, src, dst, step);
+}
+
+// The small copy of a hinted pair into a stream socket, or nullopt when
+// nothing was read and copy_fd must inspect (the destination is no longer
+// a stream socket, or the first read failed).
+std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOptions& options) {
+  FdInfo si;  // not asked: read/write takes any readable source
+  FdInfo di;
+  di.kind = FdKind::kSocket;
+  io::load_socket_type(dst, di);  // one getsockopt; fails on a non-socket
+  if (di.kind != FdKind::kStreamSocket) return std::nullopt;
+  return copy_hinted(src, dst, si, di, options, CopyPath::kReadWrite, /*mask_sigpipe=*/false);
 }
 
 // The numbers of this thread's last small copy that splice (or sendfile,
@@ -458,28 +470,7 @@ std::optional<CopyResult> copy_hinted_splice(int src, int dst, const CopyOptions
       return std::nullopt;
     }
   }
-  Copier c;
-  c.src = src;
-  c.dst = dst;
-  c.si = &si;
-  c.di = &di;
-  c.remaining = options.max_bytes;
-  c.timeout_ms = timeout_ms_of(options);
-  c.path = CopyPath::kSplice;
-  SigpipeGuard guard(hint.into_pipe);
-  const Step step = c.splice_loop();
-  if (step == Step::kFallback ||
-      (step == Step::kError && c.written == 0 && c.unwritten == 0 && c.error != ETIMEDOUT)) {
-    guard.finish(step == Step::kError && c.error == EPIPE);
-    return std::nullopt;
-  }
-  if (step == Step::kError && c.unwritten > 0) {
-    // As copy_into_hinted_socket: a seekable source goes back; a pipe or
-    // socket says ESPIPE.
-    lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
-  }
-  if (step == Step::kError) guard.finish(c.error == EPIPE);
-  return result_of(c, src, dst, step);
+  return copy_hinted(src, dst, si, di, options, CopyPath::kSplice, /*mask_sigpipe=*/hint.into_pipe);
 }
 
 // One copy_file_range of `want` bytes at the options' offsets (or the file
