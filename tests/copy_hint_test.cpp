@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -434,13 +435,13 @@ class CopySpliceHint : public ::testing::Test {
   static void point(int number, int fd) { ASSERT_EQ(dup2(fd, number), number); }
 
   // The first copy of 16 KiB, which leaves the hint on (src, dst): by
-  // `inspected`, the table's path, or by splice when an earlier test of
-  // this process left the hint on these same numbers.
-  void prime(int src, int dst, CopyPath inspected) {
+  // `inspected`, the table's path, or by the `hinted` one when an earlier
+  // test of this process left the hint on these same numbers.
+  void prime(int src, int dst, CopyPath inspected, CopyPath hinted = CopyPath::kSplice) {
     const CopyResult r = copy_fd(src, dst, small());
     ASSERT_FALSE(r.error) << r.message;
     ASSERT_EQ(r.bytes, 16384u);
-    ASSERT_TRUE(r.path == inspected || r.path == CopyPath::kSplice) << to_string(r.path);
+    ASSERT_TRUE(r.path == inspected || r.path == hinted) << to_string(r.path);
   }
 
   TempDir dir_{"/tmp"};
@@ -493,12 +494,13 @@ TEST_F(CopySpliceHint, SocketIntoFile) {
   write_all(s.b, data_.data(), data_.size());
   shutdown(s.b, SHUT_WR);
   const int dst = keep(create_file(dir_.file("dst"), ""));
-  prime(s.a, dst, CopyPath::kSplice);
+  prime(s.a, dst, CopyPath::kSplice, CopyPath::kReadWrite);
+  // After the empty pwrite that says the file takes writes: read and write.
   for (const std::uint64_t expected : {16384u, 40000u - 32768u, 0u}) {
     const CopyResult r = copy_fd(s.a, dst, small());
     ASSERT_FALSE(r.error) << r.message;
     EXPECT_EQ(r.bytes, expected);
-    EXPECT_EQ(r.path, CopyPath::kSplice);
+    EXPECT_EQ(r.path, CopyPath::kReadWrite);
   }
   EXPECT_EQ(pread_all(dst), data_);
 }
@@ -567,7 +569,7 @@ TEST_F(CopySpliceHint, NothingIsReadWhenTheDestinationIsNotWritable) {
   for (const int src : {pipe_src, s.a}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, CopyPath::kSplice);
+    prime(src, dst, CopyPath::kSplice, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
     const int read_only = keep(open(dir_.file("dst" + std::to_string(src)).c_str(), O_RDONLY | O_CLOEXEC));
     point(dst, read_only);
     const CopyResult r = copy_fd(src, dst, small());
@@ -587,7 +589,7 @@ TEST_F(CopySpliceHint, DestinationNowAppends) {
   write_all(s.b, data_.data(), data_.size());
   shutdown(s.b, SHUT_WR);
   const int dst = keep(create_file(dir_.file("dst"), ""));
-  prime(s.a, dst, CopyPath::kSplice);
+  prime(s.a, dst, CopyPath::kSplice, CopyPath::kReadWrite);
   const int appending = keep(create_file(dir_.file("log"), "head", O_WRONLY | O_APPEND));
   point(dst, appending);
   const CopyResult r = copy_fd(s.a, dst, small());
@@ -648,6 +650,51 @@ TEST_F(CopySpliceHint, StalledNonBlockingEndsTimeOut) {
     EXPECT_EQ(moved, 65536u);
     EXPECT_EQ(lseek(src, 0, SEEK_CUR), 65536);
   }
+}
+
+// socket → file, the destination now a pipe without a reader: the empty
+// pwrite fails (ESPIPE) before anything is read, and the inspected copy
+// says EPIPE under the SIGPIPE mask; the socket keeps its bytes.
+TEST_F(CopySpliceHint, SocketIntoFileNowAPipeWithoutReader) {
+  const SocketPair s = unix_pair();
+  keep(s.a);
+  keep(s.b);
+  write_all(s.b, data_.data(), data_.size());
+  shutdown(s.b, SHUT_WR);
+  const int dst = keep(create_file(dir_.file("dst"), ""));
+  prime(s.a, dst, CopyPath::kSplice, CopyPath::kReadWrite);
+  int out = -1, in = -1;
+  pipe_ends(out, in);
+  point(dst, in);
+  ASSERT_EQ(close(out), 0);
+  open_.erase(std::find(open_.begin(), open_.end(), out));
+  const CopyResult r = copy_fd(s.a, dst, small());
+  EXPECT_EQ(r.error, std::errc::broken_pipe);
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(read_all(s.a), data_.substr(16384));
+}
+
+// The empty pwrite that checks a file destination changes nothing in it,
+// its modification time included.
+TEST_F(CopySpliceHint, TheWritabilityCheckLeavesTheFileAsItWas) {
+  const SocketPair s = unix_pair();
+  keep(s.a);
+  keep(s.b);
+  write_all(s.b, data_.data(), 16384);
+  shutdown(s.b, SHUT_WR);
+  const int dst = keep(create_file(dir_.file("dst"), ""));
+  prime(s.a, dst, CopyPath::kSplice, CopyPath::kReadWrite);
+  const timespec long_ago[2] = {{1000000000, 0}, {1000000000, 0}};
+  ASSERT_EQ(futimens(dst, long_ago), 0);
+  const CopyResult r = copy_fd(s.a, dst, small());  // the socket at its end: nothing to copy
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(r.path, CopyPath::kReadWrite);
+  struct stat st {};
+  ASSERT_EQ(fstat(dst, &st), 0);
+  EXPECT_EQ(st.st_mtim.tv_sec, 1000000000);
+  EXPECT_EQ(st.st_size, 16384);
+  EXPECT_EQ(pread_all(dst), data_.substr(0, 16384));
 }
 
 }  // namespace

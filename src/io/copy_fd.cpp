@@ -418,13 +418,14 @@ std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOp
 //     for its direction (EBADF) before it moves a byte, and moves bytes
 //     straight from the source to the destination, so nothing it reads
 //     can be lost;
-//   - into a regular file: one statx saying it still is one (a file
-//     raises no SIGPIPE), then a pipe source is spliced straight in. A
-//     socket source goes through copy_fd's own pipe, so its bytes are read
-//     before they are written: the destination's open flags (one fcntl)
-//     must say it takes them first.
+//   - from a pipe into a regular file: one statx saying it still is one
+//     (a file raises no SIGPIPE), then the pipe is spliced straight in;
+//   - from a socket into a regular file: its bytes are read before they
+//     are written, so first one pwrite of no bytes, which succeeds only
+//     on a file open for writing (never on a pipe or socket), then read
+//     and write.
 // That is 3 calls where the inspected copy makes 5 (file → pipe: two
-// statx, the mask, sendfile), 2 for 3 (pipe → file) and 4 for 7 (socket →
+// statx, the mask, sendfile), 2 for 3 (pipe → file) and 3 for 7 (socket →
 // file: two statx, SO_TYPE, two fcntl, two splices). Anything the check
 // or the first splice refuses, with nothing moved, goes on to the
 // inspected copy, which says why.
@@ -462,13 +463,21 @@ std::optional<CopyResult> copy_hinted_splice(int src, int dst, const CopyOptions
   FdInfo di;  // Copier::wait_both then polls the source on EAGAIN
   if (hint.into_pipe) {
     di.kind = FdKind::kPipe;
-  } else {
+  } else if (hint.src == FdKind::kPipe) {
     if (io::inspect_fd(dst, di, /*source=*/false) != 0 || di.kind != FdKind::kRegular) return std::nullopt;
+    si.kind = FdKind::kPipe;
+  } else {
+    // A socket's bytes cannot be put back once read, so the file must take
+    // them: a write of no bytes at offset 0 asks that in one call. It fails
+    // with ESPIPE on a pipe or socket (whose writes could raise SIGPIPE)
+    // and EBADF on a descriptor not open for writing, and on a file that
+    // takes writes it writes nothing and changes nothing (not even the
+    // times). Then read and write, which also appends where splice would
+    // refuse an O_APPEND file after reading.
+    if (pwrite(dst, "", 0, 0) != 0) return std::nullopt;
     si.kind = hint.src;
-    if (si.kind != FdKind::kPipe &&
-        (io::load_flags(dst, di) != 0 || !di.writable() || di.append())) {
-      return std::nullopt;
-    }
+    di.kind = FdKind::kRegular;
+    return copy_hinted(src, dst, si, di, options, CopyPath::kReadWrite, /*mask_sigpipe=*/false);
   }
   return copy_hinted(src, dst, si, di, options, CopyPath::kSplice, /*mask_sigpipe=*/hint.into_pipe);
 }
