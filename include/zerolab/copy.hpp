@@ -41,8 +41,9 @@
 // learning copy is a whole, exact copy_fd on an allowed path: what it
 // costs is the time of a slower path for a few of the first large copies.
 // Learning allocates nothing; a thread allocates its read/write buffer
-// (128 KiB) the first time it takes read/write, whether the table or the
-// learning sent it there, and nothing per call after that.
+// (128 KiB) the first time it takes read/write, whether the table, the
+// learning or a hint (below: small socket → file copies) sent it there,
+// and nothing per call after that.
 // Set ZEROLAB_COPY_LEARN=0 in the environment (read once per process) to
 // keep the table everywhere, so that two runs take the same paths.
 //
