@@ -72,16 +72,16 @@
 // 6). A destination that is no longer a stream socket, or a first read
 // that fails, reads nothing, and copy_fd inspects as usual. A third
 // memory does the same for small copies that splice (or sendfile) made
-// with a pipe at one end, or from a stream socket into a file: the next
-// such copy between the same numbers splices at once, into a pipe under
-// the SIGPIPE mask (3 calls where the inspected copy makes 5), from a pipe
-// into a file after one statx that says it still is a regular file (2
-// calls for 3), and from a socket into a file, whose bytes cannot be put
-// back once read, after a pwrite of no bytes that succeeds only on a file
-// open for writing, then by read and write (3 calls for 7). splice
-// refuses a pair without a pipe or with a descriptor open the wrong way
-// before it moves a byte, so a stale memory moves nothing it should not,
-// and copy_fd inspects as usual. Other pairs
+// with a pipe at one end, or from a stream socket into a file. The next
+// such copy between the same numbers goes straight to its copy: into a
+// pipe by splice under the SIGPIPE mask (3 calls where the inspected copy
+// makes 5); from a pipe into a file by splice, after one statx that says
+// it still is a regular file (2 calls for 3); from a socket into a file,
+// whose bytes cannot be put back once read, by read and write after a
+// pwrite of no bytes that succeeds only on a file open for writing (3
+// calls for 7). splice refuses a pair without a pipe or with a descriptor
+// open the wrong way before it moves a byte, so a stale memory moves
+// nothing it should not, and copy_fd inspects as usual. Other pairs
 // have no such check, so a caller that copies between the
 // same two descriptors again and again prepares the pair once
 // (prepare_copy) and pays none of the inspection per call but the SIGPIPE

@@ -411,9 +411,9 @@ std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOp
 // file → pipe) finished with a pipe at one end, or from a stream socket
 // into a regular file, and which kinds the copy found there. A copy
 // between the same numbers of at most 128 KiB (max_bytes) goes straight
-// to splice after one check that keeps the guarantees of an inspected
+// to its copy after one check that keeps the guarantees of an inspected
 // copy, whatever the numbers name by now:
-//   - into a pipe: the SIGPIPE mask (2 calls). splice itself refuses a
+//   - into a pipe: splice under the SIGPIPE mask (2 calls). splice refuses a
 //     pair without a pipe at either end (EINVAL) and a descriptor not open
 //     for its direction (EBADF) before it moves a byte, and moves bytes
 //     straight from the source to the destination, so nothing it reads
@@ -455,8 +455,9 @@ std::optional<SplicedPair> spliced_pair_of(int src, int dst, const FdInfo& si, c
   return std::nullopt;
 }
 
-// The small copy of a hinted pair by splice, or nullopt when nothing moved
-// and copy_fd must inspect.
+// The small copy of a pair on the spliced-pair hint (by splice, or from a
+// socket by read/write), or nullopt when nothing moved and copy_fd must
+// inspect.
 std::optional<CopyResult> copy_hinted_splice(int src, int dst, const CopyOptions& options,
                                              const SplicedPair& hint) {
   FdInfo si;  // kOther unless a file destination needs the source's kind:
