@@ -360,10 +360,15 @@ bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
 // nothing consumed, and copy_fd then inspects as usual to say why.
 thread_local PairNumbers last_socket_pair;
 
+// Options a small copy on a hint may have: at most 128 KiB (without a
+// limit the size is unknown), no offsets, no forced path or extras.
+bool small_and_plain(const CopyOptions& o) noexcept {
+  return o.path == CopyPath::kAuto && !o.reflink && !o.sparse && o.src_offset < 0 &&
+         o.dst_offset < 0 && o.max_bytes <= io::kSmallIntoSocket;
+}
+
 bool hinted_socket_pair(int src, int dst, const CopyOptions& o) noexcept {
-  return last_socket_pair.are(src, dst) && o.path == CopyPath::kAuto && !o.reflink && !o.sparse &&
-         o.src_offset < 0 && o.dst_offset < 0 &&
-         o.max_bytes <= io::kSmallIntoSocket;
+  return last_socket_pair.are(src, dst) && small_and_plain(o);
 }
 
 // The copy of a hinted pair along `path` (read_write or splice), under the
@@ -433,12 +438,20 @@ struct SplicedPair {
   PairNumbers numbers;
   bool into_pipe = false;  // else into a regular file
   FdKind src = FdKind::kOther;
+  // As PairNumbers::update: the hint a copy between (s, d) left, if any,
+  // else forgets (s, d).
+  void update(const std::optional<SplicedPair>& left, int s, int d) noexcept {
+    if (left) {
+      *this = *left;
+    } else if (numbers.are(s, d)) {
+      *this = {};
+    }
+  }
 };
 thread_local SplicedPair last_spliced_pair;
 
 bool hinted_spliced_pair(int src, int dst, const CopyOptions& o) noexcept {
-  return last_spliced_pair.numbers.are(src, dst) && o.path == CopyPath::kAuto && !o.reflink &&
-         !o.sparse && o.src_offset < 0 && o.dst_offset < 0 && o.max_bytes <= io::kSmallIntoSocket;
+  return last_spliced_pair.numbers.are(src, dst) && small_and_plain(o);
 }
 
 // Whether a small copy that ended by `path` between these kinds leaves the
@@ -447,9 +460,9 @@ std::optional<SplicedPair> spliced_pair_of(int src, int dst, const FdInfo& si, c
                                            const CopyOptions& o, CopyPath path) noexcept {
   if (o.max_bytes > io::kSmallIntoSocket || (path != CopyPath::kSplice && path != CopyPath::kSendfile))
     return std::nullopt;
-  const bool into_file = di.kind == FdKind::kRegular && !di.pseudo_fs;
   if (di.kind == FdKind::kPipe) return SplicedPair{{src, dst}, true, si.kind};
-  if (into_file && (si.kind == FdKind::kPipe || si.kind == FdKind::kStreamSocket)) {
+  if (di.kind == FdKind::kRegular && !di.pseudo_fs &&
+      (si.kind == FdKind::kPipe || si.kind == FdKind::kStreamSocket)) {
     return SplicedPair{{src, dst}, false, si.kind};
   }
   return std::nullopt;
@@ -595,11 +608,7 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
   CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket, spliced);
   last_file_pair.update(!r.error && r.path == CopyPath::kCopyFileRange, src, dst);
   last_socket_pair.update(!r.error && into_stream_socket, src, dst);
-  if (spliced) {
-    last_spliced_pair = *spliced;
-  } else if (last_spliced_pair.numbers.are(src, dst)) {
-    last_spliced_pair = {};
-  }
+  last_spliced_pair.update(spliced, src, dst);
   return r;
 }
 
