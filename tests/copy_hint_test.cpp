@@ -441,6 +441,18 @@ class CopySpliceHint : public ::testing::Test {
     read_end = keep(p[0]);
     write_end = keep(p[1]);
   }
+  // Closes a kept descriptor before TearDown.
+  void close_kept(int fd) {
+    ASSERT_EQ(close(fd), 0);
+    open_.erase(std::find(open_.begin(), open_.end(), fd));
+  }
+  // The write end of a pipe whose read end is closed (kept).
+  int pipe_without_reader() {
+    int out = -1, in = -1;
+    pipe_ends(out, in);
+    close_kept(out);
+    return in;
+  }
   // Makes `number` name what `fd` names; `fd` stays open and kept.
   static void point(int number, int fd) { ASSERT_EQ(dup2(fd, number), number); }
 
@@ -484,36 +496,27 @@ TEST_F(CopySpliceHint, FileIntoPipe) {
   ASSERT_FALSE(r.error) << r.message;
   EXPECT_EQ(r.bytes, 10000u);
   EXPECT_EQ(r.path, CopyPath::kSendfile);
-  ASSERT_EQ(close(dst), 0);
-  open_.erase(std::find(open_.begin(), open_.end(), dst));
+  close_kept(dst);
   EXPECT_EQ(read_all(out), data_ + data_.substr(30000));
 }
 
-TEST_F(CopySpliceHint, PipeIntoFile) {
-  const int src = pipe_holding(data_);
-  const int dst = keep(create_file(dir_.file("dst"), ""));
-  prime(src, dst, CopyPath::kSplice);
-  for (const std::uint64_t expected : {16384u, 40000u - 32768u, 0u}) {
-    const CopyResult r = copy_fd(src, dst, small());
-    ASSERT_FALSE(r.error) << r.message;
-    EXPECT_EQ(r.bytes, expected);
-    EXPECT_EQ(r.path, CopyPath::kSplice);
-  }
-  EXPECT_EQ(pread_all(dst), data_);
-}
-
-TEST_F(CopySpliceHint, SocketIntoFile) {
+// From a pipe the hinted copies splice; from a socket, after the empty
+// pwrite that says the file takes writes, they read and write.
+TEST_F(CopySpliceHint, PipeOrSocketIntoFile) {
+  const int pipe_src = pipe_holding(data_);
   const int sock = socket_holding(data_);
-  const int dst = keep(create_file(dir_.file("dst"), ""));
-  prime(sock, dst, CopyPath::kSplice);
-  // After the empty pwrite that says the file takes writes: read and write.
-  for (const std::uint64_t expected : {16384u, 40000u - 32768u, 0u}) {
-    const CopyResult r = copy_fd(sock, dst, small());
-    ASSERT_FALSE(r.error) << r.message;
-    EXPECT_EQ(r.bytes, expected);
-    EXPECT_EQ(r.path, CopyPath::kReadWrite);
+  for (const int src : {pipe_src, sock}) {
+    SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
+    const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
+    prime(src, dst, CopyPath::kSplice);
+    for (const std::uint64_t expected : {16384u, 40000u - 32768u, 0u}) {
+      const CopyResult r = copy_fd(src, dst, small());
+      ASSERT_FALSE(r.error) << r.message;
+      EXPECT_EQ(r.bytes, expected);
+      EXPECT_EQ(r.path, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+    }
+    EXPECT_EQ(pread_all(dst), data_);
   }
-  EXPECT_EQ(pread_all(dst), data_);
 }
 
 // file → pipe, the destination now a file: the inspected file → file copy.
@@ -539,8 +542,7 @@ TEST_F(CopySpliceHint, APipeWithoutReaderIsEpipe) {
   int out = -1, dst = -1;
   pipe_ends(out, dst);
   prime(src, dst, CopyPath::kSendfile);
-  ASSERT_EQ(close(out), 0);
-  open_.erase(std::find(open_.begin(), open_.end(), out));
+  close_kept(out);
   const CopyResult r = copy_fd(src, dst, small());
   EXPECT_EQ(r.error, std::errc::broken_pipe);
   EXPECT_EQ(r.bytes, 0u);
@@ -552,21 +554,23 @@ TEST_F(CopySpliceHint, APipeWithoutReaderIsEpipe) {
   EXPECT_EQ(sigismember(&pending, SIGPIPE), 0);
 }
 
-// pipe → file, the destination now a pipe without a reader: not a file, so
-// the inspected copy, under the SIGPIPE mask; the source keeps its bytes.
+// pipe → file and socket → file, the destination now a pipe without a
+// reader: not a file (from a socket, the empty pwrite fails with ESPIPE
+// before anything is read), so the inspected copy, under the SIGPIPE mask,
+// says EPIPE; the source keeps its bytes.
 TEST_F(CopySpliceHint, DestinationFileNowAPipeWithoutReader) {
-  const int src = pipe_holding(data_);
-  const int dst = keep(create_file(dir_.file("dst"), ""));
-  prime(src, dst, CopyPath::kSplice);
-  int out = -1, in = -1;
-  pipe_ends(out, in);
-  point(dst, in);
-  ASSERT_EQ(close(out), 0);
-  open_.erase(std::find(open_.begin(), open_.end(), out));
-  const CopyResult r = copy_fd(src, dst, small());
-  EXPECT_EQ(r.error, std::errc::broken_pipe);
-  EXPECT_EQ(r.bytes, 0u);
-  EXPECT_EQ(read_all(src), data_.substr(16384));
+  const int pipe_src = pipe_holding(data_);
+  const int sock = socket_holding(data_);
+  for (const int src : {pipe_src, sock}) {
+    SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
+    const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
+    prime(src, dst, CopyPath::kSplice);
+    point(dst, pipe_without_reader());
+    const CopyResult r = copy_fd(src, dst, small());
+    EXPECT_EQ(r.error, std::errc::broken_pipe);
+    EXPECT_EQ(r.bytes, 0u);
+    EXPECT_EQ(read_all(src), data_.substr(16384));
+  }
 }
 
 // The destination now read-only: nothing is taken from the pipe or socket.
@@ -653,24 +657,6 @@ TEST_F(CopySpliceHint, StalledNonBlockingEndsTimeOut) {
     EXPECT_EQ(moved, 65536u);
     EXPECT_EQ(lseek(src, 0, SEEK_CUR), 65536);
   }
-}
-
-// socket → file, the destination now a pipe without a reader: the empty
-// pwrite fails (ESPIPE) before anything is read, and the inspected copy
-// says EPIPE under the SIGPIPE mask; the socket keeps its bytes.
-TEST_F(CopySpliceHint, SocketIntoFileNowAPipeWithoutReader) {
-  const int sock = socket_holding(data_);
-  const int dst = keep(create_file(dir_.file("dst"), ""));
-  prime(sock, dst, CopyPath::kSplice);
-  int out = -1, in = -1;
-  pipe_ends(out, in);
-  point(dst, in);
-  ASSERT_EQ(close(out), 0);
-  open_.erase(std::find(open_.begin(), open_.end(), out));
-  const CopyResult r = copy_fd(sock, dst, small());
-  EXPECT_EQ(r.error, std::errc::broken_pipe);
-  EXPECT_EQ(r.bytes, 0u);
-  EXPECT_EQ(read_all(sock), data_.substr(16384));
 }
 
 // The empty pwrite that checks a file destination changes nothing in it,
