@@ -4,6 +4,11 @@ zerolab_add_test(zero_test
   SOURCES zero_test.cpp
   LIBS zerolab_mem
   LABELS mem)
+# The cache sizes zero_fill's bands start from (sysfs, glibc as fallback).
+zerolab_add_test(cpu_features_test
+  SOURCES cpu_features_test.cpp
+  LIBS zerolab_mem
+  LABELS mem)
 # zero_fill's environment overrides, calibration provenance and the CLI's
 # warning about bad values, each in a fresh process (zero_config_probe).
 add_executable(zero_config_probe zero_config_probe.cpp)

@@ -2,14 +2,36 @@
 #include "mem/cpu_features.hpp"
 
 #include <cpuid.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <limits>
 
 namespace zerolab::internal {
 namespace {
 
-std::size_t cache_size(int name) {
+std::size_t sysconf_size(int name) {
   const long v = sysconf(name);
   return v > 0 ? static_cast<std::size_t>(v) : 0;
+}
+
+// The first line of `path` (at most 63 bytes), without its newline; empty
+// if the file cannot be read.
+std::string_view read_small_file(const char* path, char (&buf)[64]) noexcept {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  ssize_t n;
+  do {
+    n = ::read(fd, buf, sizeof buf - 1);
+  } while (n < 0 && errno == EINTR);
+  ::close(fd);
+  if (n <= 0) return {};
+  std::string_view s(buf, static_cast<std::size_t>(n));
+  if (const std::size_t eol = s.find('\n'); eol != std::string_view::npos) s = s.substr(0, eol);
+  return s;
 }
 
 CpuFeatures detect() {
@@ -23,13 +45,62 @@ CpuFeatures detect() {
   __builtin_cpu_init();
   f.avx2 = __builtin_cpu_supports("avx2") != 0;
   f.avx512f = __builtin_cpu_supports("avx512f") != 0;
-  f.l1d = cache_size(_SC_LEVEL1_DCACHE_SIZE);
-  f.l2 = cache_size(_SC_LEVEL2_CACHE_SIZE);
-  f.l3 = cache_size(_SC_LEVEL3_CACHE_SIZE);
+  const int cpu = sched_getcpu();
+  char dir[64];
+  std::snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache", cpu < 0 ? 0 : cpu);
+  const CacheSizes c = read_cache_sizes(dir);
+  f.l1d = c.l1d != 0 ? c.l1d : sysconf_size(_SC_LEVEL1_DCACHE_SIZE);
+  f.l2 = c.l2 != 0 ? c.l2 : sysconf_size(_SC_LEVEL2_CACHE_SIZE);
+  f.l3 = c.l3 != 0 ? c.l3 : sysconf_size(_SC_LEVEL3_CACHE_SIZE);
   return f;
 }
 
 }  // namespace
+
+std::size_t parse_cache_size(std::string_view text) noexcept {
+  if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  std::size_t scale = 1;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'K': scale = std::size_t{1} << 10; break;
+      case 'M': scale = std::size_t{1} << 20; break;
+      case 'G': scale = std::size_t{1} << 30; break;
+      default: break;
+    }
+    if (scale != 1) text.remove_suffix(1);
+  }
+  if (text.empty()) return 0;
+  constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
+  std::size_t n = 0;
+  for (const char ch : text) {
+    if (ch < '0' || ch > '9') return 0;
+    const auto digit = static_cast<std::size_t>(ch - '0');
+    if (n > (kMax - digit) / 10) return 0;
+    n = n * 10 + digit;
+  }
+  if (n > kMax / scale) return 0;
+  return n * scale;
+}
+
+CacheSizes read_cache_sizes(const char* dir) noexcept {
+  CacheSizes c;
+  for (int index = 0; index < 16; ++index) {
+    char path[256];
+    char buf[64];
+    const auto field = [&](const char* name) {
+      std::snprintf(path, sizeof path, "%s/index%d/%s", dir, index, name);
+      return read_small_file(path, buf);
+    };
+    const std::string_view type = field("type");
+    if (type.empty()) break;  // no such index: the list has ended
+    if (type != "Data" && type != "Unified") continue;
+    const std::string_view level = field("level");
+    std::size_t* slot = level == "1" ? &c.l1d : level == "2" ? &c.l2 : level == "3" ? &c.l3 : nullptr;
+    if (slot == nullptr) continue;
+    *slot = parse_cache_size(field("size"));
+  }
+  return c;
+}
 
 const CpuFeatures& cpu_features() {
   static const CpuFeatures features = detect();

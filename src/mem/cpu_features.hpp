@@ -1,18 +1,32 @@
 // What the CPU offers for zeroing memory: ERMS/FSRM (fast rep stosb), AVX2,
-// AVX-512F with OS support, and the cache sizes. Read once from CPUID (and
-// glibc's sysconf for the caches, which itself reads CPUID).
+// AVX-512F with OS support, and the cache sizes. The features come from
+// CPUID; the cache sizes from the kernel's description of the CPU this
+// process first asked on (/sys/devices/system/cpu/cpuN/cache), and from
+// glibc's sysconf only where sysfs says nothing. The kernel's reading wins
+// because glibc's can be far off: on an AMD EPYC (family 25) KVM guest,
+// glibc 2.36 said a 320 MiB L3 where the kernel (and lscpu) said 32 MiB.
 //
 // Thread-safety: cpu_features() is initialised once (a function-local
 // static) and read-only afterwards.
 //
 // Example:
 //   if (zerolab::internal::cpu_features().avx2) { ... }
+//   CacheSizes c = read_cache_sizes("/sys/devices/system/cpu/cpu0/cache");
+//   // c.l3 == 32 << 20 where index3/level says "3", type "Unified", size "32768K"
 #ifndef ZEROLAB_SRC_MEM_CPU_FEATURES_HPP_
 #define ZEROLAB_SRC_MEM_CPU_FEATURES_HPP_
 
 #include <cstddef>
+#include <string_view>
 
 namespace zerolab::internal {
+
+// Data cache sizes in bytes, 0 where unknown.
+struct CacheSizes {
+  std::size_t l1d = 0;
+  std::size_t l2 = 0;
+  std::size_t l3 = 0;
+};
 
 struct CpuFeatures {
   bool erms = false;
@@ -25,6 +39,16 @@ struct CpuFeatures {
 };
 
 const CpuFeatures& cpu_features();
+
+// A sysfs cache size ("32K", "32768K", "2M", "1G" or a plain number of
+// bytes, one trailing newline allowed) in bytes; 0 for anything else,
+// including 0, an overflow and a missing number.
+std::size_t parse_cache_size(std::string_view text) noexcept;
+
+// The data and unified caches of levels 1-3 under `dir` (one CPU's
+// .../cache folder: index0, index1, ... each with level, type and size);
+// 0 for a level it does not describe. Reads at most 16 index folders.
+CacheSizes read_cache_sizes(const char* dir) noexcept;
 
 }  // namespace zerolab::internal
 
