@@ -31,11 +31,14 @@
 #include "lab/experiments/reset_cost_calls.hpp"
 #include "lab/experiments/udp_strategies.hpp"
 #include "lab/judge.hpp"
+#include "format/byte_size.hpp"
 #include "lab/lab_run.hpp"
+#include "lab/machine_info.hpp"
 #include "lab/report.hpp"
 #include "lab/verdict.hpp"
 #include "lab_cli_util.hpp"
 #include "lab_test_experiment.hpp"
+#include "mem/cpu_features.hpp"
 #include "zerolab/stat.hpp"
 #include "zerolab/stat_reader.hpp"
 
@@ -605,6 +608,21 @@ TEST(LabCli, QuickRunWritesEveryExperiment) {
     ASSERT_EQ(names.size(), e.benchmarks.size());
     for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(names[i], e.benchmarks[i].name);
   }
+}
+
+// The results' caches line says the L3 the kernel describes (glibc's
+// sysconf said 320 MiB where sysfs said 32 MiB on an AMD EPYC KVM guest).
+TEST(LabMachine, TheCachesLineHasTheKernelsL3) {
+  const zerolab::internal::CacheSizes kernel =
+      zerolab::internal::read_cache_sizes("/sys/devices/system/cpu/cpu0/cache");
+  if (kernel.l3 == 0) GTEST_SKIP() << "this kernel describes no L3 in sysfs";
+  std::string caches;
+  for (const auto& [key, value] : describe_machine().config) {
+    if (key == "caches") caches = value;
+  }
+  const std::string l3 = "L3 " + zerolab::internal::format_byte_size(kernel.l3);
+  ASSERT_GE(caches.size(), l3.size()) << caches;
+  EXPECT_EQ(caches.substr(caches.size() - l3.size()), l3) << caches;
 }
 
 TEST(LabCli, BadInputExits2AndWritesNothing) {
