@@ -9,6 +9,12 @@
 //   pair                               path             why
 //   regular file → regular file        copy_file_range  the copy stays in the kernel
 //                                                       (FICLONE first with reflink)
+//   regular file → regular file,       splice           copy_file_range there is the
+//     1 MiB or more to copy, both on                    kernel's splice through a 64 KiB
+//     ext2/3/4 or tmpfs                                 pipe; copy_fd's pipe holds up to
+//                                                       1 MiB (copy_bench Race, ext4:
+//                                                       copy_file_range took 1.10-1.16x
+//                                                       its time at 1 MiB and 1 GiB)
 //   regular file → pipe                sendfile         page references, no copy
 //   regular file → stream socket,      sendfile         one call; at 16 KiB it beat
 //     at most 128 KiB to copy                           splice and read/write (the peer
@@ -58,7 +64,9 @@
 // can: each thread remembers the descriptor numbers of its last copy that
 // copy_file_range finished file → file, and a copy between the same
 // numbers starts with one copy_file_range of max_bytes (without a limit:
-// of the source's size, one statx) before inspecting anything. The kernel
+// of the source's size, one statx) before inspecting anything, when that
+// is below 1 MiB (a larger copy is inspected: one fstatfs more says whether
+// it splices). The kernel
 // checks that call in full (both regular files, the destination not
 // O_APPEND, two ranges of one file apart), so a number that names
 // something else by now costs that one failed call, and copy_fd then

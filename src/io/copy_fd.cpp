@@ -276,6 +276,20 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
       step = c.clone();
     }
     if (step == Step::kFallback && options.sparse) step = c.sparse_loop();
+    if (step == Step::kFallback && !options.reflink && !options.sparse && !c.zero_first &&
+        !same_file(si, di) && io::splice_file_to_file(src, dst, si, di, expected)) {
+      // splice reads into the pipe before it writes: the flags first, so
+      // that a destination splice refuses (O_APPEND, not writable) never
+      // has bytes read for it.
+      if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) {
+        guard.finish(false);
+        return bad;
+      }
+      if (!di.append()) {
+        c.path = CopyPath::kSplice;
+        step = c.splice_loop();
+      }
+    }
     if (step == Step::kFallback) {
       c.path = CopyPath::kCopyFileRange;
       step = c.copy_file_range_loop();
@@ -525,14 +539,12 @@ CopyResult copied(std::uint64_t bytes) {
   return r;
 }
 
-// The most one first call copies (copy_file_range_loop's chunk).
-constexpr std::uint64_t kHintedMost = std::uint64_t{1} << 30;
-
 // copy_fd, after a first copy_file_range when the hint names this pair:
 // of max_bytes, or without a limit of the source's size (one statx instead
-// of two). Anything else, or less than asked, goes on as copy_fd always
-// does; a short first copy within one file ends the copy, as the size of
-// then would have.
+// of two), when that is below kSpliceFileFrom (a larger copy is inspected:
+// its filesystems decide between splice and copy_file_range). Anything
+// else, or less than asked, goes on as copy_fd always does; a short first
+// copy within one file ends the copy, as the size of then would have.
 // `into_stream_socket`: set when the destination turned out to be one;
 // `spliced`: the spliced-pair hint this copy leaves, if any.
 CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool& into_stream_socket,
@@ -550,7 +562,7 @@ CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool
       const auto from = static_cast<std::uint64_t>(std::max<std::int64_t>(options.src_offset, 0));
       want = size > from ? size - from : 0;
     }
-    if (want > 0 && want <= kHintedMost) {
+    if (want > 0 && want < io::kSpliceFileFrom) {
       already = copy_file_range_once(src, dst, options, want);
       if (already == want) return copied(already);
       if (already == 0) last_file_pair = {};

@@ -31,6 +31,18 @@ bool on_pseudo_fs(int fd) noexcept {
   }
 }
 
+bool copy_file_range_is_splice(int fd) noexcept {
+  struct statfs fs {};
+  if (fstatfs(fd, &fs) != 0) return false;
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case EXT4_SUPER_MAGIC:  // ext2 and ext3 share it
+    case TMPFS_MAGIC:
+      return true;
+    default:
+      return false;
+  }
+}
+
 namespace {
 
 // The four fields copy_fd reads (type, size, device, inode), from statx

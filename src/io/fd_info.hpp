@@ -59,6 +59,10 @@ void load_socket_type(int fd, FdInfo& info) noexcept;
 // unrelated to what a read returns (procfs 0, sysfs 4096, debugfs, ...):
 // one fstatfs.
 bool on_pseudo_fs(int fd) noexcept;
+// True for a descriptor on a filesystem whose copy_file_range is the
+// kernel's generic splice through a default-size (64 KiB) pipe: no reflink,
+// no offload (ext2/3/4 and tmpfs; others are not assumed): one fstatfs.
+bool copy_file_range_is_splice(int fd) noexcept;
 // Fills info.flags with fcntl(F_GETFL); returns 0 or its errno.
 int load_flags(int fd, FdInfo& info) noexcept;
 
