@@ -15,6 +15,7 @@
 namespace {
 
 using zerolab::internal::CacheSizes;
+using zerolab::internal::cpu_family;
 using zerolab::internal::cpu_features;
 using zerolab::internal::parse_cache_size;
 using zerolab::internal::read_cache_sizes;
@@ -99,6 +100,39 @@ TEST(CpuFeatures, TheL3IsTheKernels) {
   const CacheSizes kernel = read_cache_sizes("/sys/devices/system/cpu/cpu0/cache");
   if (kernel.l3 == 0) GTEST_SKIP() << "this kernel describes no L3 in sysfs";
   EXPECT_EQ(cpu_features().l3, kernel.l3);
+}
+
+// Leaf 1's eax of parts whose family their vendors print: an Ice Lake Xeon
+// (6), an EPYC 7xx3 (Zen 3, 25), an EPYC 9xx4 (Zen 4, 25), an EPYC 9xx5
+// (Zen 5, 26), and a family-0xF part with extended family 0 (15).
+TEST(CpuFamily, AddsTheExtendedFamilyOnlyToBaseFamilyF) {
+  EXPECT_EQ(cpu_family(0x000606A6), 6u);
+  EXPECT_EQ(cpu_family(0x00A00F11), 25u);
+  EXPECT_EQ(cpu_family(0x00A10F11), 25u);
+  EXPECT_EQ(cpu_family(0x00B00F21), 26u);
+  EXPECT_EQ(cpu_family(0x00000F29), 15u);
+  EXPECT_EQ(cpu_family(0x0FF00F00), 15u + 255u);
+  EXPECT_EQ(cpu_family(0x0FF00600), 6u);  // the extended family is ignored below 0xF
+}
+
+// The family and vendor CPUID gave must be what the kernel printed.
+TEST(CpuFeatures, TheFamilyAndVendorAreTheKernels) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  std::string vendor;
+  unsigned family = 0;
+  bool have_family = false;
+  while (std::getline(cpuinfo, line) && !(have_family && !vendor.empty())) {
+    const auto value = [&] { return line.substr(line.find(':') + 2); };
+    if (line.rfind("vendor_id", 0) == 0) vendor = value();
+    if (line.rfind("cpu family", 0) == 0) {
+      family = static_cast<unsigned>(std::stoul(value()));
+      have_family = true;
+    }
+  }
+  if (!have_family || vendor.empty()) GTEST_SKIP() << "/proc/cpuinfo names no vendor or family";
+  EXPECT_EQ(cpu_features().family, family);
+  EXPECT_EQ(cpu_features().amd, vendor == "AuthenticAMD");
 }
 
 }  // namespace

@@ -287,6 +287,28 @@ TEST(ZeroConfig, DefaultsFollowTheCpu) {
   EXPECT_LE(c.nt_threshold, std::size_t{32} << 20);
 }
 
+// Where the CPUID rule starts non-temporal stores (zero_calibrate.hpp).
+TEST(ZeroConfig, NonTemporalStoresStartAtHalfOrAllOfTheL3) {
+  using zerolab::internal::nt_after_whole_l3;
+  using zerolab::internal::nt_from_cache;
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  EXPECT_EQ(nt_from_cache(48 * MiB, false), 16 * MiB);
+  EXPECT_EQ(nt_from_cache(32 * MiB, false), 16 * MiB);
+  EXPECT_EQ(nt_from_cache(32 * MiB, true), 32 * MiB);
+  EXPECT_EQ(nt_from_cache(48 * MiB, true), 32 * MiB);
+  EXPECT_EQ(nt_from_cache(24 * MiB, true), 16 * MiB);
+  EXPECT_EQ(nt_from_cache(256 * MiB, false), 32 * MiB);  // at most Go's 32 MiB
+  EXPECT_EQ(nt_from_cache(2 * MiB, false), 2 * MiB);     // at least 2 MiB
+  EXPECT_EQ(nt_from_cache(512 << 10, true), 2 * MiB);
+  EXPECT_EQ(nt_from_cache(0, false), 32 * MiB);          // L3 unknown
+  EXPECT_EQ(nt_from_cache(0, true), 32 * MiB);
+  EXPECT_TRUE(nt_after_whole_l3(true, 26));
+  EXPECT_TRUE(nt_after_whole_l3(true, 27));
+  EXPECT_FALSE(nt_after_whole_l3(true, 25));
+  EXPECT_FALSE(nt_after_whole_l3(false, 26));
+  EXPECT_FALSE(nt_after_whole_l3(false, 6));
+}
+
 TEST(ZeroConfig, SetAndReadBack) {
   ConfigGuard restore;
   ZeroConfig c = zero_config();

@@ -37,6 +37,11 @@ std::string_view read_small_file(const char* path, char (&buf)[64]) noexcept {
 CpuFeatures detect() {
   CpuFeatures f;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) != 0) {
+    // "AuthenticAMD" is spread over ebx, edx, ecx.
+    f.amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;
+  }
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0) f.family = cpu_family(eax);
   if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0) {
     f.erms = (ebx >> 9) & 1;
     f.fsrm = (edx >> 4) & 1;
@@ -56,6 +61,11 @@ CpuFeatures detect() {
 }
 
 }  // namespace
+
+unsigned cpu_family(unsigned leaf1_eax) noexcept {
+  const unsigned base = (leaf1_eax >> 8) & 0xF;
+  return base == 0xF ? base + ((leaf1_eax >> 20) & 0xFF) : base;
+}
 
 std::size_t parse_cache_size(std::string_view text) noexcept {
   if (!text.empty() && text.back() == '\n') text.remove_suffix(1);

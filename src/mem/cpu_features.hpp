@@ -11,6 +11,7 @@
 //
 // Example:
 //   if (zerolab::internal::cpu_features().avx2) { ... }
+//   cpu_family(0x00B00F21) == 26  // AMD family 1Ah (Zen 5)
 //   CacheSizes c = read_cache_sizes("/sys/devices/system/cpu/cpu0/cache");
 //   // c.l3 == 32 << 20 where index3/level says "3", type "Unified", size "32768K"
 #ifndef ZEROLAB_SRC_MEM_CPU_FEATURES_HPP_
@@ -29,6 +30,8 @@ struct CacheSizes {
 };
 
 struct CpuFeatures {
+  bool amd = false;     // CPUID vendor "AuthenticAMD"
+  unsigned family = 0;  // the displayed family (base + extended), 0 if unknown
   bool erms = false;
   bool fsrm = false;
   bool avx2 = false;
@@ -39,6 +42,11 @@ struct CpuFeatures {
 };
 
 const CpuFeatures& cpu_features();
+
+// The family CPUID leaf 1 reports in `eax`, as vendors print it: the base
+// family, plus the extended family where the base is 0xF (0x00B00F21, an AMD
+// EPYC 9xx5, gives 0x1A = 26).
+unsigned cpu_family(unsigned leaf1_eax) noexcept;
 
 // A sysfs cache size ("32K", "32768K", "2M", "1G" or a plain number of
 // bytes, one trailing newline allowed) in bytes; 0 for anything else,

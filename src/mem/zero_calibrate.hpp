@@ -39,6 +39,24 @@ struct Calibration {
 // 0.76-1.10 ms otherwise) the sizes not yet measured keep the rule.
 Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule, double budget_ms = 3);
 
+// Where the CPUID rule switches to non-temporal stores: from half the L3
+// (what one core of a shared L3 can count on), or from the whole L3 where
+// `whole_l3`; rounded down to a power of two, within 2-32 MiB (32 MiB, Go's
+// memclr threshold, when the L3 size `l3` is 0, unknown). Measured with
+// zero_sweep -bench Race, 10 rounds per size, 2 processes per vCPU:
+// - Xeon (Ice Lake), 48 MiB L3: a 24 MiB buffer zeroed 1.3-2.3x faster with
+//   non-temporal stores than with rep stosb;
+// - AMD EPYC family 25 (Zen 4), 32 MiB L3: rep stosb at 16-31 MiB took
+//   1.2-2.1x the time of non-temporal stores;
+// - AMD EPYC family 26 (Zen 5), 32 MiB L3: non-temporal stores from 16 MiB
+//   read 0.75x of rep stosb at 16 MiB and 0.86-0.91x at 24 MiB; from 32 MiB,
+//   every size 8-128 MiB read 0.98x or more of the best method.
+std::size_t nt_from_cache(std::size_t l3, bool whole_l3) noexcept;
+
+// Whether the rule's non-temporal stores start at the whole L3: AMD family
+// 1Ah (Zen 5) and later, the one family measured to want it.
+bool nt_after_whole_l3(bool amd, unsigned family) noexcept;
+
 // The method `bands` give size n (vector stores below the first band).
 ZeroMethod method_at(const std::vector<ZeroBand>& bands, std::size_t n) noexcept;
 
