@@ -18,7 +18,10 @@
 //                                       rounds (above 1: copy_fd is faster);
 //                                       x-vs-best the smallest of them;
 //                                       p-vs-best the same for copy_fd on a
-//                                       pair prepared once (prepare_copy)
+//                                       pair prepared once (prepare_copy);
+//                                       from 256 KiB, copy_fd's learning
+//                                       copies run untimed first (stderr
+//                                       says how many, and its path)
 //   BenchmarkFileToFile/warm|cold       a 1 GiB file copied whole (copy_file,
 //                                       or GNU cp with ZEROLAB_COPY_WAY=cp)
 //   BenchmarkFileToTCP, TCPToFile       64 MiB over loopback TCP (copy_fd, or
@@ -46,11 +49,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -64,6 +69,10 @@ namespace {
 
 constexpr std::size_t kBig = std::size_t{1} << 30;
 constexpr std::size_t kNet = std::size_t{64} << 20;
+// copy_fd learns a stream pair kind's path from its copies of this many
+// bytes or more (copy.hpp), taking each of its up to 3 paths 5 times.
+constexpr std::size_t kLearnFrom = std::size_t{256} << 10;
+constexpr int kMaxLearningCopies = 16;
 constexpr std::size_t kLoopBuffer = 64 << 10;
 
 std::string way() {
@@ -388,6 +397,25 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
     prepared[w] = ways[w].prepared ? &once : nullptr;
     copy(w);
   }
+  // copy_fd's learning copies (a process's first copies of 256 KiB or more
+  // of a stream pair kind take its paths in turn, 5 each) run untimed, so
+  // that the rounds time the path it settles on; what learning costs is
+  // the first copies of a process, not the path's speed.
+  const char* learn_env = std::getenv("ZEROLAB_COPY_LEARN");
+  const bool learns = size >= kLearnFrom && !(pair.src == End::kFile && pair.dst == End::kFile) &&
+                      !(learn_env != nullptr && std::string_view(learn_env) == "0");
+  int learning_copies = 0;
+  zerolab::CopyPlan settled = zerolab::plan_copy(rig.src, rig.dst, options[0]);
+  while (learns && learning_copies < kMaxLearningCopies &&
+         !std::string_view(settled.reason).starts_with("learned in this process") &&
+         !std::string_view(settled.reason).starts_with("the table's path, kept")) {
+    copy(0);
+    ++learning_copies;
+    settled = zerolab::plan_copy(rig.src, rig.dst, options[0]);
+  }
+  std::fprintf(stderr, "copy_bench: %s: copy_fd takes %s after %d untimed learning copies: %s\n",
+               b.name().c_str(), std::string(zerolab::to_string(settled.path)).c_str(),
+               learning_copies, settled.reason);
   const std::size_t block = std::max<std::size_t>(1, (std::size_t{2} << 20) / size);
   std::vector<std::vector<double>> ns(ways.size());
   std::vector<std::size_t> order(ways.size());
