@@ -27,6 +27,8 @@
 //   BenchmarkFileToTCP, TCPToFile       64 MiB over loopback TCP (copy_fd, or
 //                                       with ZEROLAB_COPY_WAY=rw64k the loop)
 //   ZEROLAB_COPY_DIR=/tmp               where the test files live
+//   ZEROLAB_COPY_PIPE_SIZE=1048576      the pipes' capacity (default the
+//                                       kernel's 64 KiB)
 //
 // Socket and pipe peers are threads of this process that drain or feed
 // their end as fast as they can. The files are made once and kept.
@@ -49,6 +51,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -83,6 +86,23 @@ std::string way() {
 std::string dir() {
   const char* d = std::getenv("ZEROLAB_COPY_DIR");
   return d == nullptr ? "/tmp" : d;
+}
+
+// ZEROLAB_COPY_PIPE_SIZE: the capacity of the rig's pipes in bytes (0 or
+// unset: the kernel's default, 64 KiB). A pipe larger than a few copies
+// lets the peer thread run ahead, so that a small copy does not find the
+// pipe empty (or full) and sleep until the peer's next call: the way
+// with the fewest calls waited most often (pipe → file, 16 KiB).
+long pipe_size(zerolab::B& b) {
+  const char* v = std::getenv("ZEROLAB_COPY_PIPE_SIZE");
+  if (v == nullptr || *v == '\0') return 0;
+  char* end = nullptr;
+  errno = 0;
+  const long n = std::strtol(v, &end, 10);
+  if (errno != 0 || *end != '\0' || n < 0) {
+    b.fatal(std::string("ZEROLAB_COPY_PIPE_SIZE=") + v + ": not a number of bytes");
+  }
+  return n;
 }
 
 // A file of `size` bytes of non-zero data at `path`, made once and kept
@@ -315,6 +335,10 @@ void open_end(zerolab::B& b, Rig& rig, End end, bool source, std::size_t size, i
     case End::kPipe: {
       int p[2];
       if (pipe2(p, O_CLOEXEC) != 0) b.fatal("pipe2 failed");
+      if (const long bytes = pipe_size(b); bytes > 0 && fcntl(p[0], F_SETPIPE_SZ, bytes) < 0) {
+        b.fatal("cannot set the pipe's size to " + std::to_string(bytes) + " (F_SETPIPE_SZ: " +
+                std::strerror(errno) + "; at most /proc/sys/fs/pipe-max-size)");
+      }
       fd = source ? p[0] : p[1];
       rig.to_close.push_back(fd);
       rig.peers[slot] = std::make_unique<Peer>(source ? p[1] : p[0], /*sink=*/!source);
