@@ -591,20 +591,26 @@ TEST_F(CopySpliceHint, NothingIsReadWhenTheDestinationIsNotWritable) {
   }
 }
 
-// socket → file, the destination now appends: the inspected copy appends
+// pipe → file and socket → file, the destination now appends (the empty
+// pwrite passes, splice would refuse it): the inspected copy appends
 // exactly max_bytes.
 TEST_F(CopySpliceHint, DestinationNowAppends) {
+  const int pipe_src = pipe_holding(data_);
   const int sock = socket_holding(data_);
-  const int dst = keep(create_file(dir_.file("dst"), ""));
-  prime(sock, dst, CopyPath::kSplice);
-  const int appending = keep(create_file(dir_.file("log"), "head", O_WRONLY | O_APPEND));
-  point(dst, appending);
-  const CopyResult r = copy_fd(sock, dst, small());
-  ASSERT_FALSE(r.error) << r.message;
-  EXPECT_EQ(r.bytes, 16384u);
-  const int log = keep(open(dir_.file("log").c_str(), O_RDONLY | O_CLOEXEC));
-  EXPECT_EQ(read_all(log), "head" + data_.substr(16384, 16384));
-  EXPECT_EQ(read_all(sock), data_.substr(32768));
+  for (const int src : {pipe_src, sock}) {
+    SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
+    const std::string name = "dst" + std::to_string(src);
+    const int dst = keep(create_file(dir_.file(name), ""));
+    prime(src, dst, CopyPath::kSplice);
+    const int appending = keep(create_file(dir_.file(name + ".log"), "head", O_WRONLY | O_APPEND));
+    point(dst, appending);
+    const CopyResult r = copy_fd(src, dst, small());
+    ASSERT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.bytes, 16384u);
+    const int log = keep(open(dir_.file(name + ".log").c_str(), O_RDONLY | O_CLOEXEC));
+    EXPECT_EQ(read_all(log), "head" + data_.substr(16384, 16384));
+    EXPECT_EQ(read_all(src), data_.substr(32768));
+  }
 }
 
 TEST_F(CopySpliceHint, SourceNumberNowADirectory) {
@@ -660,22 +666,27 @@ TEST_F(CopySpliceHint, StalledNonBlockingEndsTimeOut) {
 }
 
 // The empty pwrite that checks a file destination changes nothing in it,
-// its modification time included.
+// its modification time included (from a pipe the copy then splices, from
+// a socket it reads and writes).
 TEST_F(CopySpliceHint, TheWritabilityCheckLeavesTheFileAsItWas) {
+  const int pipe_src = pipe_holding(data_.substr(0, 16384));
   const int sock = socket_holding(data_.substr(0, 16384));
-  const int dst = keep(create_file(dir_.file("dst"), ""));
-  prime(sock, dst, CopyPath::kSplice);
-  const timespec long_ago[2] = {{1000000000, 0}, {1000000000, 0}};
-  ASSERT_EQ(futimens(dst, long_ago), 0);
-  const CopyResult r = copy_fd(sock, dst, small());  // the socket at its end: nothing to copy
-  ASSERT_FALSE(r.error) << r.message;
-  EXPECT_EQ(r.bytes, 0u);
-  EXPECT_EQ(r.path, CopyPath::kReadWrite);
-  struct stat st {};
-  ASSERT_EQ(fstat(dst, &st), 0);
-  EXPECT_EQ(st.st_mtim.tv_sec, 1000000000);
-  EXPECT_EQ(st.st_size, 16384);
-  EXPECT_EQ(pread_all(dst), data_.substr(0, 16384));
+  for (const int src : {pipe_src, sock}) {
+    SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
+    const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
+    prime(src, dst, CopyPath::kSplice);
+    const timespec long_ago[2] = {{1000000000, 0}, {1000000000, 0}};
+    ASSERT_EQ(futimens(dst, long_ago), 0);
+    const CopyResult r = copy_fd(src, dst, small());  // the source at its end: nothing to copy
+    ASSERT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.bytes, 0u);
+    EXPECT_EQ(r.path, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+    struct stat st {};
+    ASSERT_EQ(fstat(dst, &st), 0);
+    EXPECT_EQ(st.st_mtim.tv_sec, 1000000000);
+    EXPECT_EQ(st.st_size, 16384);
+    EXPECT_EQ(pread_all(dst), data_.substr(0, 16384));
+  }
 }
 
 }  // namespace

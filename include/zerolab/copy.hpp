@@ -83,11 +83,11 @@
 // with a pipe at one end, or from a stream socket into a file. The next
 // such copy between the same numbers goes straight to its copy: into a
 // pipe by splice under the SIGPIPE mask (3 calls where the inspected copy
-// makes 5); from a pipe into a file by splice, after one statx that says
-// it still is a regular file (2 calls for 3); from a socket into a file,
-// whose bytes cannot be put back once read, by read and write after a
-// pwrite of no bytes that succeeds only on a file open for writing (3
-// calls for 7). splice refuses a pair without a pipe or with a descriptor
+// makes 5); from a pipe into a file by splice, and from a socket into a
+// file (whose bytes cannot be put back once read) by read and write, each
+// after a pwrite of no bytes that succeeds only on a file open for
+// writing, never on a pipe or socket that could raise SIGPIPE (2 calls for
+// 3, and 3 for 7). splice refuses a pair without a pipe or with a descriptor
 // open the wrong way before it moves a byte, so a stale memory moves
 // nothing it should not, and copy_fd inspects as usual. Other pairs
 // have no such check, so a caller that copies between the
