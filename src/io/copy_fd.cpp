@@ -98,13 +98,9 @@ CopyResult load_and_check_flags(int src, int dst, FdInfo& si, FdInfo& di, const 
   return check_flags(src, dst, si, di, o);
 }
 
-bool same_file(const FdInfo& si, const FdInfo& di) {
-  return si.st.st_dev == di.st.st_dev && si.st.st_ino == di.st.st_ino;
-}
-
 // The checks on the kinds and positions that reject a pair before anything
 // is written. Sets c.remaining to the overlap-free length for a copy within
-// one file. REQUIRES: the flags known if same_file(si, di).
+// one file. REQUIRES: the flags known if si.same_file(di).
 CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
                       const CopyOptions& o, Copier& c) {
   if (si.kind == FdKind::kDirectory) return bad_input(EISDIR, fd_name("source", src) + " is a directory");
@@ -118,7 +114,7 @@ CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
     return bad_input(ESPIPE,
                      fd_name("destination", dst) + " is not seekable, but dst_offset was given");
   }
-  if (!same_file(si, di)) return {};
+  if (!si.same_file(di)) return {};
   if (si.kind == FdKind::kPipe) {
     return bad_input(EINVAL, fd_name("source", src) + " and " + fd_name("destination", dst) +
                                  " are the same pipe");
@@ -225,7 +221,7 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   const bool checked_by_first_call =
       si.kind == FdKind::kRegular ||
       (first == CopyPath::kSplice && (si.kind == FdKind::kPipe || di.kind == FdKind::kPipe));
-  const bool lazy_flags = checked_by_first_call && !forced && !same_file(si, di) &&
+  const bool lazy_flags = checked_by_first_call && !forced && !si.same_file(di) &&
                           options.dst_offset < 0 && !options.reflink && !options.sparse;
   if (!lazy_flags) {
     if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) return bad;
@@ -277,7 +273,7 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
     }
     if (step == Step::kFallback && options.sparse) step = c.sparse_loop();
     if (step == Step::kFallback && !options.reflink && !options.sparse && !c.zero_first &&
-        !same_file(si, di) && io::splice_file_to_file(src, dst, si, di, expected)) {
+        io::splice_file_to_file(src, dst, si, di, expected)) {
       // splice reads into the pipe before it writes: the flags first, so
       // that a destination splice refuses (O_APPEND, not writable) never
       // has bytes read for it.
@@ -585,7 +581,7 @@ CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool
     if (!r.error) spliced = spliced_pair_of(src, dst, si, di, options, r.path);
     return r;
   }
-  if (same_file(si, di)) return copied(already);
+  if (si.same_file(di)) return copied(already);
   CopyResult r = copy_inspected(src, dst, si, di, after(options, already), nullptr,
                                 io::file_size(si), already);
   // The rest was only end of file (which the file → file chain finds with
@@ -661,7 +657,7 @@ PreparedCopy prepare_copy(int src, int dst) {
   };
   keep(pair.src_, si);
   keep(pair.dst_, di);
-  pair.same_file_ = same_file(si, di);
+  pair.same_file_ = si.same_file(di);
   return pair;
 }
 

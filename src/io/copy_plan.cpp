@@ -68,7 +68,7 @@ namespace io {
 
 bool splice_file_to_file(int src, int dst, const FdInfo& si, const FdInfo& di,
                          std::uint64_t expected) noexcept {
-  if (expected < kSpliceFileFrom || expected == CopyOptions::kNoLimit) return false;
+  if (expected < kSpliceFileFrom || expected == CopyOptions::kNoLimit || si.same_file(di)) return false;
   if (!copy_file_range_is_splice(src)) return false;
   return si.st.st_dev == di.st.st_dev || copy_file_range_is_splice(dst);
 }
@@ -171,7 +171,6 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
     plan.path = CopyPath::kClone;
     plan.reason = "CopyOptions::reflink: FICLONE first";
   } else if (plan.src == CopyEnd::kFile && plan.dst == CopyEnd::kFile && !options.sparse &&
-             (si.st.st_dev != di.st.st_dev || si.st.st_ino != di.st.st_ino) &&
              io::splice_file_to_file(src, dst, si, di,
                                      io::expected_bytes(si, options.max_bytes, io::file_size(si)))) {
     plan.path = CopyPath::kSplice;

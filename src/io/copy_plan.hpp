@@ -33,8 +33,8 @@ constexpr std::uint64_t kSmallIntoSocket = std::uint64_t{128} << 10;
 constexpr std::uint64_t kSpliceFileFrom = std::uint64_t{1} << 20;
 
 // Whether a file → file copy of `expected` bytes between `si` and `di`
-// (both regular, not one file) splices rather than copy_file_range: at
-// least kSpliceFileFrom known bytes, and both files on a filesystem where
+// (both regular) splices rather than copy_file_range: two files (not one),
+// at least kSpliceFileFrom known bytes, and both on a filesystem where
 // copy_file_range is the generic splice (one fstatfs, two when the files
 // are on different devices).
 bool splice_file_to_file(int src, int dst, const FdInfo& si, const FdInfo& di,

@@ -42,6 +42,10 @@ struct FdInfo {
   bool socket() const noexcept {
     return kind == FdKind::kSocket || kind == FdKind::kStreamSocket || kind == FdKind::kOtherSocket;
   }
+  // Whether `other` names the same file (device and inode).
+  bool same_file(const FdInfo& other) const noexcept {
+    return st.st_dev == other.st.st_dev && st.st_ino == other.st.st_ino;
+  }
   // The flag tests. REQUIRES: flags_known.
   bool append() const noexcept;
   bool readable() const noexcept;
