@@ -58,11 +58,11 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "lab/loopback.hpp"
+#include "src/io/path_learning.hpp"
 #include "zerolab/bench.hpp"
 #include "zerolab/copy.hpp"
 
@@ -72,9 +72,7 @@ namespace {
 
 constexpr std::size_t kBig = std::size_t{1} << 30;
 constexpr std::size_t kNet = std::size_t{64} << 20;
-// copy_fd learns a stream pair kind's path from its copies of this many
-// bytes or more (copy.hpp), taking each of its up to 3 paths 5 times.
-constexpr std::size_t kLearnFrom = std::size_t{256} << 10;
+// More than the copies copy_fd learns from (up to 3 paths, 5 each).
 constexpr int kMaxLearningCopies = 16;
 constexpr std::size_t kLoopBuffer = 64 << 10;
 
@@ -424,15 +422,14 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
   // copy_fd's learning copies (a process's first copies of 256 KiB or more
   // of a stream pair kind take its paths in turn, 5 each) run untimed, so
   // that the rounds time the path it settles on; what learning costs is
-  // the first copies of a process, not the path's speed.
-  const char* learn_env = std::getenv("ZEROLAB_COPY_LEARN");
-  const bool learns = size >= kLearnFrom && !(pair.src == End::kFile && pair.dst == End::kFile) &&
-                      !(learn_env != nullptr && std::string_view(learn_env) == "0");
+  // the first copies of a process, not the path's speed. File → file
+  // never learns (copy_file_range stays).
+  const bool learns = size >= zerolab::io::kLearnFrom && zerolab::io::learning_enabled() &&
+                      !(pair.src == End::kFile && pair.dst == End::kFile);
   int learning_copies = 0;
   zerolab::CopyPlan settled = zerolab::plan_copy(rig.src, rig.dst, options[0]);
   while (learns && learning_copies < kMaxLearningCopies &&
-         !std::string_view(settled.reason).starts_with("learned in this process") &&
-         !std::string_view(settled.reason).starts_with("the table's path, kept")) {
+         zerolab::io::learned_path(settled) == zerolab::CopyPath::kNone) {
     copy(0);
     ++learning_copies;
     settled = zerolab::plan_copy(rig.src, rig.dst, options[0]);
