@@ -3,14 +3,13 @@
 // the live reading against the kernel's own description.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "mem/cpu_features.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -39,22 +38,17 @@ TEST(ParseCacheSize, RefusesAnythingElseWithZero) {
 // A cache folder as the kernel lays it out, under a fresh temporary dir.
 class CacheFolder : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/zerolab_cache_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   void index(int i, const std::string& level, const std::string& type, const std::string& size) {
     const std::string d = dir_ + "/index" + std::to_string(i);
     ASSERT_EQ(mkdir(d.c_str(), 0755), 0);
-    std::ofstream(d + "/level") << level << '\n';
-    std::ofstream(d + "/type") << type << '\n';
-    std::ofstream(d + "/size") << size << '\n';
+    zerolab::test::write_file(d + "/level", level + '\n');
+    zerolab::test::write_file(d + "/type", type + '\n');
+    zerolab::test::write_file(d + "/size", size + '\n');
   }
 
-  std::string dir_;
+  std::string dir_ = zerolab::test::temp_dir("zerolab_cache");
 };
 
 TEST_F(CacheFolder, ReadsTheDataAndUnifiedCachesOfEachLevel) {
