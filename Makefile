@@ -37,7 +37,9 @@ test-release test-asan test-tsan: test-%: %
 FUZZ_SECONDS ?= 20
 FUZZ_SEED ?= 1
 test-fuzz: fuzz
-	for t in bench_flags_fuzz stat_go_reader_fuzz stat_gb_json_fuzz stat_query_fuzz go_regex_fuzz compare_html_fuzz lab_flags_fuzz oid_parse_fuzz store_args_fuzz waste_flags_fuzz baseline_manifest_fuzz symbolizer_fuzz cache_size_fuzz; do \
+	targets=$$(find build/fuzz/fuzz -maxdepth 1 -type f -perm -u+x -name '*_fuzz' -printf '%f\n' | sort) && \
+	test -n "$$targets" || { echo "test-fuzz: no *_fuzz executables in build/fuzz/fuzz" >&2; exit 1; }; \
+	for t in $$targets; do \
 	  max_len=$$(case $$t in go_regex_fuzz|stat_query_fuzz) echo -max_len=20000;; esac) && \
 	  mkdir -p build/fuzz/work/$$t && \
 	  ./build/fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=30 -rss_limit_mb=2048 $$max_len \
