@@ -357,6 +357,48 @@ TEST_F(CopySocketHint, NothingIsReadWhenTheDestinationIsNoLongerASocket) {
   EXPECT_EQ(read_all(src_), "still here");
 }
 
+// The hint asks only the source (one lseek): a send to a number that is no
+// longer a socket fails before it delivers a byte, the bytes read go back,
+// and the inspected copy takes the pair's own path.
+TEST_F(CopySocketHint, DestinationNumberNowAFile) {
+  const int f = open(dir_.file("dst").c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ASSERT_GE(f, 0);
+  renumber(f, dst_);
+  const CopyResult r = copy_fd(src_, dst_, small());
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 16384u);
+  EXPECT_EQ(r.path, CopyPath::kCopyFileRange);
+  EXPECT_EQ(lseek(src_, 0, SEEK_CUR), 32768);
+  EXPECT_EQ(lseek(dst_, 0, SEEK_CUR), 16384);
+  ASSERT_EQ(lseek(dst_, 0, SEEK_SET), 0);
+  EXPECT_EQ(read_all(dst_), data_.substr(16384, 16384));
+}
+
+TEST_F(CopySocketHint, DestinationNumberNowClosed) {
+  close(dst_);
+  const int closed = dst_;
+  dst_ = -1;
+  const CopyResult r = copy_fd(src_, closed, small());
+  EXPECT_EQ(r.error, std::errc::bad_file_descriptor);
+  EXPECT_EQ(r.message, "destination fd " + std::to_string(closed) + ": Bad file descriptor");
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(lseek(src_, 0, SEEK_CUR), 16384);
+}
+
+// A source that cannot be put back (a pipe) is never read on the hint.
+TEST_F(CopySocketHint, SourceNumberNowAPipe) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  write_all(p[1], "from a pipe", 11);
+  close(p[1]);
+  renumber(p[0], src_);
+  const CopyResult r = copy_fd(src_, dst_, small());
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 11u);
+  EXPECT_EQ(r.path, CopyPath::kSplice);  // the table's pipe → socket path, inspected
+  EXPECT_EQ(received(11), "from a pipe");
+}
+
 TEST_F(CopySocketHint, SourceNumberNowADirectory) {
   const int d = open(dir_.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   ASSERT_GE(d, 0);

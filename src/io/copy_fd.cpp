@@ -359,15 +359,21 @@ bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
 }
 
 // The numbers of this thread's last copy that went into a stream socket.
-// A copy between the same numbers of at most 128 KiB
-// (max_bytes; without a limit the size is unknown) asks only whether the
-// destination is still a stream socket, one getsockopt, and then reads and
-// sends with MSG_NOSIGNAL: a read/write loop needs neither descriptor's
-// kind, size or flags, nor a SIGPIPE mask. That is 3 calls where the
-// inspected copy makes 6 (two statx, SO_TYPE, sendfile inside a SIGPIPE
-// mask) and the caller's own loop 2. A read that fails before any byte
-// moved (a directory, a descriptor not open for reading, ...) leaves
-// nothing consumed, and copy_fd then inspects as usual to say why.
+// A copy between the same numbers of at most 128 KiB (max_bytes; without a
+// limit the size is unknown) asks only whether the source can be put back,
+// one lseek, and then reads and sends with MSG_NOSIGNAL: a read/write loop
+// needs neither descriptor's kind, size or flags, nor a SIGPIPE mask. A
+// send to a descriptor that is no longer a socket fails (ENOTSOCK) before
+// it delivers a byte; the bytes read are put back and copy_fd inspects as
+// usual. That is 3 calls where the inspected copy makes 6 (two statx,
+// SO_TYPE, sendfile inside a SIGPIPE mask) and the caller's own loop 2.
+// Asking the destination instead (getsockopt SO_TYPE) took 190 ns alone
+// but 400-1500 ns between the copies' sends to a busy peer, the lseek of
+// the source 100 ns and 250-700 ns (a scratch loop of 16 KiB copies into
+// an AF_UNIX socket drained by a thread, on two vCPUs and on one). A read
+// that fails before any byte moved (a directory, a descriptor not open for
+// reading, ...) leaves nothing consumed, and copy_fd then inspects as
+// usual to say why.
 thread_local PairNumbers last_socket_pair;
 
 // Options a small copy on a hint may have: at most 128 KiB (without a
@@ -384,9 +390,12 @@ bool hinted_socket_pair(int src, int dst, const CopyOptions& o) noexcept {
 // The copy of a hinted pair along `path` (read_write or splice), under the
 // SIGPIPE mask if `mask_sigpipe`; nullopt when it moved nothing and
 // copy_fd must inspect (the path declined, or failed before a byte moved;
-// a timeout is an answer).
+// a timeout is an answer). With `retry_unsent`, also when the first write
+// delivered nothing and its bytes went back to the (seekable) source,
+// unless the destination answered for itself (a timeout, a peer gone).
 std::optional<CopyResult> copy_hinted(int src, int dst, FdInfo& si, FdInfo& di,
-                                      const CopyOptions& options, CopyPath path, bool mask_sigpipe) {
+                                      const CopyOptions& options, CopyPath path, bool mask_sigpipe,
+                                      bool retry_unsent = false) {
   Copier c;
   c.src = src;
   c.dst = dst;
@@ -405,21 +414,26 @@ std::optional<CopyResult> copy_hinted(int src, int dst, FdInfo& si, FdInfo& di,
   if (step == Step::kError && c.unwritten > 0) {
     // Leave a seekable source just after the bytes the destination got (a
     // pipe or socket says ESPIPE, and those bytes are gone as with any read).
-    lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
+    const bool rewound = lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR) >= 0;
+    if (retry_unsent && rewound && c.written == 0 && c.error != ETIMEDOUT && c.error != EPIPE &&
+        c.error != ECONNRESET) {
+      return std::nullopt;
+    }
   }
   return result_of(c, src, dst, step);
 }
 
 // The small copy of a hinted pair into a stream socket, or nullopt when
-// nothing was read and copy_fd must inspect (the destination is no longer
-// a stream socket, or the first read failed).
+// nothing moved and copy_fd must inspect (the source cannot be put back,
+// the first read failed, or the destination took nothing: no longer a
+// socket, closed, ...).
 std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOptions& options) {
+  if (lseek(src, 0, SEEK_CUR) < 0) return std::nullopt;  // a pipe or socket: ESPIPE
   FdInfo si;  // not asked: read/write takes any readable source
   FdInfo di;
-  di.kind = FdKind::kSocket;
-  io::load_socket_type(dst, di);  // one getsockopt; fails on a non-socket
-  if (di.kind != FdKind::kStreamSocket) return std::nullopt;
-  return copy_hinted(src, dst, si, di, options, CopyPath::kReadWrite, /*mask_sigpipe=*/false);
+  di.kind = FdKind::kStreamSocket;  // sends with MSG_NOSIGNAL, 64 KiB at a time
+  return copy_hinted(src, dst, si, di, options, CopyPath::kReadWrite, /*mask_sigpipe=*/false,
+                     /*retry_unsent=*/true);
 }
 
 // The numbers of this thread's last small copy that splice (or sendfile,
