@@ -75,10 +75,12 @@
 // stream socket skips most of it the same way: each thread also remembers
 // the numbers of its last copy into a stream socket, and a copy between
 // the same numbers with max_bytes at most 128 KiB (and no offsets or
-// forced path) asks only SO_TYPE of the destination, then reads and sends
-// with MSG_NOSIGNAL (read_write: 3 calls where the inspected copy makes
-// 6). A destination that is no longer a stream socket, or a first read
-// that fails, reads nothing, and copy_fd inspects as usual. A third
+// forced path) asks only whether the source can be put back (one lseek,
+// which fails on a pipe or socket), then reads and sends with MSG_NOSIGNAL
+// (read_write: 3 calls where the inspected copy makes 6). A source that
+// cannot be put back or a first read that fails reads nothing, a send to
+// a number that is no longer a socket delivers nothing and the bytes go
+// back to the source, and copy_fd then inspects as usual. A third
 // memory does the same for small copies that splice (or sendfile) made
 // with a pipe at one end, or from a stream socket into a file. The next
 // such copy between the same numbers goes straight to its copy: into a
