@@ -13,6 +13,8 @@ zerolab_add_test(copy_splice_file_test SOURCES copy_splice_file_test.cpp LIBS ze
 # copy_fd's per-thread hint: the descriptor numbers of the last file → file
 # copy, renumbered to name other things between copies.
 zerolab_add_test(copy_hint_test SOURCES copy_hint_test.cpp LIBS zerolab_io LABELS io)
+# Small file → file copies on the read/write path (ZEROLAB_COPY_SMALL_FILE).
+zerolab_add_test(copy_small_file_test SOURCES copy_small_file_test.cpp LIBS zerolab_io LABELS io)
 # copy_fd's choice of path learned from the first large copies of a kind.
 zerolab_add_test(copy_learning_test SOURCES copy_learning_test.cpp LIBS zerolab_io
   LABELS io concurrent)

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -131,6 +132,42 @@ TEST(CopyLearning, ThreadsLearnTogetherAndEveryCopyIsExact) {
   }
   for (std::thread& t : threads) t.join();
   EXPECT_NE(io::learned_path(plan_copy(CopyEnd::kRemoteStream, CopyEnd::kFile)), CopyPath::kNone);
+}
+
+// Small file → file copies learn between copy_file_range and read/write:
+// inspected copies take the two in turn, the rule's first, and once each
+// has kSamples the process keeps one, for copies too small to time as well.
+TEST(CopyLearning, SmallFileCopiesLearnBetweenCopyFileRangeAndReadWrite) {
+  TempDir disk("/tmp");
+  const std::string data = pattern(16384, 5);
+  const int src = create_file(disk.file("src"), data);
+  ASSERT_GE(src, 0);
+  EXPECT_EQ(io::learned_small_file_path(), CopyPath::kNone);
+  std::vector<int> outs;  // kept open: each copy has new numbers, so none runs on the hint
+  const auto copy_into_new_file = [&](std::uint64_t max_bytes) {
+    const int out = create_file(disk.file("out" + std::to_string(outs.size())), "");
+    outs.push_back(out);
+    EXPECT_EQ(lseek(src, 0, SEEK_SET), 0);
+    CopyOptions o;
+    o.max_bytes = max_bytes;
+    const CopyResult r = copy_fd(src, out, o);
+    EXPECT_FALSE(r.error) << r.message;
+    EXPECT_EQ(pread_all(out), data.substr(0, static_cast<std::size_t>(r.bytes)));
+    EXPECT_EQ(r.bytes, std::min<std::uint64_t>(max_bytes, data.size()));
+    return r.path;
+  };
+  for (int i = 0; i < 2 * io::kSamples; ++i) {
+    EXPECT_EQ(copy_into_new_file(CopyOptions::kNoLimit),
+              i % 2 == 0 ? CopyPath::kCopyFileRange : CopyPath::kReadWrite)
+        << "copy " << i;
+  }
+  const CopyPath chosen = io::learned_small_file_path();
+  ASSERT_TRUE(chosen == CopyPath::kCopyFileRange || chosen == CopyPath::kReadWrite)
+      << to_string(chosen);
+  EXPECT_EQ(copy_into_new_file(CopyOptions::kNoLimit), chosen);
+  EXPECT_EQ(copy_into_new_file(100), chosen);
+  for (const int fd : outs) close(fd);
+  close(src);
 }
 
 }  // namespace

@@ -43,7 +43,13 @@
 // table's by less than 5%. A kind that never gets enough large samples
 // keeps the table after 64 tries. Copies below 256 KiB, file → file
 // (copy_file_range stays in the kernel) and forced paths always follow the
-// table. plan_copy() reports a learned choice with its reason. Each
+// table. plan_copy() reports a learned choice with its reason. Small
+// file → file copies (at most 128 KiB known to copy, inspected or on a
+// prepared pair) learn the same way between copy_file_range and read/write
+// from their first copies of at least 4 KiB (5 each): copy_file_range of
+// 16 KiB took 1.2x the time of read + write on one VM and 0.8x on another.
+// ZEROLAB_COPY_SMALL_FILE=copy_file_range or =read_write (read once) sets
+// that choice instead. Each
 // learning copy is a whole, exact copy_fd on an allowed path: what it
 // costs is the time of a slower path for a few of the first large copies.
 // Learning allocates nothing; a thread allocates its read/write buffer
@@ -51,7 +57,8 @@
 // learning or a hint (below: small socket → file copies) sent it there,
 // and nothing per call after that.
 // Set ZEROLAB_COPY_LEARN=0 in the environment (read once per process) to
-// keep the table everywhere, so that two runs take the same paths.
+// keep the table (and copy_file_range for small file → file copies)
+// everywhere, so that two runs take the same paths.
 //
 // What a one-shot call costs on top of the transfer is the inspection: one
 // statx per descriptor, SO_TYPE for a socket, getpeername for a socket fed

@@ -286,6 +286,16 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
         step = c.splice_loop();
       }
     }
+    if (step == Step::kFallback && !options.reflink && !options.sparse &&
+        expected <= io::kSmallFileCopy) {
+      // A small copy takes the path this process learned for small file →
+      // file copies, or is one it learns from (path_learning.hpp).
+      trial = io::choose_small_file_path(expected);
+      if (trial.path == CopyPath::kReadWrite) {
+        c.path = CopyPath::kReadWrite;
+        step = c.read_write_loop();
+      }
+    }
     if (step == Step::kFallback) {
       c.path = CopyPath::kCopyFileRange;
       step = c.copy_file_range_loop();
@@ -347,11 +357,16 @@ struct PairNumbers {
   }
 };
 
-// The numbers of this thread's last copy that copy_file_range finished
-// file → file. Only an order of attempts: the first call below is one the
-// kernel checks in full (both regular, on filesystems that can, the
-// destination not O_APPEND, ranges of one file apart), so a stale hint
-// costs the one call that fails before copy_fd inspects as usual.
+// The numbers of this thread's last copy that copy_file_range, or read
+// and write as the learned small file → file path, finished file → file.
+// Only an order of attempts: the first call below, a copy_file_range, is
+// one the kernel checks in full (both regular, on filesystems that can,
+// the destination not O_APPEND, ranges of one file apart), so a stale hint
+// costs the one call that fails before copy_fd inspects as usual. It stays
+// copy_file_range where this process learned read and write for small
+// copies: read and write between numbers that now name one file would need
+// both inodes to refuse overlapping ranges, two more calls than the hint
+// saves (prepare_copy knows them, and takes the learned path).
 thread_local PairNumbers last_file_pair;
 
 bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
@@ -563,9 +578,10 @@ CopyResult copied(std::uint64_t bytes) {
 // else, or less than asked, goes on as copy_fd always does; a short first
 // copy within one file ends the copy, as the size of then would have.
 // `into_stream_socket`: set when the destination turned out to be one;
-// `spliced`: the spliced-pair hint this copy leaves, if any.
+// `file_pair`: when both ends turned out regular files; `spliced`: the
+// spliced-pair hint this copy leaves, if any.
 CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool& into_stream_socket,
-                              std::optional<SplicedPair>& spliced) {
+                              bool& file_pair, std::optional<SplicedPair>& spliced) {
   FdInfo si;
   FdInfo di;
   bool src_known = false;
@@ -589,6 +605,7 @@ CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool
     if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
   }
   if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
+  file_pair = si.kind == FdKind::kRegular && !si.pseudo_fs && di.kind == FdKind::kRegular;
   if (already == 0) {
     CopyResult r = copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
     into_stream_socket = di.kind == FdKind::kStreamSocket;
@@ -633,9 +650,12 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
     }
   }
   bool into_stream_socket = false;
+  bool file_pair = false;
   std::optional<SplicedPair> spliced;
-  CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket, spliced);
-  last_file_pair.update(!r.error && r.path == CopyPath::kCopyFileRange, src, dst);
+  CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket, file_pair, spliced);
+  last_file_pair.update(!r.error && (r.path == CopyPath::kCopyFileRange ||
+                                     (file_pair && r.path == CopyPath::kReadWrite)),
+                        src, dst);
   last_socket_pair.update(!r.error && into_stream_socket, src, dst);
   last_spliced_pair.update(spliced, src, dst);
   return r;

@@ -18,18 +18,28 @@ constexpr int kEnds = static_cast<int>(CopyEnd::kOther) + 1;
 // `candidates`, and read without the mutex.
 struct Learner {
   std::atomic<int> decided{-1};
+  const std::uint64_t sample_from;  // the fewest bytes a sample may move
   std::mutex mu;
   int count = 0;  // candidates; 0 until the first learning copy
   CopyPath candidates[kMaxCandidates] = {};
   int attempts = 0;
   int samples[kMaxCandidates] = {};
   double ns_per_byte[kMaxCandidates][kSamples] = {};
+
+  explicit Learner(std::uint64_t from = kSampleFrom) noexcept : sample_from(from) {}
 };
 
 Learner g_learners[kEnds][kEnds];
+// Small file → file copies (choose_small_file_path), PathTrial::kind kSmallFileKind.
+Learner g_small_file{kSmallSampleFrom};
+constexpr int kSmallFileKind = kEnds * kEnds;
 
 Learner& learner_of(const CopyPlan& plan) noexcept {
   return g_learners[static_cast<int>(plan.src)][static_cast<int>(plan.dst)];
+}
+
+Learner& learner_of(int kind) noexcept {
+  return kind == kSmallFileKind ? g_small_file : g_learners[kind / kEnds][kind % kEnds];
 }
 
 // The rule's path first, then the other paths of the plan that learning
@@ -85,17 +95,20 @@ int pick_candidate(const double* medians, int count, double bar) noexcept {
   return best != 0 && medians[best] <= bar * medians[0] ? best : 0;
 }
 
-PathTrial choose_path(const CopyPlan& plan, std::uint64_t expected) noexcept {
+namespace {
+
+// The path for the next copy of the kind `kind` learned in `l`: the decided
+// candidate, or the one with the fewest samples (timed from now). `init`
+// fills in the candidates, the rule's first. REQUIRES: learning enabled.
+template <class Init>
+PathTrial choose(Learner& l, int kind, Init init) noexcept {
   PathTrial t;
-  t.path = plan.path;
-  if (expected < kLearnFrom || !learning_enabled()) return t;
-  Learner& l = learner_of(plan);
   if (const int d = l.decided.load(std::memory_order_acquire); d >= 0) {
     t.path = l.candidates[d];
     return t;
   }
   std::lock_guard lock(l.mu);
-  initialize(l, plan);
+  if (l.count == 0) init(l);
   if (const int d = l.decided.load(std::memory_order_relaxed); d >= 0) {
     t.path = l.candidates[d];
     return t;
@@ -110,16 +123,69 @@ PathTrial choose_path(const CopyPlan& plan, std::uint64_t expected) noexcept {
     if (l.samples[i] < l.samples[fewest]) fewest = i;
   }
   t.path = l.candidates[fewest];
-  t.kind = static_cast<int>(plan.src) * kEnds + static_cast<int>(plan.dst);
+  t.kind = kind;
   t.candidate = fewest;
   t.start_ns = monotonic_ns();
   return t;
 }
 
+// ZEROLAB_COPY_SMALL_FILE: the path small file → file copies take without
+// learning, or kNone.
+CopyPath small_file_override() noexcept {
+  static const CopyPath path = [] {
+    const char* v = std::getenv("ZEROLAB_COPY_SMALL_FILE");
+    if (v == nullptr) return CopyPath::kNone;
+    if (std::strcmp(v, "copy_file_range") == 0) return CopyPath::kCopyFileRange;
+    if (std::strcmp(v, "read_write") == 0) return CopyPath::kReadWrite;
+    return CopyPath::kNone;
+  }();
+  return path;
+}
+
+}  // namespace
+
+PathTrial choose_path(const CopyPlan& plan, std::uint64_t expected) noexcept {
+  if (expected < kLearnFrom || !learning_enabled()) {
+    PathTrial t;
+    t.path = plan.path;
+    return t;
+  }
+  return choose(learner_of(plan), static_cast<int>(plan.src) * kEnds + static_cast<int>(plan.dst),
+                [&plan](Learner& l) { initialize(l, plan); });
+}
+
+PathTrial choose_small_file_path(std::uint64_t bytes) noexcept {
+  PathTrial t;
+  t.path = CopyPath::kCopyFileRange;
+  if (const CopyPath forced = small_file_override(); forced != CopyPath::kNone) {
+    t.path = forced;
+    return t;
+  }
+  if (!learning_enabled()) return t;
+  if (bytes < kSmallSampleFrom) {
+    // Too small to time: the decision if there is one, else the rule.
+    const int d = g_small_file.decided.load(std::memory_order_acquire);
+    if (d >= 0) t.path = g_small_file.candidates[d];
+    return t;
+  }
+  return choose(g_small_file, kSmallFileKind, [](Learner& l) {
+    l.candidates[l.count++] = CopyPath::kCopyFileRange;
+    l.candidates[l.count++] = CopyPath::kReadWrite;
+  });
+}
+
+CopyPath learned_small_file_path() noexcept {
+  if (const CopyPath forced = small_file_override(); forced != CopyPath::kNone) return forced;
+  if (!learning_enabled()) return CopyPath::kNone;
+  const int d = g_small_file.decided.load(std::memory_order_acquire);
+  return d >= 0 ? g_small_file.candidates[d] : CopyPath::kNone;
+}
+
 void record_trial(const PathTrial& trial, CopyPath taken, std::uint64_t bytes, bool ok) noexcept {
-  if (trial.kind < 0 || !ok || taken != trial.path || bytes < kSampleFrom) return;
+  if (trial.kind < 0 || !ok || taken != trial.path) return;
+  Learner& l = learner_of(trial.kind);
+  if (bytes < l.sample_from) return;
   const double ns = static_cast<double>(monotonic_ns() - trial.start_ns);
-  Learner& l = g_learners[trial.kind / kEnds][trial.kind % kEnds];
   std::lock_guard lock(l.mu);
   if (l.decided.load(std::memory_order_relaxed) >= 0) return;
   int& n = l.samples[trial.candidate];
