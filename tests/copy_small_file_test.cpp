@@ -51,6 +51,20 @@ TEST_F(CopySmallFile, TheOverrideDecides) {
   EXPECT_EQ(io::choose_small_file_path(1).path, CopyPath::kReadWrite);
 }
 
+TEST_F(CopySmallFile, PlanCopySaysSo) {
+  const CopyPlan plan = plan_copy(src_, dst_, CopyOptions{});
+  ASSERT_FALSE(plan.error);
+  EXPECT_EQ(plan.path, CopyPath::kReadWrite);
+  EXPECT_STREQ(plan.reason,
+               "a small file → file copy: read/write, which this process learned (or "
+               "ZEROLAB_COPY_SMALL_FILE says) beats copy_file_range here");
+  const std::string big = pattern(io::kSmallFileCopy + 1, 9);
+  const int src = create_file(dir_.file("big"), big);
+  ASSERT_GE(src, 0);
+  EXPECT_EQ(plan_copy(src, dst_, CopyOptions{}).path, CopyPath::kCopyFileRange);
+  close(src);
+}
+
 // The first copy is inspected and takes read and write; the next between
 // the same numbers runs on the hint, by copy_file_range.
 TEST_F(CopySmallFile, OneShotCopiesThenTheHint) {

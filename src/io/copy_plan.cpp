@@ -177,6 +177,15 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
     plan.reason = "a file → file copy of 1 MiB or more where copy_file_range is the kernel's "
                   "splice through a 64 KiB pipe (ext2/3/4, tmpfs): splice through copy_fd's pipe "
                   "of up to 1 MiB (copy_bench Race: copy_file_range took 1.04-1.16x its time)";
+  } else if (plan.src == CopyEnd::kFile && plan.dst == CopyEnd::kFile && !options.sparse &&
+             io::expected_bytes(si, options.max_bytes, io::file_size(si)) <= io::kSmallFileCopy &&
+             io::learned_small_file_path() != CopyPath::kNone) {
+    plan.path = io::learned_small_file_path();
+    plan.reason = plan.path == CopyPath::kReadWrite
+                      ? "a small file → file copy: read/write, which this process learned (or "
+                        "ZEROLAB_COPY_SMALL_FILE says) beats copy_file_range here"
+                      : "a small file → file copy: copy_file_range, kept after this process timed "
+                        "read/write (or as ZEROLAB_COPY_SMALL_FILE says)";
   } else if (io::small_into_socket(si, di, std::min(options.max_bytes, io::file_size(si))) &&
              plan.allows(CopyPath::kSendfile)) {
     plan.path = CopyPath::kSendfile;
