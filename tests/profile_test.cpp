@@ -317,7 +317,17 @@ TEST(CpuProfile, LibcFramesAreNamedWithTheirLines) {
     const RawSample s = without_sanitizer_frames(sampled);
     total += s.values.at(0);
     // glibc's memset variants (__memset_avx2_unaligned_erms, ...) in its .S files.
-    if (s.functions.at(0).find("memset") == std::string::npos) continue;
+    if (s.functions.at(0).find("memset") == std::string::npos) {
+      // Under ASan the interceptor checks the 256 KiB range's shadow before
+      // it calls glibc's (about half the samples in a CI run): memset's time
+      // too, in the sanitizer's frames.
+      if (std::any_of(sampled.functions.begin(), sampled.functions.end(), [](const std::string& f) {
+            return f == "__interceptor_memset" || f == "__asan_memset" || f == "__tsan_memset";
+          })) {
+        in_memset += s.values[0];
+      }
+      continue;
+    }
     in_memset += s.values[0];
     EXPECT_NE(s.places[0].find(".S:"), std::string::npos) << s.functions[0] << " " << s.places[0];
     EXPECT_EQ(s.functions.at(1), "zerolab_benchmark_CpuMemset") << p.text;
