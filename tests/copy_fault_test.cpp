@@ -301,6 +301,45 @@ TEST(CopyFaults, FileSizeLimitStopsWithTheBytesWritten) {
   RecordProperty("file_size_limit", ran);
 }
 
+// A child of fork does not share its parent's cached pipes: a splice in
+// the child that fails halfway (EFBIG) leaves bytes in its pipe, and the
+// parent's next splice copy must not deliver them. (Before the fix the
+// child's cache named the parent's pipes, and the parent's copy began with
+// the child's leftover bytes.)
+TEST(CopyFaults, AForkedChildsFailedSpliceLeavesTheParentsCopiesExact) {
+  TempDir disk("/tmp");
+  const FileSources files(disk);
+  const std::string data = pattern(1 << 20);
+  const auto copy_into = [&](const std::string& name) {
+    const int out = create_file(disk.file(name), "");
+    EXPECT_EQ(lseek(files.memfd, 0, SEEK_SET), 0);
+    const CopyResult r = copy_fd(files.memfd, out);
+    const std::string got = pread_all(out);
+    close(out);
+    return std::pair{r, got};
+  };
+  const auto [first, first_got] = copy_into("parent0");
+  ASSERT_FALSE(first.error) << first.message;
+  if (first.path != CopyPath::kSplice) GTEST_SKIP() << "memfd → /tmp took " << to_string(first.path);
+  ASSERT_EQ(first_got, data);  // and the thread's pipe is cached, clean
+
+  run_in_child([&](std::string& failures) -> std::string {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{256 << 10, 256 << 10};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) failures = "setrlimit(RLIMIT_FSIZE) failed";
+    const auto [r, got] = copy_into("child");
+    if (r.error.value() != EFBIG) failures += "child: " + r.message;
+    if (r.bytes != got.size() || got != data.substr(0, got.size())) failures += "child: bytes differ";
+    return "a splice stopped by RLIMIT_FSIZE";
+  });
+
+  const auto [again, again_got] = copy_into("parent1");
+  ASSERT_FALSE(again.error) << again.message;
+  EXPECT_EQ(again.path, CopyPath::kSplice);
+  EXPECT_EQ(again.bytes, data.size());
+  EXPECT_TRUE(again_got == data) << "the parent's copy differs from its source";
+}
+
 bool sigpipe_pending() {
   sigset_t pending;
   sigpending(&pending);

@@ -2,6 +2,7 @@
 #include "io/thread_cache.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -56,6 +57,20 @@ ThreadCache& cache() noexcept {
   return c;
 }
 
+// After fork the child's copy of the forking thread's cache names the
+// parent's pipes: the same kernel objects, so a copy in either process
+// could read what the other left in one (a child whose splice failed
+// halfway left bytes that the parent's next copy delivered first). The
+// child closes its descriptors of them and starts with none.
+void forget_pipes_in_child() noexcept {
+  ThreadCache& c = cache();
+  for (int i = 0; i < c.count; ++i) {
+    close(c.pipes[i].fds[0]);
+    close(c.pipes[i].fds[1]);
+  }
+  c.count = 0;
+}
+
 }  // namespace
 
 PipeLease acquire_pipe() noexcept {
@@ -79,6 +94,8 @@ void release_pipe(PipeLease& pipe, bool clean) noexcept {
   if (!pipe.valid()) return;
   ThreadCache& c = cache();
   if (clean && c.count < kCachedPipes) {
+    static const bool forgotten_after_fork = pthread_atfork(nullptr, nullptr, &forget_pipes_in_child) == 0;
+    (void)forgotten_after_fork;
     c.pipes[c.count++] = pipe;
   } else {
     close(pipe.fds[0]);

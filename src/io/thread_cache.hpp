@@ -1,7 +1,8 @@
 // src/io/thread_cache.hpp — the per-thread resources copy_fd reuses so a
 // copy allocates nothing after warm-up: up to two pipes for splice (sized
 // with F_SETPIPE_SZ up to pipe-max-size, at most 1 MiB) and one read/write
-// buffer. A pipe that may still hold data is closed, never put back.
+// buffer. A pipe that may still hold data is closed, never put back; a
+// child process of fork starts with no cached pipe (they are its parent's).
 // Private to zerolab::io.
 //
 // Thread-safety: everything here belongs to the calling thread.
