@@ -82,12 +82,10 @@
 // stream socket skips most of it the same way: each thread also remembers
 // the numbers of its last copy into a stream socket, and a copy between
 // the same numbers with max_bytes at most 128 KiB (and no offsets or
-// forced path) asks only whether the source can be put back (one lseek,
-// which fails on a pipe or socket), then reads and sends with MSG_NOSIGNAL
-// (read_write: 3 calls where the inspected copy makes 6). A source that
-// cannot be put back or a first read that fails reads nothing, a send to
-// a number that is no longer a socket delivers nothing and the bytes go
-// back to the source, and copy_fd then inspects as usual. A third
+// forced path) goes straight to sendfile under the SIGPIPE mask (3 calls
+// where the inspected copy makes 6). sendfile refuses a source it cannot
+// read (a pipe, a directory) and a destination not open for writing or
+// O_APPEND before it moves a byte, and copy_fd then inspects as usual. A third
 // memory does the same for small copies that splice (or sendfile) made
 // with a pipe at one end, or from a stream socket into a file. The next
 // such copy between the same numbers goes straight to its copy: into a

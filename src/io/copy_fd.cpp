@@ -375,20 +375,20 @@ bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
 
 // The numbers of this thread's last copy that went into a stream socket.
 // A copy between the same numbers of at most 128 KiB (max_bytes; without a
-// limit the size is unknown) asks only whether the source can be put back,
-// one lseek, and then reads and sends with MSG_NOSIGNAL: a read/write loop
-// needs neither descriptor's kind, size or flags, nor a SIGPIPE mask. A
-// send to a descriptor that is no longer a socket fails (ENOTSOCK) before
-// it delivers a byte; the bytes read are put back and copy_fd inspects as
-// usual. That is 3 calls where the inspected copy makes 6 (two statx,
-// SO_TYPE, sendfile inside a SIGPIPE mask) and the caller's own loop 2.
-// Asking the destination instead (getsockopt SO_TYPE) took 190 ns alone
-// but 400-1500 ns between the copies' sends to a busy peer, the lseek of
-// the source 100 ns and 250-700 ns (a scratch loop of 16 KiB copies into
-// an AF_UNIX socket drained by a thread, on two vCPUs and on one). A read
-// that fails before any byte moved (a directory, a descriptor not open for
-// reading, ...) leaves nothing consumed, and copy_fd then inspects as
-// usual to say why.
+// limit the size is unknown) goes straight to sendfile under the SIGPIPE
+// mask: 3 calls where the inspected copy makes 6 (two statx, SO_TYPE, and
+// the same three). Whatever the numbers name by now, sendfile checks them
+// before it moves a byte: a source it cannot read from (a pipe, a
+// directory, a descriptor not open for reading) and a destination not open
+// for writing or O_APPEND are refused, and a pipe without a reader is
+// EPIPE before anything is read; copy_fd then inspects as usual to say
+// why. A destination that is now a file or a pipe gets a sendfile copy, as
+// the table would give a file → pipe pair. Measured against the read and
+// send of the same bytes after one check (copy_bench Race 16 KiB, three
+// runs of each alternated, Zen 5 guest): file → TCP 0.85-0.95 → 0.89-1.00
+// and file → AF_UNIX 0.90-0.91 → 1.08-1.72 of the best other way; and in
+// the state where every read and send into AF_UNIX took 10x longer (the
+// peer thread's placement), sendfile did not.
 thread_local PairNumbers last_socket_pair;
 
 // Options a small copy on a hint may have: at most 128 KiB (without a
@@ -405,12 +405,9 @@ bool hinted_socket_pair(int src, int dst, const CopyOptions& o) noexcept {
 // The copy of a hinted pair along `path` (read_write or splice), under the
 // SIGPIPE mask if `mask_sigpipe`; nullopt when it moved nothing and
 // copy_fd must inspect (the path declined, or failed before a byte moved;
-// a timeout is an answer). With `retry_unsent`, also when the first write
-// delivered nothing and its bytes went back to the (seekable) source,
-// unless the destination answered for itself (a timeout, a peer gone).
+// a timeout is an answer).
 std::optional<CopyResult> copy_hinted(int src, int dst, FdInfo& si, FdInfo& di,
-                                      const CopyOptions& options, CopyPath path, bool mask_sigpipe,
-                                      bool retry_unsent = false) {
+                                      const CopyOptions& options, CopyPath path, bool mask_sigpipe) {
   Copier c;
   c.src = src;
   c.dst = dst;
@@ -420,7 +417,9 @@ std::optional<CopyResult> copy_hinted(int src, int dst, FdInfo& si, FdInfo& di,
   c.timeout_ms = timeout_ms_of(options);
   c.path = path;
   SigpipeGuard guard(mask_sigpipe);
-  const Step step = path == CopyPath::kSplice ? c.splice_loop() : c.read_write_loop();
+  const Step step = path == CopyPath::kSplice     ? c.splice_loop()
+                    : path == CopyPath::kSendfile ? c.sendfile_loop()
+                                                  : c.read_write_loop();
   if (step == Step::kError) guard.finish(c.error == EPIPE);
   if (step == Step::kFallback ||
       (step == Step::kError && c.written == 0 && c.unwritten == 0 && c.error != ETIMEDOUT)) {
@@ -429,26 +428,19 @@ std::optional<CopyResult> copy_hinted(int src, int dst, FdInfo& si, FdInfo& di,
   if (step == Step::kError && c.unwritten > 0) {
     // Leave a seekable source just after the bytes the destination got (a
     // pipe or socket says ESPIPE, and those bytes are gone as with any read).
-    const bool rewound = lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR) >= 0;
-    if (retry_unsent && rewound && c.written == 0 && c.error != ETIMEDOUT && c.error != EPIPE &&
-        c.error != ECONNRESET) {
-      return std::nullopt;
-    }
+    lseek(src, -static_cast<off_t>(c.unwritten), SEEK_CUR);
   }
   return result_of(c, src, dst, step);
 }
 
 // The small copy of a hinted pair into a stream socket, or nullopt when
-// nothing moved and copy_fd must inspect (the source cannot be put back,
-// the first read failed, or the destination took nothing: no longer a
-// socket, closed, ...).
+// nothing moved and copy_fd must inspect (sendfile refused the pair, or
+// the source was at its end).
 std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOptions& options) {
-  if (lseek(src, 0, SEEK_CUR) < 0) return std::nullopt;  // a pipe or socket: ESPIPE
-  FdInfo si;  // not asked: read/write takes any readable source
+  FdInfo si;  // st_size 0: a first sendfile that moves nothing lets the inspected copy decide
   FdInfo di;
-  di.kind = FdKind::kStreamSocket;  // sends with MSG_NOSIGNAL, 64 KiB at a time
-  return copy_hinted(src, dst, si, di, options, CopyPath::kReadWrite, /*mask_sigpipe=*/false,
-                     /*retry_unsent=*/true);
+  di.kind = FdKind::kStreamSocket;
+  return copy_hinted(src, dst, si, di, options, CopyPath::kSendfile, /*mask_sigpipe=*/true);
 }
 
 // The numbers of this thread's last small copy that splice (or sendfile,
