@@ -1,14 +1,15 @@
 # zerolab's front door. On a fresh Debian machine of this kind:
 #   make test   installs missing packages, builds release and ASan+UBSan, runs
-#               every test on both, the concurrent tests under TSan, and a
-#               short run of every fuzz target
+#               every test on both, the concurrent tests under TSan, a
+#               short run of every fuzz target, and the io test binaries once
+#               more, each as one process
 #   make lab    builds release and runs the main job (zerolab lab; LAB_FLAGS
 #               passes flags, e.g. make lab LAB_FLAGS=--quick)
 # Everything else is CMake presets (CMakePresets.json).
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps release asan tsan fuzz test test-release test-asan test-tsan test-fuzz lab clean
+.PHONY: all deps release asan tsan fuzz test test-release test-asan test-tsan test-fuzz test-whole lab clean
 
 all: release
 
@@ -47,7 +48,17 @@ test-fuzz: fuzz
 	    { tail -n 40 build/fuzz/work/$$t.log; exit 1; }; \
 	done
 
-test: test-release test-asan test-tsan test-fuzz
+# The io tests again with each binary as one process: ctest runs every test
+# in a process of its own, which hides what one test leaves behind for the
+# next (a forked child sharing its parent's cached pipes went unseen so).
+test-whole: release
+	mkdir -p build/release/whole && \
+	for t in build/release/tests/copy_*_test; do \
+	  log=build/release/whole/$$(basename $$t).log; \
+	  $$t >$$log 2>&1 || { tail -n 40 $$log; echo "test-whole: $$t failed as one process" >&2; exit 1; }; \
+	done
+
+test: test-release test-asan test-tsan test-fuzz test-whole
 
 # The main job: every experiment of the lab, results under zerolab-results/.
 LAB_FLAGS ?=
