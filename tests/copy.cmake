@@ -15,6 +15,10 @@ zerolab_add_test(copy_splice_file_test SOURCES copy_splice_file_test.cpp LIBS ze
 zerolab_add_test(copy_hint_test SOURCES copy_hint_test.cpp LIBS zerolab_io LABELS io)
 # Small file → file copies on the read/write path (ZEROLAB_COPY_SMALL_FILE).
 zerolab_add_test(copy_small_file_test SOURCES copy_small_file_test.cpp LIBS zerolab_io LABELS io)
+# Unknown values of ZEROLAB_COPY_* named, and the CLI's warning.
+zerolab_add_test(copy_env_test SOURCES copy_env_test.cpp LIBS zerolab_io LABELS io)
+target_compile_definitions(copy_env_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
+add_dependencies(copy_env_test zerolab)
 # copy_fd's choice of path learned from the first large copies of a kind.
 zerolab_add_test(copy_learning_test SOURCES copy_learning_test.cpp LIBS zerolab_io
   LABELS io concurrent)

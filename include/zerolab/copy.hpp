@@ -233,6 +233,14 @@ struct CopyResult {
 // descriptors' kinds; path kNone and the reason if it would refuse them).
 CopyPlan plan_copy(int src, int dst, const CopyOptions& options = {});
 
+// The copy_fd settings in the environment that are ignored because their
+// value is not one copy_fd knows, as "NAME=value: why", joined by "; "
+// ("" when there are none): ZEROLAB_COPY_LEARN other than 0 or 1 (learning
+// stays on), ZEROLAB_COPY_SMALL_FILE other than copy_file_range or
+// read_write (small file → file copies learn). copy_fd never prints; the
+// zerolab CLI warns with this once.
+std::string copy_environment_errors();
+
 // Copies from `src` to `dst` until end of file, options.max_bytes, or an
 // error. Allocates nothing on the heap on success once the calling thread
 // has made one copy of the same kind.

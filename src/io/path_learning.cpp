@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 #include "io/monotonic.hpp"
 
@@ -78,6 +79,31 @@ void decide(Learner& l) noexcept {
 }
 
 }  // namespace
+
+}  // namespace zerolab::io
+
+namespace zerolab {
+
+std::string copy_environment_errors() {
+  std::string errors;
+  const auto add = [&errors](const char* name, const char* value, const char* why) {
+    if (!errors.empty()) errors += "; ";
+    errors += std::string(name) + "=" + value + ": " + why;
+  };
+  if (const char* v = std::getenv("ZEROLAB_COPY_LEARN");
+      v != nullptr && std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0) {
+    add("ZEROLAB_COPY_LEARN", v, "not 0 or 1");
+  }
+  if (const char* v = std::getenv("ZEROLAB_COPY_SMALL_FILE");
+      v != nullptr && std::strcmp(v, "copy_file_range") != 0 && std::strcmp(v, "read_write") != 0) {
+    add("ZEROLAB_COPY_SMALL_FILE", v, "not copy_file_range or read_write");
+  }
+  return errors;
+}
+
+}  // namespace zerolab
+
+namespace zerolab::io {
 
 bool learning_enabled() noexcept {
   static const bool enabled = [] {
