@@ -158,6 +158,8 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
   io::FdInfo di;
   CopyPlan plan = io::inspect_pair(src, dst, si, di);
   if (plan.error) return plan;
+  const std::uint64_t expected = io::expected_bytes(si, options.max_bytes, io::file_size(si));
+  const bool file_to_file = plan.src == CopyEnd::kFile && plan.dst == CopyEnd::kFile;
   if (options.path != CopyPath::kAuto) {
     if (!plan.allows(options.path)) {
       plan.reason = "CopyOptions::path is not a path this pair allows";
@@ -170,17 +172,15 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
   } else if (options.reflink && plan.allows(CopyPath::kClone)) {
     plan.path = CopyPath::kClone;
     plan.reason = "CopyOptions::reflink: FICLONE first";
-  } else if (plan.src == CopyEnd::kFile && plan.dst == CopyEnd::kFile && !options.sparse &&
-             io::splice_file_to_file(src, dst, si, di,
-                                     io::expected_bytes(si, options.max_bytes, io::file_size(si)))) {
+  } else if (file_to_file && !options.sparse && io::splice_file_to_file(src, dst, si, di, expected)) {
     plan.path = CopyPath::kSplice;
     plan.reason = "a file → file copy of 1 MiB or more where copy_file_range is the kernel's "
                   "splice through a 64 KiB pipe (ext2/3/4, tmpfs): splice through copy_fd's pipe "
                   "of up to 1 MiB (copy_bench Race: copy_file_range took 1.04-1.16x its time)";
-  } else if (plan.src == CopyEnd::kFile && plan.dst == CopyEnd::kFile && !options.sparse &&
-             io::expected_bytes(si, options.max_bytes, io::file_size(si)) <= io::kSmallFileCopy &&
-             io::learned_small_file_path() != CopyPath::kNone) {
-    plan.path = io::learned_small_file_path();
+  } else if (const CopyPath small = io::learned_small_file_path();
+             file_to_file && !options.sparse && expected <= io::kSmallFileCopy &&
+             small != CopyPath::kNone) {
+    plan.path = small;
     plan.reason = plan.path == CopyPath::kReadWrite
                       ? "a small file → file copy: read/write, which this process learned (or "
                         "ZEROLAB_COPY_SMALL_FILE says) beats copy_file_range here"
@@ -192,8 +192,7 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
     plan.reason = "a small copy from a file into a stream socket: sendfile, one call (copy_bench "
                   "Race, 16 KiB)";
   } else if (const CopyPath learned = io::learned_path(plan);
-             learned != CopyPath::kNone &&
-             io::expected_bytes(si, options.max_bytes, io::file_size(si)) >= io::kLearnFrom) {
+             learned != CopyPath::kNone && expected >= io::kLearnFrom) {
     plan.reason = learned == plan.path
                       ? "the table's path, kept after this process timed the others on its "
                         "first large copies of this kind (none was 5% faster)"

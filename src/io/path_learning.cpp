@@ -78,6 +78,25 @@ void decide(Learner& l) noexcept {
   l.decided.store(chosen, std::memory_order_release);
 }
 
+// The environment's settings, read by the copies once per process and by
+// copy_environment_errors() at each call. A value other than those named
+// is ignored.
+constexpr const char* kLearnVariable = "ZEROLAB_COPY_LEARN";        // 0 or 1
+constexpr const char* kSmallFileVariable = "ZEROLAB_COPY_SMALL_FILE";  // copy_file_range or read_write
+
+bool learning_off(const char* value) noexcept { return value != nullptr && std::strcmp(value, "0") == 0; }
+bool known_learning(const char* value) noexcept {
+  return value == nullptr || std::strcmp(value, "0") == 0 || std::strcmp(value, "1") == 0;
+}
+
+// The path a ZEROLAB_COPY_SMALL_FILE value names, kNone for none or another value.
+CopyPath small_file_path_named(const char* value) noexcept {
+  if (value == nullptr) return CopyPath::kNone;
+  if (std::strcmp(value, "copy_file_range") == 0) return CopyPath::kCopyFileRange;
+  if (std::strcmp(value, "read_write") == 0) return CopyPath::kReadWrite;
+  return CopyPath::kNone;
+}
+
 }  // namespace
 
 }  // namespace zerolab::io
@@ -90,13 +109,12 @@ std::string copy_environment_errors() {
     if (!errors.empty()) errors += "; ";
     errors += std::string(name) + "=" + value + ": " + why;
   };
-  if (const char* v = std::getenv("ZEROLAB_COPY_LEARN");
-      v != nullptr && std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0) {
-    add("ZEROLAB_COPY_LEARN", v, "not 0 or 1");
+  if (const char* v = std::getenv(io::kLearnVariable); !io::known_learning(v)) {
+    add(io::kLearnVariable, v, "not 0 or 1");
   }
-  if (const char* v = std::getenv("ZEROLAB_COPY_SMALL_FILE");
-      v != nullptr && std::strcmp(v, "copy_file_range") != 0 && std::strcmp(v, "read_write") != 0) {
-    add("ZEROLAB_COPY_SMALL_FILE", v, "not copy_file_range or read_write");
+  if (const char* v = std::getenv(io::kSmallFileVariable);
+      v != nullptr && io::small_file_path_named(v) == CopyPath::kNone) {
+    add(io::kSmallFileVariable, v, "not copy_file_range or read_write");
   }
   return errors;
 }
@@ -106,10 +124,7 @@ std::string copy_environment_errors() {
 namespace zerolab::io {
 
 bool learning_enabled() noexcept {
-  static const bool enabled = [] {
-    const char* v = std::getenv("ZEROLAB_COPY_LEARN");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-  }();
+  static const bool enabled = !learning_off(std::getenv(kLearnVariable));
   return enabled;
 }
 
@@ -158,13 +173,7 @@ PathTrial choose(Learner& l, int kind, Init init) noexcept {
 // ZEROLAB_COPY_SMALL_FILE: the path small file → file copies take without
 // learning, or kNone.
 CopyPath small_file_override() noexcept {
-  static const CopyPath path = [] {
-    const char* v = std::getenv("ZEROLAB_COPY_SMALL_FILE");
-    if (v == nullptr) return CopyPath::kNone;
-    if (std::strcmp(v, "copy_file_range") == 0) return CopyPath::kCopyFileRange;
-    if (std::strcmp(v, "read_write") == 0) return CopyPath::kReadWrite;
-    return CopyPath::kNone;
-  }();
+  static const CopyPath path = small_file_path_named(std::getenv(kSmallFileVariable));
   return path;
 }
 
@@ -181,17 +190,12 @@ PathTrial choose_path(const CopyPlan& plan, std::uint64_t expected) noexcept {
 }
 
 PathTrial choose_small_file_path(std::uint64_t bytes) noexcept {
-  PathTrial t;
-  t.path = CopyPath::kCopyFileRange;
-  if (const CopyPath forced = small_file_override(); forced != CopyPath::kNone) {
-    t.path = forced;
-    return t;
-  }
-  if (!learning_enabled()) return t;
-  if (bytes < kSmallSampleFrom) {
-    // Too small to time: the decision if there is one, else the rule.
-    const int d = g_small_file.decided.load(std::memory_order_acquire);
-    if (d >= 0) t.path = g_small_file.candidates[d];
+  if (small_file_override() != CopyPath::kNone || !learning_enabled() || bytes < kSmallSampleFrom) {
+    // Set, not learning, or too small to time: the decision if there is
+    // one, else copy_file_range.
+    const CopyPath decided = learned_small_file_path();
+    PathTrial t;
+    t.path = decided != CopyPath::kNone ? decided : CopyPath::kCopyFileRange;
     return t;
   }
   return choose(g_small_file, kSmallFileKind, [](Learner& l) {

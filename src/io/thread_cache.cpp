@@ -76,6 +76,10 @@ void forget_pipes_in_child() noexcept {
 PipeLease acquire_pipe() noexcept {
   ThreadCache& c = cache();
   if (c.count > 0) return c.pipes[--c.count];
+  // Registered before the first pipe this process makes (and so caches).
+  static const bool forgotten_after_fork =
+      pthread_atfork(nullptr, nullptr, &forget_pipes_in_child) == 0;
+  (void)forgotten_after_fork;
   PipeLease p;
   if (pipe2(p.fds, O_CLOEXEC) != 0) {
     p.error = errno;
@@ -94,8 +98,6 @@ void release_pipe(PipeLease& pipe, bool clean) noexcept {
   if (!pipe.valid()) return;
   ThreadCache& c = cache();
   if (clean && c.count < kCachedPipes) {
-    static const bool forgotten_after_fork = pthread_atfork(nullptr, nullptr, &forget_pipes_in_child) == 0;
-    (void)forgotten_after_fork;
     c.pipes[c.count++] = pipe;
   } else {
     close(pipe.fds[0]);
