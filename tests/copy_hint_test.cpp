@@ -44,6 +44,7 @@ using copy_test::create_file;
 using copy_test::SocketPair;
 using copy_test::unix_pair;
 using copy_test::pattern;
+using copy_test::pipe_holding;
 using copy_test::pread_all;
 using copy_test::read_all;
 using copy_test::TempDir;
@@ -146,11 +147,9 @@ TEST_F(CopyHint, DestinationNumberNowAPipe) {
 }
 
 TEST_F(CopyHint, SourceNumberNowAPipe) {
-  int p[2];
-  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
-  write_all(p[1], "from a pipe", 11);
-  close(p[1]);
-  renumber(p[0], src_);
+  const int held = pipe_holding("from a pipe");
+  ASSERT_GE(held, 0);
+  renumber(held, src_);
   ASSERT_EQ(ftruncate(dst_, 0), 0);
   ASSERT_EQ(lseek(dst_, 0, SEEK_SET), 0);
   const CopyResult r = copy_fd(src_, dst_);
@@ -348,11 +347,9 @@ TEST_F(CopySocketHint, DestinationNumberNowAPipe) {
 // a destination that is no longer a socket (here not open for writing)
 // leave the pipe's bytes where they were.
 TEST_F(CopySocketHint, NothingIsReadWhenTheDestinationIsNoLongerASocket) {
-  int p[2];
-  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
-  write_all(p[1], "still here", 10);
-  close(p[1]);
-  renumber(p[0], src_);
+  const int held = pipe_holding("still here");
+  ASSERT_GE(held, 0);
+  renumber(held, src_);
   const int read_only = open(dir_.file("src").c_str(), O_RDONLY | O_CLOEXEC);
   ASSERT_GE(read_only, 0);
   renumber(read_only, dst_);
@@ -392,11 +389,9 @@ TEST_F(CopySocketHint, DestinationNumberNowClosed) {
 
 // A source that cannot be put back (a pipe) is never read on the hint.
 TEST_F(CopySocketHint, SourceNumberNowAPipe) {
-  int p[2];
-  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
-  write_all(p[1], "from a pipe", 11);
-  close(p[1]);
-  renumber(p[0], src_);
+  const int held = pipe_holding("from a pipe");
+  ASSERT_GE(held, 0);
+  renumber(held, src_);
   const CopyResult r = copy_fd(src_, dst_, small());
   ASSERT_FALSE(r.error) << r.message;
   EXPECT_EQ(r.bytes, 11u);
@@ -464,13 +459,7 @@ class CopySpliceHint : public ::testing::Test {
     return fd;
   }
   // A pipe holding `data` whose write end is closed: its read end.
-  int pipe_holding(const std::string& data) {
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0) return -1;
-    write_all(p[1], data.data(), data.size());
-    close(p[1]);
-    return keep(p[0]);
-  }
+  int kept_pipe_holding(const std::string& data) { return keep(pipe_holding(data)); }
   // A unix stream socket holding `data` whose peer has shut down writing:
   // the reading end (both ends kept).
   int socket_holding(const std::string& data) {
@@ -550,7 +539,7 @@ TEST_F(CopySpliceHint, FileIntoPipe) {
 // From a pipe the hinted copies splice; from a socket, after the empty
 // pwrite that says the file takes writes, they read and write.
 TEST_F(CopySpliceHint, PipeOrSocketIntoFile) {
-  const int pipe_src = pipe_holding(data_);
+  const int pipe_src = kept_pipe_holding(data_);
   const int sock = socket_holding(data_);
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
@@ -606,7 +595,7 @@ TEST_F(CopySpliceHint, APipeWithoutReaderIsEpipe) {
 // before anything is read), so the inspected copy, under the SIGPIPE mask,
 // says EPIPE; the source keeps its bytes.
 TEST_F(CopySpliceHint, DestinationFileNowAPipeWithoutReader) {
-  const int pipe_src = pipe_holding(data_);
+  const int pipe_src = kept_pipe_holding(data_);
   const int sock = socket_holding(data_);
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
@@ -622,7 +611,7 @@ TEST_F(CopySpliceHint, DestinationFileNowAPipeWithoutReader) {
 
 // The destination now read-only: nothing is taken from the pipe or socket.
 TEST_F(CopySpliceHint, NothingIsReadWhenTheDestinationIsNotWritable) {
-  const int pipe_src = pipe_holding(data_);
+  const int pipe_src = kept_pipe_holding(data_);
   const int sock = socket_holding(data_);
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
@@ -642,7 +631,7 @@ TEST_F(CopySpliceHint, NothingIsReadWhenTheDestinationIsNotWritable) {
 // pwrite passes, splice would refuse it): the inspected copy appends
 // exactly max_bytes.
 TEST_F(CopySpliceHint, DestinationNowAppends) {
-  const int pipe_src = pipe_holding(data_);
+  const int pipe_src = kept_pipe_holding(data_);
   const int sock = socket_holding(data_);
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
@@ -661,7 +650,7 @@ TEST_F(CopySpliceHint, DestinationNowAppends) {
 }
 
 TEST_F(CopySpliceHint, SourceNumberNowADirectory) {
-  const int src = pipe_holding(data_);
+  const int src = kept_pipe_holding(data_);
   const int dst = keep(create_file(dir_.file("dst"), ""));
   prime(src, dst, CopyPath::kSplice);
   const int d = keep(open(dir_.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -716,7 +705,7 @@ TEST_F(CopySpliceHint, StalledNonBlockingEndsTimeOut) {
 // its modification time included (from a pipe the copy then splices, from
 // a socket it reads and writes).
 TEST_F(CopySpliceHint, TheWritabilityCheckLeavesTheFileAsItWas) {
-  const int pipe_src = pipe_holding(data_.substr(0, 16384));
+  const int pipe_src = kept_pipe_holding(data_.substr(0, 16384));
   const int sock = socket_holding(data_.substr(0, 16384));
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");

@@ -117,6 +117,16 @@ inline int create_file(const std::string& path, const std::string& data, int fla
   return fd;
 }
 
+// The read end of a pipe holding `data` (at most a pipe's capacity) whose
+// write end is closed, or -1.
+inline int pipe_holding(const std::string& data) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return -1;
+  write_all(p[1], data.data(), data.size());
+  close(p[1]);
+  return p[0];
+}
+
 inline int make_memfd(const std::string& data) {
   const int fd = memfd_create("zerolab_copy_test", MFD_CLOEXEC);
   if (fd >= 0) {
