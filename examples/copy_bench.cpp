@@ -423,7 +423,8 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
   // of a stream pair kind take its paths in turn, 5 each) run untimed, so
   // that the rounds time the path it settles on; what learning costs is
   // the first copies of a process, not the path's speed. File → file
-  // never learns (copy_file_range stays).
+  // copies this large never learn; those of at most 128 KiB do, in the
+  // first round (between copy_file_range and read/write).
   const bool learns = size >= zerolab::io::kLearnFrom && zerolab::io::learning_enabled() &&
                       !(pair.src == End::kFile && pair.dst == End::kFile);
   int learning_copies = 0;
