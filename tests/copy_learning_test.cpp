@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <utility>
 #include <string>
 #include <thread>
 #include <vector>
@@ -94,9 +96,10 @@ TEST(CopyLearning, LearnsAmongTheAllowedPathsThenKeepsItsChoice) {
   EXPECT_EQ(live.path, chosen);
   EXPECT_STREQ(live.reason,
                chosen != rule.path
-                   ? "learned in this process: the fastest of its first large copies of this kind"
-                   : "the table's path, kept after this process timed the others on its first "
-                     "large copies of this kind (none was 5% faster)");
+                   ? "learned in this process: the fastest when it last timed its large copies "
+                     "of this kind"
+                   : "the table's path, kept after this process last timed the others on large "
+                     "copies of this kind (none was 5% faster)");
   close(p[0]);
   close(p[1]);
   close(out);
@@ -132,6 +135,88 @@ TEST(CopyLearning, ThreadsLearnTogetherAndEveryCopyIsExact) {
   }
   for (std::thread& t : threads) t.join();
   EXPECT_NE(io::learned_path(plan_copy(CopyEnd::kRemoteStream, CopyEnd::kFile)), CopyPath::kNone);
+}
+
+// A thread reading `fd` to its end and checking every byte against
+// `data` repeated (a whole copy per repetition), without keeping them.
+class RepeatCheck {
+ public:
+  RepeatCheck(int fd, const std::string& data)
+      : thread_([this, fd, &data] {
+          std::vector<char> buf(1 << 16);
+          ssize_t n;
+          while ((n = read(fd, buf.data(), buf.size())) > 0) {
+            for (ssize_t i = 0; i < n;) {
+              const std::size_t at = static_cast<std::size_t>(bytes_ % data.size());
+              const std::size_t run = std::min(data.size() - at, static_cast<std::size_t>(n - i));
+              if (std::memcmp(buf.data() + i, data.data() + at, run) != 0) ++bad_runs_;
+              i += static_cast<ssize_t>(run);
+              bytes_ += run;
+            }
+          }
+          close(fd);
+        }) {}
+  // Joins the thread: the bytes read, and how many stretches differed.
+  std::pair<std::uint64_t, int> take() {
+    thread_.join();
+    return {bytes_, bad_runs_};
+  }
+
+ private:
+  std::uint64_t bytes_ = 0;
+  int bad_runs_ = 0;
+  std::thread thread_;
+};
+
+// A decision is reviewed: after kFirstReview copies taken on it the kind
+// learns again, the table's path first, and decides again after the same
+// number of samples; the next review comes kReviewGrowth times later.
+TEST(CopyLearning, ADecisionIsReviewedAfterTheCopiesTakenOnIt) {
+  // A kind the other tests do not touch: file → AF_UNIX socket (sendfile,
+  // splice, read/write: three candidates).
+  const CopyPlan rule = plan_copy(CopyEnd::kFile, CopyEnd::kUnixStream);
+  ASSERT_EQ(io::learned_path(rule), CopyPath::kNone);
+  TempDir disk("/tmp");
+  const std::string data = pattern(io::kSampleFrom, 11);  // each copy one sample
+  const int src = create_file(disk.file("src"), data);
+  ASSERT_GE(src, 0);
+  SocketPair sp = unix_pair();
+  RepeatCheck reader(sp.b, data);
+  std::uint64_t copies = 0;
+  const auto copy = [&] {
+    EXPECT_EQ(lseek(src, 0, SEEK_SET), 0);
+    const CopyResult r = copy_fd(src, sp.a);
+    EXPECT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.bytes, data.size());
+    EXPECT_TRUE(rule.allows(r.path)) << to_string(r.path);
+    ++copies;
+    return r.path;
+  };
+  // Copies until the kind decides: how many it took.
+  const auto learn = [&] {
+    int n = 0;
+    while (io::learned_path(rule) == CopyPath::kNone && n < io::kMaxAttempts) {
+      copy();
+      ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(learn(), 3 * io::kSamples);
+  for (const std::uint32_t review : {io::kFirstReview, io::kFirstReview * io::kReviewGrowth}) {
+    const CopyPath chosen = io::learned_path(rule);
+    ASSERT_NE(chosen, CopyPath::kNone);
+    for (std::uint32_t i = 1; i < review; ++i) ASSERT_EQ(copy(), chosen) << "copy " << i;
+    EXPECT_EQ(io::learned_path(rule), chosen) << "reviewed before copy " << review;
+    EXPECT_EQ(copy(), chosen);  // the copy that starts the review takes the decision
+    EXPECT_EQ(io::learned_path(rule), CopyPath::kNone) << "not reviewed after " << review;
+    EXPECT_EQ(copy(), rule.path);  // learning again, the table's path first
+    EXPECT_EQ(1 + learn(), 3 * io::kSamples) << "relearning after " << review;
+  }
+  close(sp.a);
+  const auto [bytes, bad_runs] = reader.take();
+  EXPECT_EQ(bytes, copies * data.size());
+  EXPECT_EQ(bad_runs, 0);
+  close(src);
 }
 
 // Small file → file copies learn between copy_file_range and read/write:

@@ -194,10 +194,10 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
   } else if (const CopyPath learned = io::learned_path(plan);
              learned != CopyPath::kNone && expected >= io::kLearnFrom) {
     plan.reason = learned == plan.path
-                      ? "the table's path, kept after this process timed the others on its "
-                        "first large copies of this kind (none was 5% faster)"
-                      : "learned in this process: the fastest of its first large copies of this "
-                        "kind";
+                      ? "the table's path, kept after this process last timed the others on "
+                        "large copies of this kind (none was 5% faster)"
+                      : "learned in this process: the fastest when it last timed its large "
+                        "copies of this kind";
     plan.path = learned;
   }
   return plan;

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
+#include <cstdint>
+#include <iterator>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -19,6 +22,10 @@ constexpr int kEnds = static_cast<int>(CopyEnd::kOther) + 1;
 // `candidates`, and read without the mutex.
 struct Learner {
   std::atomic<int> decided{-1};
+  // Copies taken on the decision since it was made, and at how many it is
+  // reviewed (learned again); 0: never.
+  std::atomic<std::uint32_t> since_decided{0};
+  std::atomic<std::uint32_t> review_at;
   const std::uint64_t sample_from;  // the fewest bytes a sample may move
   std::mutex mu;
   int count = 0;  // candidates; 0 until the first learning copy
@@ -27,12 +34,15 @@ struct Learner {
   int samples[kMaxCandidates] = {};
   double ns_per_byte[kMaxCandidates][kSamples] = {};
 
-  explicit Learner(std::uint64_t from = kSampleFrom) noexcept : sample_from(from) {}
+  explicit Learner(std::uint64_t from = kSampleFrom, std::uint32_t first_review = kFirstReview) noexcept
+      : review_at(first_review), sample_from(from) {}
 };
 
 Learner g_learners[kEnds][kEnds];
 // Small file → file copies (choose_small_file_path), PathTrial::kind kSmallFileKind.
-Learner g_small_file{kSmallSampleFrom};
+// Never reviewed: what decides between its two paths is the cost of a
+// system call, not a peer's pace.
+Learner g_small_file{kSmallSampleFrom, 0};
 constexpr int kSmallFileKind = kEnds * kEnds;
 
 Learner& learner_of(const CopyPlan& plan) noexcept {
@@ -75,7 +85,22 @@ void decide(Learner& l) noexcept {
   }
   int chosen = 0;
   if (medians[0] > 0 && complete > 1) chosen = pick_candidate(medians, l.count, kBar);
+  l.since_decided.store(0, std::memory_order_relaxed);
   l.decided.store(chosen, std::memory_order_release);
+}
+
+// Counts a copy taken on l's decision; the one that reaches review_at
+// starts learning again, from no samples, and the next review comes
+// kReviewGrowth times as many copies later.
+void count_decided_copy(Learner& l) noexcept {
+  const std::uint32_t at = l.review_at.load(std::memory_order_relaxed);
+  if (at == 0 || l.since_decided.fetch_add(1, std::memory_order_relaxed) + 1 != at) return;
+  std::lock_guard lock(l.mu);
+  if (l.decided.load(std::memory_order_relaxed) < 0) return;
+  std::fill(std::begin(l.samples), std::end(l.samples), 0);
+  l.attempts = 0;
+  l.review_at.store(at > UINT32_MAX / kReviewGrowth ? 0 : at * kReviewGrowth, std::memory_order_relaxed);
+  l.decided.store(-1, std::memory_order_release);
 }
 
 // The environment's settings, read by the copies once per process and by
@@ -146,6 +171,7 @@ PathTrial choose(Learner& l, int kind, Init init) noexcept {
   PathTrial t;
   if (const int d = l.decided.load(std::memory_order_acquire); d >= 0) {
     t.path = l.candidates[d];
+    count_decided_copy(l);
     return t;
   }
   std::lock_guard lock(l.mu);

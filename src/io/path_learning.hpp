@@ -1,5 +1,6 @@
 // src/io/path_learning.hpp — copy_fd's choice of path for a pair kind,
-// learned in each process from its first large copies (copy.hpp).
+// learned in each process from its first large copies and reviewed as it
+// goes on (copy.hpp).
 //
 // For a pair of kinds whose plan allows more than one of sendfile, splice
 // and read/write (every pair with a pipe or socket end; file → file keeps
@@ -10,7 +11,10 @@
 // it beats the rule's path by less than kBar (then the rule's stays): on
 // one machine splice from a pipe into a file was 1.3-1.8x slower than
 // read/write, on another the rule's choice. A kind whose copies stay too
-// small to time keeps the rule after kMaxAttempts tries. Smaller copies
+// small to time keeps the rule after kMaxAttempts tries. A decision is
+// reviewed after kFirstReview copies taken on it, then kReviewGrowth times
+// as many copies later each time: the kind learns again from no samples
+// (the machine's state may have moved: a peer thread's placement). Smaller copies
 // always take the rule. ZEROLAB_COPY_LEARN=0 in the environment (read
 // once) keeps the rule everywhere, so two runs take the same paths.
 //
@@ -46,6 +50,10 @@ constexpr int kSamples = 5;
 constexpr int kMaxAttempts = 64;
 constexpr double kBar = 0.95;  // a challenger's median over the rule's
 constexpr int kMaxCandidates = 3;
+// A decision is reviewed (learned again) after kFirstReview copies taken
+// on it, then after kReviewGrowth times as many each time.
+constexpr std::uint32_t kFirstReview = 64;
+constexpr std::uint32_t kReviewGrowth = 4;
 constexpr std::uint64_t kSmallFileCopy = std::uint64_t{128} << 10;
 constexpr std::uint64_t kSmallSampleFrom = std::uint64_t{4} << 10;
 
