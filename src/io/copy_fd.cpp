@@ -563,17 +563,22 @@ CopyResult copied(std::uint64_t bytes) {
   return r;
 }
 
+// What an inspected copy found out about its pair, for the hints the next
+// copy between the same numbers may take.
+struct PairFound {
+  bool into_stream_socket = false;  // the destination is a stream socket
+  bool file_pair = false;           // both ends are regular files
+  std::optional<SplicedPair> spliced;  // the spliced-pair hint this copy leaves
+};
+
 // copy_fd, after a first copy_file_range when the hint names this pair:
 // of max_bytes, or without a limit of the source's size (one statx instead
 // of two), when that is below kSpliceFileFrom (a larger copy is inspected:
 // its filesystems decide between splice and copy_file_range). Anything
 // else, or less than asked, goes on as copy_fd always does; a short first
 // copy within one file ends the copy, as the size of then would have.
-// `into_stream_socket`: set when the destination turned out to be one;
-// `file_pair`: when both ends turned out regular files; `spliced`: the
-// spliced-pair hint this copy leaves, if any.
-CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool& into_stream_socket,
-                              bool& file_pair, std::optional<SplicedPair>& spliced) {
+// Fills `found` as far as the copy inspected the pair.
+CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, PairFound& found) {
   FdInfo si;
   FdInfo di;
   bool src_known = false;
@@ -597,11 +602,11 @@ CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, bool
     if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
   }
   if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
-  file_pair = si.kind == FdKind::kRegular && !si.pseudo_fs && di.kind == FdKind::kRegular;
+  found.file_pair = si.kind == FdKind::kRegular && !si.pseudo_fs && di.kind == FdKind::kRegular;
   if (already == 0) {
     CopyResult r = copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
-    into_stream_socket = di.kind == FdKind::kStreamSocket;
-    if (!r.error) spliced = spliced_pair_of(src, dst, si, di, options, r.path);
+    found.into_stream_socket = di.kind == FdKind::kStreamSocket;
+    if (!r.error) found.spliced = spliced_pair_of(src, dst, si, di, options, r.path);
     return r;
   }
   if (si.same_file(di)) return copied(already);
@@ -641,15 +646,13 @@ CopyResult copy_fd(int src, int dst, const CopyOptions& options) {
       return *std::move(r);
     }
   }
-  bool into_stream_socket = false;
-  bool file_pair = false;
-  std::optional<SplicedPair> spliced;
-  CopyResult r = copy_fd_inspecting(src, dst, options, into_stream_socket, file_pair, spliced);
+  PairFound found;
+  CopyResult r = copy_fd_inspecting(src, dst, options, found);
   last_file_pair.update(!r.error && (r.path == CopyPath::kCopyFileRange ||
-                                     (file_pair && r.path == CopyPath::kReadWrite)),
+                                     (found.file_pair && r.path == CopyPath::kReadWrite)),
                         src, dst);
-  last_socket_pair.update(!r.error && into_stream_socket, src, dst);
-  last_spliced_pair.update(spliced, src, dst);
+  last_socket_pair.update(!r.error && found.into_stream_socket, src, dst);
+  last_spliced_pair.update(found.spliced, src, dst);
   return r;
 }
 
