@@ -174,6 +174,7 @@ class RepeatCheck {
 TEST(CopyLearning, ADecisionIsReviewedAfterTheCopiesTakenOnIt) {
   // A kind the other tests do not touch: file → AF_UNIX socket (sendfile,
   // splice, read/write: three candidates).
+  ASSERT_TRUE(io::learning_enabled());
   const CopyPlan rule = plan_copy(CopyEnd::kFile, CopyEnd::kUnixStream);
   ASSERT_EQ(io::learned_path(rule), CopyPath::kNone);
   TempDir disk("/tmp");
@@ -201,17 +202,20 @@ TEST(CopyLearning, ADecisionIsReviewedAfterTheCopiesTakenOnIt) {
     }
     return n;
   };
-  EXPECT_EQ(learn(), 3 * io::kSamples);
-  for (const std::uint32_t review : {io::kFirstReview, io::kFirstReview * io::kReviewGrowth}) {
-    const CopyPath chosen = io::learned_path(rule);
-    ASSERT_NE(chosen, CopyPath::kNone);
-    for (std::uint32_t i = 1; i < review; ++i) ASSERT_EQ(copy(), chosen) << "copy " << i;
-    EXPECT_EQ(io::learned_path(rule), chosen) << "reviewed before copy " << review;
-    EXPECT_EQ(copy(), chosen);  // the copy that starts the review takes the decision
-    EXPECT_EQ(io::learned_path(rule), CopyPath::kNone) << "not reviewed after " << review;
-    EXPECT_EQ(copy(), rule.path);  // learning again, the table's path first
-    EXPECT_EQ(1 + learn(), 3 * io::kSamples) << "relearning after " << review;
-  }
+  // In a lambda, so that a failed ASSERT still reaches the close that ends the reader.
+  [&] {
+    EXPECT_EQ(learn(), 3 * io::kSamples);
+    for (const std::uint32_t review : {io::kFirstReview, io::kFirstReview * io::kReviewGrowth}) {
+      const CopyPath chosen = io::learned_path(rule);
+      ASSERT_NE(chosen, CopyPath::kNone);
+      for (std::uint32_t i = 1; i < review; ++i) ASSERT_EQ(copy(), chosen) << "copy " << i;
+      EXPECT_EQ(io::learned_path(rule), chosen) << "reviewed before copy " << review;
+      EXPECT_EQ(copy(), chosen);  // the copy that starts the review takes the decision
+      EXPECT_EQ(io::learned_path(rule), CopyPath::kNone) << "not reviewed after " << review;
+      EXPECT_EQ(copy(), rule.path);  // learning again, the table's path first
+      EXPECT_EQ(1 + learn(), 3 * io::kSamples) << "relearning after " << review;
+    }
+  }();
   close(sp.a);
   const auto [bytes, bad_runs] = reader.take();
   EXPECT_EQ(bytes, copies * data.size());
