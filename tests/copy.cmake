@@ -19,7 +19,7 @@ zerolab_add_test(copy_small_file_test SOURCES copy_small_file_test.cpp LIBS zero
 zerolab_add_test(copy_env_test SOURCES copy_env_test.cpp LIBS zerolab_io LABELS io)
 target_compile_definitions(copy_env_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
 add_dependencies(copy_env_test zerolab)
-# copy_fd's choice of path learned from the first large copies of a kind.
+# copy_fd's choice of path learned from the first large copies of a kind, and reviewed.
 zerolab_add_test(copy_learning_test SOURCES copy_learning_test.cpp LIBS zerolab_io
   LABELS io concurrent)
 # copy_fd on a pair prepared once (prepare_copy).

@@ -1,8 +1,9 @@
 // copy_fd's per-process choice of path for a pair kind, learned from its
 // first large copies (src/io/path_learning.hpp): every copy, learning or
 // decided, takes a path its pair allows and moves exactly the bytes; the
-// choice, once made, stays; small copies keep the rule; the decision rule
-// itself on fixed medians. No timing is asserted: which path wins is the
+// choice, once made, stays until its review (after kFirstReview copies on
+// it, then kReviewGrowth times as many); small copies keep the rule; the
+// decision rule itself on fixed medians. No timing is asserted: which path wins is the
 // machine's.
 //
 // Example: build/release/tests/copy_learning_test
@@ -107,15 +108,19 @@ TEST(CopyLearning, LearnsAmongTheAllowedPathsThenKeepsItsChoice) {
   EXPECT_EQ(pipe_to_file(disk, data, "small", 1000), rule.path);
 }
 
-// Threads learning the same pair kind at once (TSan runs this).
+// Threads learning the same pair kind at once, deciding, and reviewing
+// the decision (TSan runs this): 3 x 40 copies are well more than the first
+// learning (2 x kSamples), kFirstReview copies on the decision and the
+// second learning.
 TEST(CopyLearning, ThreadsLearnTogetherAndEveryCopyIsExact) {
+  static_assert(3 * 40 > 2 * io::kSamples + io::kFirstReview + 2 * io::kSamples + 20);
   TempDir disk("/tmp");
   const std::string data = pattern(400000, 4);
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; ++t) {
     threads.emplace_back([&disk, &data, t] {
       // A kind the other test does not touch: AF_UNIX socket → file.
-      for (int i = 0; i < io::kSamples + 2; ++i) {
+      for (int i = 0; i < 40; ++i) {
         SocketPair sp = unix_pair();
         const int out = create_file(disk.file("t" + std::to_string(t)), "");
         CopyResult r;
