@@ -309,6 +309,21 @@ TEST(ZeroConfig, NonTemporalStoresStartAtHalfOrAllOfTheL3) {
   EXPECT_FALSE(nt_after_whole_l3(false, 6));
 }
 
+// Where the CPUID rule starts rep stosb (zero_calibrate.hpp).
+TEST(ZeroConfig, RepStosbStartsAt8KiBOrAtTheL2OnAmdFamily1Ah) {
+  using zerolab::internal::stosb_from;
+  constexpr std::size_t KiB = 1024;
+  EXPECT_EQ(stosb_from(false, true, 26, 1024 * KiB), 0u);  // no ERMS: never
+  EXPECT_EQ(stosb_from(false, false, 6, 2048 * KiB), 0u);
+  EXPECT_EQ(stosb_from(true, false, 6, 2048 * KiB), 8 * KiB);  // Intel: 8 KiB
+  EXPECT_EQ(stosb_from(true, true, 25, 1024 * KiB), 8 * KiB);  // Zen 4: 8 KiB
+  EXPECT_EQ(stosb_from(true, true, 26, 1024 * KiB), 1024 * KiB);
+  EXPECT_EQ(stosb_from(true, true, 27, 1024 * KiB), 1024 * KiB);
+  EXPECT_EQ(stosb_from(true, true, 26, 1536 * KiB), 1024 * KiB);  // a power of two below
+  EXPECT_EQ(stosb_from(true, true, 26, 0), 8 * KiB);              // L2 unknown
+  EXPECT_EQ(stosb_from(true, true, 26, 4 * KiB), 8 * KiB);
+}
+
 TEST(ZeroConfig, SetAndReadBack) {
   ConfigGuard restore;
   ZeroConfig c = zero_config();

@@ -101,6 +101,15 @@ namespace internal {
 
 bool nt_after_whole_l3(bool amd, unsigned family) noexcept { return amd && family >= 0x1A; }
 
+std::size_t stosb_from(bool erms, bool amd, unsigned family, std::size_t l2) noexcept {
+  constexpr std::size_t kDefault = std::size_t{8} << 10;
+  if (!erms) return 0;
+  if (!amd || family < 0x1A || l2 < kDefault) return kDefault;
+  std::size_t from = kDefault;
+  while (from * 2 <= l2) from *= 2;
+  return from;
+}
+
 std::size_t nt_from_cache(std::size_t l3, bool whole_l3) noexcept {
   std::size_t top = std::size_t{32} << 20;
   if (l3 != 0) {
@@ -169,13 +178,16 @@ std::vector<ZeroBand> bands_from_thresholds(std::size_t stosb, std::size_t nt) {
 
 // "vector below 8KiB, rep-stosb from 8KiB (ERMS), nt from 16MiB (half the 48MiB L3)".
 std::string rule_reason(const ZeroConfig& rule) {
+  const auto& f = internal::cpu_features();
+  const bool l2_rule = rule.stosb_threshold > (std::size_t{8} << 10);
   std::string r = rule.stosb_threshold != 0
                       ? "vector below " + internal::format_byte_size(rule.stosb_threshold) +
                             ", rep-stosb from " + internal::format_byte_size(rule.stosb_threshold) +
-                            " (ERMS)"
+                            (l2_rule ? " (ERMS; the " + internal::format_byte_size(rule.l2) +
+                                           " L2, AMD family " + std::to_string(f.family) + ")"
+                                     : std::string(" (ERMS)"))
                       : std::string("vector (no ERMS)");
   r += ", nt from " + internal::format_byte_size(rule.nt_threshold);
-  const auto& f = internal::cpu_features();
   if (rule.l3 == 0) {
     r += " (L3 unknown)";
   } else if (internal::nt_after_whole_l3(f.amd, f.family)) {
@@ -321,9 +333,10 @@ ZeroConfig default_zero_config() {
   // in one, vector stores beat rep stosb by 18% at 4 KiB, 11% at 8 KiB and
   // 5% at 16 KiB; in the other they lose by 5% at 4 KiB and 20-35% at
   // 8-16 KiB. 8 KiB is where the worse of the two states is least bad.
+  // On AMD family 1Ah, rep stosb from the L2 instead (stosb_from says why).
   // Non-temporal stores from half the L3, or the whole L3 on AMD family
   // 1Ah (nt_from_cache says why).
-  c.stosb_threshold = f.erms ? std::size_t{8} << 10 : 0;
+  c.stosb_threshold = internal::stosb_from(f.erms, f.amd, f.family, f.l2);
   c.nt_threshold = internal::nt_from_cache(f.l3, internal::nt_after_whole_l3(f.amd, f.family));
   c.bands = bands_from_thresholds(c.stosb_threshold, c.nt_threshold);
   c.source = "cpuid";

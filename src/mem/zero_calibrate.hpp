@@ -57,6 +57,19 @@ std::size_t nt_from_cache(std::size_t l3, bool whole_l3) noexcept;
 // 1Ah (Zen 5) and later, the one family measured to want it.
 bool nt_after_whole_l3(bool amd, unsigned family) noexcept;
 
+// Where the CPUID rule switches from vector stores to rep stosb: never
+// without ERMS (0); from the L2 (`l2`, rounded down to a power of two, at
+// least 8 KiB) on AMD family 1Ah and later; from 8 KiB everywhere else (or
+// when the L2 size is unknown). On the AMD EPYC family 26 (Zen 5) vCPUs,
+// vector stores beat rep stosb at every calibrated size 8-512 KiB, on both
+// vCPUs and in every process (1.42-1.55x at 8-32 KiB, 1.15-1.35x at
+// 64-512 KiB, three calibrations 2026-12-05), and zero_sweep's Race put
+// rep stosb level with the best from 1 MiB. A calibration cut short (past
+// its budget: a preempted process, or one next to heavy writeback) keeps the
+// rule for the sizes it did not measure, and with a rule of rep stosb from
+// 8 KiB one such process zeroed 8-32 KiB at 0.58-0.64x of vector stores.
+std::size_t stosb_from(bool erms, bool amd, unsigned family, std::size_t l2) noexcept;
+
 // The method `bands` give size n (vector stores below the first band).
 ZeroMethod method_at(const std::vector<ZeroBand>& bands, std::size_t n) noexcept;
 
