@@ -3,11 +3,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <climits>
 #include <cstdint>
-#include <iterator>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <string>
 
@@ -18,8 +17,9 @@ namespace {
 
 constexpr int kEnds = static_cast<int>(CopyEnd::kOther) + 1;
 
-// What one pair kind has learned. `decided` is written once, after
-// `candidates`, and read without the mutex.
+// What one pair kind has learned. `decided` is written after `candidates`
+// (filled once, never changed), set back to -1 when a review starts, and
+// read without the mutex.
 struct Learner {
   std::atomic<int> decided{-1};
   // Copies taken on the decision since it was made, and at how many it is
