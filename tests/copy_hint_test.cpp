@@ -544,7 +544,7 @@ TEST_F(CopySpliceHint, PipeOrSocketIntoFile) {
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, CopyPath::kSplice);
+    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
     for (const std::uint64_t expected : {16384u, 40000u - 32768u, 0u}) {
       const CopyResult r = copy_fd(src, dst, small());
       ASSERT_FALSE(r.error) << r.message;
@@ -600,7 +600,7 @@ TEST_F(CopySpliceHint, DestinationFileNowAPipeWithoutReader) {
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, CopyPath::kSplice);
+    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
     point(dst, pipe_without_reader());
     const CopyResult r = copy_fd(src, dst, small());
     EXPECT_EQ(r.error, std::errc::broken_pipe);
@@ -616,7 +616,7 @@ TEST_F(CopySpliceHint, NothingIsReadWhenTheDestinationIsNotWritable) {
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, CopyPath::kSplice);
+    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
     const int read_only = keep(open(dir_.file("dst" + std::to_string(src)).c_str(), O_RDONLY | O_CLOEXEC));
     point(dst, read_only);
     const CopyResult r = copy_fd(src, dst, small());
@@ -637,7 +637,7 @@ TEST_F(CopySpliceHint, DestinationNowAppends) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const std::string name = "dst" + std::to_string(src);
     const int dst = keep(create_file(dir_.file(name), ""));
-    prime(src, dst, CopyPath::kSplice);
+    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
     const int appending = keep(create_file(dir_.file(name + ".log"), "head", O_WRONLY | O_APPEND));
     point(dst, appending);
     const CopyResult r = copy_fd(src, dst, small());
@@ -710,7 +710,7 @@ TEST_F(CopySpliceHint, TheWritabilityCheckLeavesTheFileAsItWas) {
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, CopyPath::kSplice);
+    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
     const timespec long_ago[2] = {{1000000000, 0}, {1000000000, 0}};
     ASSERT_EQ(futimens(dst, long_ago), 0);
     const CopyResult r = copy_fd(src, dst, small());  // the source at its end: nothing to copy

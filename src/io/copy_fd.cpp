@@ -464,7 +464,7 @@ std::optional<CopyResult> copy_into_hinted_socket(int src, int dst, const CopyOp
 //     and write.
 // That is 3 calls where the inspected copy makes 5 (file → pipe: two
 // statx, the mask, sendfile), 2 for 3 (pipe → file) and 3 for 7 (socket →
-// file: two statx, SO_TYPE, two fcntl, two splices). Anything the check
+// file: two statx, SO_TYPE, two fcntl, read and write). Anything the check
 // or the first splice refuses, with nothing moved, goes on to the
 // inspected copy, which says why.
 struct SplicedPair {
@@ -491,11 +491,14 @@ bool hinted_spliced_pair(int src, int dst, const CopyOptions& o) noexcept {
 // spliced-pair hint on, and how it goes then.
 std::optional<SplicedPair> spliced_pair_of(int src, int dst, const FdInfo& si, const FdInfo& di,
                                            const CopyOptions& o, CopyPath path) noexcept {
-  if (o.max_bytes > io::kSmallIntoSocket || (path != CopyPath::kSplice && path != CopyPath::kSendfile))
-    return std::nullopt;
-  if (di.kind == FdKind::kPipe) return SplicedPair{{src, dst}, true, si.kind};
-  if (di.kind == FdKind::kRegular && !di.pseudo_fs &&
-      (si.kind == FdKind::kPipe || si.kind == FdKind::kStreamSocket)) {
+  if (o.max_bytes > io::kSmallIntoSocket) return std::nullopt;
+  const bool kernel_path = path == CopyPath::kSplice || path == CopyPath::kSendfile;
+  if (di.kind == FdKind::kPipe && kernel_path) return SplicedPair{{src, dst}, true, si.kind};
+  if (di.kind != FdKind::kRegular || di.pseudo_fs) return std::nullopt;
+  // Into a file: from a pipe after a splice; from a socket after the
+  // table's read/write (or a splice a process learned).
+  if ((si.kind == FdKind::kPipe && kernel_path) ||
+      (si.kind == FdKind::kStreamSocket && (kernel_path || path == CopyPath::kReadWrite))) {
     return SplicedPair{{src, dst}, false, si.kind};
   }
   return std::nullopt;
