@@ -33,7 +33,7 @@
 // Socket peers, and pipe peers where a copy does not fit the pipe twice,
 // are threads of this process that drain or feed their end as fast as they
 // can; Race serves a pipe that holds two copies or more itself, between
-// its timed blocks (synchronous_pipes says why). The files are made once
+// its timed blocks (open_end says why). The files are made once
 // and kept.
 //
 // Example (interleaved runs, then one table with the ways as columns):
@@ -284,7 +284,7 @@ class Peer {
 // The measured descriptors of one pair and the peers that keep them flowing.
 // A pipe end is served either by a Peer thread or, when `feed`/`drain` is
 // set, by the benchmark thread itself between timed blocks (see
-// synchronous_pipes).
+// open_end).
 struct Rig {
   int src = -1;
   int dst = -1;
@@ -328,10 +328,21 @@ struct Rig {
 };
 
 // Opens `end` as the source (the bytes flow out of it) or the destination.
-// A pipe's other end goes to a Peer thread, or with `synchronous_pipe` to
-// the rig (fed or drained by the benchmark thread between timed blocks).
+// A pipe's other end goes to a Peer thread, or with `serve_small_pipes`,
+// when the pipe holds two copies of `size` or more, to the rig (fed or
+// drained by the benchmark thread between timed blocks).
+//
+// Why Race serves such a pipe itself (16 KiB in the kernel's 64 KiB): a
+// Peer thread on the other end of so small a pipe makes the timing the two
+// threads' rhythm, not the copy's: the pipe is found empty (or full) and
+// the copy sleeps until the peer's next call, and a way with fewer calls
+// sleeps more often. Seen as copy_fd on its own, on the very path it was
+// forced onto, timing 0.55x of the forced copy (pipe → file, 16 KiB). Fed
+// or drained between timed blocks, every way finds the pipe in the same
+// state and the timed part is the copies alone; the peer's read or write
+// is untimed for all ways.
 void open_end(zerolab::B& b, Rig& rig, End end, bool source, std::size_t size, int slot,
-              bool synchronous_pipe) {
+              bool serve_small_pipes) {
   int& fd = source ? rig.src : rig.dst;
   switch (end) {
     case End::kFile: {
@@ -374,10 +385,11 @@ void open_end(zerolab::B& b, Rig& rig, End end, bool source, std::size_t size, i
       }
       fd = source ? p[0] : p[1];
       rig.to_close.push_back(fd);
-      if (synchronous_pipe) {
+      const auto capacity = static_cast<std::size_t>(fcntl(p[0], F_GETPIPE_SZ));
+      if (serve_small_pipes && 2 * size <= capacity) {
         (source ? rig.feed : rig.drain) = source ? p[1] : p[0];
         rig.to_close.push_back(source ? p[1] : p[0]);
-        rig.pipe_capacity = static_cast<std::size_t>(fcntl(p[0], F_GETPIPE_SZ));
+        rig.pipe_capacity = capacity;
         return;
       }
       rig.peers[slot] = std::make_unique<Peer>(source ? p[1] : p[0], /*sink=*/!source);
@@ -401,25 +413,9 @@ std::size_t copy_once(zerolab::B& b, const Rig& rig, std::size_t size, const zer
 }
 
 void open_rig(zerolab::B& b, Rig& rig, const PairSpec& pair, std::size_t size,
-              bool synchronous_pipes = false) {
-  open_end(b, rig, pair.src, true, size, 0, synchronous_pipes);
-  open_end(b, rig, pair.dst, false, size, 1, synchronous_pipes);
-}
-
-// Whether Race serves a pipe end itself: when at least two copies fit the
-// pipe (16 KiB in the kernel's 64 KiB). A Peer thread on the other end of
-// so small a pipe makes the timing the two threads' rhythm, not the
-// copy's: the pipe is found empty (or full) and the copy sleeps until the
-// peer's next call, and a way with fewer calls sleeps more often. Seen as
-// copy_fd on its own, on the very path it was forced onto, timing 0.55x
-// of the forced copy (pipe → file, 16 KiB). Fed or drained between timed
-// blocks, every way finds the pipe in the same state and the timed part
-// is the copies alone; the peer's read or write is untimed for all ways.
-bool synchronous_pipes(const PairSpec& pair, std::size_t size, zerolab::B& b) {
-  if (pair.src != End::kPipe && pair.dst != End::kPipe) return false;
-  const long set = pipe_size(b);
-  const std::size_t capacity = set > 0 ? static_cast<std::size_t>(set) : std::size_t{64} << 10;
-  return 2 * size <= capacity;
+              bool serve_small_pipes = false) {
+  open_end(b, rig, pair.src, true, size, 0, serve_small_pipes);
+  open_end(b, rig, pair.dst, false, size, 1, serve_small_pipes);
 }
 
 void pair_bench(zerolab::B& b, const PairSpec& pair, std::size_t size, zerolab::CopyPath path,
@@ -461,7 +457,7 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
                 const std::vector<RaceWay>& ways) {
   using Clock = std::chrono::steady_clock;
   Rig rig;
-  open_rig(b, rig, pair, size, synchronous_pipes(pair, size, b));
+  open_rig(b, rig, pair, size, /*serve_small_pipes=*/true);
   const zerolab::PreparedCopy once = zerolab::prepare_copy(rig.src, rig.dst);
   if (!once) b.fatal(std::string("prepare_copy: ") + once.plan().reason);
   std::vector<zerolab::CopyOptions> options(ways.size());
