@@ -21,11 +21,11 @@ release asan tsan fuzz: deps
 	cmake --preset $@ >/dev/null
 	cmake --build --preset $@ -j $(JOBS)
 
-# The tests check zerolab's own behaviour: the environment variables that
-# override it (copy paths, learning, zero-fill methods) are unset for them;
-# the tests that check an override set it in a child process of their own.
-TEST_ENV := env -u ZEROLAB_COPY_LEARN -u ZEROLAB_COPY_SMALL_FILE -u ZEROLAB_ZERO_ISA \
-  -u ZEROLAB_ZERO_NT -u ZEROLAB_ZERO_STOSB -u ZEROLAB_ZERO_CALIBRATE
+# The tests check zerolab's own behaviour: every ZEROLAB_COPY_* and
+# ZEROLAB_ZERO_* variable in the caller's environment (the overrides of copy
+# paths, learning and zero-fill methods, whatever their names) is unset for
+# them; the tests that check an override set it themselves.
+TEST_ENV := env $(foreach v,$(filter ZEROLAB_COPY_% ZEROLAB_ZERO_%,$(.VARIABLES)),-u $(v))
 
 # make test-release runs ctest --preset release after make release (asan, tsan alike).
 test-release test-asan test-tsan: test-%: %
