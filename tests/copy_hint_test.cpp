@@ -491,6 +491,11 @@ class CopySpliceHint : public ::testing::Test {
   }
   // Makes `number` name what `fd` names; `fd` stays open and kept.
   static void point(int number, int fd) { ASSERT_EQ(dup2(fd, number), number); }
+  // The path of a small copy into a file from `src`: splice from the pipe
+  // `pipe_src`, read/write from a socket (the table's, and the hint's).
+  static CopyPath into_file_path(int src, int pipe_src) {
+    return src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite;
+  }
 
   // The first copy of 16 KiB, inspected (by the table's path), which
   // leaves the hint on (src, dst). An earlier test of this process may
@@ -544,12 +549,12 @@ TEST_F(CopySpliceHint, PipeOrSocketIntoFile) {
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+    prime(src, dst, into_file_path(src, pipe_src));
     for (const std::uint64_t expected : {16384u, 40000u - 32768u, 0u}) {
       const CopyResult r = copy_fd(src, dst, small());
       ASSERT_FALSE(r.error) << r.message;
       EXPECT_EQ(r.bytes, expected);
-      EXPECT_EQ(r.path, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+      EXPECT_EQ(r.path, into_file_path(src, pipe_src));
     }
     EXPECT_EQ(pread_all(dst), data_);
   }
@@ -600,7 +605,7 @@ TEST_F(CopySpliceHint, DestinationFileNowAPipeWithoutReader) {
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+    prime(src, dst, into_file_path(src, pipe_src));
     point(dst, pipe_without_reader());
     const CopyResult r = copy_fd(src, dst, small());
     EXPECT_EQ(r.error, std::errc::broken_pipe);
@@ -616,7 +621,7 @@ TEST_F(CopySpliceHint, NothingIsReadWhenTheDestinationIsNotWritable) {
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+    prime(src, dst, into_file_path(src, pipe_src));
     const int read_only = keep(open(dir_.file("dst" + std::to_string(src)).c_str(), O_RDONLY | O_CLOEXEC));
     point(dst, read_only);
     const CopyResult r = copy_fd(src, dst, small());
@@ -637,7 +642,7 @@ TEST_F(CopySpliceHint, DestinationNowAppends) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const std::string name = "dst" + std::to_string(src);
     const int dst = keep(create_file(dir_.file(name), ""));
-    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+    prime(src, dst, into_file_path(src, pipe_src));
     const int appending = keep(create_file(dir_.file(name + ".log"), "head", O_WRONLY | O_APPEND));
     point(dst, appending);
     const CopyResult r = copy_fd(src, dst, small());
@@ -710,13 +715,13 @@ TEST_F(CopySpliceHint, TheWritabilityCheckLeavesTheFileAsItWas) {
   for (const int src : {pipe_src, sock}) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
-    prime(src, dst, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+    prime(src, dst, into_file_path(src, pipe_src));
     const timespec long_ago[2] = {{1000000000, 0}, {1000000000, 0}};
     ASSERT_EQ(futimens(dst, long_ago), 0);
     const CopyResult r = copy_fd(src, dst, small());  // the source at its end: nothing to copy
     ASSERT_FALSE(r.error) << r.message;
     EXPECT_EQ(r.bytes, 0u);
-    EXPECT_EQ(r.path, src == pipe_src ? CopyPath::kSplice : CopyPath::kReadWrite);
+    EXPECT_EQ(r.path, into_file_path(src, pipe_src));
     struct stat st {};
     ASSERT_EQ(fstat(dst, &st), 0);
     EXPECT_EQ(st.st_mtim.tv_sec, 1000000000);
