@@ -101,10 +101,12 @@ namespace internal {
 
 bool nt_after_whole_l3(bool amd, unsigned family) noexcept { return amd && family >= 0x1A; }
 
+bool stosb_after_l2(bool amd, unsigned family) noexcept { return amd && family >= 0x1A; }
+
 std::size_t stosb_from(bool erms, bool amd, unsigned family, std::size_t l2) noexcept {
   constexpr std::size_t kDefault = std::size_t{8} << 10;
   if (!erms) return 0;
-  if (!amd || family < 0x1A || l2 < kDefault) return kDefault;
+  if (!stosb_after_l2(amd, family) || l2 < kDefault) return kDefault;
   std::size_t from = kDefault;
   while (from * 2 <= l2) from *= 2;
   return from;
@@ -179,7 +181,7 @@ std::vector<ZeroBand> bands_from_thresholds(std::size_t stosb, std::size_t nt) {
 // "vector below 8KiB, rep-stosb from 8KiB (ERMS), nt from 16MiB (half the 48MiB L3)".
 std::string rule_reason(const ZeroConfig& rule) {
   const auto& f = internal::cpu_features();
-  const bool l2_rule = rule.stosb_threshold > (std::size_t{8} << 10);
+  const bool l2_rule = internal::stosb_after_l2(f.amd, f.family) && rule.l2 >= (std::size_t{8} << 10);
   std::string r = rule.stosb_threshold != 0
                       ? "vector below " + internal::format_byte_size(rule.stosb_threshold) +
                             ", rep-stosb from " + internal::format_byte_size(rule.stosb_threshold) +

@@ -70,6 +70,9 @@ bool nt_after_whole_l3(bool amd, unsigned family) noexcept;
 // 8 KiB one such process zeroed 8-32 KiB at 0.58-0.64x of vector stores.
 std::size_t stosb_from(bool erms, bool amd, unsigned family, std::size_t l2) noexcept;
 
+// Whether the rule's rep stosb starts at the L2: AMD family 1Ah and later.
+bool stosb_after_l2(bool amd, unsigned family) noexcept;
+
 // The method `bands` give size n (vector stores below the first band).
 ZeroMethod method_at(const std::vector<ZeroBand>& bands, std::size_t n) noexcept;
 
