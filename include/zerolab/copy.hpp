@@ -23,7 +23,7 @@
 //   regular file → TCP to this host    splice           measured fastest (copy_bench Race:
 //                                                       read/write lost at 1 MiB, 1 GiB)
 //   regular file → any other socket    sendfile         no user-space copy on a real NIC
-//   stream socket → regular file       read_write       splice through a pipe took 1.34-
+//   stream socket → regular file       read_write       splice through a pipe took 1.13-
 //                                                       1.74x its time at 1 GiB (copy_bench
 //                                                       Race, Zen 5 guest); read/write beat
 //                                                       it at 1 MiB on two VMs

@@ -52,7 +52,7 @@ CopyPlan rule(CopyEnd src, CopyEnd dst) noexcept {
   if (src != CopyEnd::kPipe && is_stream(src) && dst == CopyEnd::kFile) {
     return make(P::kReadWrite, bit(P::kSplice) | rw,
                 "from a socket into a file: read/write (copy_bench Race: splice through a pipe "
-                "took 1.34-1.74x its time at 1 GiB, and lost to it at 1 MiB on two VMs)");
+                "took 1.13-1.74x its time at 1 GiB, and lost to it at 1 MiB on two VMs)");
   }
   if (is_stream(src) && (dst == CopyEnd::kFile || is_stream(dst))) {
     return make(P::kSplice, bit(P::kSplice) | rw, "from a pipe or socket: splice saves one copy");

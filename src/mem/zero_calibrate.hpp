@@ -62,7 +62,7 @@ bool nt_after_whole_l3(bool amd, unsigned family) noexcept;
 // least 8 KiB) on AMD family 1Ah and later; from 8 KiB everywhere else (or
 // when the L2 size is unknown). On the AMD EPYC family 26 (Zen 5) vCPUs,
 // vector stores beat rep stosb at every calibrated size 8-512 KiB, on both
-// vCPUs and in every process (1.42-1.55x at 8-32 KiB, 1.15-1.35x at
+// vCPUs and in every process (1.42-1.56x at 8-32 KiB, 1.15-1.35x at
 // 64-512 KiB, three calibrations 2026-12-05), and zero_sweep's Race put
 // rep stosb level with the best from 1 MiB. A calibration cut short (past
 // its budget: a preempted process, or one next to heavy writeback) keeps the
