@@ -22,6 +22,14 @@
 //                                       from 256 KiB, copy_fd's learning
 //                                       copies run untimed first (stderr
 //                                       says how many, and its path)
+//   BenchmarkFloor/pair=P/size=16KiB    P: file-file, file-tcp, pipe-file: as
+//                                       Race with copy_fd, prepared and rw64k,
+//                                       and bare system-call sequences F that
+//                                       keep copy_fd's guarantees with the
+//                                       fewest calls: F-x-vs-rw64k is the
+//                                       loop's time over F's (below 0.95: no
+//                                       copy_fd that keeps them can reach
+//                                       0.95 of the loop by F's way)
 //   BenchmarkFileToFile/warm|cold       a 1 GiB file copied whole (copy_file,
 //                                       or GNU cp with ZEROLAB_COPY_WAY=cp)
 //   BenchmarkFileToTCP, TCPToFile       64 MiB over loopback TCP (copy_fd, or
@@ -46,6 +54,8 @@
 #include <netinet/in.h>
 #include <spawn.h>
 #include <signal.h>
+#include <pthread.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -442,6 +452,8 @@ struct RaceWay {
   zerolab::CopyPath path;
   bool user_loop;
   bool prepared = false;
+  // Floor only: bare system calls instead of copy_fd (floor_ways_of).
+  std::size_t (*raw)(const Rig&, std::size_t) = nullptr;
 };
 
 // Race: all `ways` of one pair in alternating blocks (each about 2 MiB of
@@ -463,9 +475,15 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
   std::vector<zerolab::CopyOptions> options(ways.size());
   std::vector<const zerolab::PreparedCopy*> prepared(ways.size());
   const auto copy_ready = [&](std::size_t w) {
-    if (copy_once(b, rig, size, options[w], ways[w].user_loop, prepared[w]) != size) {
-      b.fatal("short copy");
+    std::size_t moved = 0;
+    if (ways[w].raw != nullptr) {
+      if (rig.src_is_file) lseek(rig.src, 0, SEEK_SET);
+      if (rig.dst_is_file) lseek(rig.dst, 0, SEEK_SET);
+      moved = ways[w].raw(rig, size);
+    } else {
+      moved = copy_once(b, rig, size, options[w], ways[w].user_loop, prepared[w]);
     }
+    if (moved != size) b.fatal("short copy (" + ways[w].name + ")");
   };
   // One copy, the pipe served here readied for it first.
   const auto copy = [&](std::size_t w) {
@@ -541,12 +559,21 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
   };
   double best = 0;
   double prepared_best = 0;
+  bool first = true;
+  std::size_t loop = 0;
   for (std::size_t w = 2; w < ways.size(); ++w) {
+    if (ways[w].raw != nullptr) continue;
+    if (ways[w].user_loop) loop = w;
     const double x = ratio(w, 0);
     const double p = ratio(w, 1);
     b.report_metric(x, "x-vs-" + ways[w].name);
-    best = w == 2 ? x : std::min(best, x);
-    prepared_best = w == 2 ? p : std::min(prepared_best, p);
+    best = first ? x : std::min(best, x);
+    prepared_best = first ? p : std::min(prepared_best, p);
+    first = false;
+  }
+  // A floor sequence F as "F-x-vs-rw64k": the loop's time over F's.
+  for (std::size_t w = 2; w < ways.size(); ++w) {
+    if (ways[w].raw != nullptr) b.report_metric(ratio(loop, w), ways[w].name + "-x-vs-rw64k");
   }
   b.report_metric(best, "x-vs-best");
   b.report_metric(prepared_best, "p-vs-best");
@@ -588,6 +615,105 @@ std::vector<RaceWay> ways_of(const PairSpec& pair) {
   return ways;
 }
 
+// ---- Floor: the fewest system calls a one-shot copy that keeps
+// copy_fd's guarantees can make, written out bare ----
+//
+// rw64k checks nothing: it reads and writes. copy_fd, called on numbers
+// that may name anything by now, must not let a write raise SIGPIPE, must
+// refuse overlapping ranges of one file, and must not read what it cannot
+// write or put back. Each sequence below is one way to know that with the
+// fewest calls (no copy_fd code runs): where even the fastest of them
+// takes longer than the loop, so must copy_fd.
+
+// The kernel checks both ends: regular files, not O_APPEND, ranges apart.
+std::size_t floor_copy_file_range(const Rig& rig, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = copy_file_range(rig.src, nullptr, rig.dst, nullptr, size - done, 0);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
+// Both ends asked (regular files, two inodes), then the loop.
+std::size_t floor_statx_read_write(const Rig& rig, std::size_t size) {
+  struct statx a {};
+  struct statx d {};
+  if (statx(rig.src, "", AT_EMPTY_PATH, STATX_TYPE | STATX_INO, &a) != 0 ||
+      statx(rig.dst, "", AT_EMPTY_PATH, STATX_TYPE | STATX_INO, &d) != 0) {
+    return 0;
+  }
+  return rw_loop(rig.src, rig.dst, size, false);
+}
+
+// SIGPIPE blocked around sendfile (which has no MSG_NOSIGNAL).
+std::size_t floor_masked_sendfile(const Rig& rig, std::size_t size) {
+  sigset_t set;
+  sigset_t old;
+  sigemptyset(&set);
+  sigaddset(&set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &set, &old);
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = sendfile(rig.dst, rig.src, nullptr, size - done);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return done;
+}
+
+// lseek says the source can be put back if the send fails (a destination
+// that is no socket: ENOTSOCK); send has MSG_NOSIGNAL.
+std::size_t floor_seekable_read_send(const Rig& rig, std::size_t size) {
+  if (lseek(rig.src, 0, SEEK_CUR) < 0) return 0;
+  return rw_loop(rig.src, rig.dst, size, true);
+}
+
+// A write of no bytes at offset 0 says the destination is seekable (no
+// SIGPIPE) and open for writing, before anything leaves the pipe.
+std::size_t floor_checked_splice(const Rig& rig, std::size_t size) {
+  if (pwrite(rig.dst, "", 0, 0) != 0) return 0;
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = splice(rig.src, nullptr, rig.dst, nullptr, size - done, 0);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
+std::size_t floor_checked_read_write(const Rig& rig, std::size_t size) {
+  if (pwrite(rig.dst, "", 0, 0) != 0) return 0;
+  return rw_loop(rig.src, rig.dst, size, false);
+}
+
+// copy_fd, its prepared call and the loop, then the floor sequences of the
+// pairs where copy_fd's one-shot 16 KiB copy reads below 0.95 of the loop.
+std::vector<RaceWay> floor_ways_of(const PairSpec& pair) {
+  using zerolab::CopyPath;
+  std::vector<RaceWay> ways{{"copy_fd", CopyPath::kAuto, false},
+                            {"prepared", CopyPath::kAuto, false, true},
+                            {"rw64k", CopyPath::kAuto, true}};
+  const auto add = [&ways](const char* name, std::size_t (*raw)(const Rig&, std::size_t)) {
+    ways.push_back({name, CopyPath::kAuto, false, false, raw});
+  };
+  if (pair.src == End::kFile && pair.dst == End::kFile) {
+    add("copy_file_range", floor_copy_file_range);
+    add("statx-statx-read-write", floor_statx_read_write);
+  } else if (pair.src == End::kFile && (pair.dst == End::kTcp || pair.dst == End::kUnix)) {
+    add("masked-sendfile", floor_masked_sendfile);
+    add("lseek-read-send", floor_seekable_read_send);
+  } else if (pair.src == End::kPipe && pair.dst == End::kFile) {
+    add("pwrite0-splice", floor_checked_splice);
+    add("pwrite0-read-write", floor_checked_read_write);
+  }
+  return ways;
+}
+
+constexpr PairSpec kFloorPairs[] = {kPairs[0], kPairs[1], kPairs[4], kPairs[5]};
+
 constexpr std::size_t kPairSizes[] = {std::size_t{16} << 10, std::size_t{1} << 20, std::size_t{1} << 30};
 
 }  // namespace
@@ -614,6 +740,14 @@ ZEROLAB_BENCHMARK(Race) {
       b.run(std::string("pair=") + pair.name + "/size=" + size_name(size),
             [&pair, size](zerolab::B& sb) { race_bench(sb, pair, size, ways_of(pair)); });
     }
+  }
+}
+
+ZEROLAB_BENCHMARK(Floor) {
+  signal(SIGPIPE, SIG_IGN);
+  for (const PairSpec& pair : kFloorPairs) {
+    b.run(std::string("pair=") + pair.name + "/size=16KiB",
+          [&pair](zerolab::B& sb) { race_bench(sb, pair, std::size_t{16} << 10, floor_ways_of(pair)); });
   }
 }
 
