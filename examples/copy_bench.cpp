@@ -22,7 +22,9 @@
 //                                       from 256 KiB, copy_fd's learning
 //                                       copies run untimed first (stderr
 //                                       says how many, and its path)
-//   BenchmarkFloor/pair=P/size=16KiB    P: file-file, file-tcp, pipe-file: as
+//   BenchmarkFloor/pair=P/size=16KiB    P: file-file, file-tcp, pipe-file,
+//                                       file-unix (the one-shot 16 KiB pairs
+//                                       that read below 0.95 at times): as
 //                                       Race with copy_fd, prepared and rw64k,
 //                                       and bare system-call sequences F that
 //                                       keep copy_fd's guarantees with the
@@ -690,7 +692,8 @@ std::size_t floor_checked_read_write(const Rig& rig, std::size_t size) {
 }
 
 // copy_fd, its prepared call and the loop, then the floor sequences of the
-// pairs where copy_fd's one-shot 16 KiB copy reads below 0.95 of the loop.
+// pairs where copy_fd's one-shot 16 KiB copy has read below 0.95 of the
+// loop (file → AF_UNIX with those of file → TCP).
 std::vector<RaceWay> floor_ways_of(const PairSpec& pair) {
   using zerolab::CopyPath;
   std::vector<RaceWay> ways{{"copy_fd", CopyPath::kAuto, false},
