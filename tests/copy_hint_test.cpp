@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "copy_test_util.hpp"
@@ -41,13 +42,14 @@ namespace {
 const bool kCopyFileRange = setenv("ZEROLAB_COPY_SMALL_FILE", "copy_file_range", 1) == 0;
 
 using copy_test::create_file;
-using copy_test::SocketPair;
-using copy_test::unix_pair;
 using copy_test::pattern;
 using copy_test::pipe_holding;
 using copy_test::pread_all;
 using copy_test::read_all;
+using copy_test::SocketPair;
+using copy_test::tcp_pair;
 using copy_test::TempDir;
+using copy_test::unix_pair;
 using copy_test::write_all;
 
 // Makes `number` name what `fd` names, and closes `fd`.
@@ -327,6 +329,42 @@ TEST_F(CopySocketHint, SmallCopiesSendfile) {
   EXPECT_EQ(r.bytes, 40000u);
   EXPECT_EQ(r.path, CopyPath::kSendfile);
   EXPECT_EQ(received(40000), data_);
+}
+
+// A non-blocking TCP socket with little room takes a hinted copy (128
+// KiB, the most a hint takes) only in pieces: what the first sendfile
+// calls moved counts, and the copy waits for room (poll) and goes on until
+// every byte is there.
+TEST(CopySocketHintPieces, ANonBlockingSocketWithLittleRoomGetsEveryByte) {
+  TempDir dir("/tmp");
+  const std::string data = pattern(128 << 10, 11);
+  const int src = create_file(dir.file("src"), data);
+  ASSERT_GE(src, 0);
+  const SocketPair tcp = tcp_pair(/*sndbuf=*/16384, /*rcvbuf=*/16384);
+  ASSERT_GE(tcp.a, 0);
+  std::string got;
+  std::thread reader([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the copy finds the socket full
+    got = read_all(tcp.b);
+  });
+  CopyOptions o;
+  o.max_bytes = 1000;  // the inspected copy, which leaves the hint on (src, tcp.a)
+  CopyResult r = copy_fd(src, tcp.a, o);
+  ASSERT_FALSE(r.error) << r.message;
+  ASSERT_EQ(fcntl(tcp.a, F_SETFL, O_RDWR | O_NONBLOCK), 0);
+  o.max_bytes = data.size() - 1000;
+  o.timeout = std::chrono::seconds(10);
+  r = copy_fd(src, tcp.a, o);
+  shutdown(tcp.a, SHUT_WR);
+  reader.join();
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, data.size() - 1000);
+  EXPECT_EQ(r.path, CopyPath::kSendfile);
+  EXPECT_EQ(got, data);
+  EXPECT_EQ(lseek(src, 0, SEEK_CUR), static_cast<off_t>(data.size()));
+  close(tcp.a);
+  close(tcp.b);
+  close(src);
 }
 
 TEST_F(CopySocketHint, DestinationNumberNowAPipe) {
@@ -622,7 +660,8 @@ TEST_F(CopySpliceHint, NothingIsReadWhenTheDestinationIsNotWritable) {
     SCOPED_TRACE(src == pipe_src ? "pipe source" : "socket source");
     const int dst = keep(create_file(dir_.file("dst" + std::to_string(src)), ""));
     prime(src, dst, into_file_path(src, pipe_src));
-    const int read_only = keep(open(dir_.file("dst" + std::to_string(src)).c_str(), O_RDONLY | O_CLOEXEC));
+    const int read_only =
+        keep(open(dir_.file("dst" + std::to_string(src)).c_str(), O_RDONLY | O_CLOEXEC));
     point(dst, read_only);
     const CopyResult r = copy_fd(src, dst, small());
     EXPECT_EQ(r.error, std::errc::bad_file_descriptor);

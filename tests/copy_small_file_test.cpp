@@ -8,6 +8,9 @@
 // Example: build/release/tests/copy_small_file_test
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -128,6 +131,64 @@ TEST_F(CopySmallFile, PreparedPositionalCopiesAreExact) {
   }
   EXPECT_EQ(lseek(src_, 0, SEEK_CUR), 0);  // positional: the positions stay
   EXPECT_EQ(lseek(dst_, 0, SEEK_CUR), 0);
+}
+
+// On a prepared pair, copies from the descriptors' positions with
+// max_bytes at most kSmallFileCopy are the plain read/write loop: exact
+// bytes, both positions moved by them, end of file ends a copy.
+TEST_F(CopySmallFile, PreparedCopiesFromThePositionsAreExact) {
+  const PreparedCopy pair = prepare_copy(src_, dst_);
+  ASSERT_TRUE(pair) << pair.plan().reason;
+  CopyOptions o;
+  std::uint64_t at = 0;
+  for (const std::uint64_t n : {0u, 1u, 4095u, 16384u, 19519u}) {
+    o.max_bytes = n;
+    const CopyResult r = copy_fd(pair, o);
+    ASSERT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.bytes, n);
+    EXPECT_EQ(r.path, CopyPath::kReadWrite);
+    at += n;
+    EXPECT_EQ(lseek(src_, 0, SEEK_CUR), static_cast<off_t>(at));
+    EXPECT_EQ(lseek(dst_, 0, SEEK_CUR), static_cast<off_t>(at));
+  }
+  o.max_bytes = io::kSmallFileCopy;  // 1 byte left before end of file
+  CopyResult r = copy_fd(pair, o);
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, data_.size() - at);
+  r = copy_fd(pair, o);
+  ASSERT_FALSE(r.error) << r.message;
+  EXPECT_EQ(r.bytes, 0u);
+  EXPECT_EQ(pread_all(dst_), data_);
+}
+
+// A prepared small copy that the destination takes only in part (a file
+// size limit: the write is short, then EFBIG) ends with the bytes the
+// destination got, the error, and the source just after those bytes. In
+// a child: the limit and SIGXFSZ ignored stay there.
+TEST_F(CopySmallFile, APreparedCopyCutShortByAFileSizeLimitIsExact) {
+  const PreparedCopy pair = prepare_copy(src_, dst_);
+  ASSERT_TRUE(pair) << pair.plan().reason;
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{20000, 20000};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(10);
+    CopyOptions o;
+    o.max_bytes = 30000;
+    const CopyResult r = copy_fd(pair, o);
+    if (r.error.value() != EFBIG) _exit(11);
+    if (r.bytes != 20000) _exit(12);
+    if (lseek(src_, 0, SEEK_CUR) != 20000) _exit(13);
+    if (r.message.find("write") == std::string::npos) _exit(14);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setrlimit failed, 11: not EFBIG, 12: bytes, "
+                                       "13: source position, 14: message";
+  EXPECT_EQ(pread_all(dst_), data_.substr(0, 20000));
 }
 
 TEST_F(CopySmallFile, AnAppendingDestinationGetsTheBytesAtItsEnd) {

@@ -112,7 +112,12 @@
 // have no such check, so a caller that copies between the
 // same two descriptors again and again prepares the pair once
 // (prepare_copy) and pays none of the inspection per call but the SIGPIPE
-// mask. A path that declines on its first call
+// mask; a prepared small file → file copy (max_bytes at most 128 KiB, from
+// the descriptors' positions) where the process copies small files by
+// read/write is the plain read/write loop itself. The copies on a memory
+// and these prepared ones make their system calls directly and hand over
+// to the general machinery only for what a plain loop does not handle
+// (EAGAIN, EINTR, a short write, an error), with the bytes already moved. A path that declines on its first call
 // (EXDEV, EINVAL, ...) falls back along the chain clone → copy_file_range
 // → sendfile → read_write while nothing has been copied; a forced path
 // never falls back.
