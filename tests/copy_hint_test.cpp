@@ -21,7 +21,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -743,6 +745,56 @@ TEST_F(CopySpliceHint, StalledNonBlockingEndsTimeOut) {
     EXPECT_EQ(moved, 65536u);
     EXPECT_EQ(lseek(src, 0, SEEK_CUR), 65536);
   }
+}
+
+// From a socket into a file on the hint: a non-blocking socket that stalls
+// after 1000 bytes times out with exactly those in the file; a file that
+// takes only part of what was read (a file size limit: a short write,
+// then EFBIG) ends with the bytes it got and the write's error. The limit
+// and SIGXFSZ ignored stay in a child.
+TEST_F(CopySpliceHint, ASocketIntoAFileStopsExactly) {
+  {
+    const SocketPair s = unix_pair();
+    keep(s.a);
+    keep(s.b);
+    write_all(s.b, data_.data(), 16384);
+    const int dst = keep(create_file(dir_.file("stalled"), ""));
+    prime(s.a, dst, CopyPath::kReadWrite);
+    ASSERT_EQ(fcntl(s.a, F_SETFL, O_RDWR | O_NONBLOCK), 0);
+    write_all(s.b, data_.data() + 16384, 1000);  // then nothing, the peer still there
+    CopyOptions o = small();
+    o.timeout = std::chrono::milliseconds(50);
+    const CopyResult r = copy_fd(s.a, dst, o);
+    EXPECT_EQ(r.error, std::errc::timed_out);
+    EXPECT_EQ(r.bytes, 1000u);
+    EXPECT_EQ(r.path, CopyPath::kReadWrite);
+    EXPECT_EQ(pread_all(dst), data_.substr(0, 17384));
+  }
+  const int sock = socket_holding(data_);
+  const int dst = keep(create_file(dir_.file("limited"), ""));
+  prime(sock, dst, CopyPath::kReadWrite);  // 16384 bytes in the file
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{20000, 20000};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(10);
+    const CopyResult r = copy_fd(sock, dst, small());
+    if (r.error.value() != EFBIG) _exit(11);
+    if (r.bytes != 20000 - 16384) _exit(12);
+    if (r.path != CopyPath::kReadWrite) _exit(13);
+    const std::string expected = "write from source fd " + std::to_string(sock) +
+                                 " to destination fd " + std::to_string(dst) +
+                                 ": File too large (after 3616 bytes)";
+    if (r.message != expected) _exit(14);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setrlimit failed, 11: not EFBIG, 12: bytes, 13: path, "
+                                       "14: message";
+  EXPECT_EQ(pread_all(dst), data_.substr(0, 20000));
 }
 
 // The empty pwrite that checks a file destination changes nothing in it,

@@ -567,6 +567,39 @@ bool splice_from_pipe_directly(int src, int dst, std::uint64_t max_bytes,
   return true;
 }
 
+// read from the stream socket `src` and write into the file `dst`
+// (checked: it takes writes and raises no SIGPIPE) up to max_bytes (at
+// most kSmallIntoSocket, a hinted copy's): true when that many bytes or
+// the end of the stream came, with `moved` the bytes written. The copy
+// itself, without Copier's layers (as splice_from_pipe_directly). A read
+// that fails (EAGAIN on a non-blocking socket, EINTR, an error) returns
+// false with nothing held, for Copier to go on from `moved`; a write that
+// fails returns false with its errno in `write_error`: the bytes read for
+// it are gone, as from any read of a socket.
+bool read_into_file_directly(int src, int dst, std::uint64_t max_bytes, std::uint64_t& moved,
+                             int& write_error) noexcept {
+  char* buffer = io::thread_buffer();
+  if (buffer == nullptr) return false;
+  while (moved < max_bytes) {
+    const auto want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(max_bytes - moved, io::kStreamChunk));
+    const ssize_t n = ::read(src, buffer, want);
+    if (n == 0) return true;
+    if (n < 0) return false;
+    for (std::size_t done = 0; done < static_cast<std::size_t>(n);) {
+      const ssize_t m = ::write(dst, buffer + done, static_cast<std::size_t>(n) - done);
+      if (m > 0) {
+        done += static_cast<std::size_t>(m);
+        moved += static_cast<std::uint64_t>(m);
+      } else if (m == 0 || errno != EINTR) {
+        write_error = m == 0 ? EIO : errno;  // a write that makes no progress: EIO, as Copier says
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 // The small copy of a pair on the spliced-pair hint (by splice, or from a
 // socket by read/write), or nullopt when nothing moved and copy_fd must
 // inspect.
@@ -600,9 +633,22 @@ std::optional<CopyResult> copy_hinted_splice(int src, int dst, const CopyOptions
     // times). Then read and write, which also appends where splice would
     // refuse an O_APPEND file after reading.
     if (pwrite(dst, "", 0, 0) != 0) return std::nullopt;
+    int write_error = 0;
+    if (read_into_file_directly(src, dst, options.max_bytes, moved, write_error)) {
+      return copied_by(moved, CopyPath::kReadWrite);
+    }
+    if (write_error != 0) {
+      Copier failed;
+      failed.written = moved;
+      failed.path = CopyPath::kReadWrite;
+      failed.error = write_error;
+      failed.failed_call = "write";
+      return result_of(failed, src, dst, Step::kError);
+    }
     si.kind = hint.src;
     di.kind = FdKind::kRegular;
-    return copy_hinted(src, dst, si, di, options, CopyPath::kReadWrite, /*mask_sigpipe=*/false);
+    return copy_hinted(src, dst, si, di, options, CopyPath::kReadWrite, /*mask_sigpipe=*/false,
+                       moved);
   }
   return copy_hinted(src, dst, si, di, options, CopyPath::kSplice, /*mask_sigpipe=*/hint.into_pipe);
 }
