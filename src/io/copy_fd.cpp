@@ -567,37 +567,46 @@ bool splice_from_pipe_directly(int src, int dst, std::uint64_t max_bytes,
   return true;
 }
 
-// read from the stream socket `src` and write into the file `dst`
-// (checked: it takes writes and raises no SIGPIPE) up to max_bytes (at
-// most kSmallIntoSocket, a hinted copy's): true when that many bytes or
-// the end of the stream came, with `moved` the bytes written. The copy
-// itself, without Copier's layers (as splice_from_pipe_directly). A read
-// that fails (EAGAIN on a non-blocking socket, EINTR, an error) returns
-// false with nothing held, for Copier to go on from `moved`; a write that
-// fails returns false with its errno in `write_error`: the bytes read for
-// it are gone, as from any read of a socket.
-bool read_into_file_directly(int src, int dst, std::uint64_t max_bytes, std::uint64_t& moved,
-                             int& write_error) noexcept {
+// How a direct read/write loop ended (read_write_directly).
+struct DirectLoop {
+  bool done = false;            // max_bytes or end of file: the copy is whole
+  int write_error = 0;          // else a write failed with this errno (0: a read did)
+  std::uint64_t unwritten = 0;  // bytes read for that write and not written
+};
+
+// read from `src` and write into the file `dst` through the thread's
+// buffer, `chunk` bytes at a time, up to max_bytes: the copy itself,
+// without Copier's layers (as splice_from_pipe_directly), for a hinted
+// copy from a socket into a file and a prepared small file → file copy.
+// `moved` counts the bytes written. A read that fails (EAGAIN on a
+// non-blocking socket, EINTR, an error) stops with nothing held, for Copier
+// to go on from `moved`; a write that fails stops with its errno and the
+// bytes read for it (EINTR and short writes are retried; a write of 0 is
+// EIO, as Copier says).
+DirectLoop read_write_directly(int src, int dst, std::uint64_t max_bytes, std::size_t chunk,
+                               std::uint64_t& moved) noexcept {
+  DirectLoop end;
   char* buffer = io::thread_buffer();
-  if (buffer == nullptr) return false;
+  if (buffer == nullptr) return end;
   while (moved < max_bytes) {
-    const auto want =
-        static_cast<std::size_t>(std::min<std::uint64_t>(max_bytes - moved, io::kStreamChunk));
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(max_bytes - moved, chunk));
     const ssize_t n = ::read(src, buffer, want);
-    if (n == 0) return true;
-    if (n < 0) return false;
+    if (n == 0) break;
+    if (n < 0) return end;
     for (std::size_t done = 0; done < static_cast<std::size_t>(n);) {
       const ssize_t m = ::write(dst, buffer + done, static_cast<std::size_t>(n) - done);
       if (m > 0) {
         done += static_cast<std::size_t>(m);
         moved += static_cast<std::uint64_t>(m);
       } else if (m == 0 || errno != EINTR) {
-        write_error = m == 0 ? EIO : errno;  // a write that makes no progress: EIO, as Copier says
-        return false;
+        end.write_error = m == 0 ? EIO : errno;
+        end.unwritten = static_cast<std::size_t>(n) - done;
+        return end;
       }
     }
   }
-  return true;
+  end.done = true;
+  return end;
 }
 
 // The small copy of a pair on the spliced-pair hint (by splice, or from a
@@ -633,15 +642,14 @@ std::optional<CopyResult> copy_hinted_splice(int src, int dst, const CopyOptions
     // times). Then read and write, which also appends where splice would
     // refuse an O_APPEND file after reading.
     if (pwrite(dst, "", 0, 0) != 0) return std::nullopt;
-    int write_error = 0;
-    if (read_into_file_directly(src, dst, options.max_bytes, moved, write_error)) {
-      return copied_by(moved, CopyPath::kReadWrite);
-    }
-    if (write_error != 0) {
+    const DirectLoop end =
+        read_write_directly(src, dst, options.max_bytes, io::kStreamChunk, moved);
+    if (end.done) return copied_by(moved, CopyPath::kReadWrite);
+    if (end.write_error != 0) {  // the bytes read for it are gone, as from any read of a socket
       Copier failed;
       failed.written = moved;
       failed.path = CopyPath::kReadWrite;
-      failed.error = write_error;
+      failed.error = end.write_error;
       failed.failed_call = "write";
       return result_of(failed, src, dst, Step::kError);
     }
@@ -738,36 +746,19 @@ CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, Pair
   return r;
 }
 
-// The plain loop, read and write through the thread's buffer, for a
-// prepared small file → file copy (see copy_fd on a PreparedCopy): true
-// when it copied to max_bytes or end of file, with `moved` the bytes
-// written. The inspected copy makes the same calls, but through its layers
-// the prepared 16 KiB copy took 0.90-0.91 of the loop's time (copy_bench
-// Floor, three runs, Zen 5 guest), this way 0.97-0.98. On
-// anything else (an error, EINTR, a short write) it puts back on the
-// source what it read and did not write and returns false: the inspected
-// copy goes on from there, retries, and reports exactly as always.
+// A prepared small file → file copy (see copy_fd on a PreparedCopy) by
+// the plain loop, read_write_directly: true when it copied to max_bytes or
+// end of file, with `moved` the bytes written. The inspected copy makes the
+// same calls, but through its layers the prepared 16 KiB copy took
+// 0.90-0.91 of the loop's time (copy_bench Floor, three runs, Zen 5 guest),
+// this way 0.97-0.98. On anything else it puts back on the source what it
+// read and did not write and returns false: the inspected copy goes on from
+// there, retries, and reports exactly as always.
 bool copy_small_file_loop(int src, int dst, std::uint64_t max_bytes,
                           std::uint64_t& moved) noexcept {
-  char* buffer = io::thread_buffer();
-  if (buffer == nullptr) return false;
-  std::uint64_t left = max_bytes;
-  while (left > 0) {
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(left, io::kBufferSize));
-    const ssize_t n = ::read(src, buffer, want);
-    if (n == 0) return true;
-    if (n < 0) return false;
-    const ssize_t m = ::write(dst, buffer, static_cast<std::size_t>(n));
-    if (m > 0) {
-      moved += static_cast<std::uint64_t>(m);
-      left -= static_cast<std::uint64_t>(m);
-    }
-    if (m != n) {
-      lseek(src, -static_cast<off_t>(n - std::max<ssize_t>(m, 0)), SEEK_CUR);
-      return false;
-    }
-  }
-  return true;
+  const DirectLoop end = read_write_directly(src, dst, max_bytes, io::kBufferSize, moved);
+  if (end.unwritten > 0) lseek(src, -static_cast<off_t>(end.unwritten), SEEK_CUR);
+  return end.done;
 }
 
 }  // namespace
