@@ -627,15 +627,24 @@ std::vector<RaceWay> ways_of(const PairSpec& pair) {
 // fewest calls (no copy_fd code runs): where even the fastest of them
 // takes longer than the loop, so must copy_fd.
 
-// The kernel checks both ends: regular files, not O_APPEND, ranges apart.
-std::size_t floor_copy_file_range(const Rig& rig, std::size_t size) {
+// `call(left)` (one system call that moves up to `left` bytes) until
+// `size` bytes moved, or it moves none; returns the bytes moved.
+template <class Call>
+std::size_t call_until(std::size_t size, Call call) {
   std::size_t done = 0;
   while (done < size) {
-    const ssize_t n = copy_file_range(rig.src, nullptr, rig.dst, nullptr, size - done, 0);
+    const ssize_t n = call(size - done);
     if (n <= 0) break;
     done += static_cast<std::size_t>(n);
   }
   return done;
+}
+
+// The kernel checks both ends: regular files, not O_APPEND, ranges apart.
+std::size_t floor_copy_file_range(const Rig& rig, std::size_t size) {
+  return call_until(size, [&rig](std::size_t left) {
+    return copy_file_range(rig.src, nullptr, rig.dst, nullptr, left, 0);
+  });
 }
 
 // Both ends asked (regular files, two inodes), then the loop.
@@ -656,12 +665,8 @@ std::size_t floor_masked_sendfile(const Rig& rig, std::size_t size) {
   sigemptyset(&set);
   sigaddset(&set, SIGPIPE);
   pthread_sigmask(SIG_BLOCK, &set, &old);
-  std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n = sendfile(rig.dst, rig.src, nullptr, size - done);
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
+  const std::size_t done = call_until(
+      size, [&rig](std::size_t left) { return sendfile(rig.dst, rig.src, nullptr, left); });
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   return done;
 }
@@ -677,13 +682,9 @@ std::size_t floor_seekable_read_send(const Rig& rig, std::size_t size) {
 // SIGPIPE) and open for writing, before anything leaves the pipe.
 std::size_t floor_checked_splice(const Rig& rig, std::size_t size) {
   if (pwrite(rig.dst, "", 0, 0) != 0) return 0;
-  std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n = splice(rig.src, nullptr, rig.dst, nullptr, size - done, 0);
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  return done;
+  return call_until(size, [&rig](std::size_t left) {
+    return splice(rig.src, nullptr, rig.dst, nullptr, left, 0);
+  });
 }
 
 std::size_t floor_checked_read_write(const Rig& rig, std::size_t size) {
