@@ -228,35 +228,6 @@ std::string full_filesystem_checks(const std::string& dir, const FileSources& fi
   return failures;
 }
 
-// Runs `body` in a forked child with SIGPIPE ignored; `body` returns the
-// name of what ran ("" if it could not run) and fills `failures`. The
-// parent prints what ran and fails the test if the child's checks did.
-// Returns what ran.
-std::string run_in_child(const std::function<std::string(std::string&)>& body) {
-  int report[2];
-  EXPECT_EQ(pipe2(report, O_CLOEXEC), 0);
-  const pid_t child = fork();
-  EXPECT_GE(child, 0);
-  if (child == 0) {
-    close(report[0]);
-    signal(SIGPIPE, SIG_IGN);
-    std::string failures;
-    const std::string ran = body(failures);
-    const std::string line = ran + "\n" + failures;
-    write_all(report[1], line.data(), line.size());
-    _exit(failures.empty() ? 0 : 1);
-  }
-  close(report[1]);
-  const std::string out = read_all(report[0]);
-  close(report[0]);
-  int status = 0;
-  EXPECT_EQ(waitpid(child, &status, 0), child);
-  const std::string ran = out.substr(0, out.find('\n'));
-  EXPECT_TRUE(WIFEXITED(status)) << out;
-  EXPECT_EQ(WEXITSTATUS(status), 0) << out;
-  return ran;
-}
-
 // ENOSPC: a 256 KiB tmpfs mounted in a private mount namespace (skipped
 // where the machine allows neither CLONE_NEWNS nor a user namespace).
 TEST(CopyFaults, FullFilesystemStopsWithTheBytesWritten) {
@@ -288,9 +259,7 @@ TEST(CopyFaults, FileSizeLimitStopsWithTheBytesWritten) {
   TempDir disk("/tmp");
   const FileSources files(disk);
   const std::string ran = run_in_child([&](std::string& failures) -> std::string {
-    signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{256 << 10, 256 << 10};
-    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) {
+    if (!limit_file_size(256 << 10)) {
       failures = "setrlimit(RLIMIT_FSIZE) failed";
       return "RLIMIT_FSIZE";
     }
@@ -324,9 +293,7 @@ TEST(CopyFaults, AForkedChildsFailedSpliceLeavesTheParentsCopiesExact) {
   ASSERT_EQ(first_got, data);  // and the thread's pipe is cached, clean
 
   run_in_child([&](std::string& failures) -> std::string {
-    signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{256 << 10, 256 << 10};
-    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) failures = "setrlimit(RLIMIT_FSIZE) failed";
+    if (!limit_file_size(256 << 10)) failures = "setrlimit(RLIMIT_FSIZE) failed";
     const auto [r, got] = copy_into("child");
     if (r.error.value() != EFBIG) failures += "child: " + r.message;
     if (r.bytes != got.size() || got != data.substr(0, got.size())) failures += "child: bytes differ";

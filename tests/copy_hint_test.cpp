@@ -21,9 +21,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,10 +42,12 @@ namespace {
 const bool kCopyFileRange = setenv("ZEROLAB_COPY_SMALL_FILE", "copy_file_range", 1) == 0;
 
 using copy_test::create_file;
+using copy_test::limit_file_size;
 using copy_test::pattern;
 using copy_test::pipe_holding;
 using copy_test::pread_all;
 using copy_test::read_all;
+using copy_test::run_in_child;
 using copy_test::SocketPair;
 using copy_test::tcp_pair;
 using copy_test::TempDir;
@@ -773,27 +773,21 @@ TEST_F(CopySpliceHint, ASocketIntoAFileStopsExactly) {
   const int sock = socket_holding(data_);
   const int dst = keep(create_file(dir_.file("limited"), ""));
   prime(sock, dst, CopyPath::kReadWrite);  // 16384 bytes in the file
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{20000, 20000};
-    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(10);
+  run_in_child([&](std::string& failures) -> std::string {
+    if (!limit_file_size(20000)) {
+      failures = "setrlimit(RLIMIT_FSIZE) failed";
+      return "";
+    }
     const CopyResult r = copy_fd(sock, dst, small());
-    if (r.error.value() != EFBIG) _exit(11);
-    if (r.bytes != 20000 - 16384) _exit(12);
-    if (r.path != CopyPath::kReadWrite) _exit(13);
+    if (r.error.value() != EFBIG) failures += "not EFBIG; ";
+    if (r.bytes != 20000 - 16384) failures += "bytes " + std::to_string(r.bytes) + "; ";
+    if (r.path != CopyPath::kReadWrite) failures += "path " + std::string(to_string(r.path)) + "; ";
     const std::string expected = "write from source fd " + std::to_string(sock) +
                                  " to destination fd " + std::to_string(dst) +
                                  ": File too large (after 3616 bytes)";
-    if (r.message != expected) _exit(14);
-    _exit(0);
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status)) << status;
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setrlimit failed, 11: not EFBIG, 12: bytes, 13: path, "
-                                       "14: message";
+    if (r.message != expected) failures += "message: " + r.message;
+    return "RLIMIT_FSIZE of 20000 bytes";
+  });
   EXPECT_EQ(pread_all(dst), data_.substr(0, 20000));
 }
 

@@ -9,8 +9,6 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -168,26 +166,20 @@ TEST_F(CopySmallFile, PreparedCopiesFromThePositionsAreExact) {
 TEST_F(CopySmallFile, APreparedCopyCutShortByAFileSizeLimitIsExact) {
   const PreparedCopy pair = prepare_copy(src_, dst_);
   ASSERT_TRUE(pair) << pair.plan().reason;
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{20000, 20000};
-    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(10);
+  run_in_child([&](std::string& failures) -> std::string {
+    if (!limit_file_size(20000)) {
+      failures = "setrlimit(RLIMIT_FSIZE) failed";
+      return "";
+    }
     CopyOptions o;
     o.max_bytes = 30000;
     const CopyResult r = copy_fd(pair, o);
-    if (r.error.value() != EFBIG) _exit(11);
-    if (r.bytes != 20000) _exit(12);
-    if (lseek(src_, 0, SEEK_CUR) != 20000) _exit(13);
-    if (r.message.find("write") == std::string::npos) _exit(14);
-    _exit(0);
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status)) << status;
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setrlimit failed, 11: not EFBIG, 12: bytes, "
-                                       "13: source position, 14: message";
+    if (r.error.value() != EFBIG) failures += "not EFBIG: " + r.message + "; ";
+    if (r.bytes != 20000) failures += "bytes " + std::to_string(r.bytes) + "; ";
+    if (lseek(src_, 0, SEEK_CUR) != 20000) failures += "the source is not at 20000; ";
+    if (r.message.find("write") == std::string::npos) failures += "message: " + r.message;
+    return "RLIMIT_FSIZE of 20000 bytes";
+  });
   EXPECT_EQ(pread_all(dst_), data_.substr(0, 20000));
 }
 

@@ -14,18 +14,22 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -219,6 +223,44 @@ class Feed {
   std::string data_;
   std::thread thread_;
 };
+
+// Runs `body` in a forked child with SIGPIPE ignored; `body` returns the
+// name of what ran ("" if it could not run) and fills `failures`. The
+// parent fails the test if the child's checks did (printing them), and
+// returns what ran.
+inline std::string run_in_child(const std::function<std::string(std::string&)>& body) {
+  int report[2];
+  EXPECT_EQ(pipe2(report, O_CLOEXEC), 0);
+  const pid_t child = fork();
+  EXPECT_GE(child, 0);
+  if (child == 0) {
+    close(report[0]);
+    signal(SIGPIPE, SIG_IGN);
+    std::string failures;
+    const std::string ran = body(failures);
+    const std::string line = ran + "\n" + failures;
+    write_all(report[1], line.data(), line.size());
+    _exit(failures.empty() ? 0 : 1);
+  }
+  close(report[1]);
+  const std::string out = read_all(report[0]);
+  close(report[0]);
+  int status = 0;
+  EXPECT_EQ(waitpid(child, &status, 0), child);
+  const std::string ran = out.substr(0, out.find('\n'));
+  EXPECT_TRUE(WIFEXITED(status)) << out;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << out;
+  return ran;
+}
+
+// In a child of run_in_child: files no larger than `bytes` (RLIMIT_FSIZE)
+// with SIGXFSZ ignored, so that a write past the limit is short, then
+// EFBIG. False if the limit cannot be set.
+inline bool limit_file_size(rlim_t bytes) {
+  signal(SIGXFSZ, SIG_IGN);
+  const rlimit limit{bytes, bytes};
+  return setrlimit(RLIMIT_FSIZE, &limit) == 0;
+}
 
 }  // namespace zerolab::copy_test
 

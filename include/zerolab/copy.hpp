@@ -117,10 +117,10 @@
 // read/write is the plain read/write loop itself. The copies on a memory
 // and these prepared ones make their system calls directly and hand over
 // to the general machinery only for what a plain loop does not handle
-// (EAGAIN, EINTR, a short write, an error), with the bytes already moved. A path that declines on its first call
-// (EXDEV, EINVAL, ...) falls back along the chain clone → copy_file_range
-// → sendfile → read_write while nothing has been copied; a forced path
-// never falls back.
+// (EAGAIN, EINTR, a short write, an error), with the bytes already moved.
+// A path that declines on its first call (EXDEV, EINVAL, ...) falls back
+// along the chain clone → copy_file_range → sendfile → read_write while
+// nothing has been copied; a forced path never falls back.
 //
 // Guarantees on every path: sources are read to end of file (or
 // max_bytes), never just to st_size, so files whose size lies (procfs,
