@@ -311,6 +311,11 @@ struct Rig {
   std::unique_ptr<Peer> peers[2];  // joined first
 
   bool synchronous() const { return feed >= 0 || drain >= 0; }
+  // Both files back at their start, for the next copy of the same bytes.
+  void rewind() const {
+    if (src_is_file) lseek(src, 0, SEEK_SET);
+    if (dst_is_file) lseek(dst, 0, SEEK_SET);
+  }
   // Copies of `size` bytes that fit the pipe served here at once.
   std::size_t copies_per_fill(std::size_t size) const { return pipe_capacity / size; }
   // Readies the served pipe for `copies` copies of `size` bytes: an empty
@@ -415,8 +420,7 @@ void open_end(zerolab::B& b, Rig& rig, End end, bool source, std::size_t size, i
 // loop. Returns the bytes moved.
 std::size_t copy_once(zerolab::B& b, const Rig& rig, std::size_t size, const zerolab::CopyOptions& o,
                       bool user_loop, const zerolab::PreparedCopy* prepared = nullptr) {
-  if (rig.src_is_file) lseek(rig.src, 0, SEEK_SET);
-  if (rig.dst_is_file) lseek(rig.dst, 0, SEEK_SET);
+  rig.rewind();
   if (user_loop) return rw_loop(rig.src, rig.dst, size, rig.dst_is_socket);
   const zerolab::CopyResult r =
       prepared != nullptr ? zerolab::copy_fd(*prepared, o) : zerolab::copy_fd(rig.src, rig.dst, o);
@@ -479,8 +483,7 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
   const auto copy_ready = [&](std::size_t w) {
     std::size_t moved = 0;
     if (ways[w].raw != nullptr) {
-      if (rig.src_is_file) lseek(rig.src, 0, SEEK_SET);
-      if (rig.dst_is_file) lseek(rig.dst, 0, SEEK_SET);
+      rig.rewind();
       moved = ways[w].raw(rig, size);
     } else {
       moved = copy_once(b, rig, size, options[w], ways[w].user_loop, prepared[w]);
