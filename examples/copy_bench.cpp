@@ -54,9 +54,9 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <spawn.h>
-#include <signal.h>
 #include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -65,8 +65,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -218,8 +218,8 @@ void file_to_tcp(zerolab::B& b) {
   b.reset_timer();
   for (std::int64_t i = 0; i < b.n(); ++i) {
     lseek(fd, 0, SEEK_SET);
-    const std::size_t n = use_copy_fd ? zerolab::copy_fd(fd, net.ours()).bytes
-                                      : rw_loop(fd, net.ours(), kNet, true);
+    const std::size_t n =
+        use_copy_fd ? zerolab::copy_fd(fd, net.ours()).bytes : rw_loop(fd, net.ours(), kNet, true);
     if (n != kNet) b.fatal("short copy");
   }
   b.stop_timer();
@@ -273,8 +273,8 @@ class Peer {
       : fd_(fd), thread_([this, sink] {
           std::vector<char> buf(256 << 10, 'p');
           while (!stop_.load(std::memory_order_relaxed)) {
-            const ssize_t n = sink ? ::read(fd_, buf.data(), buf.size())
-                                   : ::write(fd_, buf.data(), buf.size());
+            const ssize_t n =
+                sink ? ::read(fd_, buf.data(), buf.size()) : ::write(fd_, buf.data(), buf.size());
             if (n <= 0 && errno != EINTR) break;
           }
         }) {}
@@ -418,8 +418,9 @@ void open_end(zerolab::B& b, Rig& rig, End end, bool source, std::size_t size, i
 // One copy of `size` bytes from the start of the rig's files: copy_fd with
 // `o` (on `prepared` when given), or with `user_loop` the plain 64 KiB
 // loop. Returns the bytes moved.
-std::size_t copy_once(zerolab::B& b, const Rig& rig, std::size_t size, const zerolab::CopyOptions& o,
-                      bool user_loop, const zerolab::PreparedCopy* prepared = nullptr) {
+std::size_t copy_once(zerolab::B& b, const Rig& rig, std::size_t size,
+                      const zerolab::CopyOptions& o, bool user_loop,
+                      const zerolab::PreparedCopy* prepared = nullptr) {
   rig.rewind();
   if (user_loop) return rw_loop(rig.src, rig.dst, size, rig.dst_is_socket);
   const zerolab::CopyResult r =
@@ -591,15 +592,18 @@ std::string size_name(std::size_t n) {
   return std::to_string(n >> 10) + "KiB";
 }
 
-
 // The paths `pair` allows, as plan_copy says for its kinds of descriptor.
 zerolab::CopyPlan plan_of(const PairSpec& pair) {
   const auto as_end = [](End e, bool source) {
     switch (e) {
-      case End::kFile: return zerolab::CopyEnd::kFile;
-      case End::kPipe: return zerolab::CopyEnd::kPipe;
-      case End::kTcp: return source ? zerolab::CopyEnd::kRemoteStream : zerolab::CopyEnd::kLoopbackStream;
-      case End::kUnix: return zerolab::CopyEnd::kUnixStream;
+      case End::kFile:
+        return zerolab::CopyEnd::kFile;
+      case End::kPipe:
+        return zerolab::CopyEnd::kPipe;
+      case End::kTcp:
+        return source ? zerolab::CopyEnd::kRemoteStream : zerolab::CopyEnd::kLoopbackStream;
+      case End::kUnix:
+        return zerolab::CopyEnd::kUnixStream;
     }
     return zerolab::CopyEnd::kOther;
   };
@@ -721,7 +725,8 @@ std::vector<RaceWay> floor_ways_of(const PairSpec& pair) {
 
 constexpr PairSpec kFloorPairs[] = {kPairs[0], kPairs[1], kPairs[4], kPairs[5]};
 
-constexpr std::size_t kPairSizes[] = {std::size_t{16} << 10, std::size_t{1} << 20, std::size_t{1} << 30};
+constexpr std::size_t kPairSizes[] = {std::size_t{16} << 10, std::size_t{1} << 20,
+                                      std::size_t{1} << 30};
 
 }  // namespace
 
@@ -729,7 +734,8 @@ ZEROLAB_BENCHMARK(Pair) {
   signal(SIGPIPE, SIG_IGN);  // a peer that goes away must not kill the run
   for (const PairSpec& pair : kPairs) {
     for (const std::size_t size : kPairSizes) {
-      const std::string prefix = std::string("pair=") + pair.name + "/size=" + size_name(size) + "/way=";
+      const std::string prefix =
+          std::string("pair=") + pair.name + "/size=" + size_name(size) + "/way=";
       for (const RaceWay& way : ways_of(pair)) {
         if (way.prepared) continue;  // Race only
         b.run(prefix + way.name, [&pair, size, way](zerolab::B& sb) {
@@ -753,8 +759,9 @@ ZEROLAB_BENCHMARK(Race) {
 ZEROLAB_BENCHMARK(Floor) {
   signal(SIGPIPE, SIG_IGN);
   for (const PairSpec& pair : kFloorPairs) {
-    b.run(std::string("pair=") + pair.name + "/size=16KiB",
-          [&pair](zerolab::B& sb) { race_bench(sb, pair, std::size_t{16} << 10, floor_ways_of(pair)); });
+    b.run(std::string("pair=") + pair.name + "/size=16KiB", [&pair](zerolab::B& sb) {
+      race_bench(sb, pair, std::size_t{16} << 10, floor_ways_of(pair));
+    });
   }
 }
 
@@ -762,5 +769,9 @@ ZEROLAB_BENCHMARK(FileToFile) {
   b.run("warm", [](zerolab::B& sub) { file_to_file(sub, false); });
   b.run("cold", [](zerolab::B& sub) { file_to_file(sub, true); });
 }
-ZEROLAB_BENCHMARK(FileToTCP) { file_to_tcp(b); }
-ZEROLAB_BENCHMARK(TCPToFile) { tcp_to_file(b); }
+ZEROLAB_BENCHMARK(FileToTCP) {
+  file_to_tcp(b);
+}
+ZEROLAB_BENCHMARK(TCPToFile) {
+  tcp_to_file(b);
+}

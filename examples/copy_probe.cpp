@@ -55,12 +55,12 @@
 //   copy_probe small --size 16K
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <linux/tcp.h>  // struct tcp_info with tcpi_segs_out (glibc's lacks it)
+#include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
-#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -117,10 +117,20 @@ std::size_t parse_size(const char* text) {
     std::exit(2);
   }
   switch (*end) {
-    case 'K': case 'k': v *= 1024; break;
-    case 'M': case 'm': v *= 1024 * 1024; break;
-    case 'G': case 'g': v *= 1024.0 * 1024 * 1024; break;
-    default: break;
+    case 'K':
+    case 'k':
+      v *= 1024;
+      break;
+    case 'M':
+    case 'm':
+      v *= 1024 * 1024;
+      break;
+    case 'G':
+    case 'g':
+      v *= 1024.0 * 1024 * 1024;
+      break;
+    default:
+      break;
   }
   return static_cast<std::size_t>(v);
 }
@@ -169,10 +179,13 @@ bool write_all(int fd, const char* p, std::size_t n, bool socket) {
 // fits them; the peer's on the listener, which accept() copies.
 void tcp_pair(const Config& c, int& ours, int& peer) {
   std::string error;
-  zerolab::lab::LoopbackPair pair = zerolab::lab::LoopbackPair::open(error, [&c](int us, int listener) {
-    if (c.sndbuf > 0) setsockopt(c.send ? us : listener, SOL_SOCKET, SO_SNDBUF, &c.sndbuf, sizeof c.sndbuf);
-    if (c.rcvbuf > 0) setsockopt(c.send ? listener : us, SOL_SOCKET, SO_RCVBUF, &c.rcvbuf, sizeof c.rcvbuf);
-  });
+  zerolab::lab::LoopbackPair pair =
+      zerolab::lab::LoopbackPair::open(error, [&c](int us, int listener) {
+        if (c.sndbuf > 0)
+          setsockopt(c.send ? us : listener, SOL_SOCKET, SO_SNDBUF, &c.sndbuf, sizeof c.sndbuf);
+        if (c.rcvbuf > 0)
+          setsockopt(c.send ? listener : us, SOL_SOCKET, SO_RCVBUF, &c.rcvbuf, sizeof c.rcvbuf);
+      });
   if (!error.empty()) {
     std::fprintf(stderr, "copy_probe: %s\n", error.c_str());
     std::exit(1);
@@ -192,8 +205,8 @@ void peer_loop(int fd, bool sink, std::size_t buf_size, std::atomic<double>* cpu
   std::vector<char> buf(buf_size, 'p');
   double last = 0;
   for (std::size_t i = 0;; ++i) {
-    const ssize_t n = sink ? read(fd, buf.data(), buf.size())
-                           : send(fd, buf.data(), buf.size(), MSG_NOSIGNAL);
+    const ssize_t n =
+        sink ? read(fd, buf.data(), buf.size()) : send(fd, buf.data(), buf.size(), MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     if (cpu_now != nullptr && (i & 15) == 0) {
@@ -299,8 +312,8 @@ bool copy_once(const Strategy& s, int src, int dst, std::size_t size, bool dst_s
     return true;
   }
   while (done < size) {  // splice through the pipe
-    const ssize_t n = splice(src, nullptr, pipe->fds[1], nullptr, std::min(s.bytes, size - done),
-                             SPLICE_F_MOVE);
+    const ssize_t n =
+        splice(src, nullptr, pipe->fds[1], nullptr, std::min(s.bytes, size - done), SPLICE_F_MOVE);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     for (std::size_t left = static_cast<std::size_t>(n); left > 0;) {
@@ -366,7 +379,8 @@ int run(const Config& c, const std::vector<Strategy>& strategies) {
     std::vector<char> chunk(1 << 20);
     for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<char>(i * 131 + 7);
     for (std::size_t done = 0; done < c.size; done += chunk.size()) {
-      if (!write_all(file, chunk.data(), std::min(chunk.size(), c.size - done), false)) die("write");
+      if (!write_all(file, chunk.data(), std::min(chunk.size(), c.size - done), false))
+        die("write");
     }
   }
   if (c.pin || c.same_cpu) pin_to(0);
@@ -397,7 +411,9 @@ int run(const Config& c, const std::vector<Strategy>& strategies) {
   std::printf("# %s, payload %zu B x %zu copies per sample, copier's %s %d B, peer %s%s%s\n",
               c.send ? "file -> TCP" : "TCP -> file", c.size, copies,
               c.send ? "SO_SNDBUF" : "SO_RCVBUF", sock_buf, c.peer_process ? "process" : "thread",
-              c.pin ? ", pinned 0/1" : c.same_cpu ? ", both on CPU 0" : "",
+              c.pin        ? ", pinned 0/1"
+              : c.same_cpu ? ", both on CPU 0"
+                           : "",
               c.nodelay ? ", TCP_NODELAY" : "");
   std::printf("%-22s %5s %9s %12s %12s %8s %8s %13s %13s\n", "strategy", "round", "GB/s",
               "copier s/GB", "peer s/GB", "retrans", "KB/seg", "copier slp/MB", "peer slp/MB");
@@ -446,8 +462,7 @@ int run(const Config& c, const std::vector<Strategy>& strategies) {
   for (std::size_t i = 0; i < k; ++i) {
     std::printf("%-22s %9.3f %12.3f %12.3f %8u %14.2f (%.2f..%.2f)\n", strategies[i].label.c_str(),
                 median(rates[i]), median(copier_cpu[i]), median(peer_cpu[i]), retrans[i],
-                median(ratios[i]),
-                *std::min_element(ratios[i].begin(), ratios[i].end()),
+                median(ratios[i]), *std::min_element(ratios[i].begin(), ratios[i].end()),
                 *std::max_element(ratios[i].begin(), ratios[i].end()));
   }
   close(ours);
@@ -486,14 +501,20 @@ int run_small(const Config& c) {
     std::function<void()> run;
   };
   const std::vector<Op> ops = {
-      {"fstat", [&] { struct stat st {}; fstat(src, &st); }},
+      {"fstat",
+       [&] {
+         struct stat st {};
+         fstat(src, &st);
+       }},
       {"fcntl(F_GETFL)", [&] { (void)fcntl(src, F_GETFL); }},
-      {"getsockopt(SO_TYPE)", [&] {
+      {"getsockopt(SO_TYPE)",
+       [&] {
          int type = 0;
          socklen_t len = sizeof type;
          getsockopt(ours, SOL_SOCKET, SO_TYPE, &type, &len);
        }},
-      {"sigmask block+unblock", [&] {
+      {"sigmask block+unblock",
+       [&] {
          sigset_t set;
          sigemptyset(&set);
          sigaddset(&set, SIGPIPE);
@@ -501,7 +522,8 @@ int run_small(const Config& c) {
          pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
        }},
       {"lseek x2 (rewind)", [&] { rewind(); }},
-      {"file>file read/write", [&] {
+      {"file>file read/write",
+       [&] {
          rewind();
          to_eof([&] {
            const ssize_t n = read(src, buf.data(), buf.size());
@@ -509,15 +531,19 @@ int run_small(const Config& c) {
            return n;
          });
        }},
-      {"file>file copy_file_range", [&] {
+      {"file>file copy_file_range",
+       [&] {
          rewind();
-         to_eof([&] { return copy_file_range(src, nullptr, dst, nullptr, std::size_t{1} << 30, 0); });
+         to_eof(
+             [&] { return copy_file_range(src, nullptr, dst, nullptr, std::size_t{1} << 30, 0); });
        }},
-      {"file>file sendfile", [&] {
+      {"file>file sendfile",
+       [&] {
          rewind();
          to_eof([&] { return sendfile(dst, src, nullptr, 0x7ffff000); });
        }},
-      {"file>tcp read/send", [&] {
+      {"file>tcp read/send",
+       [&] {
          lseek(src, 0, SEEK_SET);
          to_eof([&] {
            const ssize_t n = read(src, buf.data(), buf.size());
@@ -525,7 +551,8 @@ int run_small(const Config& c) {
            return n;
          });
        }},
-      {"file>tcp sendfile", [&] {
+      {"file>tcp sendfile",
+       [&] {
          lseek(src, 0, SEEK_SET);
          to_eof([&] { return sendfile(ours, src, nullptr, 0x7ffff000); });
        }},
@@ -577,18 +604,30 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--size") c.size = parse_size(value());
-    else if (a == "--total") c.total = parse_size(value());
-    else if (a == "--rounds") c.rounds = std::atoi(value());
-    else if (a == "--sndbuf") c.sndbuf = static_cast<int>(parse_size(value()));
-    else if (a == "--rcvbuf") c.rcvbuf = static_cast<int>(parse_size(value()));
-    else if (a == "--peer-buf") c.peer_buf = parse_size(value());
-    else if (a == "--peer-process") c.peer_process = true;
-    else if (a == "--pin") c.pin = true;
-    else if (a == "--same-cpu") c.same_cpu = true;
-    else if (a == "--nodelay") c.nodelay = true;
-    else if (a == "--dir") c.dir = value();
-    else names.push_back(a);
+    if (a == "--size")
+      c.size = parse_size(value());
+    else if (a == "--total")
+      c.total = parse_size(value());
+    else if (a == "--rounds")
+      c.rounds = std::atoi(value());
+    else if (a == "--sndbuf")
+      c.sndbuf = static_cast<int>(parse_size(value()));
+    else if (a == "--rcvbuf")
+      c.rcvbuf = static_cast<int>(parse_size(value()));
+    else if (a == "--peer-buf")
+      c.peer_buf = parse_size(value());
+    else if (a == "--peer-process")
+      c.peer_process = true;
+    else if (a == "--pin")
+      c.pin = true;
+    else if (a == "--same-cpu")
+      c.same_cpu = true;
+    else if (a == "--nodelay")
+      c.nodelay = true;
+    else if (a == "--dir")
+      c.dir = value();
+    else
+      names.push_back(a);
   }
   if (small) {
     if (c.size == Config{}.size) c.size = 16 << 10;

@@ -2,8 +2,8 @@
 // "Google Benchmark binaries" example. Built when Google Benchmark is found.
 //
 // Example:
-//   build/release/examples/gbench_example                           # console rows with B/op, allocs/op
-//   build/release/examples/gbench_example --benchmark_format=json > gb.json
+//   build/release/examples/gbench_example                           # console rows with B/op,
+//   allocs/op build/release/examples/gbench_example --benchmark_format=json > gb.json
 //   build/release/tools/zerolab/zerolab compare gb.json
 #include <benchmark/benchmark.h>
 #include <zerolab/gbench.hpp>

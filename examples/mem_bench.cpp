@@ -156,7 +156,15 @@ ZEROLAB_BENCHMARK(Alloc) {
   b.run("size=32", &alloc_sized<32>);
   b.run("size=64", &alloc_sized<64>);
 }
-ZEROLAB_BENCHMARK(PoolGetPut) { get_put(b, pool()); }
-ZEROLAB_BENCHMARK(SimplePoolGetPut) { get_put(b, simple_pool()); }
-ZEROLAB_BENCHMARK(PoolGetPut4) { get_put4(b, pool()); }
-ZEROLAB_BENCHMARK(SimplePoolGetPut4) { get_put4(b, simple_pool()); }
+ZEROLAB_BENCHMARK(PoolGetPut) {
+  get_put(b, pool());
+}
+ZEROLAB_BENCHMARK(SimplePoolGetPut) {
+  get_put(b, simple_pool());
+}
+ZEROLAB_BENCHMARK(PoolGetPut4) {
+  get_put4(b, pool());
+}
+ZEROLAB_BENCHMARK(SimplePoolGetPut4) {
+  get_put4(b, simple_pool());
+}

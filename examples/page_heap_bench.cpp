@@ -56,7 +56,8 @@ std::string size_name(std::size_t n) {
 
 void touch(void* p, std::size_t n) {
   auto* b = static_cast<unsigned char*>(p);
-  for (std::size_t off = 0; off < n; off += kPage) *static_cast<volatile unsigned char*>(b + off) = 1;
+  for (std::size_t off = 0; off < n; off += kPage)
+    *static_cast<volatile unsigned char*>(b + off) = 1;
 }
 
 void fresh(zerolab::B& b, std::size_t n, zerolab::Zero zero, zerolab::HugePages huge) {
@@ -80,7 +81,8 @@ void fresh(zerolab::B& b, std::size_t n, zerolab::Zero zero, zerolab::HugePages 
 ZEROLAB_BENCHMARK(Fresh) {
   for (const std::size_t n : {16 * kMiB, 256 * kMiB}) {
     for (const auto zero : {zerolab::Zero::kYes, zerolab::Zero::kNo}) {
-      b.run(std::string("zero=") + (zero == zerolab::Zero::kYes ? "yes" : "no") + "/size=" + size_name(n),
+      b.run(std::string("zero=") + (zero == zerolab::Zero::kYes ? "yes" : "no") +
+                "/size=" + size_name(n),
             [n, zero](zerolab::B& sb) { fresh(sb, n, zero, zerolab::HugePages::kAuto); });
     }
   }
@@ -203,8 +205,11 @@ ZEROLAB_BENCHMARK(DirtyPair) {
 }
 
 ZEROLAB_BENCHMARK(Touch) {
-  b.run("pages=4KiB", [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::kNo, zerolab::HugePages::kOff); });
-  b.run("pages=2MiB", [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::kNo, zerolab::HugePages::kOn); });
+  b.run("pages=4KiB", [](zerolab::B& sb) {
+    fresh(sb, 256 * kMiB, zerolab::Zero::kNo, zerolab::HugePages::kOff);
+  });
+  b.run("pages=2MiB",
+        [](zerolab::B& sb) { fresh(sb, 256 * kMiB, zerolab::Zero::kNo, zerolab::HugePages::kOn); });
 }
 
 ZEROLAB_BENCHMARK(Lock) {

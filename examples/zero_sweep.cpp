@@ -32,15 +32,16 @@
 //   ./build/release/examples/zero_sweep -bench 'Zero/method=(memset|zero_fill)/size=4KiB' -count 6
 //   ZEROLAB_ZERO_ISA=avx512 ./build/release/examples/zero_sweep -bench 'Zero/.*zero_fill'
 //   for c in 0 1; do for r in 1 2 3; do
-//     taskset -c $c ./build/release/examples/zero_sweep -bench Race -benchtime 1x -count 10 >> race.txt
+//     taskset -c $c ./build/release/examples/zero_sweep -bench Race -benchtime 1x -count 10 >>
+//     race.txt
 //   done; done
 //   zerolab compare -table /cpu -row /size -col /vs -filter .unit:x race.txt
 #include <sched.h>
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -241,11 +242,11 @@ void print_race_summary(const std::string& cpu) {
   std::size_t worst_control_at = 0;
   for (const auto& [n, race] : races()) {
     if (race.vs_best.empty() || race.vs_control.empty()) continue;
-    std::fprintf(stderr, "zero_sweep: race %s size=%s best=%s x-vs-best %s x-vs-control %s n=%zu+%zu\n",
-                 cpu.c_str(), size_name(n).c_str(), kRacers[race.best].name,
-                 median_and_interval(race.vs_best).c_str(),
-                 median_and_interval(race.vs_control).c_str(), race.vs_best.size(),
-                 race.vs_control.size());
+    std::fprintf(
+        stderr, "zero_sweep: race %s size=%s best=%s x-vs-best %s x-vs-control %s n=%zu+%zu\n",
+        cpu.c_str(), size_name(n).c_str(), kRacers[race.best].name,
+        median_and_interval(race.vs_best).c_str(), median_and_interval(race.vs_control).c_str(),
+        race.vs_best.size(), race.vs_control.size());
     if (worst_best == nullptr || median(race.vs_best) < median(worst_best->vs_best)) {
       worst_best = &race;
       worst_best_at = n;
@@ -256,10 +257,11 @@ void print_race_summary(const std::string& cpu) {
     }
   }
   if (worst_best == nullptr) return;
-  std::fprintf(stderr, "zero_sweep: race %s worst x-vs-best %s at %s; worst x-vs-control %s at %s\n",
-               cpu.c_str(), median_and_interval(worst_best->vs_best).c_str(),
-               size_name(worst_best_at).c_str(), median_and_interval(worst_control->vs_control).c_str(),
-               size_name(worst_control_at).c_str());
+  std::fprintf(
+      stderr, "zero_sweep: race %s worst x-vs-best %s at %s; worst x-vs-control %s at %s\n",
+      cpu.c_str(), median_and_interval(worst_best->vs_best).c_str(),
+      size_name(worst_best_at).c_str(), median_and_interval(worst_control->vs_control).c_str(),
+      size_name(worst_control_at).c_str());
 }
 
 }  // namespace

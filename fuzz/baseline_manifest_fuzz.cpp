@@ -71,8 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // Written back and read again: the same manifest.
   zerolab::lab::BaselineManifest again;
-  check(zerolab::lab::parse_baseline_manifest(kPath, zerolab::lab::baseline_manifest_text("main", m), again,
-                                              error));
+  check(zerolab::lab::parse_baseline_manifest(
+      kPath, zerolab::lab::baseline_manifest_text("main", m), again, error));
   check(again.record.date == written(m.record.date));
   check(again.record.command == written(m.record.command));
   check(again.record.benchtime == written(m.record.benchtime));

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "fuzz_args.hpp"
 #include "bench/name_matcher.hpp"
 #include "bench/options.hpp"
+#include "fuzz_args.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;
@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<char*> argv = zerolab_fuzz::argv_of(args);
   zerolab::internal::Options options;
   std::string error;
-  if (zerolab::internal::parse_options(static_cast<int>(argv.size()), argv.data(), options, error)) {
+  if (zerolab::internal::parse_options(static_cast<int>(argv.size()), argv.data(), options,
+                                       error)) {
     zerolab::internal::NameMatcher matcher;
     matcher.set_pattern(options.bench);
     (void)matcher.full_name("", "BenchmarkFuzz", 0);

@@ -6,7 +6,8 @@
 // taken from the input.
 //
 // Example:
-//   ./compare_html_fuzz -dict=fuzz/compare_html.dict -max_total_time=600 build/fuzz/work/h fuzz/corpus/compare_html_fuzz
+//   ./compare_html_fuzz -dict=fuzz/compare_html.dict -max_total_time=600 build/fuzz/work/h
+//   fuzz/corpus/compare_html_fuzz
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,7 +21,9 @@ namespace {
 
 std::size_t count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
-  for (std::size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  for (std::size_t pos = text.find(needle); pos != std::string::npos;
+       pos = text.find(needle, pos + 1))
+    ++n;
   return n;
 }
 

@@ -28,7 +28,8 @@ inline void check(bool ok) {
   if (!ok) std::abort();
 }
 
-inline void run_pipeline(zerolab::stat::RecordReader& reader, const zerolab::stat::UnitMetadataMap& units) {
+inline void run_pipeline(zerolab::stat::RecordReader& reader,
+                         const zerolab::stat::UnitMetadataMap& units) {
   using namespace zerolab::stat;
   std::string err;
   auto filter = Filter::parse("*", &err);
@@ -65,8 +66,8 @@ inline void run_pipeline(zerolab::stat::RecordReader& reader, const zerolab::sta
   opts.units = &units;
   Tables tables = builder.finish(opts);
   std::string warnings;
-  bytes += render_text(tables).size() + render_csv(tables, &warnings).size() + render_markdown(tables).size() +
-           render_json(tables).size();
+  bytes += render_text(tables).size() + render_csv(tables, &warnings).size() +
+           render_markdown(tables).size() + render_json(tables).size();
   bytes += find_regressions(tables, units, 0).size();
   check(bytes < (std::size_t{1} << 40));
 }

@@ -25,16 +25,21 @@ void check(bool ok) {
 
 // Go's regexp/syntax error codes, as go_regex.cpp prints them.
 bool is_go_error(const std::string& error) {
-  static constexpr std::string_view kCodes[] = {
-      "invalid escape sequence: `",       "invalid character class: `",
-      "invalid character class range: `", "missing closing ]: `",
-      "missing closing ): `",             "unexpected ): `",
-      "trailing backslash at end of expression: `",
-      "missing argument to repetition operator: `",
-      "invalid repeat count: `",          "invalid nested repetition operator: `",
-      "invalid or unsupported Perl syntax: `", "invalid UTF-8: `",
-      "invalid named capture: `",         "expression too large: `",
-      "expression nests too deeply: `"};
+  static constexpr std::string_view kCodes[] = {"invalid escape sequence: `",
+                                                "invalid character class: `",
+                                                "invalid character class range: `",
+                                                "missing closing ]: `",
+                                                "missing closing ): `",
+                                                "unexpected ): `",
+                                                "trailing backslash at end of expression: `",
+                                                "missing argument to repetition operator: `",
+                                                "invalid repeat count: `",
+                                                "invalid nested repetition operator: `",
+                                                "invalid or unsupported Perl syntax: `",
+                                                "invalid UTF-8: `",
+                                                "invalid named capture: `",
+                                                "expression too large: `",
+                                                "expression nests too deeply: `"};
   if (error.empty() || error.back() != '`') return false;
   for (std::string_view code : kCodes) {
     if (error.compare(0, code.size(), code) == 0) return true;
@@ -60,7 +65,8 @@ std::string grow(unsigned mode, std::size_t count, const std::string& p) {
       return out;
     case 4:  // stacked repeats: ((p){n}){n}...
       out = p;
-      for (std::size_t i = 0; i < count % 8; ++i) out = "(" + out + "){" + std::to_string(count % 1002) + "}";
+      for (std::size_t i = 0; i < count % 8; ++i)
+        out = "(" + out + "){" + std::to_string(count % 1002) + "}";
       return out;
     default:
       return p;
@@ -78,7 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const std::string pattern = grow(mode, count, std::string(rest.substr(0, nul)));
   // Matching costs pattern size times subject length once RE2's DFA runs
   // out of budget (as in Go): subjects stay name-sized.
-  const std::string subject(nul == std::string_view::npos ? rest.substr(0, 512) : rest.substr(nul + 1, 512));
+  const std::string subject(nul == std::string_view::npos ? rest.substr(0, 512)
+                                                          : rest.substr(nul + 1, 512));
 
   std::string error;
   const auto re = zerolab::internal::GoRegex::compile(pattern, &error);

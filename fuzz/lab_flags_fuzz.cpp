@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "format/byte_size.hpp"
 #include "fuzz_args.hpp"
 #include "lab/baseline_name.hpp"
 #include "lab_flags.hpp"
-#include "format/byte_size.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;
@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (flags.memprofile_rate < 1) __builtin_trap();
     // Baseline names are one safe path component; the gate needs a baseline.
     std::string why;
-    if (!flags.help && !flags.save_name.empty() && !zerolab::lab::check_baseline_name(flags.save_name, why)) {
+    if (!flags.help && !flags.save_name.empty() &&
+        !zerolab::lab::check_baseline_name(flags.save_name, why)) {
       __builtin_trap();
     }
     if (!flags.help && !flags.baseline_name.empty() &&
@@ -53,7 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (parsed && digits_only && !zerolab_fuzz::same_digits(a, n)) __builtin_trap();
     // What the one formatter writes reads back as the same size.
     std::uint64_t back = 0;
-    if (parsed && (!zerolab::internal::parse_byte_size(zerolab::internal::format_byte_size(n), back) || back != n)) {
+    if (parsed &&
+        (!zerolab::internal::parse_byte_size(zerolab::internal::format_byte_size(n), back) ||
+         back != n)) {
       __builtin_trap();
     }
   }

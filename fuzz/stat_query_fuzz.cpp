@@ -5,7 +5,8 @@
 // set of results through the table builder and every renderer.
 //
 // Example:
-//   ./stat_query_fuzz -dict=fuzz/stat_query.dict -max_total_time=600 build/fuzz/work/q fuzz/corpus/stat_query_fuzz
+//   ./stat_query_fuzz -dict=fuzz/stat_query.dict -max_total_time=600 build/fuzz/work/q
+//   fuzz/corpus/stat_query_fuzz
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -68,7 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_error(parts[2], error);
     return 0;
   }
-  auto table_by = parser.parse_with_unit(parts[3].empty() ? ".config" : parts[3], filter.get(), &error);
+  auto table_by =
+      parser.parse_with_unit(parts[3].empty() ? ".config" : parts[3], filter.get(), &error);
   if (!table_by) {
     check_error(parts[3], error);
     return 0;

@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::fwrite(data, 1, size, f);
     std::fclose(f);
   }
-  const std::vector<MapEntry> maps = {{0x10000, 0x90000, 0, module}, {0x90000, 0xa0000, 0x1000, "/nonexistent"}};
+  const std::vector<MapEntry> maps = {{0x10000, 0x90000, 0, module},
+                                      {0x90000, 0xa0000, 0x1000, "/nonexistent"}};
   Symbolizer symbols;  // a fresh one: its segment cache must see this input
   std::vector<int> ids;
   for (const std::uint64_t pc : {0x10000ULL, 0x11234ULL, 0x8ffffULL, 0x90010ULL, 0x5ULL}) {

@@ -19,15 +19,18 @@ namespace {
 // The config keys that describe the machine: ignored when building tables
 // (a new kernel must not split them), and the first seven compared to say
 // whether the baseline comes from another machine.
-constexpr const char* kMachineKeys[] = {"cpu",      "cpus", "caches", "kernel", "glibc",
-                                        "compiler", "cxxflags"};
-constexpr const char* kIgnoredKeys = "goos,goarch,cpu,cpus,caches,kernel,thp,governor,glibc,compiler,cxxflags,seed";
+constexpr const char* kMachineKeys[] = {"cpu",   "cpus",     "caches",  "kernel",
+                                        "glibc", "compiler", "cxxflags"};
+constexpr const char* kIgnoredKeys =
+    "goos,goarch,cpu,cpus,caches,kernel,thp,governor,glibc,compiler,cxxflags,seed";
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-std::string shown(const std::string& value) { return value.empty() ? "(none)" : value; }
+std::string shown(const std::string& value) {
+  return value.empty() ? "(none)" : value;
+}
 
 std::string config_value(const std::vector<std::pair<std::string, std::string>>& config,
                          const std::string& key) {
@@ -57,7 +60,8 @@ bool compare_files(const std::string& base_label, const std::string& baseline_fi
   stat::ComparisonResult result = stat::compare(std::move(inputs), options);
   for (std::string& line : result.syntax_errors) warnings.push_back(std::move(line));
   if (result.error_kind == stat::ComparisonResult::ErrorKind::kOptions) {
-    warnings.push_back("cannot compare " + run_file + " with " + baseline_file + ": " + result.error);
+    warnings.push_back("cannot compare " + run_file + " with " + baseline_file + ": " +
+                       result.error);
     return false;
   }
   if (!result.error.empty()) {
@@ -163,9 +167,10 @@ void compare_with_baseline(const Baseline& baseline, const std::string& results_
                                     " has Go-here results, this run has none (--go=off, no go, "
                                     "or the peer did not build)");
     } else if (run_has_go) {
-      comparison.warnings.push_back("experiment \"" + id + "\": this run's Go-here results are "
-                                    "not in baseline " + baseline.name +
-                                    "; nothing to compare them with");
+      comparison.warnings.push_back("experiment \"" + id +
+                                    "\": this run's Go-here results are "
+                                    "not in baseline " +
+                                    baseline.name + "; nothing to compare them with");
     }
   }
 }

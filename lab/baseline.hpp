@@ -35,9 +35,9 @@ inline constexpr const char* kThisRunLabel = "this-run";
 // prints after the summary and report.md (and report.html) show in a
 // section of their own.
 struct BaselineComparison {
-  std::string name;      // "main"
-  std::string path;      // "zerolab-results/baselines/main"
-  BaselineRecord record; // when and how the baseline was recorded
+  std::string name;       // "main"
+  std::string path;       // "zerolab-results/baselines/main"
+  BaselineRecord record;  // when and how the baseline was recorded
   // One line each, no prefix: a different machine, experiments no longer in
   // the catalog, experiments run now that the baseline lacks, unreadable
   // results. Printed on stderr as "zerolab lab: warning: <line>".
@@ -50,7 +50,7 @@ struct BaselineComparison {
   struct Part {
     // The experiment's id; "<id> (Go here)" for its Go peer's results.
     std::string experiment_id;
-    bool go_here = false;  // <id>.go.txt compared, not <id>.txt
+    bool go_here = false;       // <id>.go.txt compared, not <id>.txt
     std::string baseline_file;  // the two files compared
     std::string run_file;
     std::string text;      // stat::render_text of the tables

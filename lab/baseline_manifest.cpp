@@ -41,8 +41,8 @@ bool parse_whole_number(const std::string& text, std::uint64_t max, std::uint64_
 // "<id> <number of results>" of an experiment or go line into `list`
 // (`seen`: the ids already in it).
 bool parse_counted_id(const std::string& where, const std::string& key, const std::string& value,
-                      std::vector<std::pair<std::string, std::size_t>>& list, std::set<std::string>& seen,
-                      std::string& error) {
+                      std::vector<std::pair<std::string, std::size_t>>& list,
+                      std::set<std::string>& seen, std::string& error) {
   const std::size_t space = value.find(' ');
   const std::string id = value.substr(0, space);
   const std::string count = space == std::string::npos ? "" : value.substr(space + 1);
@@ -53,7 +53,8 @@ bool parse_counted_id(const std::string& where, const std::string& key, const st
   }
   std::uint64_t n = 0;
   if (!parse_whole_number(count, std::numeric_limits<std::size_t>::max(), n)) {
-    error = where + "expected \"" + key + ": <id> <number of results>\", not " + internal::quote_text(value);
+    error = where + "expected \"" + key + ": <id> <number of results>\", not " +
+            internal::quote_text(value);
     return false;
   }
   if (!seen.insert(id).second) {
@@ -67,14 +68,17 @@ bool parse_counted_id(const std::string& where, const std::string& key, const st
 }  // namespace
 
 std::string baseline_manifest_text(const std::string& name, const BaselineManifest& m) {
-  std::string text = "# A baseline of zerolab lab (zerolab lab --save); compare with --baseline " + name + ".\n";
+  std::string text =
+      "# A baseline of zerolab lab (zerolab lab --save); compare with --baseline " + name + ".\n";
   text += std::string("format: ") + kFormat + "\n";
   text += "name: " + name + "\n";
   text += "date: " + one_line(m.record.date) + "\n";
   text += "command: " + one_line(m.record.command) + "\n";
-  if (m.record.runs > 0) text += "runs: " + std::to_string(m.record.runs) + "\n";  // 0: not recorded
+  if (m.record.runs > 0)
+    text += "runs: " + std::to_string(m.record.runs) + "\n";  // 0: not recorded
   text += "benchtime: " + one_line(m.record.benchtime) + "\n";
-  for (const auto& [id, results] : m.experiments) text += "experiment: " + id + " " + std::to_string(results) + "\n";
+  for (const auto& [id, results] : m.experiments)
+    text += "experiment: " + id + " " + std::to_string(results) + "\n";
   for (const auto& [id, results] : m.go) text += "go: " + id + " " + std::to_string(results) + "\n";
   return text;
 }
@@ -99,8 +103,8 @@ bool parse_baseline_manifest(const std::string& path, const std::string& text, B
     const std::string value = line.substr(colon + 2);
     if (key == "format") {
       if (value != kFormat) {
-        error = where + "unsupported format " + internal::quote_text(value) + " (this zerolab reads format " +
-                kFormat + ")";
+        error = where + "unsupported format " + internal::quote_text(value) +
+                " (this zerolab reads format " + kFormat + ")";
         return false;
       }
       has_format = true;
@@ -113,8 +117,8 @@ bool parse_baseline_manifest(const std::string& path, const std::string& text, B
     } else if (key == "runs") {
       std::uint64_t runs = 0;
       if (!parse_whole_number(value, kMaxRuns, runs) || runs < 1) {
-        error = where + "runs must be a whole number from 1 to " + std::to_string(kMaxRuns) + ", not " +
-                internal::quote_text(value);
+        error = where + "runs must be a whole number from 1 to " + std::to_string(kMaxRuns) +
+                ", not " + internal::quote_text(value);
         return false;
       }
       m.record.runs = static_cast<int>(runs);

@@ -31,7 +31,8 @@ inline std::string baseline_name_problem(const std::string& name) {
   };
   if (name.empty()) return "empty";
   if (name == "." || name == "..") return "not a name";
-  if (name.size() > kMaxBaselineName) return "longer than " + std::to_string(kMaxBaselineName) + " bytes";
+  if (name.size() > kMaxBaselineName)
+    return "longer than " + std::to_string(kMaxBaselineName) + " bytes";
   for (const char c : name) {
     if (!allowed(c)) return "use only letters, digits, '.', '_' and '-' (one path component)";
   }

@@ -28,16 +28,16 @@ std::string baseline_text(const BaselineComparison& c) {
 
 std::string baseline_markdown(const BaselineComparison& c) {
   std::string out = "\n## Baseline " + markdown_text(c.name) + "\n\n";
-  out += "This run (`" + std::string(kThisRunLabel) + "`) against baseline `" + markdown_code(c.name) +
-         "` (`" + markdown_code(c.path) + "`)";
+  out += "This run (`" + std::string(kThisRunLabel) + "`) against baseline `" +
+         markdown_code(c.name) + "` (`" + markdown_code(c.path) + "`)";
   if (!c.record.date.empty()) out += ", recorded " + markdown_text(c.record.date);
   if (!c.record.command.empty()) out += " by `" + markdown_code(c.record.command) + "`";
   if (c.record.runs > 0) {
     out += " (" + std::to_string(c.record.runs) + (c.record.runs == 1 ? " run" : " runs") +
            ", benchtime " + markdown_text(c.record.benchtime) + ")";
   }
-  out += ". The tables are `zerolab compare " + markdown_code(c.name) + "=<baseline> " + kThisRunLabel +
-         "=<this run>`'s, with the machine's config lines ignored.\n";
+  out += ". The tables are `zerolab compare " + markdown_code(c.name) + "=<baseline> " +
+         kThisRunLabel + "=<this run>`'s, with the machine's config lines ignored.\n";
   if (!c.warnings.empty()) out += "\n";
   for (const auto& w : c.warnings) out += "> warning: " + markdown_text(w) + "\n";
   if (!c.not_run.empty()) {
@@ -47,7 +47,8 @@ std::string baseline_markdown(const BaselineComparison& c) {
     }
     out += ".\n";
   }
-  for (const auto& p : c.parts) out += "\n### " + markdown_text(p.experiment_id) + "\n\n" + p.markdown;
+  for (const auto& p : c.parts)
+    out += "\n### " + markdown_text(p.experiment_id) + "\n\n" + p.markdown;
   char pct[32];
   std::snprintf(pct, sizeof pct, "%g%%", c.gate_percent);
   const std::string threshold = c.gate ? std::string(" worse than ") + pct : "";
@@ -59,7 +60,8 @@ std::string baseline_markdown(const BaselineComparison& c) {
   out += "Statistically significant regressions" + threshold +
          (c.gate ? " (--fail-on-regression: exit 3)" : "") + ":\n\n";
   for (const auto& p : c.parts) {
-    for (const auto& r : p.regressions) out += "- " + markdown_text(regression_line(p.experiment_id, r)) + "\n";
+    for (const auto& r : p.regressions)
+      out += "- " + markdown_text(regression_line(p.experiment_id, r)) + "\n";
   }
   return out;
 }

@@ -13,8 +13,8 @@
 #include <cstring>
 
 #include "format/atomic_file.hpp"
-#include "format/whole_file.hpp"
 #include "format/quote.hpp"
+#include "format/whole_file.hpp"
 #include "lab/directory_swap.hpp"
 #include "zerolab/stat_reader.hpp"
 
@@ -106,7 +106,8 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
     }
     manifest.go.emplace_back(id, results);
   }
-  if (!internal::write_file_atomically(temp + "/" + kManifest, baseline_manifest_text(name, manifest), error) ||
+  if (!internal::write_file_atomically(temp + "/" + kManifest,
+                                       baseline_manifest_text(name, manifest), error) ||
       !install_directory(temp, target, error)) {
     remove_tree(temp);
     return false;

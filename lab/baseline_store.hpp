@@ -21,9 +21,9 @@
 // Example:
 //   BaselineRecord record{"2026-12-03T05:28:01Z", "zerolab lab --save main", 6, "1s"};
 //   std::string error;
-//   if (!save_baseline("zerolab-results", {"merge"}, "zerolab-results/baselines", "main", record, error)) fail(error);
-//   Baseline b;
-//   if (!load_baseline("zerolab-results/baselines", "main", {"merge"}, b, error)) {
+//   if (!save_baseline("zerolab-results", {"merge"}, "zerolab-results/baselines", "main", record,
+//   error)) fail(error); Baseline b; if (!load_baseline("zerolab-results/baselines", "main",
+//   {"merge"}, b, error)) {
 //     fail(error);  // "baseline \"main\" not found: zerolab-results/baselines/main does not exist"
 //   }
 #ifndef ZEROLAB_LAB_BASELINE_STORE_HPP_
@@ -44,10 +44,9 @@ inline constexpr const char* kDefaultBaselineDir = "zerolab-results/baselines";
 inline constexpr const char* kBaselineDirEnv = "ZEROLAB_BASELINE_DIR";
 
 // Copies <results_dir>/<id>.txt for each id, and <id>.go.txt where it
-// exists, into <dir>/<name>/ with a manifest, atomically (see above). Each file is read back through the
-// stat reader first: a syntax error stops the save. <dir> must exist.
-// Returns false with `error` (one line naming the file) and nothing
-// changed under <dir>/<name>.
+// exists, into <dir>/<name>/ with a manifest, atomically (see above). Each file is read back
+// through the stat reader first: a syntax error stops the save. <dir> must exist. Returns false
+// with `error` (one line naming the file) and nothing changed under <dir>/<name>.
 bool save_baseline(const std::string& results_dir, const std::vector<std::string>& experiment_ids,
                    const std::string& dir, const std::string& name, const BaselineRecord& record,
                    std::string& error);
@@ -63,7 +62,7 @@ struct Baseline {
   std::string name;
   std::string path;  // <dir>/<name>
   BaselineRecord record;
-  std::vector<BaselineFile> files;  // experiments still known, in manifest order (C++)
+  std::vector<BaselineFile> files;     // experiments still known, in manifest order (C++)
   std::vector<BaselineFile> go_files;  // their Go peers' results (<id>.go.txt), where saved
   // The config lines of the first result of the first file (the machine
   // the baseline was recorded on).

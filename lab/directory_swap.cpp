@@ -70,7 +70,9 @@ void remove_tree(const std::string& path) {
 
 void sweep_stale_directories(const std::string& target) {
   const std::size_t slash = target.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : target.substr(0, slash);
   const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return;
@@ -81,7 +83,9 @@ void sweep_stale_directories(const std::string& target) {
       const std::string prefix = base + kind;
       if (name.compare(0, prefix.size(), prefix) == 0) digits = name.substr(prefix.size());
     }
-    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      continue;
     const auto pid = static_cast<pid_t>(std::atol(digits.c_str()));
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
     remove_tree(dir + "/" + name);

@@ -107,12 +107,12 @@ inline constexpr double kBelowNextCount = 0.999;
 // prints them, without the -GOMAXPROCS suffix), or why Go here cannot
 // test it. All empty: the experiment has no Go side for this claim.
 struct GoSide {
-  std::string slower;     // ratio, band, equivalence: numerator
-  std::string faster;     // ... denominator
-  std::string benchmark;  // bound
-  std::string unit;       // "" = the claim's unit
-  double scale = 0;       // bound; 0 = the claim's scale
-  std::string not_comparable;  // non-empty: why Go here cannot test it
+  std::string slower;                                    // ratio, band, equivalence: numerator
+  std::string faster;                                    // ... denominator
+  std::string benchmark;                                 // bound
+  std::string unit;                                      // "" = the claim's unit
+  double scale = 0;                                      // bound; 0 = the claim's scale
+  std::string not_comparable;                            // non-empty: why Go here cannot test it
   std::function<FactResult(const GoPeerBinary&)> check;  // fact
   bool empty() const {
     return slower.empty() && faster.empty() && benchmark.empty() && not_comparable.empty() &&
@@ -168,15 +168,15 @@ struct Claim {
   static Claim fact_check(SeedRef seed, std::function<FactResult()> check);
 
   // ---- Modifiers, chained: Claim::about(...).in("B/op").go_names(...).
-  Claim& in(std::string unit);                     // the unit compared (default ns/op)
-  Claim& band(double lo, double hi);               // an explicit band instead of N±25%
+  Claim& in(std::string unit);                              // the unit compared (default ns/op)
+  Claim& band(double lo, double hi);                        // an explicit band instead of N±25%
   Claim& go_names(std::string slower, std::string faster);  // the Go peer's benchmarks
-  Claim& go_bench(std::string benchmark);          // bound: the Go peer's benchmark
-  Claim& go_unit(std::string unit, double scale = 0);  // when Go reports another unit
+  Claim& go_bench(std::string benchmark);                   // bound: the Go peer's benchmark
+  Claim& go_unit(std::string unit, double scale = 0);       // when Go reports another unit
   Claim& go_fact(std::function<FactResult(const GoPeerBinary&)> check);
-  Claim& go_not_comparable(std::string why);       // Go 1.19 here cannot test it
+  Claim& go_not_comparable(std::string why);           // Go 1.19 here cannot test it
   Claim& cpp_not_comparable_because(std::string why);  // C++ cannot test it
-  Claim& project();                                // not the seed's claim
+  Claim& project();                                    // not the seed's claim
 
   // Older constructors (statement + figure, no section), kept while the
   // experiments move to the ones above.
@@ -201,11 +201,11 @@ struct PlotSpec {
   enum class Kind { kSweep, kStrip };
   Kind kind = Kind::kSweep;
   std::string title;
-  std::string prefix;  // "BenchmarkZero/"
-  std::string unit;    // "MB/s", "ns/op", "faults/op", "heap-after-B"
-  std::string y_label; // what the unit measures: "throughput"
-  std::string x_key;   // kSweep: "size"
-  std::string x_label; // kSweep: "buffer size"
+  std::string prefix;   // "BenchmarkZero/"
+  std::string unit;     // "MB/s", "ns/op", "faults/op", "heap-after-B"
+  std::string y_label;  // what the unit measures: "throughput"
+  std::string x_key;    // kSweep: "size"
+  std::string x_label;  // kSweep: "buffer size"
   std::vector<std::string> series_ignore;
   bool cache_marks = false;  // kSweep: mark the machine's L1d, L2 and L3 sizes
 

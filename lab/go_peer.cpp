@@ -38,7 +38,9 @@ bool is_directory(const std::string& path) {
 }
 
 // The first line of text, without its newline.
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
 
 // The last non-empty line of text (a compiler's or a panic's message).
 std::string last_lines(const std::string& text, int count) {
@@ -74,9 +76,9 @@ bool make_directories(const std::string& path) {
 
 struct ChildResult {
   bool started = false;
-  int status = 0;          // waitpid's
-  std::string output;      // stdout and stderr together
-  std::string error;       // why it could not start
+  int status = 0;      // waitpid's
+  std::string output;  // stdout and stderr together
+  std::string error;   // why it could not start
 };
 
 // Runs argv in workdir with extra environment entries, stdout and stderr
@@ -147,8 +149,8 @@ std::string without_procs_suffix(const std::string& name) {
   return name.substr(0, dash);
 }
 
-void collect_files(const std::string& root, const std::string& rel,
-                   std::vector<std::string>& out, bool& ok) {
+void collect_files(const std::string& root, const std::string& rel, std::vector<std::string>& out,
+                   bool& ok) {
   DIR* d = ::opendir((root + rel).c_str());
   if (d == nullptr) {
     ok = false;
@@ -178,8 +180,12 @@ void fnv(std::uint64_t& h, const char* data, std::size_t n) {
 
 }  // namespace
 
-std::string default_go_peers_dir() { return ZEROLAB_GO_PEERS_DIR; }
-std::string default_go_cache_dir() { return ZEROLAB_GO_PEER_CACHE; }
+std::string default_go_peers_dir() {
+  return ZEROLAB_GO_PEERS_DIR;
+}
+std::string default_go_cache_dir() {
+  return ZEROLAB_GO_PEER_CACHE;
+}
 
 GoToolchain find_go(const std::string& command) {
   GoToolchain go;
@@ -274,7 +280,8 @@ GoPeerBuild build_go_peer(const GoToolchain& go, const std::string& peers_dir,
   // Go's own build cache: the default unless it cannot be written.
   const ChildResult cache = run_child({go.path, "env", "GOCACHE"}, source, env);
   const std::string gocache = succeeded(cache) ? first_line(cache.output) : "";
-  if (gocache.empty() || gocache == "off" || (!writable_dir(gocache) && !make_directories(gocache))) {
+  if (gocache.empty() || gocache == "off" ||
+      (!writable_dir(gocache) && !make_directories(gocache))) {
     env.push_back("GOCACHE=" + cache_dir + "/gocache");
     env.push_back("GOPATH=" + cache_dir + "/gopath");
   }
@@ -321,7 +328,8 @@ void read_go_output(const std::string& text, GoPeerRun& run) {
       const std::size_t start = line.find_first_not_of(' ');
       if (start != std::string::npos) message += (message.empty() ? "" : "; ") + line.substr(start);
     }
-    run.failures.push_back({without_procs_suffix(block.name), message.empty() ? "failed" : message});
+    run.failures.push_back(
+        {without_procs_suffix(block.name), message.empty() ? "failed" : message});
   }
 }
 

@@ -45,10 +45,10 @@ GoToolchain find_go(const std::string& command = "go");
 
 struct GoPeerBuild {
   bool ok = false;
-  bool cached = false;     // the binary was already in the cache
-  std::string binary;      // <cache_dir>/<dir>-<hash>.test
-  std::string error;       // one line: what failed ("go test -c: ...: undefined: x")
-  double seconds = 0;      // time the build took (0 when cached)
+  bool cached = false;  // the binary was already in the cache
+  std::string binary;   // <cache_dir>/<dir>-<hash>.test
+  std::string error;    // one line: what failed ("go test -c: ...: undefined: x")
+  double seconds = 0;   // time the build took (0 when cached)
 };
 
 // Builds (or finds in cache_dir, which is created if missing) the test

@@ -71,9 +71,8 @@ std::function<FactResult(const GoPeerBinary&)> go_test(std::string test) {
 
 FactResult go_test_fact(const GoPeerBinary& peer, const std::string& test) {
   const auto slash = peer.go.rfind('/');
-  const ChildRun run =
-      run_child({peer.path, "-test.run=^" + test + "$", "-test.v"},
-                slash == std::string::npos ? "" : peer.go.substr(0, slash));
+  const ChildRun run = run_child({peer.path, "-test.run=^" + test + "$", "-test.v"},
+                                 slash == std::string::npos ? "" : peer.go.substr(0, slash));
   return go_test_result(run.exit_status, run.output, test);
 }
 

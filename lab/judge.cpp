@@ -31,7 +31,9 @@ std::string sig3(double value) {
   return fixed(value, digits);
 }
 
-std::string ratio_text(double r) { return std::isinf(r) ? "∞" : fixed(r, 2) + "x"; }
+std::string ratio_text(double r) {
+  return std::isinf(r) ? "∞" : fixed(r, 2) + "x";
+}
 
 std::string failure_of(const std::vector<BenchmarkFailure>& failures, const std::string& name) {
   for (const auto& f : failures) {
@@ -116,8 +118,8 @@ SideOutcome judge_two(const Claim& claim, const SideData& side, double alpha) {
       break;
     case ClaimKind::kEquivalence:
       v = judge_equivalence(slower, faster, claim.noise, alpha);
-      rule = "within ±" + sig3(claim.noise * 100) + "% at " + fixed((1 - 2 * alpha) * 100, 0) +
-             "% ";
+      rule =
+          "within ±" + sig3(claim.noise * 100) + "% at " + fixed((1 - 2 * alpha) * 100, 0) + "% ";
       break;
     default:
       v = judge_ratio(slower, faster, claim.at_least, alpha);
@@ -132,7 +134,8 @@ SideOutcome judge_two(const Claim& claim, const SideData& side, double alpha) {
   c.here += " (" + format_value(v.median_slower, side.unit) + " vs " +
             format_value(v.median_faster, side.unit) + ")";
   c.detail = rule + n_text(v);
-  if (!v.provisional && claim.kind == ClaimKind::kRatio) c.detail = "p=" + fixed(v.p, 3) + " " + c.detail;
+  if (!v.provisional && claim.kind == ClaimKind::kRatio)
+    c.detail = "p=" + fixed(v.p, 3) + " " + c.detail;
   return c;
 }
 
@@ -173,10 +176,11 @@ std::vector<double> samples_of(const std::vector<benchfmt::Result>& results,
                                const std::string& name, const std::string& unit) {
   std::vector<double> out;
   for (const auto& r : results) {
-    const bool same = r.name == name ||
-                      (r.name.size() > name.size() && r.name.compare(0, name.size(), name) == 0 &&
-                       r.name[name.size()] == '-' &&
-                       r.name.find_first_not_of("0123456789", name.size() + 1) == std::string::npos);
+    const bool same =
+        r.name == name ||
+        (r.name.size() > name.size() && r.name.compare(0, name.size(), name) == 0 &&
+         r.name[name.size()] == '-' &&
+         r.name.find_first_not_of("0123456789", name.size() + 1) == std::string::npos);
     if (!same) continue;
     for (const auto& m : r.metrics) {
       if (m.unit == unit) out.push_back(m.value);
@@ -219,9 +223,10 @@ SideOutcome judge_go(const Claim& claim, const ExperimentOutcome& outcome, doubl
     return plain(Verdict::kNotComparable, claim.go.not_comparable);
   }
   if (claim.go.empty()) {
-    return plain(Verdict::kNotRun, outcome.experiment == nullptr || outcome.experiment->go_peer.empty()
-                                       ? "no Go peer"
-                                       : "no Go benchmark named for this claim");
+    return plain(Verdict::kNotRun,
+                 outcome.experiment == nullptr || outcome.experiment->go_peer.empty()
+                     ? "no Go peer"
+                     : "no Go benchmark named for this claim");
   }
   if (!outcome.go_not_run.empty()) return plain(Verdict::kNotRun, outcome.go_not_run);
   if (claim.kind == ClaimKind::kFact) {
@@ -242,14 +247,30 @@ SideOutcome judge_go(const Claim& claim, const ExperimentOutcome& outcome, doubl
 void SideTally::add(const SideOutcome& side) {
   ++claims;
   switch (side.verdict) {
-    case Verdict::kReplicates: ++replicate; break;
-    case Verdict::kContradicts: ++contradict; break;
-    case Verdict::kInconclusive: ++inconclusive; break;
-    case Verdict::kHolds: ++hold; break;
-    case Verdict::kDoesNotHold: ++do_not_hold; break;
-    case Verdict::kError: ++errors; break;
-    case Verdict::kNotComparable: ++not_comparable; break;
-    case Verdict::kNotRun: ++not_run; break;
+    case Verdict::kReplicates:
+      ++replicate;
+      break;
+    case Verdict::kContradicts:
+      ++contradict;
+      break;
+    case Verdict::kInconclusive:
+      ++inconclusive;
+      break;
+    case Verdict::kHolds:
+      ++hold;
+      break;
+    case Verdict::kDoesNotHold:
+      ++do_not_hold;
+      break;
+    case Verdict::kError:
+      ++errors;
+      break;
+    case Verdict::kNotComparable:
+      ++not_comparable;
+      break;
+    case Verdict::kNotRun:
+      ++not_run;
+      break;
   }
 }
 

@@ -10,8 +10,8 @@
 #include <ctime>
 #include <set>
 
-#include "format/atomic_file.hpp"
 #include "bench/options.hpp"
+#include "format/atomic_file.hpp"
 #include "lab/baseline.hpp"
 #include "lab/directory_swap.hpp"
 #include "lab/judge.hpp"
@@ -141,15 +141,17 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, GoPeerState& pee
       if (failed.count(spec.name) != 0) continue;
       progress.show(k, n, e.id, spec.name, run, s.count);
       RunSettings rs;
-      rs.benchtime = spec.benchtime.count() > 0 ? std::min(spec.benchtime, s.benchtime) : s.benchtime;
+      rs.benchtime =
+          spec.benchtime.count() > 0 ? std::min(spec.benchtime, s.benchtime) : s.benchtime;
       rs.iterations = spec.iterations > 0 ? spec.iterations : s.iterations;
       rs.cpu = 1;
       rs.exact_memory = true;  // claims count on mallocs/op and malloc-B/op
       RunReport report = run_benchmark(spec.name, spec.function, rs);
       if (report.failed || report.results.empty()) {
         failed.insert(spec.name);
-        o.failures.push_back({spec.name, report.failed ? failure_message(report)
-                                                       : std::string("skipped or produced no result")});
+        o.failures.push_back({spec.name, report.failed
+                                             ? failure_message(report)
+                                             : std::string("skipped or produced no result")});
         continue;
       }
       for (auto& r : report.results) o.results.push_back(std::move(r));
@@ -186,32 +188,37 @@ int finish_baseline(const LabSettings& s, const BaselineComparison* comparison, 
     if (comparison->gate) {
       for (const auto& p : comparison->parts) {
         for (const auto& r : p.regressions) {
-          std::fprintf(err, "zerolab lab: regression: %s\n", regression_line(p.experiment_id, r).c_str());
+          std::fprintf(err, "zerolab lab: regression: %s\n",
+                       regression_line(p.experiment_id, r).c_str());
         }
       }
     }
   }
   // A gate that compared nothing cannot pass: the run could not be judged.
   if (comparison != nullptr && comparison->gate && comparison->parts.empty()) {
-    std::fprintf(err,
-                 "zerolab lab: --fail-on-regression: nothing was compared with baseline %s, so the run "
-                 "could not be judged\n",
-                 comparison->name.c_str());
+    std::fprintf(
+        err,
+        "zerolab lab: --fail-on-regression: nothing was compared with baseline %s, so the run "
+        "could not be judged\n",
+        comparison->name.c_str());
     any_error = true;
   }
   if (!s.save_name.empty()) {
     std::string error;
     if (any_error) {
-      std::fprintf(err,
-                   "zerolab lab: baseline %s not saved: this run had failed benchmarks, errored claims "
-                   "or failed writes\n",
-                   s.save_name.c_str());
+      std::fprintf(
+          err,
+          "zerolab lab: baseline %s not saved: this run had failed benchmarks, errored claims "
+          "or failed writes\n",
+          s.save_name.c_str());
     } else if (regressed) {
-      std::fprintf(err, "zerolab lab: baseline %s not saved: this run regressed against baseline %s\n",
+      std::fprintf(err,
+                   "zerolab lab: baseline %s not saved: this run regressed against baseline %s\n",
                    s.save_name.c_str(), comparison->name.c_str());
     } else if (!save_baseline(s.out_dir, ids_of(s.experiments), s.save_dir, s.save_name,
                               {started, s.command, s.count, s.benchtime_text}, error)) {
-      std::fprintf(err, "zerolab lab: cannot save baseline %s: %s\n", s.save_name.c_str(), error.c_str());
+      std::fprintf(err, "zerolab lab: cannot save baseline %s: %s\n", s.save_name.c_str(),
+                   error.c_str());
       any_error = true;
     } else {
       std::fprintf(out, "saved as baseline %s: %s/%s\n", s.save_name.c_str(), s.save_dir.c_str(),
@@ -223,15 +230,16 @@ int finish_baseline(const LabSettings& s, const BaselineComparison* comparison, 
 
 }  // namespace
 
-
 int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   const std::string started = utc_now("%Y-%m-%dT%H:%M:%SZ");
   const MachineInfo machine = describe_machine();
   for (const auto& w : machine.warnings) std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
   BaselineComparison comparison;
   if (s.baseline != nullptr) {
-    comparison = begin_baseline_comparison(*s.baseline, machine, ids_of(s.experiments), s.fail_percent);
-    for (const auto& w : comparison.warnings) std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
+    comparison =
+        begin_baseline_comparison(*s.baseline, machine, ids_of(s.experiments), s.fail_percent);
+    for (const auto& w : comparison.warnings)
+      std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
   }
 
   std::vector<ExperimentOutcome> outcomes;
@@ -259,8 +267,9 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     for (const Experiment* e : s.experiments) any_peer = any_peer || !e->go_peer.empty();
     if (any_peer) go = find_go(s.go_command);
     if (any_peer && go.path.empty()) {
-      std::fprintf(err, "zerolab lab: warning: %s: the Go peers do not run (verdict (Go here): not run)\n",
-                   go.error.c_str());
+      std::fprintf(
+          err, "zerolab lab: warning: %s: the Go peers do not run (verdict (Go here): not run)\n",
+          go.error.c_str());
     }
   }
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
@@ -302,13 +311,12 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     progress.clear();
     std::string error;
     if (!internal::write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
-                               raw_results_text(o, machine), error)) {
+                                         raw_results_text(o, machine), error)) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
       any_error = writes_failed = true;
     }
     const std::string go_file = s.out_dir + "/" + o.experiment->id + ".go.txt";
-    if (peer.runnable &&
-        !internal::write_file_atomically(go_file, go_results_text(o, go), error)) {
+    if (peer.runnable && !internal::write_file_atomically(go_file, go_results_text(o, go), error)) {
       std::fprintf(err, "zerolab lab: %s\n", error.c_str());
       any_error = writes_failed = true;
     }
@@ -353,13 +361,13 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     context.baseline = &comparison;
   }
   std::string error;
-  if (!internal::write_file_atomically(s.out_dir + "/report.md", report_markdown(outcomes, machine, context),
-                             error)) {
+  if (!internal::write_file_atomically(s.out_dir + "/report.md",
+                                       report_markdown(outcomes, machine, context), error)) {
     std::fprintf(err, "zerolab lab: %s\n", error.c_str());
     any_error = writes_failed = true;
   }
-  if (!internal::write_file_atomically(s.out_dir + "/report.html", report_html(outcomes, machine, context),
-                                       error)) {
+  if (!internal::write_file_atomically(s.out_dir + "/report.html",
+                                       report_html(outcomes, machine, context), error)) {
     std::fprintf(err, "zerolab lab: %s\n", error.c_str());
     any_error = writes_failed = true;
   }
@@ -367,11 +375,13 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   LabSettings placed = s;
   if (!s.final_dir.empty()) {
     if (writes_failed) {
-      std::fprintf(err, "zerolab lab: %s left as it was: this run's files are incomplete (what was written is in %s)\n",
+      std::fprintf(err,
+                   "zerolab lab: %s left as it was: this run's files are incomplete (what was "
+                   "written is in %s)\n",
                    s.final_dir.c_str(), s.out_dir.c_str());
     } else if (!install_directory(s.out_dir, s.final_dir, error)) {
-      std::fprintf(err, "zerolab lab: %s left as it was: %s (this run is in %s)\n", s.final_dir.c_str(), error.c_str(),
-                   s.out_dir.c_str());
+      std::fprintf(err, "zerolab lab: %s left as it was: %s (this run is in %s)\n",
+                   s.final_dir.c_str(), error.c_str(), s.out_dir.c_str());
       any_error = true;
     } else {
       placed.out_dir = s.final_dir;
@@ -380,12 +390,13 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
   std::fprintf(out, "%s%s\nresults: %s\n", summary_line(t).c_str(),
                context.provisional ? " (provisional)" : "", placed.out_dir.c_str());
   if (s.on_finished && !s.on_finished(outcomes, machine, placed.out_dir)) any_error = true;
-  return finish_baseline(placed, s.baseline != nullptr ? &comparison : nullptr, any_error, started, out, err);
+  return finish_baseline(placed, s.baseline != nullptr ? &comparison : nullptr, any_error, started,
+                         out, err);
 }
 
 std::string utc_now(const char* strftime_format) {
   const std::time_t t = std::time(nullptr);
-  std::tm tm {};
+  std::tm tm{};
   gmtime_r(&t, &tm);
   char text[64];
   if (std::strftime(text, sizeof text, strftime_format, &tm) == 0) return "";

@@ -46,14 +46,14 @@ struct LabSettings {
   std::chrono::nanoseconds benchtime{std::chrono::milliseconds(500)};
   std::int64_t iterations = 0;  // > 0: --benchtime Nx, for every benchmark
   std::string benchtime_text = "500ms";
-  std::string out_dir;   // must exist and be writable
+  std::string out_dir;  // must exist and be writable
   // Non-empty: out_dir is a staging directory (lab/directory_swap.hpp) that
   // is put in place of final_dir in one step once every result file and
   // report is written (final_dir is left as it was when a write failed);
   // the summary's "results:" line, on_finished and --save then use final_dir.
   std::string final_dir;
-  std::string command;   // shown in report.md
-  bool progress = false; // progress line on `err`
+  std::string command;    // shown in report.md
+  bool progress = false;  // progress line on `err`
   double alpha = 0.05;
   // When non-empty: a CPU / allocation profile of each experiment's timed
   // code, written to <dir>/<id>.cpu.prof / <id>.mem.prof (pprof's format,

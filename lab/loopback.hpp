@@ -39,8 +39,9 @@ class LoopbackPair {
   // connect(): socket buffer sizes must be set then for the window scale to
   // fit them (set the peer's on the listener; accept() inherits them).
   // On failure, `error` says which step failed and why, and the pair is empty.
-  static LoopbackPair open(std::string& error,
-                           const std::function<void(int ours, int listener)>& before_connect = nullptr) {
+  static LoopbackPair open(
+      std::string& error,
+      const std::function<void(int ours, int listener)>& before_connect = nullptr) {
     LoopbackPair p;
     error.clear();
     const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -86,7 +87,9 @@ class LoopbackPair {
   int peer() const noexcept { return peer_; }
 
   // Hands both descriptors to the caller, who closes them.
-  std::pair<int, int> release() noexcept { return {std::exchange(ours_, -1), std::exchange(peer_, -1)}; }
+  std::pair<int, int> release() noexcept {
+    return {std::exchange(ours_, -1), std::exchange(peer_, -1)};
+  }
 
  private:
   void reset() noexcept {

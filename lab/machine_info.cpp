@@ -90,18 +90,21 @@ void check_frequency(int cpus, MachineInfo& m) {
     const long hw_khz = std::atol(hw.c_str());
     const long cap_khz = std::atol(cap.c_str());
     if (cap_khz > 0 && cap_khz < hw_khz) {
-      m.warnings.push_back("CPU " + std::to_string(i) + "'s clock is capped at " + std::to_string(cap_khz / 1000) +
-                           " MHz (hardware maximum " + std::to_string(hw_khz / 1000) +
+      m.warnings.push_back("CPU " + std::to_string(i) + "'s clock is capped at " +
+                           std::to_string(cap_khz / 1000) + " MHz (hardware maximum " +
+                           std::to_string(hw_khz / 1000) +
                            " MHz, scaling_max_freq): timings are slower than the machine can run");
     }
   }
   if (!exposed) {
-    m.notes.push_back("the kernel exposes no cpufreq (usual in a VM): the governor and the clock "
-                      "cannot be checked here");
+    m.notes.push_back(
+        "the kernel exposes no cpufreq (usual in a VM): the governor and the clock "
+        "cannot be checked here");
     return;
   }
   if (read_first_line(root + "cpufreq/boost") == "0") {
-    m.notes.push_back("frequency boost is off (" + root + "cpufreq/boost = 0): steadier timings, lower peaks");
+    m.notes.push_back("frequency boost is off (" + root +
+                      "cpufreq/boost = 0): steadier timings, lower peaks");
   }
   if (read_first_line(root + "intel_pstate/no_turbo") == "1") {
     m.notes.push_back("turbo is off (intel_pstate/no_turbo = 1): steadier timings, lower peaks");
@@ -139,8 +142,8 @@ MachineInfo describe_machine() {
   m.config.emplace_back("cpus", std::to_string(cpus));
   m.config.emplace_back("caches", caches());
   struct utsname u {};
-  m.config.emplace_back("kernel", uname(&u) == 0 ? std::string(u.sysname) + " " + u.release
-                                                 : "unknown");
+  m.config.emplace_back("kernel",
+                        uname(&u) == 0 ? std::string(u.sysname) + " " + u.release : "unknown");
   m.config.emplace_back("thp", thp_mode());
   const std::string governor = governors(online > 0 ? online : cpus);
   if (!governor.empty()) m.config.emplace_back("governor", governor);

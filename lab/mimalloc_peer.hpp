@@ -73,9 +73,8 @@ inline const MimallocApi* load_mimalloc() {
   api.check_owned = reinterpret_cast<decltype(api.check_owned)>(sym("mi_check_owned"));
   auto version = reinterpret_cast<decltype(&::mi_version)>(sym("mi_version"));
   if (api.malloc == nullptr || api.malloc_aligned == nullptr || api.free == nullptr ||
-      api.heap_new == nullptr || api.heap_malloc == nullptr ||
-      api.heap_malloc_aligned == nullptr || api.heap_destroy == nullptr ||
-      api.check_owned == nullptr || version == nullptr) {
+      api.heap_new == nullptr || api.heap_malloc == nullptr || api.heap_malloc_aligned == nullptr ||
+      api.heap_destroy == nullptr || api.check_owned == nullptr || version == nullptr) {
     return nullptr;  // the handle stays open: harmless, and nothing was run
   }
   api.version = version();
@@ -122,7 +121,9 @@ class MimallocResource final : public std::pmr::memory_resource {
 };
 #else
 struct MimallocApi;
-inline const MimallocApi* mimalloc() { return nullptr; }
+inline const MimallocApi* mimalloc() {
+  return nullptr;
+}
 #endif
 
 }  // namespace zerolab::lab

@@ -46,7 +46,7 @@ struct ClaimOutcome {
 
 struct ExperimentOutcome {
   const Experiment* experiment = nullptr;
-  std::vector<benchfmt::Result> results;  // every C++ run, in run order
+  std::vector<benchfmt::Result> results;   // every C++ run, in run order
   std::vector<BenchmarkFailure> failures;  // one per failed benchmark
   // The Go peer's runs (names without the -GOMAXPROCS suffix), its failed
   // benchmarks, and why it did not run ("" when it ran or has no peer).

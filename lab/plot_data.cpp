@@ -18,7 +18,8 @@ std::vector<std::string> split(std::string_view s, char sep) {
   std::size_t pos = 0;
   while (true) {
     const std::size_t end = s.find(sep, pos);
-    parts.emplace_back(s.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+    parts.emplace_back(
+        s.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
     if (end == std::string_view::npos) break;
     pos = end + 1;
   }
@@ -82,7 +83,8 @@ report::LinePlot sweep_plot(const PlotSpec& spec, const std::vector<benchfmt::Re
     double x = 0;
     bool have_x = false;
     std::string series;
-    for (const std::string& element : report::split_name(std::string_view(name).substr(spec.prefix.size()))) {
+    for (const std::string& element :
+         report::split_name(std::string_view(name).substr(spec.prefix.size()))) {
       if (element.compare(0, x_prefix.size(), x_prefix) == 0) {
         bool bytes = false;
         have_x = report::parse_quantity(element.substr(x_prefix.size()), x, bytes);
@@ -90,22 +92,24 @@ report::LinePlot sweep_plot(const PlotSpec& spec, const std::vector<benchfmt::Re
         continue;
       }
       const std::size_t eq = element.find('=');
-      if (eq != std::string::npos &&
-          std::find(spec.series_ignore.begin(), spec.series_ignore.end(), element.substr(0, eq)) !=
-              spec.series_ignore.end()) {
+      if (eq != std::string::npos && std::find(spec.series_ignore.begin(), spec.series_ignore.end(),
+                                               element.substr(0, eq)) != spec.series_ignore.end()) {
         continue;
       }
-      series += (series.empty() ? "" : "/") + (eq == std::string::npos ? element : element.substr(eq + 1));
+      series += (series.empty() ? "" : "/") +
+                (eq == std::string::npos ? element : element.substr(eq + 1));
     }
     const std::vector<double> values = samples_of(results, name, spec.unit);
     if (!have_x || values.empty()) continue;
     const double y =
-        stat::summarize(stat::make_sample(values), stat::Assumption::kNothing, 0.95).center * view.scale;
+        stat::summarize(stat::make_sample(values), stat::Assumption::kNothing, 0.95).center *
+        view.scale;
     report::add_point(plot, series, x, y);
   }
   plot.x = {spec.x_label, report::wants_log(report::x_values(plot)),
             x_bytes ? ValueKind::kBytes : ValueKind::kNumber};
-  plot.y = {spec.y_label + " (" + spec.unit + ")", report::wants_log(report::y_values(plot)), view.kind};
+  plot.y = {spec.y_label + " (" + spec.unit + ")", report::wants_log(report::y_values(plot)),
+            view.kind};
   plot.y_from_zero = true;
   if (spec.cache_marks) plot.marks = cache_marks(machine);
   return plot;
@@ -122,7 +126,8 @@ report::StripPlot strip_plot(const PlotSpec& spec, const std::vector<benchfmt::R
     if (values.empty()) continue;
     plot.rows.push_back(strip_row(name.substr(spec.prefix.size()), values, view.scale));
   }
-  plot.x = {spec.y_label + " (" + spec.unit + ")", report::wants_log(report::all_samples(plot)), view.kind};
+  plot.x = {spec.y_label + " (" + spec.unit + ")", report::wants_log(report::all_samples(plot)),
+            view.kind};
   return plot;
 }
 
@@ -153,7 +158,8 @@ report::StripPlot ratio_claim_plot(const ClaimOutcome& claim, const ExperimentOu
 
 std::string render_plot(const PlotSpec& spec, const std::vector<benchfmt::Result>& results,
                         const MachineInfo& machine) {
-  if (spec.kind == PlotSpec::Kind::kSweep) return report::render_line_plot(sweep_plot(spec, results, machine));
+  if (spec.kind == PlotSpec::Kind::kSweep)
+    return report::render_line_plot(sweep_plot(spec, results, machine));
   return report::render_strip_plot(strip_plot(spec, results));
 }
 

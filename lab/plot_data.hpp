@@ -9,7 +9,8 @@
 //   for (const PlotSpec& spec : outcome.experiment->plots)
 //     html += render_plot(spec, outcome.results, machine);
 //   for (const ClaimOutcome& c : outcome.claims)
-//     if (c.claim->kind == ClaimKind::kRatio) html += render_strip_plot(ratio_claim_plot(c, outcome));
+//     if (c.claim->kind == ClaimKind::kRatio) html += render_strip_plot(ratio_claim_plot(c,
+//     outcome));
 #ifndef ZEROLAB_LAB_PLOT_DATA_HPP_
 #define ZEROLAB_LAB_PLOT_DATA_HPP_
 

@@ -36,7 +36,9 @@ std::string verdict_cell(const SideOutcome& c) {
   return text;
 }
 
-std::string seed_text(const Claim& c) { return c.seed_figure.empty() ? "—" : c.seed_figure; }
+std::string seed_text(const Claim& c) {
+  return c.seed_figure.empty() ? "—" : c.seed_figure;
+}
 
 std::string here_cell(const SideOutcome& c) {
   if (c.verdict == Verdict::kError) return "error: " + c.detail;
@@ -185,9 +187,9 @@ std::string claims_table_text(const ExperimentOutcome& outcome) {
 
 std::string side_summary(const SideTally& t) {
   std::string s = std::to_string(t.replicate) + " replicate, " + std::to_string(t.contradict) +
-                  " contradict, " + std::to_string(t.inconclusive) + " inconclusive; facts: " +
-                  std::to_string(t.hold) + " hold, " + std::to_string(t.do_not_hold) +
-                  " do not hold";
+                  " contradict, " + std::to_string(t.inconclusive) +
+                  " inconclusive; facts: " + std::to_string(t.hold) + " hold, " +
+                  std::to_string(t.do_not_hold) + " do not hold";
   if (t.not_comparable > 0) s += "; " + std::to_string(t.not_comparable) + " not comparable";
   if (t.not_run > 0) s += "; " + std::to_string(t.not_run) + " not run";
   if (t.errors > 0) s += "; " + std::to_string(t.errors) + (t.errors == 1 ? " error" : " errors");
@@ -235,7 +237,8 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
     for (const auto& d : e.go_differences) out += "- " + markdown_text(d) + "\n";
     if (!e.go_differences.empty()) out += "\n";
     for (const auto& f : o.failures) out += "- **failed**: " + markdown_text(f.text()) + "\n";
-    for (const auto& f : o.go_failures) out += "- **failed (Go here)**: " + markdown_text(f.text()) + "\n";
+    for (const auto& f : o.go_failures)
+      out += "- **failed (Go here)**: " + markdown_text(f.text()) + "\n";
     if (!o.failures.empty() || !o.go_failures.empty()) out += "\n";
     out += "|";
     for (const auto& column : claim_columns()) out += " " + column + " |";
@@ -280,7 +283,8 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
       out += "\n";
       for (const auto& name : benchmark_names(go_side)) {
         out += "| " + markdown_text(name) + " |";
-        for (const auto& u : go_units) out += " " + markdown_text(median_cell(go_side, name, u)) + " |";
+        for (const auto& u : go_units)
+          out += " " + markdown_text(median_cell(go_side, name, u)) + " |";
         out += "\n";
       }
     }

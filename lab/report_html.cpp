@@ -21,8 +21,8 @@ std::string verdict_class(Verdict v) {
 }
 
 std::string verdict_span(const SideOutcome& c) {
-  return "<span class=\"verdict " + verdict_class(c.verdict) + "\">" + html_escape(verdict_text(c)) +
-         "</span>";
+  return "<span class=\"verdict " + verdict_class(c.verdict) + "\">" +
+         html_escape(verdict_text(c)) + "</span>";
 }
 
 std::string count_span(int n, const char* what, Verdict v) {
@@ -38,21 +38,25 @@ std::string side_summary_html(const char* side, const SideTally& t) {
   out += count_span(t.inconclusive, "inconclusive", Verdict::kInconclusive);
   out += "<b>facts:</b> " + count_span(t.hold, "hold", Verdict::kHolds);
   out += count_span(t.do_not_hold, "do not hold", Verdict::kDoesNotHold);
-  if (t.not_comparable > 0) out += count_span(t.not_comparable, "not comparable", Verdict::kNotComparable);
+  if (t.not_comparable > 0)
+    out += count_span(t.not_comparable, "not comparable", Verdict::kNotComparable);
   if (t.not_run > 0) out += count_span(t.not_run, "not run", Verdict::kNotRun);
-  if (t.errors > 0) out += count_span(t.errors, t.errors == 1 ? "error" : "errors", Verdict::kError);
+  if (t.errors > 0)
+    out += count_span(t.errors, t.errors == 1 ? "error" : "errors", Verdict::kError);
   return out + "</p>\n";
 }
 
 std::string header(const std::vector<ExperimentOutcome>& outcomes, const MachineInfo& machine,
                    const ReportContext& context) {
-  std::string out = "<h1>zerolab lab report</h1>\n<p class=\"sub\">Run " + html_escape(context.started) +
-                    ": <code>" + html_escape(context.command) + "</code> — " +
-                    std::to_string(context.count) + (context.count == 1 ? " run" : " runs") +
-                    " of each benchmark, interleaved; benchtime " + html_escape(context.benchtime) + ".";
+  std::string out =
+      "<h1>zerolab lab report</h1>\n<p class=\"sub\">Run " + html_escape(context.started) +
+      ": <code>" + html_escape(context.command) + "</code> — " + std::to_string(context.count) +
+      (context.count == 1 ? " run" : " runs") + " of each benchmark, interleaved; benchtime " +
+      html_escape(context.benchtime) + ".";
   if (context.provisional) {
-    out += " <b>Provisional</b>: too few runs for the statistical tests; verdicts follow the point "
-           "estimates.";
+    out +=
+        " <b>Provisional</b>: too few runs for the statistical tests; verdicts follow the point "
+        "estimates.";
   }
   out += "</p>\n";
 
@@ -70,7 +74,8 @@ std::string header(const std::vector<ExperimentOutcome>& outcomes, const Machine
     out += "<tr><th>" + html_escape(key) + "</th><td>" + html_escape(value) + "</td></tr>\n";
   }
   out += "</table>\n";
-  for (const auto& w : machine.warnings) out += "<p class=\"warning\">warning: " + html_escape(w) + "</p>\n";
+  for (const auto& w : machine.warnings)
+    out += "<p class=\"warning\">warning: " + html_escape(w) + "</p>\n";
   for (const auto& n : machine.notes) out += "<p class=\"sub\">note: " + html_escape(n) + "</p>\n";
 
   out += "<nav><h3>Experiments</h3><ul>\n";
@@ -102,9 +107,10 @@ std::string claims_table(const ExperimentOutcome& o) {
   out += "</tr>\n";
   for (const auto& c : o.claims) {
     out += "<tr><td>" + html_escape(claim_text(*c.claim));
-    if (!c.claim->seed_section.empty()) out += "<br><small>§ " + html_escape(c.claim->seed_section) + "</small>";
-    out += "</td><td>" + html_escape(seed_text(*c.claim)) + "</td><td>" + html_escape(here_cell(c.go)) +
-           "</td><td>" + html_escape(here_cell(c.cpp)) + "</td>";
+    if (!c.claim->seed_section.empty())
+      out += "<br><small>§ " + html_escape(c.claim->seed_section) + "</small>";
+    out += "</td><td>" + html_escape(seed_text(*c.claim)) + "</td><td>" +
+           html_escape(here_cell(c.go)) + "</td><td>" + html_escape(here_cell(c.cpp)) + "</td>";
     for (const SideOutcome* side : {&c.go, &c.cpp}) {
       out += "<td>" + verdict_span(*side);
       if (!side->detail.empty() && side->verdict != Verdict::kError) {
@@ -122,15 +128,16 @@ std::string medians_table(const ExperimentOutcome& o) {
   const std::vector<std::string> names = benchmark_names(o);
   if (names.empty()) return "";
   const std::vector<std::string> units = result_units(o);
-  std::string out = "<details><summary>Medians of every benchmark (" + std::to_string(names.size()) +
-                    ")</summary>\n<table>\n<tr><th>benchmark</th>";
+  std::string out = "<details><summary>Medians of every benchmark (" +
+                    std::to_string(names.size()) + ")</summary>\n<table>\n<tr><th>benchmark</th>";
   const bool paired = !o.go_results.empty() && !go_pairs(o).empty();
   for (const auto& u : units) out += "<th>" + html_escape(u) + "</th>";
   if (paired) out += "<th>C++ / Go here (ns/op)</th>";
   out += "</tr>\n";
   for (const auto& name : names) {
     out += "<tr><td><code>" + html_escape(name) + "</code></td>";
-    for (const auto& u : units) out += "<td class=\"num\">" + html_escape(median_cell(o, name, u)) + "</td>";
+    for (const auto& u : units)
+      out += "<td class=\"num\">" + html_escape(median_cell(o, name, u)) + "</td>";
     if (paired) out += "<td class=\"num\">" + html_escape(cpp_over_go_cell(o, name)) + "</td>";
     out += "</tr>\n";
   }
@@ -148,22 +155,27 @@ std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& ma
     for (const auto& d : e.differences) out += "<li>" + html_escape(d) + "</li>\n";
     out += "</ul>\n";
   }
-  if (!e.go_peer.empty()) out += "<p>Go peer: <code>peers/go/" + html_escape(e.go_peer) + "</code>.</p>\n";
+  if (!e.go_peer.empty())
+    out += "<p>Go peer: <code>peers/go/" + html_escape(e.go_peer) + "</code>.</p>\n";
   if (!e.go_differences.empty()) {
     out += "<p>Go here (Go 1.19) against the seed's code:</p>\n<ul>\n";
     for (const auto& d : e.go_differences) out += "<li>" + html_escape(d) + "</li>\n";
     out += "</ul>\n";
   }
-  if (!o.go_not_run.empty()) out += "<p class=\"warning\">Go peer not run: " + html_escape(o.go_not_run) + "</p>\n";
-  for (const auto& f : o.failures) out += "<p class=\"failure\">failed: " + html_escape(f.text()) + "</p>\n";
-  for (const auto& f : o.go_failures) out += "<p class=\"failure\">failed (Go here): " + html_escape(f.text()) + "</p>\n";
+  if (!o.go_not_run.empty())
+    out += "<p class=\"warning\">Go peer not run: " + html_escape(o.go_not_run) + "</p>\n";
+  for (const auto& f : o.failures)
+    out += "<p class=\"failure\">failed: " + html_escape(f.text()) + "</p>\n";
+  for (const auto& f : o.go_failures)
+    out += "<p class=\"failure\">failed (Go here): " + html_escape(f.text()) + "</p>\n";
   out += claims_table(o);
   for (const PlotSpec& spec : e.plots) out += render_plot(spec, o.results, machine);
   bool any_ratio = false;
   for (const auto& c : o.claims) {
     const ClaimKind kind = c.claim->kind;
     if (kind == ClaimKind::kBound || kind == ClaimKind::kFact) continue;
-    if (!any_ratio) out += "<h3>Ratio claims: the samples behind each verdict (Go here beside C++)</h3>\n";
+    if (!any_ratio)
+      out += "<h3>Ratio claims: the samples behind each verdict (Go here beside C++)</h3>\n";
     any_ratio = true;
     out += report::render_strip_plot(ratio_claim_plot(c, o));
   }
@@ -175,12 +187,14 @@ std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& ma
 // regressions, then per experiment the tables and their plots.
 std::string baseline_section(const BaselineComparison& c) {
   std::string out = "<section id=\"baseline\">\n<h2>Baseline " + html_escape(c.name) + "</h2>\n";
-  out += "<p class=\"sub\">This run (<code>" + std::string(kThisRunLabel) + "</code>) against baseline <code>" +
-         html_escape(c.name) + "</code> (<code>" + html_escape(c.path) + "</code>)";
+  out += "<p class=\"sub\">This run (<code>" + std::string(kThisRunLabel) +
+         "</code>) against baseline <code>" + html_escape(c.name) + "</code> (<code>" +
+         html_escape(c.path) + "</code>)";
   if (!c.record.date.empty()) out += ", recorded " + html_escape(c.record.date);
   if (!c.record.command.empty()) out += " by <code>" + html_escape(c.record.command) + "</code>";
   out += ". The machine's config lines are ignored when grouping.</p>\n";
-  for (const auto& w : c.warnings) out += "<p class=\"warning\">warning: " + html_escape(w) + "</p>\n";
+  for (const auto& w : c.warnings)
+    out += "<p class=\"warning\">warning: " + html_escape(w) + "</p>\n";
   if (!c.not_run.empty()) {
     std::string ids;
     for (const auto& id : c.not_run) ids += (ids.empty() ? "" : ", ") + id;
@@ -190,18 +204,21 @@ std::string baseline_section(const BaselineComparison& c) {
   std::snprintf(pct, sizeof pct, "%g%%", c.gate_percent);
   const std::string threshold = c.gate ? std::string(" worse than ") + pct : "";
   if (c.regression_count() == 0) {
-    out += "<p class=\"verdict v-replicates\">No statistically significant regression" + html_escape(threshold) +
-           ".</p>\n";
+    out += "<p class=\"verdict v-replicates\">No statistically significant regression" +
+           html_escape(threshold) + ".</p>\n";
   } else {
-    out += "<p class=\"failure\"><b>Statistically significant regressions" + html_escape(threshold) +
-           (c.gate ? " (--fail-on-regression: exit 3)" : "") + ":</b></p>\n<ul>\n";
+    out += "<p class=\"failure\"><b>Statistically significant regressions" +
+           html_escape(threshold) + (c.gate ? " (--fail-on-regression: exit 3)" : "") +
+           ":</b></p>\n<ul>\n";
     for (const auto& p : c.parts) {
-      for (const auto& r : p.regressions) out += "<li>" + html_escape(regression_line(p.experiment_id, r)) + "</li>\n";
+      for (const auto& r : p.regressions)
+        out += "<li>" + html_escape(regression_line(p.experiment_id, r)) + "</li>\n";
     }
     out += "</ul>\n";
   }
   for (const auto& p : c.parts) {
-    out += "<h3>" + html_escape(p.experiment_id) + ": " + html_escape(c.name) + " vs " + kThisRunLabel + "</h3>\n" + p.html;
+    out += "<h3>" + html_escape(p.experiment_id) + ": " + html_escape(c.name) + " vs " +
+           kThisRunLabel + "</h3>\n" + p.html;
   }
   return out + "</section>\n";
 }
@@ -213,14 +230,17 @@ std::string report_html(const std::vector<ExperimentOutcome>& outcomes, const Ma
   std::string out = report::html_page_open("zerolab lab report — " + context.started);
   out += header(outcomes, machine, context);
   if (context.baseline != nullptr) {
-    out += "<p><a href=\"#baseline\">Comparison with baseline " + html_escape(context.baseline->name) + "</a>: " +
-           std::to_string(context.baseline->regression_count()) + " significant regressions.</p>\n";
+    out += "<p><a href=\"#baseline\">Comparison with baseline " +
+           html_escape(context.baseline->name) +
+           "</a>: " + std::to_string(context.baseline->regression_count()) +
+           " significant regressions.</p>\n";
   }
   if (outcomes.empty()) out += "<p>No experiments were run.</p>\n";
   for (const auto& o : outcomes) out += experiment_section(o, machine);
   if (context.baseline != nullptr) out += baseline_section(*context.baseline);
-  out += "<footer>Written by zerolab lab. Raw results in the Go benchmark format sit beside this file "
-         "(one &lt;experiment&gt;.txt each); <code>zerolab compare</code> reads them.</footer>\n";
+  out +=
+      "<footer>Written by zerolab lab. Raw results in the Go benchmark format sit beside this file "
+      "(one &lt;experiment&gt;.txt each); <code>zerolab compare</code> reads them.</footer>\n";
   out += report::html_page_close();
   return out;
 }

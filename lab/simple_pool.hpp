@@ -31,8 +31,8 @@ class SimplePool {
   using ResetHook = std::function<void(T&)>;
   using Borrowed = zerolab::internal::PoolHandle<SimplePool, T>;
 
-  explicit SimplePool(Factory factory = zerolab::internal::default_pool_factory<T>(), ResetHook reset = {},
-                      std::size_t bound = SIZE_MAX)
+  explicit SimplePool(Factory factory = zerolab::internal::default_pool_factory<T>(),
+                      ResetHook reset = {}, std::size_t bound = SIZE_MAX)
       : factory_(std::move(factory)), reset_(std::move(reset)), bound_(bound) {}
   SimplePool(const SimplePool&) = delete;
   SimplePool& operator=(const SimplePool&) = delete;

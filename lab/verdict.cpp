@@ -51,14 +51,22 @@ void hodges_lehmann(std::span<const double> slower, std::span<const double> fast
 
 std::string_view to_string(Verdict v) {
   switch (v) {
-    case Verdict::kReplicates: return "replicates";
-    case Verdict::kContradicts: return "contradicts";
-    case Verdict::kInconclusive: return "inconclusive";
-    case Verdict::kHolds: return "holds";
-    case Verdict::kDoesNotHold: return "does not hold";
-    case Verdict::kError: return "error";
-    case Verdict::kNotComparable: return "not comparable";
-    case Verdict::kNotRun: return "not run";
+    case Verdict::kReplicates:
+      return "replicates";
+    case Verdict::kContradicts:
+      return "contradicts";
+    case Verdict::kInconclusive:
+      return "inconclusive";
+    case Verdict::kHolds:
+      return "holds";
+    case Verdict::kDoesNotHold:
+      return "does not hold";
+    case Verdict::kError:
+      return "error";
+    case Verdict::kNotComparable:
+      return "not comparable";
+    case Verdict::kNotRun:
+      return "not run";
   }
   return "error";
 }
@@ -74,9 +82,9 @@ RatioVerdict judge_ratio(std::span<const double> slower, std::span<const double>
 
   std::vector<double> scaled(faster.begin(), faster.end());
   for (double& x : scaled) x *= at_least;
-  const stat::Comparison c = stat::compare(stat::make_sample({slower.begin(), slower.end()}),
-                                           stat::make_sample(std::move(scaled)),
-                                           stat::Assumption::kNothing, alpha);
+  const stat::Comparison c =
+      stat::compare(stat::make_sample({slower.begin(), slower.end()}),
+                    stat::make_sample(std::move(scaled)), stat::Assumption::kNothing, alpha);
   v.p = c.p;
   if (v.n_slower < kMinRunsForTest || v.n_faster < kMinRunsForTest) {
     v.provisional = true;
@@ -119,8 +127,8 @@ RatioVerdict judge_band(std::span<const double> slower, std::span<const double> 
   RatioVerdict v = interval_verdict_base(slower, faster);
   hodges_lehmann(slower, faster, v);
   if (v.provisional) {
-    v.verdict = (v.ratio >= band_lo && v.ratio <= band_hi) ? Verdict::kReplicates
-                                                           : Verdict::kContradicts;
+    v.verdict =
+        (v.ratio >= band_lo && v.ratio <= band_hi) ? Verdict::kReplicates : Verdict::kContradicts;
     return v;
   }
   v.verdict = interval_against(v.lo, v.hi, band_lo, band_hi);
@@ -133,8 +141,8 @@ RatioVerdict judge_equivalence(std::span<const double> slower, std::span<const d
   const double margin_lo = 1 / (1 + noise);
   const double margin_hi = 1 + noise;
   RatioVerdict wide = v;
-  hodges_lehmann(slower, faster, wide);         // 95%: is it wholly outside?
-  hodges_lehmann(slower, faster, v, alpha);     // 1 - 2·alpha: the two one-sided tests
+  hodges_lehmann(slower, faster, wide);      // 95%: is it wholly outside?
+  hodges_lehmann(slower, faster, v, alpha);  // 1 - 2·alpha: the two one-sided tests
   if (v.provisional) {
     v.verdict = (v.ratio >= margin_lo && v.ratio <= margin_hi) ? Verdict::kReplicates
                                                                : Verdict::kContradicts;

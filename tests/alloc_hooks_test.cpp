@@ -45,9 +45,13 @@
 // By default the sanitizers abort on an allocation they cannot satisfy; the
 // failure tests need the C behaviour (nullptr + errno) instead.
 #if defined(ZEROLAB_TEST_ASAN)
-extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+extern "C" const char* __asan_default_options() {
+  return "allocator_may_return_null=1";
+}
 #elif defined(ZEROLAB_TEST_TSAN)
-extern "C" const char* __tsan_default_options() { return "allocator_may_return_null=1"; }
+extern "C" const char* __tsan_default_options() {
+  return "allocator_may_return_null=1";
+}
 #endif
 
 namespace {
@@ -133,7 +137,9 @@ static_assert(sizeof(OverAligned) == 256);
 
 // ---- mode ------------------------------------------------------------------
 
-TEST(AllocHooksMode, MatchesBuild) { EXPECT_STREQ(zerolab_alloc_hooks_mode(), kExpectedMode); }
+TEST(AllocHooksMode, MatchesBuild) {
+  EXPECT_STREQ(zerolab_alloc_hooks_mode(), kExpectedMode);
+}
 
 // ---- operator new and library types ----------------------------------------
 
@@ -168,8 +174,8 @@ TEST(AllocHooksCounts, VectorGrownByPushBack) {
       expected_bytes += capacity * sizeof(int);
     }
   }
-  ASSERT_EQ(expected_allocs, 11u);             // capacities 1, 2, 4, ..., 1024
-  ASSERT_EQ(expected_bytes, 4u * 2047u);       // 4 * (2^11 - 1)
+  ASSERT_EQ(expected_allocs, 11u);        // capacities 1, 2, 4, ..., 1024
+  ASSERT_EQ(expected_bytes, 4u * 2047u);  // 4 * (2^11 - 1)
   ASSERT_EQ(expected_bytes, 8188u);
 
   std::size_t final_capacity = 0;
@@ -238,7 +244,7 @@ TEST(AllocHooksCounts, NothrowNewFailureCountsNothing) {
   void* aligned = &aligned;
   const Delta d = measure([&] {
     plain = ::operator new(g_huge, std::nothrow);
-    aligned = ::operator new(g_huge, std::align_val_t{64}, std::nothrow);
+    aligned = ::operator new (g_huge, std::align_val_t{64}, std::nothrow);
   });
   EXPECT_EQ(plain, nullptr);
   EXPECT_EQ(aligned, nullptr);
@@ -276,7 +282,7 @@ TEST(AllocHooksCounts, NewHandlerLoopThenBadAlloc) {
   });
   bool caught = false;
   try {
-    escape(::operator new(g_huge, std::align_val_t{64}));
+    escape(::operator new (g_huge, std::align_val_t{64}));
   } catch (const std::bad_alloc&) {
     caught = true;
   }
@@ -436,8 +442,8 @@ TEST(AllocHooksCounts, PosixMemalign) {
   int rc_odd = 0;
   int rc_small = 0;
   const Delta d_bad = measure([&] {
-    rc_odd = posix_memalign(&bad, g_odd_alignment, 100);    // not a power of two
-    rc_small = posix_memalign(&bad, 4, 100);  // not a multiple of sizeof(void*)
+    rc_odd = posix_memalign(&bad, g_odd_alignment, 100);  // not a power of two
+    rc_small = posix_memalign(&bad, 4, 100);              // not a multiple of sizeof(void*)
   });
   EXPECT_EQ(rc_odd, EINVAL);
   EXPECT_EQ(rc_small, EINVAL);
@@ -608,7 +614,8 @@ TEST(AllocHooksThreads, BlocksAreReusedAndTotalsStayExact) {
     for (int w = 0; w < kWaves; ++w) {
       std::vector<std::thread> threads;
       threads.reserve(kWaveThreads);
-      for (int i = 0; i < kWaveThreads; ++i) threads.emplace_back([] { new_delete_ints(kPerThread); });
+      for (int i = 0; i < kWaveThreads; ++i)
+        threads.emplace_back([] { new_delete_ints(kPerThread); });
       for (std::thread& t : threads) t.join();
     }
     zerolab_alloc_hooks_pause_thread(-1);
@@ -671,7 +678,9 @@ HeapSample heap_sample() {
   return {zerolab_alloc_hooks_heap_growth(), zerolab_alloc_hooks_heap_peak_growth()};
 }
 
-std::int64_t usable(void* p) { return static_cast<std::int64_t>(malloc_usable_size(p)); }
+std::int64_t usable(void* p) {
+  return static_cast<std::int64_t>(malloc_usable_size(p));
+}
 
 TEST(AllocHooksHeap, GrowthAndPeakAreExact) {
   zerolab_alloc_hooks_heap_tracking(1);

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory_resource>
 #include <new>
 #include <string>
 #include <string_view>
-#include <map>
 #include <thread>
 #include <vector>
 

@@ -113,17 +113,30 @@ ZEROLAB_BENCHMARK(ClassicCount) {
 }
 
 ZEROLAB_BENCHMARK(Names) {
-  b.run("a b", [](zerolab::B& sb) { for (auto _ : sb.loop()) {} });
-  b.run("x", [](zerolab::B& sb) { for (auto _ : sb.loop()) {} });
-  b.run("x", [](zerolab::B& sb) { for (auto _ : sb.loop()) {} });
+  b.run("a b", [](zerolab::B& sb) {
+    for (auto _ : sb.loop()) {
+    }
+  });
+  b.run("x", [](zerolab::B& sb) {
+    for (auto _ : sb.loop()) {
+    }
+  });
+  b.run("x", [](zerolab::B& sb) {
+    for (auto _ : sb.loop()) {
+    }
+  });
   b.run("nested", [](zerolab::B& sb) {
-    sb.run("deep", [](zerolab::B& d) { for (auto _ : d.loop()) {} });
+    sb.run("deep", [](zerolab::B& d) {
+      for (auto _ : d.loop()) {
+      }
+    });
   });
 }
 
 ZEROLAB_BENCHMARK(Metrics) {
   b.set_bytes(1000);
-  for (auto _ : b.loop()) {}
+  for (auto _ : b.loop()) {
+  }
   b.report_metric(1.5, "widgets/op");
   b.report_metric(0, "ns/op");
 }
@@ -136,17 +149,21 @@ ZEROLAB_BENCHMARK(Throws) {
   for (auto _ : b.loop()) throw std::runtime_error("deliberate exception");
 }
 
-ZEROLAB_BENCHMARK(Skipped) { b.skip("not on this machine"); }
+ZEROLAB_BENCHMARK(Skipped) {
+  b.skip("not on this machine");
+}
 
 ZEROLAB_BENCHMARK(Logs) {
-  for (auto _ : b.loop()) {}
+  for (auto _ : b.loop()) {
+  }
   b.log("a note");
 }
 
 ZEROLAB_BENCHMARK(Heap) {
   std::vector<std::vector<char>> kept;
   b.report_heap();
-  for (auto _ : b.loop()) {}
+  for (auto _ : b.loop()) {
+  }
   kept.emplace_back(1 << 20);
   zerolab::do_not_optimize(kept);
   static std::vector<char>* leak = nullptr;

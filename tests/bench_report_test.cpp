@@ -87,13 +87,15 @@ TEST(RunReport, AFailedSubBenchmarkFailsTheRun) {
 }
 
 TEST(MessageBlocks, WriterAndReaderRoundTrip) {
-  const std::vector<MessageBlock> blocks = {{BlockKind::kFail, "BenchmarkA-2", {"a_test.go:3: x", "y"}},
-                                            {BlockKind::kSkip, "BenchmarkB", {}},
-                                            {BlockKind::kBench, "BenchmarkC/n=1", {"  indented"}}};
+  const std::vector<MessageBlock> blocks = {
+      {BlockKind::kFail, "BenchmarkA-2", {"a_test.go:3: x", "y"}},
+      {BlockKind::kSkip, "BenchmarkB", {}},
+      {BlockKind::kBench, "BenchmarkC/n=1", {"  indented"}}};
   std::string text = "goos: linux\n";
   for (const auto& b : blocks) text += benchfmt::format_message_block(b);
   text += "FAIL\n";
-  EXPECT_EQ(benchfmt::format_message_block(blocks[0]), "--- FAIL: BenchmarkA-2\n    a_test.go:3: x\n    y\n");
+  EXPECT_EQ(benchfmt::format_message_block(blocks[0]),
+            "--- FAIL: BenchmarkA-2\n    a_test.go:3: x\n    y\n");
   const auto read = benchfmt::read_message_blocks(text);
   ASSERT_EQ(read.size(), 3u);
   for (std::size_t i = 0; i < read.size(); ++i) {

@@ -28,7 +28,8 @@ using zerolab::test::read_file;
 
 FixtureRun run_fixture(const std::string& args) {
   static const std::string dir = zerolab::test::temp_dir("bench_test");
-  const zerolab::test::CommandResult c = zerolab::test::run(std::string(ZEROLAB_BENCH_FIXTURE) + " " + args, dir);
+  const zerolab::test::CommandResult c =
+      zerolab::test::run(std::string(ZEROLAB_BENCH_FIXTURE) + " " + args, dir);
   FixtureRun r;
   r.exit_code = c.code;
   r.out = c.out;
@@ -54,9 +55,13 @@ void expect_allocs(const std::string& name, double bytes, double allocs) {
   EXPECT_EQ(r.values.at("allocs/op"), allocs) << name;
 }
 
-TEST(BenchAllocs, NewIntIsOneAllocOfFourBytes) { expect_allocs("AllocNewInt", 4, 1); }
+TEST(BenchAllocs, NewIntIsOneAllocOfFourBytes) {
+  expect_allocs("AllocNewInt", 4, 1);
+}
 
-TEST(BenchAllocs, StringOf100CharsRequests101Bytes) { expect_allocs("AllocString100", 101, 1); }
+TEST(BenchAllocs, StringOf100CharsRequests101Bytes) {
+  expect_allocs("AllocString100", 101, 1);
+}
 
 TEST(BenchAllocs, VectorGrownTo1000ByPushBack) {
   // libstdc++ doubles the capacity from 1: 1, 2, 4, ..., 1024 ints.
@@ -71,13 +76,21 @@ TEST(BenchAllocs, VectorGrownTo1000ByPushBack) {
   expect_allocs("AllocVector1000", bytes, allocs);
 }
 
-TEST(BenchAllocs, CallocCountsTheProduct) { expect_allocs("AllocCalloc", 80, 1); }
+TEST(BenchAllocs, CallocCountsTheProduct) {
+  expect_allocs("AllocCalloc", 80, 1);
+}
 
-TEST(BenchAllocs, ReallocGrowthAndShrinkCountEach) { expect_allocs("AllocRealloc", 16 + 4096 + 8, 3); }
+TEST(BenchAllocs, ReallocGrowthAndShrinkCountEach) {
+  expect_allocs("AllocRealloc", 16 + 4096 + 8, 3);
+}
 
-TEST(BenchAllocs, PosixMemalign) { expect_allocs("AllocPosixMemalign", 1000, 1); }
+TEST(BenchAllocs, PosixMemalign) {
+  expect_allocs("AllocPosixMemalign", 1000, 1);
+}
 
-TEST(BenchAllocs, AlignedNew) { expect_allocs("AllocAlignedNew", 64, 1); }
+TEST(BenchAllocs, AlignedNew) {
+  expect_allocs("AllocAlignedNew", 64, 1);
+}
 
 TEST(BenchAllocs, StoppedTimerAllocationsAreNotCounted) {
   expect_allocs("AllocTimerStopped", sizeof(long), 1);
@@ -85,7 +98,8 @@ TEST(BenchAllocs, StoppedTimerAllocationsAreNotCounted) {
 
 TEST(BenchAllocs, ParallelAllocationsAreSummedOverThreads) {
   for (const char* cpu : {"1", "2", "4"}) {
-    const FixtureRun r = run_fixture(std::string("-bench '^BenchmarkAllocParallel$' -benchtime 1000x -cpu ") + cpu);
+    const FixtureRun r =
+        run_fixture(std::string("-bench '^BenchmarkAllocParallel$' -benchtime 1000x -cpu ") + cpu);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     ASSERT_EQ(r.parsed.results.size(), 1u) << r.out;
     const auto& res = r.parsed.results[0];
@@ -96,7 +110,8 @@ TEST(BenchAllocs, ParallelAllocationsAreSummedOverThreads) {
 }
 
 TEST(BenchAllocs, BenchmemFalseHidesTheColumns) {
-  const FixtureRun r = run_fixture("-bench '^BenchmarkAllocNewInt$' -benchtime 10x -benchmem=false");
+  const FixtureRun r =
+      run_fixture("-bench '^BenchmarkAllocNewInt$' -benchtime 10x -benchmem=false");
   ASSERT_EQ(r.parsed.results.size(), 1u);
   EXPECT_EQ(r.parsed.results[0].values.count("B/op"), 0u);
   EXPECT_EQ(r.parsed.results[0].values.count("allocs/op"), 0u);
@@ -113,7 +128,8 @@ TEST(BenchCalibration, FixedCountRunsExactlyThatMany) {
 
 TEST(BenchCalibration, DurationRunsAtLeastThatLong) {
   for (const char* name : {"LoopCount", "ClassicCount"}) {
-    const FixtureRun r = run_fixture(std::string("-bench '^Benchmark") + name + "$' -benchtime 1s -cpu 1");
+    const FixtureRun r =
+        run_fixture(std::string("-bench '^Benchmark") + name + "$' -benchtime 1s -cpu 1");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     ASSERT_EQ(r.parsed.results.size(), 1u) << r.out;
     const auto& res = r.parsed.results[0];
@@ -137,9 +153,9 @@ std::vector<std::string> names_of(const FixtureRun& r) {
 TEST(BenchNames, SubBenchmarksSpacesAndDuplicates) {
   const FixtureRun r = run_fixture("-bench '^BenchmarkNames$' -benchtime 1x -cpu 1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(names_of(r), (std::vector<std::string>{"BenchmarkNames/a_b", "BenchmarkNames/x",
-                                                    "BenchmarkNames/x#01",
-                                                    "BenchmarkNames/nested/deep"}));
+  EXPECT_EQ(names_of(r),
+            (std::vector<std::string>{"BenchmarkNames/a_b", "BenchmarkNames/x",
+                                      "BenchmarkNames/x#01", "BenchmarkNames/nested/deep"}));
 }
 
 TEST(BenchNames, SlashSeparatedFilterSelectsSubBenchmarks) {
@@ -155,7 +171,7 @@ TEST(BenchNames, SlashSeparatedFilterSelectsSubBenchmarks) {
 TEST(BenchNames, CpuListAddsSuffixesExceptForOne) {
   const FixtureRun r = run_fixture("-bench '^BenchmarkLoopCount$' -benchtime 1x -cpu 1,2,4");
   EXPECT_EQ(names_of(r), (std::vector<std::string>{"BenchmarkLoopCount", "BenchmarkLoopCount-2",
-                                                    "BenchmarkLoopCount-4"}));
+                                                   "BenchmarkLoopCount-4"}));
 }
 
 TEST(BenchNames, ListPrintsMatchingTopLevelNames) {
@@ -181,7 +197,8 @@ TEST(BenchOutput, HeaderAndMetricOrderAsGoPrintsThem) {
 
 TEST(BenchOutput, EveryLineIsStrictGoBenchmarkFormat) {
   // Every fixture benchmark but the crashing one, over two -cpu values.
-  const FixtureRun r = run_fixture("-bench '^Benchmark([^C]|C[^r])' -benchtime 3x -cpu 1,2 -count 2");
+  const FixtureRun r =
+      run_fixture("-bench '^Benchmark([^C]|C[^r])' -benchtime 3x -cpu 1,2 -count 2");
   EXPECT_EQ(r.exit_code, 1);  // BenchmarkFatal and BenchmarkThrows fail
   EXPECT_EQ(r.parsed.error, "") << r.out;
   EXPECT_EQ(r.parsed.status, "FAIL");
@@ -193,7 +210,8 @@ TEST(BenchOutput, EveryLineIsStrictGoBenchmarkFormat) {
 }
 
 TEST(BenchOutput, FailuresAreReportedAndTheRestStillRuns) {
-  const FixtureRun r = run_fixture("-bench '^Benchmark(Fatal|Throws|AllocNewInt)$' -benchtime 1x -cpu 1");
+  const FixtureRun r =
+      run_fixture("-bench '^Benchmark(Fatal|Throws|AllocNewInt)$' -benchtime 1x -cpu 1");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.parsed.error, "") << r.out;
   EXPECT_EQ(r.parsed.status, "FAIL");
@@ -250,12 +268,17 @@ TEST(BenchFlags, BadInputIsOneLineAndExit2) {
   } cases[] = {
       {"-nosuchflag", "bench_fixture: flag provided but not defined: -nosuchflag\n"},
       {"-bench '('", nullptr},
-      {"-benchtime abc", "bench_fixture: invalid value \"abc\" for flag -benchtime: invalid duration\n"},
+      {"-benchtime abc",
+       "bench_fixture: invalid value \"abc\" for flag -benchtime: invalid duration\n"},
       {"-benchtime 0x", "bench_fixture: invalid value \"0x\" for flag -benchtime: invalid count\n"},
-      {"-count 0", "bench_fixture: invalid value \"0\" for flag -count: must be a positive integer\n"},
-      {"-cpu 0", "bench_fixture: invalid value \"0\" for flag -cpu: each entry must be a positive integer\n"},
-      {"-cpu x", "bench_fixture: invalid value \"x\" for flag -cpu: each entry must be a positive integer\n"},
-      {"-benchmem=maybe", "bench_fixture: invalid value \"maybe\" for flag -benchmem: not a boolean\n"},
+      {"-count 0",
+       "bench_fixture: invalid value \"0\" for flag -count: must be a positive integer\n"},
+      {"-cpu 0",
+       "bench_fixture: invalid value \"0\" for flag -cpu: each entry must be a positive integer\n"},
+      {"-cpu x",
+       "bench_fixture: invalid value \"x\" for flag -cpu: each entry must be a positive integer\n"},
+      {"-benchmem=maybe",
+       "bench_fixture: invalid value \"maybe\" for flag -benchmem: not a boolean\n"},
       {"-count", "bench_fixture: flag needs an argument: -count\n"},
   };
   for (const auto& c : cases) {

@@ -28,8 +28,8 @@ TEST(BenchTime, ParsesGoDurationsAndCounts) {
 }
 
 TEST(BenchTime, RejectsBadInput) {
-  for (const char* text : {"", "abc", "1", "0s", "-1s", "x", "0x", "-5x", "1.2x", "1q", "..5s",
-                           "1s2"}) {
+  for (const char* text :
+       {"", "abc", "1", "0s", "-1s", "x", "0x", "-5x", "1.2x", "1q", "..5s", "1s2"}) {
     BenchTime bt;
     std::string error;
     EXPECT_FALSE(parse_benchtime(text, bt, error)) << text;
@@ -44,7 +44,8 @@ Options parse(std::vector<std::string> args, bool expect_ok = true) {
   for (auto& a : args) argv.push_back(a.data());
   Options o;
   std::string error;
-  EXPECT_EQ(parse_options(static_cast<int>(argv.size()), argv.data(), o, error), expect_ok) << error;
+  EXPECT_EQ(parse_options(static_cast<int>(argv.size()), argv.data(), o, error), expect_ok)
+      << error;
   return o;
 }
 
@@ -86,7 +87,8 @@ TEST(Options, BadFlagsFail) {
   // Go rejects nested repetition; deep repetition would blow up glibc's regcomp.
   parse({"-bench", "a**"}, false);
   parse({"-bench", "a+++++++++++++++++++++++++++++"}, false);
-  parse({"-bench", "((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"});  // Go accepts it; RE2 runs it linearly
+  parse({"-bench",
+         "((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"});  // Go accepts it; RE2 runs it linearly
   parse({"-bench", "(a{1000}){1000}"}, false);
   // Counts are digits only: "1e2221" is not an exponent (the fuzzer found
   // that std::stod threw out_of_range here). As in Go, a brace that does
@@ -94,7 +96,7 @@ TEST(Options, BadFlagsFail) {
   parse({"-bench", "a{1e2221}"});
   parse({"-bench", "(a{99999999999}){2}"}, false);
   parse({"-bench", "(a{100}){100}"}, false);  // Go: nested counts over 1000
-  parse({"-bench", "Copy\\d+/size=\\w+"});     // Go's escapes work
+  parse({"-bench", "Copy\\d+/size=\\w+"});    // Go's escapes work
   parse({"-bench", "Foo*?"});
   parse({"-bench", "Alloc(New|Cal)+/size=[0-9]{1,3}$"});
   parse({"-bench", "[*+]+"});

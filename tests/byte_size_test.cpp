@@ -31,8 +31,8 @@ TEST(ByteSize, BothGrammars) {
 }
 
 TEST(ByteSize, WhatIsNotASize) {
-  for (const char* bad : {"", "K", "KiB", "-5", "+5", "1.5", " 1", "1 ", "1T", "2TiB", "1Ki", "1KiBB",
-                          "1kib", "1BB", "18446744073709551616", "17179869184G", "0x10"}) {
+  for (const char* bad : {"", "K", "KiB", "-5", "+5", "1.5", " 1", "1 ", "1T", "2TiB", "1Ki",
+                          "1KiBB", "1kib", "1BB", "18446744073709551616", "17179869184G", "0x10"}) {
     std::uint64_t n = 7;
     EXPECT_FALSE(parse_byte_size(bad, n)) << bad;
     EXPECT_EQ(n, 7u) << bad;
@@ -51,8 +51,8 @@ TEST(ByteSize, FormatIsExactAndReadsBack) {
   EXPECT_EQ(format_byte_size(3 << 19), "1536KiB");
   EXPECT_EQ(format_byte_size(32u << 20), "32MiB");
   EXPECT_EQ(format_byte_size(std::uint64_t{1} << 30), "1GiB");
-  for (const std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1023}, std::uint64_t{1} << 40,
-                                std::uint64_t{3} << 20, UINT64_MAX}) {
+  for (const std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1023},
+                                std::uint64_t{1} << 40, std::uint64_t{3} << 20, UINT64_MAX}) {
     std::uint64_t back = 1;
     ASSERT_TRUE(parse_byte_size(format_byte_size(n), back)) << n;
     EXPECT_EQ(back, n);

@@ -51,24 +51,25 @@ TEST_F(CliFlags, LabNamesTheFlagOfABadDirectory) {
   write_file(dir_ + "/file", "x");
   CommandResult r = cli("lab --list --cpuprofile " + dir_ + "/file/prof merge");
   EXPECT_EQ(r.code, 2);
-  r = cli("lab merge --count 1 --benchtime 1x --cpuprofile " + dir_ + "/file/prof -o " + dir_ + "/out");
+  r = cli("lab merge --count 1 --benchtime 1x --cpuprofile " + dir_ + "/file/prof -o " + dir_ +
+          "/out");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "zerolab lab: flag -cpuprofile: cannot use directory " + dir_ + "/file/prof: " + dir_ +
-                       "/file is not a directory\n");
+  EXPECT_EQ(r.err, "zerolab lab: flag -cpuprofile: cannot use directory " + dir_ +
+                       "/file/prof: " + dir_ + "/file is not a directory\n");
   r = cli("lab merge --count 1 --benchtime 1x -o " + dir_ + "/file/out");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(),
-            "zerolab lab: flag -o: cannot use directory " + dir_ + "/file/out: " + dir_ + "/file is not a directory");
+  EXPECT_EQ(r.first_err_line(), "zerolab lab: flag -o: cannot use directory " + dir_ +
+                                    "/file/out: " + dir_ + "/file is not a directory");
 }
 
 // C: usage asked for is stdout and exit 0, with nothing on stderr.
 TEST_F(CliFlags, UsageAskedForIsStdoutAndExit0) {
   const std::pair<std::string, std::string> cases[] = {
-      {"compare -h", "Usage: zerolab compare "},   {"compare --help", "Usage: zerolab compare "},
-      {"table -h", "Usage: zerolab table "},       {"lab --help", "Usage: zerolab lab"},
-      {"waste -h", "Usage: zerolab waste "},       {"history -help", "Usage: zerolab history"},
-      {"store list -h", "Usage: zerolab store "},  {"--help", "usage: zerolab <command>"},
-      {"-h", "usage: zerolab <command>"},          {"help", "usage: zerolab <command>"},
+      {"compare -h", "Usage: zerolab compare "},  {"compare --help", "Usage: zerolab compare "},
+      {"table -h", "Usage: zerolab table "},      {"lab --help", "Usage: zerolab lab"},
+      {"waste -h", "Usage: zerolab waste "},      {"history -help", "Usage: zerolab history"},
+      {"store list -h", "Usage: zerolab store "}, {"--help", "usage: zerolab <command>"},
+      {"-h", "usage: zerolab <command>"},         {"help", "usage: zerolab <command>"},
       {"version -h", "usage: zerolab version"},
   };
   for (const auto& [args, starts] : cases) {
@@ -121,7 +122,8 @@ TEST_F(CliFlags, MistakesAreStderrAndExit2) {
 TEST_F(CliFlags, CountAndBenchtimeRefuseSpacesAlike) {
   CommandResult r = bench("-count ' 2'");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "bench_fixture: invalid value \" 2\" for flag -count: must be a positive integer\n");
+  EXPECT_EQ(r.err,
+            "bench_fixture: invalid value \" 2\" for flag -count: must be a positive integer\n");
   r = bench("-benchtime ' 1ms'");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "bench_fixture: invalid value \" 1ms\" for flag -benchtime: invalid duration\n");
@@ -133,7 +135,8 @@ TEST_F(CliFlags, AHugeFlagValueIsShownOnceAndCut) {
   const CommandResult r = bench("-bench '" + pattern + "'");
   EXPECT_EQ(r.code, 2);
   EXPECT_LT(r.err.size(), 1000U) << r.err.size();
-  EXPECT_EQ(r.err.rfind("bench_fixture: invalid value \"(" + std::string(127, 'a') + "...", 0), 0U) << r.err;
+  EXPECT_EQ(r.err.rfind("bench_fixture: invalid value \"(" + std::string(127, 'a') + "...", 0), 0U)
+      << r.err;
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1);
 }
 
@@ -141,7 +144,9 @@ TEST_F(CliFlags, AHugeFlagValueIsShownOnceAndCut) {
 TEST_F(CliFlags, BenchMatchingNothingWarns) {
   const CommandResult r = bench("-bench NoSuchBenchmark");
   EXPECT_EQ(r.code, 0);
-  EXPECT_EQ(r.err, "bench_fixture: warning: no benchmarks to run (-bench \"NoSuchBenchmark\" matches none)\n");
+  EXPECT_EQ(
+      r.err,
+      "bench_fixture: warning: no benchmarks to run (-bench \"NoSuchBenchmark\" matches none)\n");
 }
 
 // A1: -filter nesting is bounded at 1000 (as Go bounds its parsers): exit 2
@@ -150,22 +155,28 @@ TEST_F(CliFlags, FilterNestingIsBoundedWithThePosition) {
   const std::string dashes = std::string(10000, '-') + ".name:a";
   CommandResult r = cli("compare -filter '" + dashes + "' " + old_);
   EXPECT_EQ(r.code, 2) << r.err.substr(0, 200);
-  EXPECT_EQ(r.err, "benchstat: parsing -filter: syntax error: expression nests deeper than 1000\n\t" + dashes +
-                       "\n\t" + std::string(1000, ' ') + "^\n");
+  EXPECT_EQ(r.err,
+            "benchstat: parsing -filter: syntax error: expression nests deeper than 1000\n\t" +
+                dashes + "\n\t" + std::string(1000, ' ') + "^\n");
   const std::string parens = std::string(20000, '(') + ".name:a" + std::string(20000, ')');
   r = cli("compare -filter '" + parens + "' " + old_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(), "benchstat: parsing -filter: syntax error: expression nests deeper than 1000");
-  const std::string regexp = ".name:/" + std::string(20000, '(') + "a" + std::string(20000, ')') + "/";
+  EXPECT_EQ(r.first_err_line(),
+            "benchstat: parsing -filter: syntax error: expression nests deeper than 1000");
+  const std::string regexp =
+      ".name:/" + std::string(20000, '(') + "a" + std::string(20000, ')') + "/";
   r = cli("compare -filter '" + regexp + "' " + old_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err.rfind("benchstat: parsing -filter: syntax error: error parsing regexp: expression nests too "
-                        "deeply: `(((",
-                        0),
-            0U)
+  EXPECT_EQ(
+      r.err.rfind(
+          "benchstat: parsing -filter: syntax error: error parsing regexp: expression nests too "
+          "deeply: `(((",
+          0),
+      0U)
       << r.err.substr(0, 200);
   // 1000 levels are still a filter.
-  r = cli("compare -filter '" + std::string(1000, '(') + ".name:/./" + std::string(1000, ')') + "' " + old_);
+  r = cli("compare -filter '" + std::string(1000, '(') + ".name:/./" + std::string(1000, ')') +
+          "' " + old_);
   EXPECT_EQ(r.code, 0) << r.err.substr(0, 200);
 }
 

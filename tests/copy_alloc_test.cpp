@@ -63,7 +63,8 @@ TEST(CopyAllocations, PreparedPairs) {
   expect_zero_allocs(run_fixed([&](B& b) {
     for (std::int64_t i = 0; i < b.n(); ++i) {
       if (!rewind() || copy_fd(to_file).bytes != data.size()) b.fatal("prepared file copy failed");
-      if (!rewind() || copy_fd(to_socket).bytes != data.size()) b.fatal("prepared to socket failed");
+      if (!rewind() || copy_fd(to_socket).bytes != data.size())
+        b.fatal("prepared to socket failed");
       CopyOptions o;
       o.max_bytes = data.size();
       if (copy_fd(from_socket, o).bytes != data.size()) b.fatal("prepared socket copy failed");

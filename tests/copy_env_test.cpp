@@ -72,9 +72,10 @@ TEST(CopyEnvironment, UnknownValuesAreNamed) {
 
 // The CLI: one warning line naming both, then the command's own output.
 TEST(CopyEnvironment, TheCliWarnsOnce) {
-  const std::string line = std::string("env -u ZEROLAB_ZERO_ISA -u ZEROLAB_ZERO_STOSB -u ZEROLAB_ZERO_NT "
-                                       "-u ZEROLAB_ZERO_CALIBRATE ZEROLAB_COPY_LEARN=false "
-                                       "ZEROLAB_COPY_SMALL_FILE=fast ") +
+  const std::string line = std::string(
+                               "env -u ZEROLAB_ZERO_ISA -u ZEROLAB_ZERO_STOSB -u ZEROLAB_ZERO_NT "
+                               "-u ZEROLAB_ZERO_CALIBRATE ZEROLAB_COPY_LEARN=false "
+                               "ZEROLAB_COPY_SMALL_FILE=fast ") +
                            ZEROLAB_CLI + " version 2>&1 >/dev/null";
   FILE* p = popen(line.c_str(), "r");
   ASSERT_NE(p, nullptr);

@@ -205,9 +205,10 @@ std::string full_filesystem_checks(const std::string& dir, const FileSources& fi
     struct stat st {};
     fstat(out, &st);
     const std::string got = pread_all(out);
-    const std::string want = source == 2 ? std::string(got.size(), '\0') : data.substr(0, got.size());
-    const std::string label = "source " + std::to_string(source) + " (" +
-                              std::string(to_string(r.path)) + "): ";
+    const std::string want =
+        source == 2 ? std::string(got.size(), '\0') : data.substr(0, got.size());
+    const std::string label =
+        "source " + std::to_string(source) + " (" + std::string(to_string(r.path)) + "): ";
     if (r.error.value() != expected_error) failures += label + "error " + r.message + "; ";
     if (r.bytes != static_cast<std::uint64_t>(st.st_size)) {
       failures += label + "bytes " + std::to_string(r.bytes) + " != file size " +
@@ -248,7 +249,8 @@ TEST(CopyFaults, FullFilesystemStopsWithTheBytesWritten) {
     rmdir(dir);
     return "tmpfs of 256 KiB in a private mount namespace (ENOSPC)";
   });
-  std::printf("full filesystem test ran with: %s\n", ran.empty() ? "nothing (skipped)" : ran.c_str());
+  std::printf("full filesystem test ran with: %s\n",
+              ran.empty() ? "nothing (skipped)" : ran.c_str());
   if (ran.empty()) GTEST_SKIP() << "no private mount namespace for a tmpfs here";
   RecordProperty("full_filesystem", ran);
 }
@@ -289,14 +291,16 @@ TEST(CopyFaults, AForkedChildsFailedSpliceLeavesTheParentsCopiesExact) {
   };
   const auto [first, first_got] = copy_into("parent0");
   ASSERT_FALSE(first.error) << first.message;
-  if (first.path != CopyPath::kSplice) GTEST_SKIP() << "memfd → /tmp took " << to_string(first.path);
+  if (first.path != CopyPath::kSplice)
+    GTEST_SKIP() << "memfd → /tmp took " << to_string(first.path);
   ASSERT_EQ(first_got, data);  // and the thread's pipe is cached, clean
 
   run_in_child([&](std::string& failures) -> std::string {
     if (!limit_file_size(256 << 10)) failures = "setrlimit(RLIMIT_FSIZE) failed";
     const auto [r, got] = copy_into("child");
     if (r.error.value() != EFBIG) failures += "child: " + r.message;
-    if (r.bytes != got.size() || got != data.substr(0, got.size())) failures += "child: bytes differ";
+    if (r.bytes != got.size() || got != data.substr(0, got.size()))
+      failures += "child: bytes differ";
     return "a splice stopped by RLIMIT_FSIZE";
   });
 

@@ -22,25 +22,38 @@ enum class Dst { kFile, kPipe, kTcp, kUnix, kMemfd };
 
 const char* name(Src s) {
   switch (s) {
-    case Src::kDisk: return "disk";
-    case Src::kTmpfs: return "tmpfs";
-    case Src::kPipe: return "pipe";
-    case Src::kTcp: return "tcp";
-    case Src::kUnix: return "unix";
-    case Src::kMemfd: return "memfd";
-    case Src::kProc: return "proc";
-    case Src::kDevZero: return "devzero";
+    case Src::kDisk:
+      return "disk";
+    case Src::kTmpfs:
+      return "tmpfs";
+    case Src::kPipe:
+      return "pipe";
+    case Src::kTcp:
+      return "tcp";
+    case Src::kUnix:
+      return "unix";
+    case Src::kMemfd:
+      return "memfd";
+    case Src::kProc:
+      return "proc";
+    case Src::kDevZero:
+      return "devzero";
   }
   return "?";
 }
 
 const char* name(Dst d) {
   switch (d) {
-    case Dst::kFile: return "file";
-    case Dst::kPipe: return "pipe";
-    case Dst::kTcp: return "tcp";
-    case Dst::kUnix: return "unix";
-    case Dst::kMemfd: return "memfd";
+    case Dst::kFile:
+      return "file";
+    case Dst::kPipe:
+      return "pipe";
+    case Dst::kTcp:
+      return "tcp";
+    case Dst::kUnix:
+      return "unix";
+    case Dst::kMemfd:
+      return "memfd";
   }
   return "?";
 }
@@ -194,14 +207,14 @@ TEST_P(CopyIntegrity, DestinationGetsExactlyTheSourceBytes) {
 }
 
 std::string pair_name(const ::testing::TestParamInfo<Pair>& info) {
-  return std::string(name(std::get<0>(info.param))) + "_to_" + name(std::get<1>(info.param)) +
-         "_" + std::to_string(std::get<2>(info.param));
+  return std::string(name(std::get<0>(info.param))) + "_to_" + name(std::get<1>(info.param)) + "_" +
+         std::to_string(std::get<2>(info.param));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     AllPairs, CopyIntegrity,
-    ::testing::Combine(::testing::Values(Src::kDisk, Src::kTmpfs, Src::kPipe, Src::kTcp,
-                                         Src::kUnix, Src::kMemfd, Src::kProc, Src::kDevZero),
+    ::testing::Combine(::testing::Values(Src::kDisk, Src::kTmpfs, Src::kPipe, Src::kTcp, Src::kUnix,
+                                         Src::kMemfd, Src::kProc, Src::kDevZero),
                        ::testing::Values(Dst::kFile, Dst::kPipe, Dst::kTcp, Dst::kUnix,
                                          Dst::kMemfd),
                        ::testing::Values(std::size_t{0}, std::size_t{1}, std::size_t{4095},

@@ -13,9 +13,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <utility>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "copy_test_util.hpp"
@@ -33,13 +33,12 @@ TEST(PickCandidate, TheRuleStaysUnlessAnotherIsFasterByTheBar) {
     int want;
   };
   const Case cases[] = {
-      {{1.0, 0.96}, 0},         // 4% faster: under the bar
-      {{1.0, 0.95}, 1},         // exactly the bar
-      {{1.0, 0.50, 0.40}, 2},   // the fastest, not the first that passes
-      {{1.0, 1.20, 2.00}, 0},   // the rule is fastest
-      {{1.0, -1, 0.90}, 2},     // an incomplete candidate cannot win
-      {{1.0, -1, -1}, 0},
-      {{1.0}, 0},
+      {{1.0, 0.96}, 0},        // 4% faster: under the bar
+      {{1.0, 0.95}, 1},        // exactly the bar
+      {{1.0, 0.50, 0.40}, 2},  // the fastest, not the first that passes
+      {{1.0, 1.20, 2.00}, 0},  // the rule is fastest
+      {{1.0, -1, 0.90}, 2},    // an incomplete candidate cannot win
+      {{1.0, -1, -1}, 0},     {{1.0}, 0},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(io::pick_candidate(c.medians.data(), static_cast<int>(c.medians.size()), 0.95),

@@ -83,7 +83,8 @@ TEST(CopyPrepared, ARefusedPairSaysWhyAsTheOneShotCallDoes) {
       {-1, out, EBADF, "source fd -1: "},
       {in, 9999, EBADF, "destination fd 9999: "},
       {dir, out, EISDIR, "source fd " + std::to_string(dir) + " is a directory"},
-      {write_only, out, EBADF, "source fd " + std::to_string(write_only) + " is not open for reading"},
+      {write_only, out, EBADF,
+       "source fd " + std::to_string(write_only) + " is not open for reading"},
       {in, read_only, EBADF,
        "destination fd " + std::to_string(read_only) + " is not open for writing"},
   };

@@ -20,7 +20,9 @@ namespace zerolab::copy_test {
 namespace {
 
 std::atomic<int> g_interruptions{0};
-extern "C" void count_signal(int) { g_interruptions.fetch_add(1, std::memory_order_relaxed); }
+extern "C" void count_signal(int) {
+  g_interruptions.fetch_add(1, std::memory_order_relaxed);
+}
 
 // Sends SIGUSR1 to `target` every 50 µs until destroyed.
 class Interrupter {

@@ -4,8 +4,8 @@
 // same bytes and guarantees either way (copy_plan.hpp, kSpliceFileFrom).
 //
 // Example: build/release/tests/copy_splice_file_test
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,10 +19,10 @@
 
 namespace {
 
+using zerolab::copy_fd;
 using zerolab::CopyOptions;
 using zerolab::CopyPath;
 using zerolab::CopyResult;
-using zerolab::copy_fd;
 using zerolab::io::kSpliceFileFrom;
 using namespace zerolab::copy_test;
 
@@ -55,8 +55,9 @@ TEST(CopySpliceFile, TheSizeAndTheFilesystemChooseThePath) {
     TempDir dir(base.c_str());
     const int src = create_file(dir.file("src"), data);
     ASSERT_GE(src, 0) << base;
-    for (const std::uint64_t max : {std::uint64_t{kSpliceFileFrom - 1}, std::uint64_t{kSpliceFileFrom},
-                                    std::uint64_t{CopyOptions::kNoLimit}}) {
+    for (const std::uint64_t max :
+         {std::uint64_t{kSpliceFileFrom - 1}, std::uint64_t{kSpliceFileFrom},
+          std::uint64_t{CopyOptions::kNoLimit}}) {
       const int dst = create_file(dir.file("dst"), "");
       lseek(src, 0, SEEK_SET);
       CopyOptions o;

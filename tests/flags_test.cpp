@@ -47,7 +47,8 @@ Parsed parse(std::vector<std::string> args, bool interspersed = false) {
 }
 
 TEST(GoFlags, OneOrTwoDashesEqualsOrNextArgument) {
-  for (const auto& args : {std::vector<std::string>{"-s", "x"}, {"--s", "x"}, {"-s=x"}, {"--s=x"}}) {
+  for (const auto& args :
+       {std::vector<std::string>{"-s", "x"}, {"--s", "x"}, {"-s=x"}, {"--s=x"}}) {
     const Parsed p = parse(args);
     EXPECT_EQ(p.outcome, FlagSet::Outcome::kParsed);
     EXPECT_EQ(p.s, "x");
@@ -112,7 +113,8 @@ TEST(GoFlags, GoMessages) {
     EXPECT_EQ(p.error, message);
   }
   // Input in a message is escaped: one line, whatever the argument holds.
-  EXPECT_EQ(parse({std::string("-a\nb\r\x1b[K")}).error, "flag provided but not defined: -\"a\\nb\\r\\x1b[K\"");
+  EXPECT_EQ(parse({std::string("-a\nb\r\x1b[K")}).error,
+            "flag provided but not defined: -\"a\\nb\\r\\x1b[K\"");
 }
 
 TEST(GoFlags, TestDotPrefixIsAccepted) {
@@ -131,7 +133,8 @@ TEST(QuoteText, EscapesControlBytesAndCutsLongInput) {
   EXPECT_EQ(quote_text(std::string("x\0y", 3)), "\"x\\x00y\"");
   EXPECT_EQ(quote_text("\xff"), "\"\\xff\"");
   const std::string long_text = std::string(5000, 'a') + std::string(5000, 'b');
-  EXPECT_EQ(quote_text(long_text), "\"" + std::string(128, 'a') + "..." + std::string(128, 'b') + "\"");
+  EXPECT_EQ(quote_text(long_text),
+            "\"" + std::string(128, 'a') + "..." + std::string(128, 'b') + "\"");
   EXPECT_EQ(shown_text("main.txt"), "main.txt");
   EXPECT_EQ(shown_text("a b"), "\"a b\"");
   EXPECT_EQ(shown_text(""), "\"\"");

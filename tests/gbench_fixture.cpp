@@ -22,7 +22,9 @@ namespace {
 // benchmark::DoNotOptimize(T&) on a pointer: with 1.7.1's "+m,r" asm
 // constraint, GCC 12 at -O1 (the ASan preset) freed a wrong address in
 // BM_Arg.
-inline void escape(const void* p) { asm volatile("" : : "r"(p) : "memory"); }
+inline void escape(const void* p) {
+  asm volatile("" : : "r"(p) : "memory");
+}
 
 void BM_ThreeNews(benchmark::State& state) {
   for (auto _ : state) {

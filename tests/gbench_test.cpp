@@ -87,11 +87,13 @@ std::vector<Fields> all_benchmarks(const std::string& json) {
     if (line.find("\"benchmarks\"") != std::string::npos) inside = true;
     const std::size_t open = line.find_first_not_of(' ');
     const std::size_t colon = line.find("\": ");
-    if (!inside || open == std::string::npos || line[open] != '"' || colon == std::string::npos) continue;
+    if (!inside || open == std::string::npos || line[open] != '"' || colon == std::string::npos)
+      continue;
     const std::string key = line.substr(open + 1, colon - open - 1);
     std::string value = line.substr(colon + 3);
     if (!value.empty() && value.back() == ',') value.pop_back();
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+      value = value.substr(1, value.size() - 2);
     if (key == "name") out.emplace_back();
     if (!out.empty()) out.back()[key] = value;
   }
@@ -198,11 +200,11 @@ bool exact_mode(const std::string& json, const std::map<std::string, Fields>& b)
   return false;
 }
 
-#define SKIP_UNLESS_EXACT(json, b)                                                             \
-  if (exact_mode(json, b)) {                                                                   \
-  } else                                                                                       \
-    GTEST_SKIP() << "this build cannot see allocations' callers (TSan), so Google "          \
-                    "Benchmark's own allocations during the memory pass are counted too; "    \
+#define SKIP_UNLESS_EXACT(json, b)                                                         \
+  if (exact_mode(json, b)) {                                                               \
+  } else                                                                                   \
+    GTEST_SKIP() << "this build cannot see allocations' callers (TSan), so Google "        \
+                    "Benchmark's own allocations during the memory pass are counted too; " \
                     "the exact figures need the normal or the ASan build"
 
 TEST(Gbench, JsonReportsExactAllocations) {
@@ -263,7 +265,8 @@ TEST(Gbench, ConsoleRowsShowMemoryColumns) {
 // memory results; run_main's reporters (display and --benchmark_out) hand
 // on the copies the manager kept, so every repetition has its figures.
 TEST(Gbench, EveryRepetitionKeepsItsFigures) {
-  const std::string flags = kRunFlags + " --benchmark_filter='^BM_ThreeNews$' --benchmark_repetitions=4";
+  const std::string flags =
+      kRunFlags + " --benchmark_filter='^BM_ThreeNews$' --benchmark_repetitions=4";
   const Output display = run(kFixture + flags + " --benchmark_format=json");
   const auto [console, file] = run_with_json_file(kFixture + flags + " --benchmark_color=false");
   ASSERT_EQ(display.status, 0);
@@ -297,7 +300,8 @@ TEST(Gbench, StatReaderTurnsFiguresIntoPerOpUnits) {
   std::map<std::string, std::map<std::string, double>> got;
   while (reader.next()) {
     ASSERT_EQ(reader.kind(), zerolab::stat::RecordKind::kResult) << reader.syntax_error().message;
-    for (const auto& m : reader.result().result.metrics) got[reader.result().result.name][m.unit] = m.value;
+    for (const auto& m : reader.result().result.metrics)
+      got[reader.result().result.name][m.unit] = m.value;
   }
   ASSERT_EQ(got.size(), 4u);
   for (const char* name : {kThree, kThreeThreads}) {
@@ -327,7 +331,8 @@ TEST(Gbench, CompareShowsAllocsAndBytesPerOp) {
   const std::string text = read_file(json);
   const auto b = benchmarks_of(text);
   // Run where the file is, so the table's column is named "gb.json".
-  const Output c = run("cd " + dir.string() + " && " + std::string(ZEROLAB_CLI) + " compare gb.json");
+  const Output c =
+      run("cd " + dir.string() + " && " + std::string(ZEROLAB_CLI) + " compare gb.json");
   fs::remove_all(dir);
   ASSERT_EQ(c.status, 0) << c.out;
   SKIP_UNLESS_EXACT(text, b);
@@ -360,7 +365,8 @@ TEST(Gbench, CompareShowsAllocsAndBytesPerOp) {
 // MemoryManager::Result's constructor names this constant, which Debian's
 // libbenchmark.so defines but does not export; Google Benchmark only ever
 // constructs Results inside the library. The hand-made ones below need it.
-const std::int64_t benchmark::MemoryManager::TombstoneValue = std::numeric_limits<std::int64_t>::max();
+const std::int64_t benchmark::MemoryManager::TombstoneValue =
+    std::numeric_limits<std::int64_t>::max();
 
 namespace {
 
@@ -422,7 +428,8 @@ TEST(GbenchFigures, ReporterAppendsColumnsToConsoleRowsOnly) {
   r.total_allocated_bytes = 128;
   r.max_bytes_used = 8;
   r.net_heap_growth = 0;
-  const std::vector<benchmark::BenchmarkReporter::Run> runs = {make_run(&r, 1000, 1, 1), make_run(nullptr, 1000, 1, 0)};
+  const std::vector<benchmark::BenchmarkReporter::Run> runs = {make_run(&r, 1000, 1, 1),
+                                                               make_run(nullptr, 1000, 1, 0)};
   benchmark::BenchmarkReporter::Context context;
   context.name_field_width = 10;  // set by Google Benchmark's runner, not by Context()
   std::ostringstream out;
@@ -435,7 +442,8 @@ TEST(GbenchFigures, ReporterAppendsColumnsToConsoleRowsOnly) {
   console.ReportRuns(runs);
   const std::vector<std::string> rows = rows_of(out.str(), "BM_Made");
   ASSERT_EQ(rows.size(), 2u) << out.str();
-  EXPECT_TRUE(ends_with(rows[0], " 1000          8 B/op          1 allocs/op          8 max-B")) << rows[0];
+  EXPECT_TRUE(ends_with(rows[0], " 1000          8 B/op          1 allocs/op          8 max-B"))
+      << rows[0];
   EXPECT_TRUE(ends_with(rows[1], " 1000")) << rows[1];
   EXPECT_EQ(out.str().rfind("-----", 0), 0u) << out.str();  // the header is Google Benchmark's
 

@@ -92,8 +92,9 @@ inline ParsedOutput parse_go_output(const std::string& text) {
       continue;
     }
     const auto colon = line.find(':');
-    if (colon != std::string::npos && colon > 0 && !std::isupper(static_cast<unsigned char>(line[0])) &&
-        line.find_first_of(" \t") > colon && colon + 1 < line.size() && line[colon + 1] == ' ') {
+    if (colon != std::string::npos && colon > 0 &&
+        !std::isupper(static_cast<unsigned char>(line[0])) && line.find_first_of(" \t") > colon &&
+        colon + 1 < line.size() && line[colon + 1] == ' ') {
       out.config[line.substr(0, colon)] = line.substr(colon + 2);
       continue;
     }

@@ -41,16 +41,20 @@ void write_file(const std::string& path, const std::string& text) {
   out << text;
 }
 
-std::string temp_dir() { return lab_test_util::temp_dir("zerolab_baseline_test"); }
+std::string temp_dir() {
+  return lab_test_util::temp_dir("zerolab_baseline_test");
+}
 
 std::vector<std::string> entries(const std::string& dir) {
   std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename());
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename());
   std::sort(names.begin(), names.end());
   return names;
 }
 
-std::string replace_line(const std::string& text, const std::string& prefix, const std::string& line) {
+std::string replace_line(const std::string& text, const std::string& prefix,
+                         const std::string& line) {
   const auto at = text.find("\n" + prefix);
   if (at == std::string::npos) throw std::runtime_error("no line " + prefix);
   const auto end = text.find('\n', at + 1);
@@ -82,7 +86,8 @@ struct LabRun {
 
 // One lab run of `experiments` (6 runs of 100 iterations each).
 LabRun run(const std::vector<const Experiment*>& experiments, const Baseline* baseline = nullptr,
-        double fail_percent = -1, const std::string& save_dir = "", const std::string& save_name = "") {
+           double fail_percent = -1, const std::string& save_dir = "",
+           const std::string& save_name = "") {
   LabSettings s;
   s.experiments = experiments;
   s.count = 6;
@@ -135,14 +140,17 @@ TEST(LabBaselineName, OnePathComponentOfSafeCharacters) {
       {"", "invalid baseline name \"\": empty"},
       {".", "invalid baseline name \".\": not a name"},
       {"..", "invalid baseline name \"..\": not a name"},
-      {"a/b", "invalid baseline name \"a/b\": use only letters, digits, '.', '_' and '-' (one path "
-              "component)"},
-      {"x+tmp.1", "invalid baseline name \"x+tmp.1\": use only letters, digits, '.', '_' and '-' "
-                  "(one path component)"},
-      {"a\nb", "invalid baseline name \"a\\nb\": use only letters, digits, '.', '_' and '-' (one path "
-               "component)"},
-      {std::string(201, 'n'), "invalid baseline name \"" + std::string(201, 'n') +
-                                  "\": longer than 200 bytes"},
+      {"a/b",
+       "invalid baseline name \"a/b\": use only letters, digits, '.', '_' and '-' (one path "
+       "component)"},
+      {"x+tmp.1",
+       "invalid baseline name \"x+tmp.1\": use only letters, digits, '.', '_' and '-' "
+       "(one path component)"},
+      {"a\nb",
+       "invalid baseline name \"a\\nb\": use only letters, digits, '.', '_' and '-' (one path "
+       "component)"},
+      {std::string(201, 'n'),
+       "invalid baseline name \"" + std::string(201, 'n') + "\": longer than 200 bytes"},
   };
   for (const auto& [name, message] : bad) {
     error.clear();
@@ -150,7 +158,6 @@ TEST(LabBaselineName, OnePathComponentOfSafeCharacters) {
     EXPECT_EQ(error, message);
   }
 }
-
 
 // ---- save, load, compare ---------------------------------------------------------------
 
@@ -213,14 +220,15 @@ TEST(LabBaseline, SaveThenCompareRoundTrip) {
   EXPECT_EQ(same.code, 0) << same.err;
   EXPECT_EQ(baseline_lines(same.err), "");
   const auto summary = same.out.find("1 seed claims — Go here: 0 replicate");
-  const auto section = same.out.find("\nbaseline base (" + dir + "/base, recorded " + b.record.date +
-                                     ") vs this-run:\n\nwidgets:\npkg: zerolab/lab/widgets\n");
+  const auto section =
+      same.out.find("\nbaseline base (" + dir + "/base, recorded " + b.record.date +
+                    ") vs this-run:\n\nwidgets:\npkg: zerolab/lab/widgets\n");
   ASSERT_NE(section, std::string::npos) << same.out;
   EXPECT_LT(summary, section);
   EXPECT_NE(same.out.find(kWidgetsSame, section), std::string::npos) << same.out;
   const std::string report = read_file(same.dir + "/report.md");
-  EXPECT_NE(report.find("\n## Baseline base\n\nThis run (`this-run`) against baseline `base` (`" + dir +
-                        "/base`), recorded " + b.record.date +
+  EXPECT_NE(report.find("\n## Baseline base\n\nThis run (`this-run`) against baseline `base` (`" +
+                        dir + "/base`), recorded " + b.record.date +
                         " by `test` (6 runs, benchtime 100x). The tables are `zerolab compare "
                         "base=<baseline> this-run=<this run>`'s, with the machine's "
                         "config lines ignored.\n\n### widgets\n\n- pkg: zerolab/lab/widgets\n"),
@@ -230,8 +238,9 @@ TEST(LabBaseline, SaveThenCompareRoundTrip) {
                         "| Widgets | 1.000 ± 0% | 1.000 ± 0% | ~ (p=1.000 n=6) ¹ |\n"),
             std::string::npos)
       << report;
-  EXPECT_TRUE(report.ends_with("\n### Regressions\n\nNo statistically significant regression worse "
-                               "than 1000%.\n"))
+  EXPECT_TRUE(
+      report.ends_with("\n### Regressions\n\nNo statistically significant regression worse "
+                       "than 1000%.\n"))
       << report;
 }
 
@@ -254,10 +263,11 @@ TEST(LabBaseline, GateExitsThreeOnARegressionAndKeepsTheBaseline) {
   EXPECT_NE(gated.out.find(kWidgetsWorse), std::string::npos) << gated.out;
   EXPECT_EQ(read_file(dir + "/base/manifest"), manifest);
   EXPECT_EQ(read_file(dir + "/base/widgets.txt"), results);
-  EXPECT_TRUE(read_file(gated.dir + "/report.md")
-                  .ends_with("\n### Regressions\n\nStatistically significant regressions worse than "
-                             "1000% (--fail-on-regression: exit 3):\n\n- widgets: Widgets widgets/op "
-                             "+9900.00% (p=0.002 n=6) base -&gt; this-run\n"));
+  EXPECT_TRUE(
+      read_file(gated.dir + "/report.md")
+          .ends_with("\n### Regressions\n\nStatistically significant regressions worse than "
+                     "1000% (--fail-on-regression: exit 3):\n\n- widgets: Widgets widgets/op "
+                     "+9900.00% (p=0.002 n=6) base -&gt; this-run\n"));
 
   // Under the threshold: 0.
   const LabRun lenient = run({&e}, &b, 10000);
@@ -276,9 +286,10 @@ TEST(LabBaseline, GateExitsThreeOnARegressionAndKeepsTheBaseline) {
   EXPECT_NE(ungated_report.find("\n### Regressions\n\nStatistically significant regressions:\n\n"),
             std::string::npos)
       << ungated_report;
-  EXPECT_NE(ungated_report.find("\n- widgets: Widgets widgets/op +9900.00% (p=0.002 n=6) base -&gt; "
-                                "this-run\n"),
-            std::string::npos)
+  EXPECT_NE(
+      ungated_report.find("\n- widgets: Widgets widgets/op +9900.00% (p=0.002 n=6) base -&gt; "
+                          "this-run\n"),
+      std::string::npos)
       << ungated_report;
   EXPECT_EQ(entries(dir), (std::vector<std::string>{"base"}));
   EXPECT_EQ(read_file(dir + "/base/widgets.txt"), read_file(ungated.dir + "/widgets.txt"));
@@ -293,7 +304,8 @@ TEST(LabBaseline, MissingBaselineNamesThePath) {
   EXPECT_EQ(error, "baseline \"nosuch\" not found: " + dir + "/nosuch does not exist");
   ASSERT_EQ(::mkdir((dir + "/empty").c_str(), 0777), 0);
   EXPECT_FALSE(load_baseline(dir, "empty", {"widgets"}, b, error));
-  EXPECT_EQ(error, dir + "/empty/manifest: no such file (not a baseline saved by zerolab lab --save)");
+  EXPECT_EQ(error,
+            dir + "/empty/manifest: no such file (not a baseline saved by zerolab lab --save)");
   write_file(dir + "/plain", "x");
   EXPECT_FALSE(load_baseline(dir, "plain", {"widgets"}, b, error));
   EXPECT_EQ(error, "baseline \"plain\": " + dir + "/plain is not a directory");
@@ -324,7 +336,8 @@ TEST(LabBaseline, CorruptBaselineNamesFileAndLine) {
   // Cut short: fewer results than the manifest says.
   write_file(file, results.substr(0, results.rfind('\n', results.size() - 2) + 1));
   EXPECT_FALSE(load_baseline(dir, "base", {"widgets"}, b, error));
-  EXPECT_EQ(error, file + ": 5 results, but the manifest says 6 (the file was changed or cut short)");
+  EXPECT_EQ(error,
+            file + ": 5 results, but the manifest says 6 (the file was changed or cut short)");
 
   // Missing file.
   ASSERT_EQ(std::remove(file.c_str()), 0);
@@ -343,13 +356,15 @@ TEST(LabBaseline, CorruptBaselineNamesFileAndLine) {
       // Counts and runs are plain digits: no sign, no spaces.
       {"format: 1\nexperiment: widgets +6\n",
        manifest_path + ":2: expected \"experiment: <id> <number of results>\", not \"widgets +6\""},
-      {"format: 1\nruns:  6\n", manifest_path + ":2: runs must be a whole number from 1 to 100000, not \" 6\""},
+      {"format: 1\nruns:  6\n",
+       manifest_path + ":2: runs must be a whole number from 1 to 100000, not \" 6\""},
       {"format: 1\nexperiment: ../x 1\n", manifest_path + ":2: invalid experiment id \"../x\""},
       {"format: 1\n\nexperiment: widgets 6\nexperiment: widgets 6\n",
        manifest_path + ":4: experiment \"widgets\" listed twice"},
       {"format: 1\njunk\n", manifest_path + ":2: expected \"key: value\", not \"junk\""},
       // Issue 15 B11: CRLF and NUL bytes are escaped, not printed raw or cut.
-      {"format: 1\r\n", manifest_path + ":1: unsupported format \"1\\r\" (this zerolab reads format 1)"},
+      {"format: 1\r\n",
+       manifest_path + ":1: unsupported format \"1\\r\" (this zerolab reads format 1)"},
       {std::string("format: 1\nruns: 1\0x\n", 20),
        manifest_path + ":2: runs must be a whole number from 1 to 100000, not \"1\\x00x\""},
   };
@@ -373,24 +388,26 @@ TEST(LabBaseline, AnotherMachineWarnsAndComparesAnyway) {
   const Experiment e = widgets_experiment("widgets");
   const std::string dir = save_base({&e});
   const std::string file = dir + "/base/widgets.txt";
-  write_file(file, replace_line(replace_line("\n" + read_file(file), "cpu: ", "cpu: Imaginary 9000"),
-                                "kernel: ", "kernel: Linux 0.01")
-                       .substr(1));
+  write_file(file,
+             replace_line(replace_line("\n" + read_file(file), "cpu: ", "cpu: Imaginary 9000"),
+                          "kernel: ", "kernel: Linux 0.01")
+                 .substr(1));
   Baseline b;
   std::string error;
   ASSERT_TRUE(load_baseline(dir, "base", {"widgets"}, b, error)) << error;
   g_widgets = 1;
   const LabRun r = run({&e}, &b, 1000);
   EXPECT_EQ(r.code, 0) << r.err;
-  const std::string warning = "baseline base was recorded on a different machine: cpu Imaginary 9000 vs " +
-                              config_of("cpu") + "; kernel Linux 0.01 vs " + config_of("kernel") +
-                              " (compared anyway)";
+  const std::string warning =
+      "baseline base was recorded on a different machine: cpu Imaginary 9000 vs " +
+      config_of("cpu") + "; kernel Linux 0.01 vs " + config_of("kernel") + " (compared anyway)";
   EXPECT_EQ(baseline_lines(r.err), "zerolab lab: warning: " + warning + "\n");
   // Compared anyway, in one table: the machine's config lines do not split it.
   EXPECT_NE(r.out.find(kWidgetsSame), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("Imaginary"), std::string::npos) << r.out;
   const std::string report = read_file(r.dir + "/report.md");
-  EXPECT_NE(report.find("\n\n> warning: " + warning + "\n\n### widgets\n"), std::string::npos) << report;
+  EXPECT_NE(report.find("\n\n> warning: " + warning + "\n\n### widgets\n"), std::string::npos)
+      << report;
 }
 
 TEST(LabBaseline, UnknownAndMissingExperimentsAreSaidAndSkipped) {
@@ -402,7 +419,8 @@ TEST(LabBaseline, UnknownAndMissingExperimentsAreSaidAndSkipped) {
   std::string error;
   ASSERT_TRUE(load_baseline(dir, "base", {"widgets", "fresh"}, b, error)) << error;
   const std::string unknown =
-      "baseline base has results for experiment \"gone\", which is no longer in the catalog; skipped";
+      "baseline base has results for experiment \"gone\", which is no longer in the catalog; "
+      "skipped";
   EXPECT_EQ(b.warnings, std::vector<std::string>{unknown});
   ASSERT_EQ(b.files.size(), 1u);
   EXPECT_EQ(b.files[0].experiment_id, "widgets");
@@ -416,19 +434,22 @@ TEST(LabBaseline, UnknownAndMissingExperimentsAreSaidAndSkipped) {
                 "compare it with\n");
   EXPECT_NE(r.out.find("\nwidgets:\npkg: zerolab/lab/widgets\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\nfresh:\n"), std::string::npos) << r.out;
-  EXPECT_NE(read_file(r.dir + "/report.md").find("\n> warning: experiment \"fresh\" is not in baseline"),
-            std::string::npos);
+  EXPECT_NE(
+      read_file(r.dir + "/report.md").find("\n> warning: experiment \"fresh\" is not in baseline"),
+      std::string::npos);
 
   // Only an experiment the baseline lacks: nothing compared, said so; the
   // gate could not judge the run, so it fails (issue 15 A7).
   const LabRun only_fresh = run({&fresh}, &b, 0);
   EXPECT_EQ(only_fresh.code, 1) << only_fresh.err;
-  EXPECT_NE(only_fresh.err.find("zerolab lab: --fail-on-regression: nothing was compared with baseline base, "
-                                "so the run could not be judged\n"),
+  EXPECT_NE(only_fresh.err.find(
+                "zerolab lab: --fail-on-regression: nothing was compared with baseline base, "
+                "so the run could not be judged\n"),
             std::string::npos)
       << only_fresh.err;
-  EXPECT_TRUE(only_fresh.out.ends_with(") vs this-run:\nnot run this time: widgets\nno experiment to "
-                                       "compare\n"))
+  EXPECT_TRUE(
+      only_fresh.out.ends_with(") vs this-run:\nnot run this time: widgets\nno experiment to "
+                               "compare\n"))
       << only_fresh.out;
   EXPECT_NE(read_file(only_fresh.dir + "/report.md").find("\nNot run this time: `widgets`.\n"),
             std::string::npos);
@@ -461,7 +482,9 @@ Command run_cli(const std::string& args, const std::string& dir, const std::stri
   return lab_test_util::run_cli(ZEROLAB_CLI, args, dir, env);
 }
 
-void broken_benchmark(B& b) { b.fatal("broken on purpose"); }
+void broken_benchmark(B& b) {
+  b.fatal("broken on purpose");
+}
 
 // A7: a run with a failed benchmark is never saved as a baseline.
 TEST(LabBaseline, ARunWithFailedBenchmarksIsNotSaved) {
@@ -470,9 +493,10 @@ TEST(LabBaseline, ARunWithFailedBenchmarksIsNotSaved) {
   const std::string dir = temp_dir();
   const LabRun r = run({&e}, nullptr, -1, dir, "base");
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.err.find("zerolab lab: baseline base not saved: this run had failed benchmarks, errored "
-                       "claims or failed writes\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("zerolab lab: baseline base not saved: this run had failed benchmarks, errored "
+                 "claims or failed writes\n"),
+      std::string::npos)
       << r.err;
   EXPECT_EQ(r.out.find("saved as baseline"), std::string::npos) << r.out;
   EXPECT_EQ(entries(dir), std::vector<std::string>{});
@@ -507,13 +531,15 @@ TEST(LabBaseline, AStagedRunsWarningsNameTheFilesWhereTheyEndUp) {
   std::fclose(err);
   EXPECT_EQ(code, 1);
   const std::string stderr_text = read_file(dir + "/stderr");
-  EXPECT_NE(stderr_text.find("zerolab lab: warning: " + dir +
-                             "/run/widgets.txt: this run has no results to compare with baseline base\n"),
-            std::string::npos)
+  EXPECT_NE(
+      stderr_text.find("zerolab lab: warning: " + dir +
+                       "/run/widgets.txt: this run has no results to compare with baseline base\n"),
+      std::string::npos)
       << stderr_text;
   EXPECT_EQ(stderr_text.find("+tmp."), std::string::npos) << stderr_text;
   const std::string report = read_file(dir + "/run/report.md");
-  EXPECT_NE(report.find(dir + "/run/widgets.txt: this run has no results"), std::string::npos) << report;
+  EXPECT_NE(report.find(dir + "/run/widgets.txt: this run has no results"), std::string::npos)
+      << report;
   EXPECT_EQ(report.find("+tmp."), std::string::npos) << report;
   EXPECT_FALSE(exists(s.out_dir));
 }
@@ -525,7 +551,8 @@ TEST(LabBaselineCli, BadUsageAndBadBaselinesExit2AndRunNothing) {
   const std::string results = dir + "/results";
   const std::pair<std::string, std::string> cases[] = {
       {"lab --fail-on-regression=5 -o " + results,
-       "zerolab lab: flag -fail-on-regression needs --baseline NAME (a baseline to compare with)\n"},
+       "zerolab lab: flag -fail-on-regression needs --baseline NAME (a baseline to compare "
+       "with)\n"},
       {"lab --baseline x --fail-on-regression=abc -o " + results,
        "zerolab lab: invalid value \"abc\" for flag -fail-on-regression: must be a percentage >= 0 "
        "(5 or 5%)\n"},
@@ -536,8 +563,9 @@ TEST(LabBaselineCli, BadUsageAndBadBaselinesExit2AndRunNothing) {
        "zerolab lab: invalid value \"../x\" for flag -save: use only letters, digits, '.', '_' "
        "and '-' (one path component)\n"},
       {"lab --baseline", "zerolab lab: flag needs an argument: -baseline\n"},
-      {"lab --baseline-dir= --save x", "zerolab lab: invalid value \"\" for flag -baseline-dir: empty "
-                                       "directory name\n"},
+      {"lab --baseline-dir= --save x",
+       "zerolab lab: invalid value \"\" for flag -baseline-dir: empty "
+       "directory name\n"},
       {"lab merge --baseline nosuch --baseline-dir " + dir + " -o " + results,
        "zerolab lab: baseline \"nosuch\" not found: " + dir + "/nosuch does not exist\n"},
   };
@@ -552,9 +580,11 @@ TEST(LabBaselineCli, BadUsageAndBadBaselinesExit2AndRunNothing) {
   ASSERT_EQ(::mkdir((dir + "/bad").c_str(), 0777), 0);
   write_file(dir + "/bad/manifest", "format: 1\nexperiment: merge 1\n");
   write_file(dir + "/bad/merge.txt", "goos: linux\nBenchmarkMerge 10 fast ns/op\n");
-  const Command c = run_cli("lab merge --baseline bad --baseline-dir " + dir + " -o " + results, dir);
+  const Command c =
+      run_cli("lab merge --baseline bad --baseline-dir " + dir + " -o " + results, dir);
   EXPECT_EQ(c.code, 2);
-  EXPECT_EQ(c.err, "zerolab lab: " + dir + "/bad/merge.txt:2: parsing measurement: invalid syntax\n");
+  EXPECT_EQ(c.err,
+            "zerolab lab: " + dir + "/bad/merge.txt:2: parsing measurement: invalid syntax\n");
   EXPECT_EQ(c.out, "");
   EXPECT_FALSE(exists(results));
 

@@ -148,7 +148,9 @@ TEST(ExactCount, NoClaimOfTheCatalogCountsInTruncatedUnits) {
   EXPECT_GE(counting, 15);
 }
 
-void allocate_two_in_five(B& b) { two_in_five(b); }
+void allocate_two_in_five(B& b) {
+  two_in_five(b);
+}
 
 TEST(ExactCount, ALabRunJudgesTheExactCount) {
   Experiment e = lab_test_util::experiment("exact", "a benchmark that allocates on 2 ops in 5");
@@ -172,8 +174,7 @@ TEST(ExactCount, ALabRunJudgesTheExactCount) {
   std::fclose(err);
   const std::string text = read_file(out_path);
   EXPECT_NE(text.find("0.400 mallocs/op [0.400, 0.400]"), std::string::npos) << text;
-  EXPECT_NE(text.find("contradicts (limit [0, 0.001] mallocs/op n=6)"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("contradicts (limit [0, 0.001] mallocs/op n=6)"), std::string::npos) << text;
   // The raw results keep Go's printed count and the exact one.
   const std::string raw = read_file(s.out_dir + "/exact.txt");
   EXPECT_NE(raw.find("       0 allocs/op"), std::string::npos) << raw;

@@ -87,8 +87,9 @@ TEST(Facts004, ParseHeapDirtyAndItsFacts) {
   EXPECT_FALSE(facts004::parse_heap_dirty(heap_line("small-first", "0x10", 0, 0, "00"), h, error));
   EXPECT_EQ(error, "heap_dirty printed 1 lines, want 4");
   EXPECT_FALSE(facts004::parse_heap_dirty("small-first 0x10 2 0 0\n", h, error));
-  EXPECT_EQ(error, "heap_dirty line 1: want \"small-first ADDRESS 0|1 NONZERO FIRST BYTES...\", got "
-                   "\"small-first 0x10 2 0 0\"");
+  EXPECT_EQ(error,
+            "heap_dirty line 1: want \"small-first ADDRESS 0|1 NONZERO FIRST BYTES...\", got "
+            "\"small-first 0x10 2 0 0\"");
   EXPECT_FALSE(facts004::parse_heap_dirty(heap_line("small-first", "0x10", 0, 0, "G0"), h, error));
   EXPECT_EQ(error, "heap_dirty line 1: byte \"G0\" is not hex");
 }
@@ -140,18 +141,22 @@ TEST(Facts004, ClassifyZeroing) {
 
 TEST(Facts004, FrameZeroingPattern) {
   EXPECT_TRUE(facts004::frame_zeroing_pattern("4 vector stores", "rep stos", "rep stos").holds);
-  EXPECT_TRUE(facts004::frame_zeroing_pattern("4 vector stores", "64 vector stores", "memset call").holds);
+  EXPECT_TRUE(
+      facts004::frame_zeroing_pattern("4 vector stores", "64 vector stores", "memset call").holds);
   // Stand-ins: the small frame by a call, the large one by stores.
   EXPECT_FALSE(facts004::frame_zeroing_pattern("memset call", "rep stos", "rep stos").holds);
-  EXPECT_FALSE(facts004::frame_zeroing_pattern("4 vector stores", "rep stos", "512 vector stores").holds);
-  EXPECT_EQ(facts004::frame_zeroing_pattern("a", "b", "c").observed, "g++: 64 B a, 1 KiB b, 8 KiB c");
+  EXPECT_FALSE(
+      facts004::frame_zeroing_pattern("4 vector stores", "rep stos", "512 vector stores").holds);
+  EXPECT_EQ(facts004::frame_zeroing_pattern("a", "b", "c").observed,
+            "g++: 64 B a, 1 KiB b, 8 KiB c");
 }
 
 TEST(Facts004, FreshAllocationsMustBe28TimesCheaperThanSteady) {
   const std::vector<double> seed = {0.8e6, 1.6e6, 217.4e6, 47.7e6, 46.1e6, 45.6e6, 47.0e6};
   const FactResult r = facts004::fresh_allocations_are_free(seed, 1280, 512);
   EXPECT_TRUE(r.holds);
-  EXPECT_EQ(r.observed, "ms per step: 0.800 1.6 217.4 47.7 46.1 45.6 47.0; zeroed 1280 MiB, skipped 512 MiB");
+  EXPECT_EQ(r.observed,
+            "ms per step: 0.800 1.6 217.4 47.7 46.1 45.6 47.0; zeroed 1280 MiB, skipped 512 MiB");
   std::vector<double> slow_fresh = seed;  // the second allocation paid for zeroing
   slow_fresh[1] = 45e6;
   EXPECT_FALSE(facts004::fresh_allocations_are_free(slow_fresh, 0, 0).holds);
@@ -160,17 +165,19 @@ TEST(Facts004, FreshAllocationsMustBe28TimesCheaperThanSteady) {
 
 TEST(GoTestFact, PassFailSkipAndMissing) {
   const std::string pass =
-      "=== RUN   TestBSS\n    bss_test.go:78: file sizes: empty 1, zeroed 2\n--- PASS: TestBSS (2.04s)\nPASS\n";
+      "=== RUN   TestBSS\n    bss_test.go:78: file sizes: empty 1, zeroed 2\n--- PASS: TestBSS "
+      "(2.04s)\nPASS\n";
   FactResult r = go_test_result(0, pass, "TestBSS");
   EXPECT_TRUE(r.holds);
   EXPECT_EQ(r.observed, "file sizes: empty 1, zeroed 2");
   const std::string fail =
-      "=== RUN   TestBSS\n    bss_test.go:80: 64 MiB of zeros cost 9 bytes\n--- FAIL: TestBSS (2.04s)\nFAIL\n";
+      "=== RUN   TestBSS\n    bss_test.go:80: 64 MiB of zeros cost 9 bytes\n--- FAIL: TestBSS "
+      "(2.04s)\nFAIL\n";
   r = go_test_result(1, fail, "TestBSS");
   EXPECT_FALSE(r.holds);
   EXPECT_EQ(r.observed, "TestBSS failed: 64 MiB of zeros cost 9 bytes");
-  r = go_test_result(0, "=== RUN   TestBSS\n    x_test.go:1: no go\n--- SKIP: TestBSS (0.00s)\nPASS\n",
-                     "TestBSS");
+  r = go_test_result(
+      0, "=== RUN   TestBSS\n    x_test.go:1: no go\n--- SKIP: TestBSS (0.00s)\nPASS\n", "TestBSS");
   EXPECT_FALSE(r.holds);
   EXPECT_EQ(r.observed, "TestBSS was skipped: no go");
   r = go_test_result(0, "testing: warning: no tests to run\nPASS\n", "TestBSS");

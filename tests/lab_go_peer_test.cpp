@@ -24,11 +24,11 @@
 #include <string>
 #include <vector>
 
+#include <dirent.h>
 #include "lab/baseline.hpp"
 #include "lab/experiment.hpp"
 #include "lab/go_peer.hpp"
 #include "lab/lab_run.hpp"
-#include <dirent.h>
 
 #include <regex>
 
@@ -69,8 +69,12 @@ struct StandInGo {
     const std::string binary =
         "#!/bin/sh\n"
         "peer=$(basename \"$PWD\")\n"
-        "echo \"go $*\" >>" + log + "\n"
-        "n=" + dir + "/round.$peer\n"
+        "echo \"go $*\" >>" +
+        log +
+        "\n"
+        "n=" +
+        dir +
+        "/round.$peer\n"
         "r=$(( $(cat $n 2>/dev/null || echo 0) + 1 )); echo $r >$n\n"
         "echo 'goos: linux'; echo 'goarch: amd64'; echo \"pkg: zerolab/peers/$peer\"\n"
         "if [ \"$peer\" = broken ]; then\n"
@@ -79,11 +83,14 @@ struct StandInGo {
         "  echo '    peer_test.go:12: broken on purpose'\n"
         "  echo FAIL; exit 1\n"
         "fi\n"
-        "printf 'BenchmarkSlow-2 \\t     100\\t      %d ns/op\\t      64 B/op\\t       1 allocs/op\\t 1.25 mallocs/op\\t 2 widgets/op\\n' "
+        "printf 'BenchmarkSlow-2 \\t     100\\t      %d ns/op\\t      64 B/op\\t       1 "
+        "allocs/op\\t 1.25 mallocs/op\\t 2 widgets/op\\n' "
         "$((2000 + 10 * r))\n"
-        "printf 'BenchmarkFast-2 \\t     100\\t      %d ns/op\\t       0 B/op\\t       0 allocs/op\\t 1 widgets/op\\n' "
+        "printf 'BenchmarkFast-2 \\t     100\\t      %d ns/op\\t       0 B/op\\t       0 "
+        "allocs/op\\t 1 widgets/op\\n' "
         "$((1000 + 5 * r))\n"
-        "printf 'BenchmarkSame-2 \\t     100\\t      %d ns/op\\t       0 B/op\\t       0 allocs/op\\n' "
+        "printf 'BenchmarkSame-2 \\t     100\\t      %d ns/op\\t       0 B/op\\t       0 "
+        "allocs/op\\n' "
         "$((1000 + 5 * r))\n"
         "echo PASS\n";
     write_file(dir + "/binary.sh", binary);
@@ -91,10 +98,14 @@ struct StandInGo {
                "#!/bin/sh\n"
                "case \"$1\" in\n"
                "version) echo 'go version go1.19.8 linux/amd64' ;;\n"
-               "env) echo " + dir + "/gocache ;;\n"
-               "test) echo build >>" + dir + "/builds; cp " + dir + "/binary.sh \"$4\"; chmod +x \"$4\" ;;\n"
-               "*) exit 2 ;;\n"
-               "esac\n",
+               "env) echo " +
+                   dir +
+                   "/gocache ;;\n"
+                   "test) echo build >>" +
+                   dir + "/builds; cp " + dir +
+                   "/binary.sh \"$4\"; chmod +x \"$4\" ;;\n"
+                   "*) exit 2 ;;\n"
+                   "esac\n",
                true);
   }
 
@@ -112,7 +123,8 @@ std::string* cpp_log = nullptr;
 void log_once(const char* name) {
   const std::string line = std::string("cpp ") + name + "\n";
   const std::string text = read_file(*cpp_log);
-  if (text.size() >= line.size() && text.compare(text.size() - line.size(), line.size(), line) == 0) {
+  if (text.size() >= line.size() &&
+      text.compare(text.size() - line.size(), line.size(), line) == 0) {
     return;  // a calibration call of the same run
   }
   std::ofstream(*cpp_log, std::ios::app) << line;
@@ -150,11 +162,14 @@ Experiment stand_in_experiment() {
           .go_bench("BenchmarkSlow")
           .go_unit(kAllocsPerOp),
       Claim::fact_check({"the binary is there", "Results", ""},
-                        [] { return FactResult{false, "no binary on the C++ side"}; })
+                        [] {
+                          return FactResult{false, "no binary on the C++ side"};
+                        })
           .go_fact([](const GoPeerBinary& p) {
             return FactResult{exists(p.path), "binary " + p.path.substr(p.path.rfind('/') + 1, 8)};
           }),
-      Claim::is_faster({"arenas are faster", "Arenas", "1.1x"}, "BenchmarkCppSlow", "BenchmarkCppFast")
+      Claim::is_faster({"arenas are faster", "Arenas", "1.1x"}, "BenchmarkCppSlow",
+                       "BenchmarkCppFast")
           .in("widgets/op")
           .go_not_comparable("Go 1.19 has no arenas"),
       Claim::is_faster({"the project's own", "", ""}, "BenchmarkCppSlow", "BenchmarkCppFast")
@@ -183,8 +198,8 @@ struct LabRun {
 };
 
 LabRun run(const StandInGo& g, std::vector<const Experiment*> experiments, bool go_on = true,
-        const std::string& go_command = "",
-        const std::function<void(LabSettings&)>& tweak = nullptr) {
+           const std::string& go_command = "",
+           const std::function<void(LabSettings&)>& tweak = nullptr) {
   LabRun r;
   r.dir = lab_test_util::temp_dir("zerolab_go_peer_out");
   LabSettings s;
@@ -254,23 +269,21 @@ TEST(LabGoPeer, BuildsOnceRunsInterleavedAndJudgesBothSides) {
             (std::vector<std::string>{"claim", "seed", "Go here", "C++ here", "verdict (Go here)",
                                       "verdict (C++)"}));
   EXPECT_EQ(cells(row_of(r.out, "slow is about 2x fast")),
-            (std::vector<std::string>{"slow is about 2x fast", "2.0x",
-                                      "2.00x [1.97, 2.03] (2.04µs vs 1.02µs)",
-                                      "2.00x [2.00, 2.00] (2.00 widgets/op vs 1.00 widgets/op)",
-                                      "replicates (band [1.60, 2.50] n=6)",
-                                      "replicates (band [1.60, 2.50] n=6)"}));
-  EXPECT_EQ(cells(row_of(r.out, "same is no change")),
-            (std::vector<std::string>{"same is no change", "±1%",
-                                      "1.00x [0.99, 1.01] (1.02µs vs 1.02µs)",
-                                      "2.00x [2.00, 2.00] (2.00 widgets/op vs 1.00 widgets/op)",
-                                      "replicates (within ±5.00% at 90% n=6)",
-                                      "contradicts (within ±5.00% at 90% n=6)"}));
+            (std::vector<std::string>{
+                "slow is about 2x fast", "2.0x", "2.00x [1.97, 2.03] (2.04µs vs 1.02µs)",
+                "2.00x [2.00, 2.00] (2.00 widgets/op vs 1.00 widgets/op)",
+                "replicates (band [1.60, 2.50] n=6)", "replicates (band [1.60, 2.50] n=6)"}));
+  EXPECT_EQ(
+      cells(row_of(r.out, "same is no change")),
+      (std::vector<std::string>{"same is no change", "±1%", "1.00x [0.99, 1.01] (1.02µs vs 1.02µs)",
+                                "2.00x [2.00, 2.00] (2.00 widgets/op vs 1.00 widgets/op)",
+                                "replicates (within ±5.00% at 90% n=6)",
+                                "contradicts (within ±5.00% at 90% n=6)"}));
   EXPECT_EQ(cells(row_of(r.out, "slow allocates once")),
-            (std::vector<std::string>{"slow allocates once", "1 allocs/op",
-                                      "1.25 widgets/op [1.25, 1.25]",
-                                      "1.00 widgets/op [1.00, 1.00]",
-                                      "replicates (limit [0.500, 1.50] widgets/op n=6)",
-                                      "replicates (limit [0.500, 1.50] widgets/op n=6)"}));
+            (std::vector<std::string>{
+                "slow allocates once", "1 allocs/op", "1.25 widgets/op [1.25, 1.25]",
+                "1.00 widgets/op [1.00, 1.00]", "replicates (limit [0.500, 1.50] widgets/op n=6)",
+                "replicates (limit [0.500, 1.50] widgets/op n=6)"}));
   const std::vector<std::string> fact = cells(row_of(r.out, "the binary is there"));
   ASSERT_EQ(fact.size(), 6u) << r.out;
   EXPECT_EQ(fact[1], "—");
@@ -344,7 +357,8 @@ TEST(LabGoPeer, FailingGoBenchmarkIsAnErrorOnTheGoSideOnly) {
   const Experiment e = broken_experiment();
   const LabRun r = run(g, {&e});
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.out.find("  FAILED (Go here) BenchmarkBroken: peer_test.go:12: broken on purpose\n"), std::string::npos)
+  EXPECT_NE(r.out.find("  FAILED (Go here) BenchmarkBroken: peer_test.go:12: broken on purpose\n"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("  FAILED (Go here) go peer: exit status 1: "), std::string::npos) << r.out;
   const std::vector<std::string> row = cells(row_of(r.out, "broken is faster"));
@@ -369,12 +383,14 @@ TEST(LabGoPeer, GoOffOrMissingLeavesTheGoColumnNotRunAndTheRunGoesOn) {
 
   const LabRun missing = run(g, {&e}, true, "no-such-go-command");
   EXPECT_EQ(missing.code, 0) << missing.err;
-  EXPECT_NE(missing.err.find("zerolab lab: warning: no no-such-go-command on PATH: the Go peers do not run"),
+  EXPECT_NE(missing.err.find(
+                "zerolab lab: warning: no no-such-go-command on PATH: the Go peers do not run"),
             std::string::npos)
       << missing.err;
   EXPECT_EQ(cells(row_of(missing.out, "slow is about 2x fast"))[4],
             "not run (no no-such-go-command on PATH)");
-  EXPECT_EQ(cells(row_of(missing.out, "slow is about 2x fast"))[5], "replicates (band [1.60, 2.50] n=6)");
+  EXPECT_EQ(cells(row_of(missing.out, "slow is about 2x fast"))[5],
+            "replicates (band [1.60, 2.50] n=6)");
   cpp_log = nullptr;
 }
 
@@ -382,7 +398,8 @@ TEST(GoPeer, ReadsGoOutputWithoutProcsSuffixInPrintedUnits) {
   GoPeerRun run;
   read_go_output(
       "goos: linux\n"
-      "BenchmarkFormatOID/Naive-2   \t 1000\t  699.4 ns/op\t 102 B/op\t 6 allocs/op\t 3.5 mallocs/op\n"
+      "BenchmarkFormatOID/Naive-2   \t 1000\t  699.4 ns/op\t 102 B/op\t 6 allocs/op\t 3.5 "
+      "mallocs/op\n"
       "BenchmarkX/size=1MiB-16 \t 10\t 1.5e+06 ns/op\t 700.00 MB/s\n"
       "--- FAIL: BenchmarkY-2\n"
       "    y_test.go:3: first\n"
@@ -400,7 +417,9 @@ TEST(GoPeer, ReadsGoOutputWithoutProcsSuffixInPrintedUnits) {
   EXPECT_EQ(run.results[1].name, "BenchmarkX/size=1MiB");
   EXPECT_EQ(run.results[1].metrics[1].unit, "MB/s");
   EXPECT_DOUBLE_EQ(run.results[1].metrics[1].value, 700);
-  EXPECT_EQ(run.failures, (std::vector<BenchmarkFailure>{{"BenchmarkY", "y_test.go:3: first; y_test.go:4: second"}}));
+  EXPECT_EQ(
+      run.failures,
+      (std::vector<BenchmarkFailure>{{"BenchmarkY", "y_test.go:3: first; y_test.go:4: second"}}));
 }
 
 TEST(GoPeer, SourceHashFollowsNamesAndContents) {
@@ -423,18 +442,22 @@ TEST(GoPeer, BuildErrorsSayWhat) {
   EXPECT_FALSE(missing.ok);
   EXPECT_EQ(missing.error, "no Go peer directory " + g.peers + "/nope");
   EXPECT_EQ(find_go(g.dir + "/bin/absent").error, g.dir + "/bin/absent is not an executable file");
-  write_file(g.go, "#!/bin/sh\n[ \"$1\" = version ] && { echo 'go version go1.19.8 linux/amd64'; exit 0; }\n"
-                   "echo './x_test.go:3:2: undefined: y' >&2; exit 1\n", true);
+  write_file(
+      g.go,
+      "#!/bin/sh\n[ \"$1\" = version ] && { echo 'go version go1.19.8 linux/amd64'; exit 0; }\n"
+      "echo './x_test.go:3:2: undefined: y' >&2; exit 1\n",
+      true);
   const GoPeerBuild bad = build_go_peer(find_go(g.go), g.peers, "stand-in", g.cache);
   EXPECT_FALSE(bad.ok);
-  EXPECT_EQ(bad.error, "go test -c in " + g.peers + "/stand-in failed: exit status 1: ./x_test.go:3:2: undefined: y");
+  EXPECT_EQ(bad.error, "go test -c in " + g.peers +
+                           "/stand-in failed: exit status 1: ./x_test.go:3:2: undefined: y");
 }
 
 // --save keeps the Go peer's results beside the C++ ones and --baseline
 // compares both: the stand-in's Go values step on from round to round, so a
 // second run is ~3% slower in Go here; the gate finds the Go-here
-// regressions (the C++ side's ns/op is not asserted: it is a timing). A run whose peer does not run leaves no stale
-// <id>.go.txt behind and says the baseline has Go-here results it lacks.
+// regressions (the C++ side's ns/op is not asserted: it is a timing). A run whose peer does not run
+// leaves no stale <id>.go.txt behind and says the baseline has Go-here results it lacks.
 TEST(LabGoPeer, BaselinesSaveAndCompareTheGoHereResults) {
   StandInGo g;
   std::string log_path = g.log;

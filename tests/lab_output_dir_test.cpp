@@ -10,8 +10,8 @@
 //
 // Example:
 //   ./lab_output_dir_test --gtest_filter='LabOutputDir.*'
-#include <gtest/gtest.h>
 #include <dirent.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,9 +75,11 @@ TEST(LabOutputDir, ADirectoryThatIsNotALabReportIsRefusedAndNothingIsCreated) {
   write_file(out + "/data.csv", "1,2\n");
   Command c = lab("merge" + kQuick + " --cpuprofile " + prof + " -o " + out, dir);
   EXPECT_EQ(c.code, 2);
-  EXPECT_EQ(c.err, "zerolab lab: flag -o: " + out +
-                       " is not empty and not a previous zerolab lab report, so it is not replaced (it holds "
-                       "\"data.csv\"); choose a new or empty directory\n");
+  EXPECT_EQ(
+      c.err,
+      "zerolab lab: flag -o: " + out +
+          " is not empty and not a previous zerolab lab report, so it is not replaced (it holds "
+          "\"data.csv\"); choose a new or empty directory\n");
   EXPECT_EQ(c.out, "");
   EXPECT_EQ(read_file(out + "/data.csv"), "1,2\n");
   EXPECT_FALSE(exists(prof));
@@ -89,17 +91,18 @@ TEST(LabOutputDir, ADirectoryThatIsNotALabReportIsRefusedAndNothingIsCreated) {
   write_file(out + "/report.md", "# my notes\n");
   c = lab("merge" + kQuick + " -o " + out, dir);
   EXPECT_EQ(c.code, 2);
-  EXPECT_EQ(c.err, "zerolab lab: flag -o: " + out +
-                       " is not empty and not a previous zerolab lab report, so it is not replaced (its "
-                       "report.md is missing or not the lab's); choose a new or empty directory\n");
+  EXPECT_EQ(c.err,
+            "zerolab lab: flag -o: " + out +
+                " is not empty and not a previous zerolab lab report, so it is not replaced (its "
+                "report.md is missing or not the lab's); choose a new or empty directory\n");
   EXPECT_EQ(read_file(out + "/merge.txt"), "kept\n");
 }
 
 TEST(LabOutputDir, TheProfileDirectoryIsNotCreatedWhenOFails) {
   const std::string dir = lab_test_util::temp_dir("zerolab_lab_output");
   write_file(dir + "/file", "x");
-  const Command c = lab("merge" + kQuick + " --cpuprofile " + dir + "/prof --memprofile " + dir + "/mem -o " +
-                            dir + "/file/out",
+  const Command c = lab("merge" + kQuick + " --cpuprofile " + dir + "/prof --memprofile " + dir +
+                            "/mem -o " + dir + "/file/out",
                         dir);
   EXPECT_EQ(c.code, 2);
   EXPECT_EQ(c.err, "zerolab lab: flag -o: cannot use directory " + dir + "/file/out: " + dir +
@@ -118,7 +121,8 @@ TEST(LabOutputDir, OEqualToTheProfileDirectoryKeepsBoth) {
 #else
   // The allocation profile into -o itself, the CPU profile into a folder of it.
   const std::string flags = " --memprofile " + out + " --cpuprofile " + out + "/cpu";
-  const std::vector<std::string> want{"cpu", "merge.mem.prof", "merge.txt", "report.html", "report.md"};
+  const std::vector<std::string> want{"cpu", "merge.mem.prof", "merge.txt", "report.html",
+                                      "report.md"};
 #endif
   for (int run = 0; run < 2; ++run) {  // the second replaces the first's report, profiles included
     const Command c = lab("merge" + kQuick + " -o " + out + flags, dir);
@@ -217,9 +221,9 @@ TEST(LabOutputDir, PlacedInTextMovesThePathsAMessageNames) {
 // nothing is left beside it, and the run is named where it is.
 TEST(LabOutputDir, ARelativeOWithATrailingSlashKeepsItsProfileDirectory) {
   const std::string dir = lab_test_util::temp_dir("zerolab_lab_output");
-  const Command c = zerolab::test::run(
-      "cd " + dir + " && " + ZEROLAB_CLI + " lab merge" + kQuick + " -o out/ --cpuprofile ./out/cpu",
-      dir);
+  const Command c = zerolab::test::run("cd " + dir + " && " + ZEROLAB_CLI + " lab merge" + kQuick +
+                                           " -o out/ --cpuprofile ./out/cpu",
+                                       dir);
   ASSERT_EQ(c.code, 0) << c.err;
   EXPECT_NE(c.out.find("\nresults: out\n"), std::string::npos) << c.out;
   EXPECT_EQ(entries(dir), (std::vector<std::string>{"out"}));

@@ -34,11 +34,12 @@ struct ReportFixture {
   int expected_empty_plots = 0;
 
   ReportFixture() {
-    machine.config = {{"goos", "linux"},     {"cpu", "Test CPU <model>"},
-                      {"cpus", "2"},         {"caches", "L1d 48KiB, L1i 32KiB, L2 1MiB, L3 32MiB"},
-                      {"kernel", "Linux 6.1"}, {"thp", "madvise"},
-                      {"glibc", "2.36"},     {"compiler", "g++ 12.2.0"},
-                      {"cxxflags", "-O2"}};
+    machine.config = {
+        {"goos", "linux"},       {"cpu", "Test CPU <model>"},
+        {"cpus", "2"},           {"caches", "L1d 48KiB, L1i 32KiB, L2 1MiB, L3 32MiB"},
+        {"kernel", "Linux 6.1"}, {"thp", "madvise"},
+        {"glibc", "2.36"},       {"compiler", "g++ 12.2.0"},
+        {"cxxflags", "-O2"}};
     machine.warnings = {"CPU frequency scaling governor is \"powersave\": results will be noisier"};
     machine.notes = {"frequency boost is off"};
     context.started = "2026-12-03T06:00:00Z";
@@ -90,17 +91,18 @@ struct ReportFixture {
                                              "a section");
     const char* sizes[] = {"16B", "1KiB", "64KiB", "1MiB"};
     e.claims.push_back(Claim::ratio("method b is faster at 1 MiB <script>alert(1)</script>", "2.0x",
-                                    "BenchmarkZero/method=a/size=1MiB", "BenchmarkZero/method=b/size=1MiB", 1.0,
-                                    "MB/s"));
-    e.plots.push_back(PlotSpec::sweep("zeroing throughput", "BenchmarkZero/", "size", "buffer size", "MB/s",
-                                      "throughput"));
+                                    "BenchmarkZero/method=a/size=1MiB",
+                                    "BenchmarkZero/method=b/size=1MiB", 1.0, "MB/s"));
+    e.plots.push_back(PlotSpec::sweep("zeroing throughput", "BenchmarkZero/", "size", "buffer size",
+                                      "MB/s", "throughput"));
     e.plots.back().cache_marks = true;
     ExperimentOutcome& o = add(std::move(e));
     for (int run = 0; run < 3; ++run) {
       for (int m = 0; m < 2; ++m) {
         for (int s = 0; s < 4; ++s) {
-          o.results.push_back(result(std::string("BenchmarkZero/method=") + (m == 0 ? "a" : "b") + "/size=" + sizes[s],
-                                     "MB/s", 1000.0 * (s + 1) * (m + 1) + run));
+          o.results.push_back(result(
+              std::string("BenchmarkZero/method=") + (m == 0 ? "a" : "b") + "/size=" + sizes[s],
+              "MB/s", 1000.0 * (s + 1) * (m + 1) + run));
         }
       }
     }
@@ -113,9 +115,11 @@ struct ReportFixture {
   void add_passes() {
     Experiment e =
         lab_test_util::experiment("passes", "time and faults per pass", "seed.txt", "passes");
-    e.claims.push_back(Claim::bound("calloc takes no time", "0 ms", "BenchmarkPass/calloc", "ns/op", 0, 1, 1e-6, "ms"));
+    e.claims.push_back(Claim::bound("calloc takes no time", "0 ms", "BenchmarkPass/calloc", "ns/op",
+                                    0, 1, 1e-6, "ms"));
     e.plots.push_back(PlotSpec::strip("time per pass", "BenchmarkPass/", "ns/op", "time per pass"));
-    e.plots.push_back(PlotSpec::strip("faults per pass", "BenchmarkPass/", "faults/op", "faults per pass"));
+    e.plots.push_back(
+        PlotSpec::strip("faults per pass", "BenchmarkPass/", "faults/op", "faults per pass"));
     ExperimentOutcome& o = add(std::move(e));
     for (int run = 0; run < 6; ++run) {
       for (const char* name : {"BenchmarkPass/calloc", "BenchmarkPass/memset"}) {
@@ -124,7 +128,8 @@ struct ReportFixture {
         o.results.push_back(r);
       }
     }
-    o.claims.push_back(judged(o.experiment->claims[0], Verdict::kContradicts, "3.50 ms", "median outside [0, 1]"));
+    o.claims.push_back(
+        judged(o.experiment->claims[0], Verdict::kContradicts, "3.50 ms", "median outside [0, 1]"));
     expected_points.insert(expected_points.end(), {12, 12});
   }
 
@@ -138,10 +143,13 @@ struct ReportFixture {
     e.plots.back().series_ignore = {"mode"};
     ExperimentOutcome& o = add(std::move(e));
     for (const char* strategy : {"Fixed", "Shared"}) {
-      o.results.push_back(result(std::string("BenchmarkUDP/") + strategy + "/conns=100", "heap-after-B", 1e5));
-      o.results.push_back(result(std::string("BenchmarkUDP/") + strategy + "/conns=1000", "heap-after-B", 1e6));
       o.results.push_back(
-          result(std::string("BenchmarkUDP/") + strategy + "/mode=simulated/conns=100000", "heap-after-B", 1e8));
+          result(std::string("BenchmarkUDP/") + strategy + "/conns=100", "heap-after-B", 1e5));
+      o.results.push_back(
+          result(std::string("BenchmarkUDP/") + strategy + "/conns=1000", "heap-after-B", 1e6));
+      o.results.push_back(
+          result(std::string("BenchmarkUDP/") + strategy + "/mode=simulated/conns=100000",
+                 "heap-after-B", 1e8));
     }
     expected_points.push_back(6);
   }
@@ -155,7 +163,8 @@ struct ReportFixture {
     e.plots.push_back(PlotSpec::strip("nothing either", "BenchmarkX/", "ns/op", "time"));
     ExperimentOutcome& o = add(std::move(e));
     o.failures.push_back({"BenchmarkX", "could not open /dev/null"});
-    o.claims.push_back(judged(o.experiment->claims[0], Verdict::kError, "", "BenchmarkX: no ns/op results"));
+    o.claims.push_back(
+        judged(o.experiment->claims[0], Verdict::kError, "", "BenchmarkX: no ns/op results"));
     expected_empty_plots += 3;
   }
 

@@ -27,7 +27,8 @@ using zerolab::test::count_occurrences;
 std::vector<int> declared_points(const std::string& html) {
   std::vector<int> out;
   const std::regex figure("<figure class=\"plot\" data-points=\"([0-9]+)\">");
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), figure); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), figure);
+       it != std::sregex_iterator(); ++it) {
     out.push_back(std::stoi((*it)[1]));
   }
   return out;
@@ -54,8 +55,10 @@ TEST_F(LabReportHtml, HeaderHasTheMachineWarningsAndVerdictSummary) {
   const std::string html = page();
   EXPECT_NE(html.find("<tr><th>cpu</th><td>Test CPU &lt;model&gt;</td></tr>"), std::string::npos);
   EXPECT_NE(html.find("<tr><th>thp</th><td>madvise</td></tr>"), std::string::npos);
-  EXPECT_NE(html.find("<p class=\"warning\">warning: CPU frequency scaling governor is &quot;powersave&quot;"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<p class=\"warning\">warning: CPU frequency scaling governor is &quot;powersave&quot;"),
+      std::string::npos);
   EXPECT_NE(html.find("<p class=\"sub\">note: frequency boost is off</p>"), std::string::npos);
   EXPECT_NE(html.find("<b>4 seed claims.</b>"), std::string::npos);
   EXPECT_NE(html.find("<b>C++:</b> <span class=\"verdict v-replicates\">2 replicate</span>"
@@ -66,27 +69,35 @@ TEST_F(LabReportHtml, HeaderHasTheMachineWarningsAndVerdictSummary) {
   EXPECT_NE(html.find("<span class=\"verdict v-not-run\">4 not run</span>"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"verdict v-error\">1 error</span>"), std::string::npos);
   EXPECT_NE(html.find("<b>Provisional</b>"), std::string::npos);
-  EXPECT_NE(html.find("<a href=\"#sweep\">sweep</a> — of 1 measured claims, 0 replicate in Go here, 1 in C++"),
-            std::string::npos);
-  EXPECT_NE(html.find("<a href=\"#empty\">empty</a> — of 1 measured claims, 0 replicate in Go here, 0 in C++, "
-                      "<b>1 failed</b>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<a href=\"#sweep\">sweep</a> — of 1 measured claims, 0 replicate in Go here, 1 in C++"),
+      std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<a href=\"#empty\">empty</a> — of 1 measured claims, 0 replicate in Go here, 0 in C++, "
+          "<b>1 failed</b>"),
+      std::string::npos);
 }
 
 TEST_F(LabReportHtml, ClaimsTablesAndFailuresAreEscaped) {
   const std::string html = page();
   EXPECT_EQ(html.find("<script"), std::string::npos);
-  EXPECT_NE(html.find("method b is faster at 1 MiB &lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
-  EXPECT_NE(html.find("<h2>sweep: throughput by size &lt;&amp;&gt; method</h2>"), std::string::npos);
+  EXPECT_NE(html.find("method b is faster at 1 MiB &lt;script&gt;alert(1)&lt;/script&gt;"),
+            std::string::npos);
+  EXPECT_NE(html.find("<h2>sweep: throughput by size &lt;&amp;&gt; method</h2>"),
+            std::string::npos);
   EXPECT_NE(html.find("<tr><th>claim</th><th>seed</th><th>Go here</th><th>C++ here</th>"
                       "<th>verdict (Go here)</th><th>verdict (C++)</th></tr>"),
             std::string::npos);
-  EXPECT_NE(html.find("<td>2.0x</td><td>—</td><td>2.00x</td><td><span class=\"verdict v-not-run\">not run</span>"
+  EXPECT_NE(html.find("<td>2.0x</td><td>—</td><td>2.00x</td><td><span class=\"verdict "
+                      "v-not-run\">not run</span>"
                       "<br><small>no Go peer</small></td><td><span class=\"verdict v-replicates\">"
                       "replicates (provisional)</span><br><small>n=3+3</small></td>"),
             std::string::npos);
   EXPECT_NE(html.find("<td>error: BenchmarkX: no ns/op results</td>"), std::string::npos);
-  EXPECT_NE(html.find("<p class=\"failure\">failed: BenchmarkX: could not open /dev/null</p>"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"failure\">failed: BenchmarkX: could not open /dev/null</p>"),
+            std::string::npos);
 }
 
 TEST_F(LabReportHtml, SweepMarksTheDataCachesAndDropsIgnoredKeysFromSeries) {
@@ -120,7 +131,8 @@ TEST_F(LabReportHtml, BaselineSectionHasWarningsRegressionsAndTheComparisonsPlot
   c.gate_percent = 5;
   BaselineComparison::Part part;
   part.experiment_id = "sweep";
-  part.html = "<figure class=\"plot\" data-points=\"1\"><svg><circle class=\"pt\"/></svg></figure>\n";
+  part.html =
+      "<figure class=\"plot\" data-points=\"1\"><svg><circle class=\"pt\"/></svg></figure>\n";
   stat::Regression r;
   r.unit = "sec/op";
   r.row = "Zero/method=a/size=1MiB";
@@ -134,15 +146,20 @@ TEST_F(LabReportHtml, BaselineSectionHasWarningsRegressionsAndTheComparisonsPlot
   c.parts.push_back(part);
   f.context.baseline = &c;
   const std::string html = page();
-  EXPECT_NE(html.find("<a href=\"#baseline\">Comparison with baseline main</a>: 1 significant regressions."),
-            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<a href=\"#baseline\">Comparison with baseline main</a>: 1 significant regressions."),
+      std::string::npos);
   EXPECT_NE(html.find("<section id=\"baseline\">\n<h2>Baseline main</h2>"), std::string::npos);
-  EXPECT_NE(html.find("<p class=\"warning\">warning: baseline main was recorded on a different machine: cpu A vs B"),
+  EXPECT_NE(html.find("<p class=\"warning\">warning: baseline main was recorded on a different "
+                      "machine: cpu A vs B"),
             std::string::npos);
   EXPECT_NE(html.find("<p>Not run this time: merge.</p>"), std::string::npos);
-  EXPECT_NE(html.find("<b>Statistically significant regressions worse than 5% (--fail-on-regression: exit 3):</b>"),
+  EXPECT_NE(html.find("<b>Statistically significant regressions worse than 5% "
+                      "(--fail-on-regression: exit 3):</b>"),
             std::string::npos);
-  EXPECT_NE(html.find("<li>sweep: Zero/method=a/size=1MiB sec/op +50.00% (p=0.002 n=6) main -&gt; this-run</li>"),
+  EXPECT_NE(html.find("<li>sweep: Zero/method=a/size=1MiB sec/op +50.00% (p=0.002 n=6) main -&gt; "
+                      "this-run</li>"),
             std::string::npos);
   EXPECT_NE(html.find("<h3>sweep: main vs this-run</h3>\n" + part.html), std::string::npos);
   // The section comes after every experiment.
@@ -158,7 +175,9 @@ TEST(PlotData, RatioClaimPlotHasBothBenchmarksSlowerFirst) {
   EXPECT_EQ(p.rows[1].label, "C++: BenchmarkZero/method=b/size=1MiB");
   EXPECT_EQ(p.rows[0].samples, (std::vector<double>{4000e6, 4001e6, 4002e6}));
   EXPECT_EQ(p.rows[0].center, 4001e6);
-  EXPECT_NE(p.caption.find("seed: 2.0x; Go here: —, not run (no Go peer); C++: 2.00x, replicates (provisional) (n=3+3)"), std::string::npos);
+  EXPECT_NE(p.caption.find("seed: 2.0x; Go here: —, not run (no Go peer); C++: 2.00x, replicates "
+                           "(provisional) (n=3+3)"),
+            std::string::npos);
 }
 
 #ifdef ZEROLAB_CLI
@@ -179,8 +198,10 @@ TEST(CompareHtml, PlotsEveryCellsSamplesAndASweepOverSizes) {
   std::string new_text = "goos: linux\n";
   for (int run = 0; run < 6; ++run) {
     for (const char* size : {"1KiB", "4KiB", "16KiB"}) {
-      old_text += std::string("BenchmarkZero/size=") + size + " 100 " + std::to_string(100 + run) + " ns/op\n";
-      new_text += std::string("BenchmarkZero/size=") + size + " 100 " + std::to_string(80 + run) + " ns/op\n";
+      old_text += std::string("BenchmarkZero/size=") + size + " 100 " + std::to_string(100 + run) +
+                  " ns/op\n";
+      new_text += std::string("BenchmarkZero/size=") + size + " 100 " + std::to_string(80 + run) +
+                  " ns/op\n";
     }
   }
   const std::string a = write_temp("cmp_old.txt", old_text);
@@ -193,7 +214,8 @@ TEST(CompareHtml, PlotsEveryCellsSamplesAndASweepOverSizes) {
   EXPECT_NE(html.find("sec/op against size"), std::string::npos);
   EXPECT_NE(html.find(">old</text>"), std::string::npos);
   EXPECT_NE(html.find("vs the first column: new: -19.51% (p=0.002 n=6)"), std::string::npos);
-  EXPECT_NE(html.find("<summary>The tables as benchstat prints them (1)</summary>"), std::string::npos);
+  EXPECT_NE(html.find("<summary>The tables as benchstat prints them (1)</summary>"),
+            std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
 
   // -o writes the same page to a file, and nothing to stdout.

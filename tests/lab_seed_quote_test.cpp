@@ -1,9 +1,9 @@
 // Issue 16, item 1: a seed claim states the seed's own words. Every claim
 // of the catalog that is not the project's own quotes its seed verbatim
 // (cut only with "…"), from the section it names, and states the seed's
-// figure; a project claim quotes nothing. The seeds are not part of the repository: they are read from
-// $ZEROLAB_SEEDS_DIR, else ../shared/seeds beside the source tree, and
-// the test is skipped (with the path it looked at) where they are absent.
+// figure; a project claim quotes nothing. The seeds are not part of the repository: they are read
+// from $ZEROLAB_SEEDS_DIR, else ../shared/seeds beside the source tree, and the test is skipped
+// (with the path it looked at) where they are absent.
 //
 // Example:
 //   ZEROLAB_SEEDS_DIR=/work/shared/seeds ctest --preset release -R LabSeedQuotes

@@ -7,16 +7,16 @@
 //
 // Example:
 //   ./lab_test --gtest_filter='Verdict.*'
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -27,11 +27,11 @@
 #include <vector>
 
 #include "alloc_hooks/alloc_stats.hpp"
+#include "format/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/experiments/reset_cost_calls.hpp"
 #include "lab/experiments/udp_strategies.hpp"
 #include "lab/judge.hpp"
-#include "format/byte_size.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/report.hpp"
@@ -57,7 +57,9 @@ using lab_test_util::Command;
 using lab_test_util::exists;
 using lab_test_util::read_file;
 
-std::string temp_dir() { return lab_test_util::temp_dir("zerolab_lab_test"); }
+std::string temp_dir() {
+  return lab_test_util::temp_dir("zerolab_lab_test");
+}
 
 // ---- ratio verdicts ----------------------------------------------------------------
 
@@ -108,8 +110,7 @@ TEST(Verdict, OverlappingSamplesAreInconclusive) {
 }
 
 TEST(Verdict, TiesAreInconclusiveWhenNotSignificant) {
-  const RatioVerdict v =
-      judge_ratio(V{5, 5, 5, 5, 5, 6}, V{5, 5, 5, 5, 5, 5}, 1.0, 0.05);
+  const RatioVerdict v = judge_ratio(V{5, 5, 5, 5, 5, 6}, V{5, 5, 5, 5, 5, 5}, 1.0, 0.05);
   EXPECT_EQ(v.verdict, Verdict::kInconclusive);
   EXPECT_DOUBLE_EQ(v.ratio, 1.0);
 }
@@ -275,7 +276,8 @@ TEST(Judge, MissingOrFailedBenchmarkIsAnError) {
 }
 
 TEST(Judge, FactThatThrowsIsAnError) {
-  const Claim c = Claim::fact("x", "", []() -> FactResult { throw std::runtime_error("no /proc"); });
+  const Claim c =
+      Claim::fact("x", "", []() -> FactResult { throw std::runtime_error("no /proc"); });
   const SideOutcome o = judge_fact(c);
   EXPECT_EQ(o.verdict, Verdict::kError);
   EXPECT_EQ(o.detail, "the check threw: no /proc");
@@ -309,13 +311,14 @@ TEST(Report, SummaryLine) {
   t.project_go.claims = 1;
   t.project_go.not_run = 1;
   EXPECT_EQ(t.errors(), 4);
-  EXPECT_EQ(summary_line(t),
-            "11 seed claims — Go here: 3 replicate, 0 contradict, 0 inconclusive; facts: 0 hold, "
-            "0 do not hold; 2 not comparable; 4 not run; 2 errors — C++: 4 replicate, 1 contradict, "
-            "1 inconclusive; facts: 2 hold, 1 do not hold; 2 errors\n"
-            "1 project claims (counted apart) — Go here: 0 replicate, 0 contradict, 0 inconclusive; "
-            "facts: 0 hold, 0 do not hold; 1 not run — C++: 1 replicate, 0 contradict, "
-            "0 inconclusive; facts: 0 hold, 0 do not hold");
+  EXPECT_EQ(
+      summary_line(t),
+      "11 seed claims — Go here: 3 replicate, 0 contradict, 0 inconclusive; facts: 0 hold, "
+      "0 do not hold; 2 not comparable; 4 not run; 2 errors — C++: 4 replicate, 1 contradict, "
+      "1 inconclusive; facts: 2 hold, 1 do not hold; 2 errors\n"
+      "1 project claims (counted apart) — Go here: 0 replicate, 0 contradict, 0 inconclusive; "
+      "facts: 0 hold, 0 do not hold; 1 not run — C++: 1 replicate, 0 contradict, "
+      "0 inconclusive; facts: 0 hold, 0 do not hold");
 }
 
 TEST(Report, MarkdownEscapesPipesAndAngleBrackets) {
@@ -348,19 +351,24 @@ void allocate_one_64_byte_block(B& b) {
   }
 }
 
-void always_fails(B& b) { b.fatal("boom"); }
+void always_fails(B& b) {
+  b.fatal("boom");
+}
 
 TEST(RunLab, FailingBenchmarkMarksItsClaimsErrorAndTheRestRuns) {
   Experiment broken = lab_test_util::experiment("broken", "a benchmark that fails");
   broken.benchmarks = {{"BenchmarkFails", &always_fails},
                        {"BenchmarkAllocates", &allocate_one_64_byte_block}};
-  broken.claims = {Claim::ratio("fails beats allocates", "1x", "BenchmarkFails",
-                                "BenchmarkAllocates")};
+  broken.claims = {
+      Claim::ratio("fails beats allocates", "1x", "BenchmarkFails", "BenchmarkAllocates")};
   Experiment fine = lab_test_util::experiment("fine", "exact allocation counts");
   fine.benchmarks = {{"BenchmarkAllocates", &allocate_one_64_byte_block}};
-  fine.claims = {Claim::bound("one allocation per op", "1", "BenchmarkAllocates", kAllocsPerOp, 1, 1),
-                 Claim::bound("64 bytes per op", "64", "BenchmarkAllocates", kBytesPerOp, 64, 64),
-                 Claim::fact("a fact", "", [] { return FactResult{false, "not here"}; })};
+  fine.claims = {
+      Claim::bound("one allocation per op", "1", "BenchmarkAllocates", kAllocsPerOp, 1, 1),
+      Claim::bound("64 bytes per op", "64", "BenchmarkAllocates", kBytesPerOp, 64, 64),
+      Claim::fact("a fact", "", [] {
+        return FactResult{false, "not here"};
+      })};
 
   LabSettings s;
   s.experiments = {&broken, &fine};
@@ -567,9 +575,9 @@ TEST(LabCli, QuickRunWritesEveryExperiment) {
     const auto last = row.rfind("| ", row.size() - 2);
     if (last == std::string::npos || row.back() != '|') return false;
     const std::string cell = row.substr(last + 2);
-    for (const char* v : {"replicates (provisional)", "contradicts (provisional)",
-                          "inconclusive (provisional)", "not comparable (", "holds |",
-                          "does not hold |"}) {
+    for (const char* v :
+         {"replicates (provisional)", "contradicts (provisional)", "inconclusive (provisional)",
+          "not comparable (", "holds |", "does not hold |"}) {
       if (cell.rfind(v, 0) == 0) return true;
     }
     return false;
@@ -583,8 +591,10 @@ TEST(LabCli, QuickRunWritesEveryExperiment) {
       // As report.md escapes a cell: | < > become \| &lt; &gt;.
       std::string cell;
       for (const char ch : claim_text(claim)) {
-        cell += ch == '|' ? std::string("\\|") : ch == '<' ? std::string("&lt;")
-                : ch == '>' ? std::string("&gt;") : std::string(1, ch);
+        cell += ch == '|'   ? std::string("\\|")
+                : ch == '<' ? std::string("&lt;")
+                : ch == '>' ? std::string("&gt;")
+                            : std::string(1, ch);
       }
       const auto at = report.find("| " + cell + (claim.seed_section.empty() ? " |" : " (§ "));
       ASSERT_NE(at, std::string::npos) << claim.statement;
@@ -651,9 +661,10 @@ TEST(LabCli, BadInputExits2AndWritesNothing) {
   // A regular file where a directory should be.
   c = run_cli("lab --quick -o /etc/hostname/results", dir);
   EXPECT_EQ(c.code, 2);
-  EXPECT_EQ(c.err,
-            "zerolab lab: flag -o: cannot use directory /etc/hostname/results: /etc/hostname is not a "
-            "directory\n");
+  EXPECT_EQ(
+      c.err,
+      "zerolab lab: flag -o: cannot use directory /etc/hostname/results: /etc/hostname is not a "
+      "directory\n");
   EXPECT_TRUE(c.out.empty());
 }
 
@@ -663,9 +674,11 @@ TEST(LabCli, ProfilesOneFilePerExperiment) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   const std::string flags = " --cpuprofile " + prof;  // no -memprofile in sanitizer builds
 #else
-  const std::string flags = " --cpuprofile " + prof + " --memprofile " + prof + " --memprofilerate 1";
+  const std::string flags =
+      " --cpuprofile " + prof + " --memprofile " + prof + " --memprofilerate 1";
 #endif
-  const Command c = run_cli("lab merge --count 1 --benchtime 1000x -o " + dir + "/out" + flags, dir);
+  const Command c =
+      run_cli("lab merge --count 1 --benchtime 1000x -o " + dir + "/out" + flags, dir);
   ASSERT_EQ(c.code, 0) << c.out << c.err;
   // pprof's format, gzipped (tests/profile_test.cpp reads it with go tool pprof).
   const std::string cpu = read_file(prof + "/merge.cpu.prof");
@@ -676,9 +689,10 @@ TEST(LabCli, ProfilesOneFilePerExperiment) {
 #endif
   const Command bad = run_cli("lab merge --cpuprofilerate 0 --cpuprofile " + prof, dir);
   EXPECT_EQ(bad.code, 2);
-  EXPECT_EQ(bad.err,
-            "zerolab lab: invalid value \"0\" for flag -cpuprofilerate: must be an integer from 1 to "
-            "10000 (samples per second)\n");
+  EXPECT_EQ(
+      bad.err,
+      "zerolab lab: invalid value \"0\" for flag -cpuprofilerate: must be an integer from 1 to "
+      "10000 (samples per second)\n");
 }
 
 TEST(LabCli, ListNamesEveryExperiment) {
@@ -720,8 +734,10 @@ TEST(LabProgress, OnlyARealTerminalGetsTheProgressLine) {
   int pipe_fds[2] = {-1, -1};
   ASSERT_EQ(::pipe(pipe_fds), 0);
   EXPECT_FALSE(zerolab::lab::progress_line_wanted(pipe_fds[1]));
-  if (saved != nullptr) ::setenv("TERM", old_term.c_str(), 1);
-  else ::unsetenv("TERM");
+  if (saved != nullptr)
+    ::setenv("TERM", old_term.c_str(), 1);
+  else
+    ::unsetenv("TERM");
   ::close(pipe_fds[0]);
   ::close(pipe_fds[1]);
   ::close(tty);

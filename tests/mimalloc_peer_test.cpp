@@ -20,8 +20,7 @@ namespace alloc_stats = zerolab::internal::alloc_stats;
 
 TEST(MimallocPeer, LoadsAndAllocates) {
   const auto* mi = zerolab::lab::mimalloc();
-  ASSERT_NE(mi, nullptr) << "built with mimalloc, but " ZEROLAB_MIMALLOC_LIBRARY
-                            " did not load";
+  ASSERT_NE(mi, nullptr) << "built with mimalloc, but " ZEROLAB_MIMALLOC_LIBRARY " did not load";
   EXPECT_GE(mi->version, 100);
   void* p = mi->malloc(48);
   ASSERT_NE(p, nullptr);

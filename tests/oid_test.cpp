@@ -20,8 +20,7 @@ namespace {
 
 namespace oid = zerolab::lab::oid;
 
-constexpr std::int64_t kPow[] = {1, 1000, 1000000, 1000000000, 1000000000000,
-                                 1000000000000000};
+constexpr std::int64_t kPow[] = {1, 1000, 1000000, 1000000000, 1000000000000, 1000000000000000};
 
 // An independent reference: sections least significant first, up to the
 // last non-zero one.
@@ -42,12 +41,12 @@ class Checker {
  public:
   std::string check(std::int64_t n) {
     const std::string want = reference(n);
-    const std::string got[] = {oid::format_foolish(n), oid::format_naive(n),
-                               oid::format_builder(n), oid::format_append_int(n),
-                               oid::format_table(n),
-                               std::string(oid::format_memoized(cache(), n))};
-    static const char* const kNames[] = {"Foolish", "Naive", "StringBuilder", "AppendInt",
-                                         "StringTable", "Memoized"};
+    const std::string got[] = {
+        oid::format_foolish(n), oid::format_naive(n),
+        oid::format_builder(n), oid::format_append_int(n),
+        oid::format_table(n),   std::string(oid::format_memoized(cache(), n))};
+    static const char* const kNames[] = {"Foolish",   "Naive",       "StringBuilder",
+                                         "AppendInt", "StringTable", "Memoized"};
     for (std::size_t i = 0; i < std::size(got); ++i) {
       if (got[i] != want) return std::string(kNames[i]) + " gave " + got[i] + " for " + want;
     }
@@ -110,8 +109,8 @@ TEST(Oid, RoundTripEdgeValues) {
   std::vector<std::int64_t> values = {0, oid::kMax};
   for (std::int64_t v = 0; v < 1000; ++v) values.push_back(v);  // single sections
   for (int k = 1; k <= 5; ++k) {
-    values.push_back(kPow[k] - 1);       // k sections of 999
-    values.push_back(kPow[k - 1]);       // a 1 in section k, zeros below
+    values.push_back(kPow[k] - 1);  // k sections of 999
+    values.push_back(kPow[k - 1]);  // a 1 in section k, zeros below
     values.push_back(999 * kPow[k - 1]);
   }
   // Every 5-section combination of the digit-count edges of a section.
@@ -142,7 +141,10 @@ TEST(Oid, NonCanonicalButValidInput) {
     const char* in;
     std::int64_t want;
   };
-  const Case cases[] = {{"007", 7}, {"1.0", 1}, {"0.0.0.0.0", 0}, {"000.001", 1000},
+  const Case cases[] = {{"007", 7},
+                        {"1.0", 1},
+                        {"0.0.0.0.0", 0},
+                        {"000.001", 1000},
                         {"0000000000000000000000005", 5}};
   for (const Case& c : cases) {
     for (const oid::Parsed p : {oid::parse_naive(c.in), oid::parse_no_alloc(c.in)}) {

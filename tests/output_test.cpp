@@ -67,7 +67,8 @@ TEST_F(OutputPaths, AReadOnlyTargetIsRefusedAndKept) {
   ASSERT_EQ(::chmod(target.c_str(), 0444), 0);
   const CommandResult r = compare("-o " + target + " " + old_ + " " + new_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write " + target + ": the file is read-only");
+  EXPECT_EQ(r.first_err_line(),
+            "zerolab compare: -o: cannot write " + target + ": the file is read-only");
   EXPECT_EQ(read_file(target), "keep me\n");
   EXPECT_EQ(mode_of(target) & 07777, 0444u);
 }
@@ -90,11 +91,12 @@ TEST_F(OutputPaths, ASymlinkIsWrittenThroughAndTheModeIsKept) {
 TEST_F(OutputPaths, ErrorsNameTheUsersPathAndTheRealCause) {
   CommandResult r = compare("-o /proc/version " + old_ + " " + new_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write /proc/version: the file is read-only");
+  EXPECT_EQ(r.first_err_line(),
+            "zerolab compare: -o: cannot write /proc/version: the file is read-only");
   r = compare("-o " + dir_ + "/no/such/out.txt " + old_ + " " + new_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(),
-            "zerolab compare: -o: cannot write " + dir_ + "/no/such/out.txt: No such file or directory");
+  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write " + dir_ +
+                                    "/no/such/out.txt: No such file or directory");
   r = compare("-o " + dir_ + " " + old_ + " " + new_);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write " + dir_ + ": Is a directory");
@@ -134,7 +136,8 @@ TEST_F(OutputPaths, AFailedStdoutIsExit1WithTheCause) {
   EXPECT_EQ(r.code, 1);
   r = fixture(">/dev/full");
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.first_err_line(), "bench_fixture: cannot write standard output: No space left on device");
+  EXPECT_EQ(r.first_err_line(),
+            "bench_fixture: cannot write standard output: No space left on device");
 }
 
 // B1: a benchmark binary checks -o before running anything.
@@ -144,7 +147,8 @@ TEST_F(OutputPaths, ABenchmarkBinaryChecksItsOutputBeforeRunning) {
     const CommandResult r = fixture("-o " + bad);
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.out, "");  // nothing ran
-    EXPECT_EQ(r.first_err_line().rfind("bench_fixture: -o: cannot write " + bad + ": ", 0), 0u) << r.err;
+    EXPECT_EQ(r.first_err_line().rfind("bench_fixture: -o: cannot write " + bad + ": ", 0), 0u)
+        << r.err;
   }
   // "-o -" is stdout, printed once.
   const CommandResult r = fixture("-o -");
@@ -169,7 +173,8 @@ TEST_F(OutputPaths, AGateWithNothingComparedIsExit1) {
   const CommandResult r = compare("--fail-on-regression " + new_);
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.first_err_line(),
-            "zerolab compare: --fail-on-regression: nothing was compared (no row has two columns), so the "
+            "zerolab compare: --fail-on-regression: nothing was compared (no row has two columns), "
+            "so the "
             "run could not be judged");
 }
 
@@ -184,16 +189,19 @@ TEST_F(OutputPaths, AnEndlessBaselineFileIsExit2NamingIt) {
   ASSERT_EQ(::mkdir((dir_ + "/baselines").c_str(), 0777), 0);
   ASSERT_EQ(::mkdir(base.c_str(), 0777), 0);
   ASSERT_EQ(::symlink("/dev/zero", (base + "/manifest").c_str()), 0);
-  const std::string lab = kCli + " lab merge --baseline z --baseline-dir " + dir_ + "/baselines -o " + dir_ + "/r";
+  const std::string lab =
+      kCli + " lab merge --baseline z --baseline-dir " + dir_ + "/baselines -o " + dir_ + "/r";
   CommandResult r = zerolab::test::run(lab, dir_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(), "zerolab lab: cannot read " + base + "/manifest: larger than 1048576 bytes");
+  EXPECT_EQ(r.first_err_line(),
+            "zerolab lab: cannot read " + base + "/manifest: larger than 1048576 bytes");
   ASSERT_EQ(::unlink((base + "/manifest").c_str()), 0);
   write_file(base + "/manifest", "format: 1\nname: z\nexperiment: merge 1\n");
   ASSERT_EQ(::symlink("/dev/zero", (base + "/merge.txt").c_str()), 0);
   r = zerolab::test::run(lab, dir_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(), "zerolab lab: cannot read " + base + "/merge.txt: larger than 67108864 bytes");
+  EXPECT_EQ(r.first_err_line(),
+            "zerolab lab: cannot read " + base + "/merge.txt: larger than 67108864 bytes");
 }
 
 }  // namespace

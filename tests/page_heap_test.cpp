@@ -11,9 +11,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <iterator>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory_resource>
 #include <random>
@@ -173,7 +173,8 @@ TEST(PageHeap, ReleaseMakesDirtyMemoryZeroAgain) {
   EXPECT_EQ(heap.stats().free_dirty, 512 * kKiB - 100 * kKiB - kPage);
   EXPECT_EQ(heap.stats().bytes_released, 100 * kKiB + kPage);
   EXPECT_TRUE(all_bytes(p + 512 * kKiB - 100 * kKiB - kPage, 100 * kKiB + kPage, 0))
-      << "released pages read as zero (read through the free span: the test owns the mapping's bytes)";
+      << "released pages read as zero (read through the free span: the test owns the mapping's "
+         "bytes)";
   EXPECT_EQ(heap.release(), 512 * kKiB - 100 * kKiB - kPage);
   EXPECT_EQ(heap.release(), 0u) << "nothing dirty left";
   PageHeapStats s = heap.stats();
@@ -241,14 +242,16 @@ TEST(PageHeap, BadInputIsAClearErrorThatChangesNothing) {
   EXPECT_EQ(code_of([&] { heap.allocate(0, Zero::kYes); }), PageHeapErrc::kTooSmall);
   EXPECT_EQ(code_of([&] { heap.allocate(64 * kKiB - 1, Zero::kNo); }), PageHeapErrc::kTooSmall);
   EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX, Zero::kYes); }), PageHeapErrc::kTooLarge);
-  EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX - kPage + 2, Zero::kYes); }), PageHeapErrc::kTooLarge);
+  EXPECT_EQ(code_of([&] { heap.allocate(SIZE_MAX - kPage + 2, Zero::kYes); }),
+            PageHeapErrc::kTooLarge);
   EXPECT_EQ(code_of([&] { heap.deallocate(nullptr); }), PageHeapErrc::kNullPointer);
   int on_stack = 0;
   EXPECT_EQ(code_of([&] { heap.deallocate(&on_stack); }), PageHeapErrc::kUnknownPointer);
   EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(p) + kPage); }),
             PageHeapErrc::kInteriorPointer);
   EXPECT_EQ(code_of([&] { heap.deallocate(q); }), PageHeapErrc::kDoubleFree);
-  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }), PageHeapErrc::kDoubleFree);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }),
+            PageHeapErrc::kDoubleFree);
   EXPECT_EQ(code_of([&] { heap.deallocate(p, 128 * kKiB); }), PageHeapErrc::kSizeMismatch);
   EXPECT_EQ(code_of([&] { heap.deallocate(p, 0); }), PageHeapErrc::kSizeMismatch);
   EXPECT_EQ(code_of([&] { heap.deallocate(p, SIZE_MAX); }), PageHeapErrc::kSizeMismatch);
@@ -531,10 +534,12 @@ TEST(PageHeapCache, FreeingACachedSpanAgainIsADoubleFree) {
   EXPECT_EQ(code_of([&] { heap.deallocate(p, 128 * kKiB); }), PageHeapErrc::kDoubleFree);
   EXPECT_EQ(code_of([&] { heap.deallocate(p, 64 * kKiB); }), PageHeapErrc::kDoubleFree)
       << "a double free, whatever the size";
-  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(p) + kPage); }), PageHeapErrc::kDoubleFree)
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(p) + kPage); }),
+            PageHeapErrc::kDoubleFree)
       << "a pointer into a cached span points into free memory";
   EXPECT_EQ(heap.try_deallocate(p), PageHeapErrc::kDoubleFree);
-  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }), PageHeapErrc::kInteriorPointer);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(q) + kPage); }),
+            PageHeapErrc::kInteriorPointer);
   expect_same(before, heap.stats());
   EXPECT_EQ(heap.check(), "");
   // Still cached after the failed calls: the next 128 KiB gets it.
@@ -552,7 +557,8 @@ TEST(PageHeapCache, TheSpanHandedOutLastIsValidatedLikeAnyOther) {
   const PageHeapStats live = heap.stats();
   EXPECT_EQ(code_of([&] { heap.deallocate(a, 64 * kKiB); }), PageHeapErrc::kSizeMismatch);
   EXPECT_EQ(code_of([&] { heap.deallocate(a, 256 * kKiB); }), PageHeapErrc::kSizeMismatch);
-  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(a) + kPage); }), PageHeapErrc::kInteriorPointer);
+  EXPECT_EQ(code_of([&] { heap.deallocate(static_cast<char*>(a) + kPage); }),
+            PageHeapErrc::kInteriorPointer);
   expect_same(live, heap.stats());
   EXPECT_EQ(heap.check(), "");
   heap.deallocate(a, 128 * kKiB - 1);  // rounds up to the span's size
@@ -626,7 +632,8 @@ TEST(PageHeapCache, AFailedMappingKeepsTheCounts) {
   const PageHeapStats before = heap.stats();
   mapper.fail = 1;
   std::error_code error;
-  EXPECT_EQ(heap.try_allocate(2 * kMiB, Zero::kYes, error), nullptr) << "a miss that needs an arena";
+  EXPECT_EQ(heap.try_allocate(2 * kMiB, Zero::kYes, error), nullptr)
+      << "a miss that needs an arena";
   EXPECT_EQ(error, PageHeapErrc::kOutOfMemory);
   expect_same(before, heap.stats());
   EXPECT_EQ(heap.check(), "");
@@ -647,7 +654,8 @@ TEST(PageHeapResource, LargeRequestsGoToTheHeapSmallOnesUpstream) {
     EXPECT_EQ(heap.span_size(large.data()), 1 * kMiB);
   }
   EXPECT_EQ(heap.stats().in_use, 0u);
-  EXPECT_EQ(code_of([&] { static_cast<void>(resource.allocate(1 * kMiB, 8192)); }), PageHeapErrc::kBadAlignment);
+  EXPECT_EQ(code_of([&] { static_cast<void>(resource.allocate(1 * kMiB, 8192)); }),
+            PageHeapErrc::kBadAlignment);
   zerolab::PageHeapResource same(heap);
   EXPECT_TRUE(resource.is_equal(same));
   PageHeap other_heap(small_arenas());
@@ -710,8 +718,9 @@ class Model {
   void allocate(PageHeap& heap, int step) {
     // Mostly small (64 KiB .. 512 KiB), sometimes past an arena; one time in
     // three the size of a cached span (any n that rounds to its pages).
-    std::size_t size = pick(40) == 0 ? (4 * kMiB + pick(4) * 300 * kKiB)
-                                     : PageHeap::kMinBytes + pick(7 * 16) * kPage + pick(2) * pick(4096);
+    std::size_t size = pick(40) == 0
+                           ? (4 * kMiB + pick(4) * 300 * kKiB)
+                           : PageHeap::kMinBytes + pick(7 * 16) * kPage + pick(2) * pick(4096);
     if (!cache_.empty() && pick(3) == 0) {
       size = cache_[pick(static_cast<unsigned>(cache_.size()))].second;
       if (size > PageHeap::kMinBytes) size -= pick(static_cast<unsigned>(kPage));
@@ -723,7 +732,8 @@ class Model {
     ASSERT_EQ(start % kPage, 0u);
     // The cache: the newest span of exactly these pages, or on a miss every
     // cached span goes back to the free ranges.
-    auto hit = std::find_if(cache_.rbegin(), cache_.rend(), [&](const auto& c) { return c.second == rounded; });
+    auto hit = std::find_if(cache_.rbegin(), cache_.rend(),
+                            [&](const auto& c) { return c.second == rounded; });
     const bool from_cache = hit != cache_.rend();
     if (from_cache) {
       ASSERT_EQ(start, hit->first) << "not the newest cached span of its size";
@@ -822,7 +832,7 @@ class Model {
 
   std::mt19937 rng_;
   std::map<std::uintptr_t, Span> live_;
-  std::set<std::uintptr_t> dirty_;  // free pages that may hold old bytes
+  std::set<std::uintptr_t> dirty_;                             // free pages that may hold old bytes
   std::vector<std::pair<std::uintptr_t, std::size_t>> cache_;  // oldest first
   std::size_t in_use_ = 0;
   std::uint64_t zeroed_ = 0;

@@ -170,9 +170,17 @@ void race(int thieves, std::size_t limit) {
   EXPECT_EQ(c.pop_tail(), nullptr);
 }
 
-TEST(PoolChainRace, OneThief) { race(1, PoolChain::ring_limit(1 << 20)); }
-TEST(PoolChainRace, FourThieves) { race(4, PoolChain::ring_limit(1 << 20)); }
-TEST(PoolChainRace, FifteenThieves) { race(15, PoolChain::ring_limit(1 << 20)); }
-TEST(PoolChainRace, FourThievesOneSmallRing) { race(4, PoolChain::ring_limit(4)); }
+TEST(PoolChainRace, OneThief) {
+  race(1, PoolChain::ring_limit(1 << 20));
+}
+TEST(PoolChainRace, FourThieves) {
+  race(4, PoolChain::ring_limit(1 << 20));
+}
+TEST(PoolChainRace, FifteenThieves) {
+  race(15, PoolChain::ring_limit(1 << 20));
+}
+TEST(PoolChainRace, FourThievesOneSmallRing) {
+  race(4, PoolChain::ring_limit(4));
+}
 
 }  // namespace

@@ -1,11 +1,10 @@
-// zerolab::Pool (zerolab/pool.hpp) and the lab's SimplePool (lab/simple_pool.hpp): get/put/borrow, the
-// per-thread bound, stealing from another thread's shared chain (oldest
-// first), the chain growing past one ring, rotation ageing with a victim per
-// thread, thread-exit return, and multi-threaded stresses in which every
-// object is tagged with its owner so a double hand-out is caught. Labelled
-// concurrent: also runs under TSan. The stresses tag objects with relaxed
-// atomics and write a plain payload, so the only happens-before between two
-// holders of an object is the one the pool provides, and TSan checks it.
+// zerolab::Pool (zerolab/pool.hpp) and the lab's SimplePool (lab/simple_pool.hpp): get/put/borrow,
+// the per-thread bound, stealing from another thread's shared chain (oldest first), the chain
+// growing past one ring, rotation ageing with a victim per thread, thread-exit return, and
+// multi-threaded stresses in which every object is tagged with its owner so a double hand-out is
+// caught. Labelled concurrent: also runs under TSan. The stresses tag objects with relaxed atomics
+// and write a plain payload, so the only happens-before between two holders of an object is the one
+// the pool provides, and TSan checks it.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -484,10 +483,18 @@ void stress(int threads, PoolOptions o = per_thread_bound(4), bool rotator_threa
   EXPECT_EQ(Obj::live.load(), before);
 }
 
-TEST(PoolStress, TwoThreads) { stress(2); }
-TEST(PoolStress, FourThreads) { stress(4); }
-TEST(PoolStress, EightThreads) { stress(8); }
-TEST(PoolStress, SixteenThreads) { stress(16); }
+TEST(PoolStress, TwoThreads) {
+  stress(2);
+}
+TEST(PoolStress, FourThreads) {
+  stress(4);
+}
+TEST(PoolStress, EightThreads) {
+  stress(8);
+}
+TEST(PoolStress, SixteenThreads) {
+  stress(16);
+}
 TEST(PoolStress, AutomaticRotationFourThreads) {
   PoolOptions o = per_thread_bound(4);
   o.rotate_every_gets = 5;
@@ -544,9 +551,15 @@ void bursts(int threads) {
   EXPECT_EQ(Obj::live.load(), before);
 }
 
-TEST(PoolStress, BurstsTwoThreads) { bursts(2); }
-TEST(PoolStress, BurstsFourThreads) { bursts(4); }
-TEST(PoolStress, BurstsSixteenThreads) { bursts(16); }
+TEST(PoolStress, BurstsTwoThreads) {
+  bursts(2);
+}
+TEST(PoolStress, BurstsFourThreads) {
+  bursts(4);
+}
+TEST(PoolStress, BurstsSixteenThreads) {
+  bursts(16);
+}
 
 TEST(SimplePool, GetPutBorrow) {
   SimplePool<Obj> pool;
@@ -554,7 +567,10 @@ TEST(SimplePool, GetPutBorrow) {
   pool.put(a);
   EXPECT_EQ(pool.get(), a);
   pool.put(a);
-  { auto b = pool.borrow(); EXPECT_EQ(b.get(), a); }
+  {
+    auto b = pool.borrow();
+    EXPECT_EQ(b.get(), a);
+  }
   EXPECT_EQ(pool.get(), a);
   pool.put(a);
   std::vector<std::thread> ts;

@@ -1,9 +1,9 @@
 // Benchmarks whose profiles are known, run as a subprocess by
 // profile_test.cpp with -cpuprofile and -memprofile: one burns CPU in one
 // named function (and more CPU outside its timer, which a profile must not
-// show), one spends its time in libc's memset, one allocates a known number of objects of a known size from one
-// named function and keeps some of them, one allocates through every common
-// path for the allocs/op comparison.
+// show), one spends its time in libc's memset, one allocates a known number of objects of a known
+// size from one named function and keeps some of them, one allocates through every common path for
+// the allocs/op comparison.
 //
 // Example:
 //   ./profile_fixture -bench 'CpuHot$' -benchtime 300ms -cpuprofile cpu.out
@@ -20,10 +20,10 @@
 
 namespace profile_fixture {
 
-constexpr int kObjectsPerIteration = 3;     // k
-constexpr std::size_t kObjectBytes = 48;    // b
-constexpr std::size_t kKeptCapacity = 4096; // iterations whose object is kept
-void* g_kept[kKeptCapacity];                // static: keeping costs no allocation
+constexpr int kObjectsPerIteration = 3;      // k
+constexpr std::size_t kObjectBytes = 48;     // b
+constexpr std::size_t kKeptCapacity = 4096;  // iterations whose object is kept
+void* g_kept[kKeptCapacity];                 // static: keeping costs no allocation
 std::size_t g_kept_count = 0;
 
 // A CPU-bound loop the optimizer cannot remove.

@@ -14,16 +14,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <tuple>
-#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -72,7 +72,9 @@ CommandRun run_command(const std::string& command) {
   return CommandRun{c.code, c.out, c.err};
 }
 
-CommandRun run_fixture(const std::string& args) { return run_command(kFixture + " " + args); }
+CommandRun run_fixture(const std::string& args) {
+  return run_command(kFixture + " " + args);
+}
 
 bool pprof_available() {
   static const bool available = std::system("google-pprof --version >/dev/null 2>&1") == 0;
@@ -98,11 +100,12 @@ bool go_available() {
 
 #define SKIP_WITHOUT_GO() \
   if (!go_available()) GTEST_SKIP() << "go not installed (Debian: golang-go; make deps)"
-#define SKIP_WITHOUT_PPROF()                                                          \
-  if (!pprof_available()) GTEST_SKIP() << "google-pprof not installed "               \
-                                          "(Debian: google-perftools; make deps)"
-#define SKIP_WITHOUT_MEMPROFILE()                                                     \
-  if (const std::string why = memprofile_unsupported(); !why.empty())                 \
+#define SKIP_WITHOUT_PPROF()                    \
+  if (!pprof_available())                       \
+  GTEST_SKIP() << "google-pprof not installed " \
+                  "(Debian: google-perftools; make deps)"
+#define SKIP_WITHOUT_MEMPROFILE()                                     \
+  if (const std::string why = memprofile_unsupported(); !why.empty()) \
   GTEST_SKIP() << "-memprofile unavailable in this build: " << why
 
 // One function's line of `google-pprof --text`: flat and cumulative values.
@@ -116,8 +119,8 @@ struct PprofEntry {
 // shown, keyed by function name.
 std::map<std::string, PprofEntry> pprof_text(const std::string& options, const std::string& file,
                                              std::string* raw = nullptr) {
-  const CommandRun r = run_command("google-pprof --text --nodecount=100000 --nodefraction=0 " + options +
-                            " " + kFixture + " " + file);
+  const CommandRun r = run_command("google-pprof --text --nodecount=100000 --nodefraction=0 " +
+                                   options + " " + kFixture + " " + file);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   if (raw != nullptr) *raw = r.out;
   // Lines are "flat flat% sum% cum cum% name [(inline)]".
@@ -251,8 +254,9 @@ TEST(CpuProfile, PprofNamesTheHotFunctionAndLineAndOnlyTimedCode) {
   SKIP_WITHOUT_GO();
   const std::string dir = make_temp_dir();
   const std::string file = dir + "/cpu.out";
-  const CommandRun r = run_fixture("-bench '^BenchmarkCpuHot$' -benchtime 300ms -cpu 1 -cpuprofile " +
-                                   file + " -cpuprofilerate 250");
+  const CommandRun r =
+      run_fixture("-bench '^BenchmarkCpuHot$' -benchtime 300ms -cpu 1 -cpuprofile " + file +
+                  " -cpuprofilerate 250");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(is_gzip(file));
   const RawProfile p = pprof_raw(file);
@@ -271,7 +275,8 @@ TEST(CpuProfile, PprofNamesTheHotFunctionAndLineAndOnlyTimedCode) {
       EXPECT_EQ(s.functions.at(1), "zerolab_benchmark_CpuHot") << p.text;
     }
     // 100 ms of CPU with the timer stopped: not one sample.
-    for (const std::string& f : s.functions) EXPECT_EQ(f.find("spin_outside_timer"), std::string::npos);
+    for (const std::string& f : s.functions)
+      EXPECT_EQ(f.find("spin_outside_timer"), std::string::npos);
   }
   std::int64_t most = 0;
   for (const auto& [function, n] : leaf_samples) most = std::max(most, n);
@@ -282,7 +287,8 @@ TEST(CpuProfile, PprofNamesTheHotFunctionAndLineAndOnlyTimedCode) {
   ASSERT_NE(header, std::string::npos) << top;
   const std::string first = top.substr(header + 5, top.find('\n', header + 5) - header - 5);
   const std::string hot = "%  profile_fixture::spin_hot_function";
-  EXPECT_EQ(first.size() > hot.size() ? first.substr(first.size() - hot.size()) : first, hot) << top;
+  EXPECT_EQ(first.size() > hot.size() ? first.substr(first.size() - hot.size()) : first, hot)
+      << top;
   EXPECT_EQ(list_dir(dir), std::vector<std::string>{"cpu.out"});
 }
 
@@ -307,8 +313,9 @@ RawSample without_sanitizer_frames(const RawSample& s) {
 TEST(CpuProfile, LibcFramesAreNamedWithTheirLines) {
   SKIP_WITHOUT_GO();
   const std::string dir = make_temp_dir();
-  const CommandRun r = run_fixture("-bench '^BenchmarkCpuMemset$' -benchtime 300ms -cpu 1 -cpuprofile " +
-                                   dir + "/cpu.out -cpuprofilerate 250");
+  const CommandRun r =
+      run_fixture("-bench '^BenchmarkCpuMemset$' -benchtime 300ms -cpu 1 -cpuprofile " + dir +
+                  "/cpu.out -cpuprofilerate 250");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const RawProfile p = pprof_raw(dir + "/cpu.out");
   std::int64_t in_memset = 0;
@@ -340,8 +347,9 @@ TEST(CpuProfile, LegacyFormatHotFunctionIsOnTopAndUntimedCodeIsAbsent) {
   SKIP_WITHOUT_PPROF();
   const std::string dir = make_temp_dir();
   const std::string file = dir + "/cpu.out";
-  const CommandRun r = run_fixture("-bench '^BenchmarkCpuHot$' -benchtime 300ms -cpu 1 -cpuprofile " +
-                            file + " -cpuprofilerate 250 -profileformat legacy");
+  const CommandRun r =
+      run_fixture("-bench '^BenchmarkCpuHot$' -benchtime 300ms -cpu 1 -cpuprofile " + file +
+                  " -cpuprofilerate 250 -profileformat legacy");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // Legacy header: 0, 3 header words, version 0, period 1e6/250 µs, 0.
   EXPECT_EQ(read_words(file, 5), (std::vector<std::uint64_t>{0, 3, 0, 4000, 0}));
@@ -388,7 +396,8 @@ TEST(MemProfile, PprofRateOneCountsEveryAllocationAndLiveByte) {
     const RawProfile p = pprof_raw(file);
     EXPECT_EQ(p.period_type, "space bytes");
     EXPECT_EQ(p.period, 1);
-    EXPECT_EQ(p.sample_types, "alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes");
+    EXPECT_EQ(p.sample_types,
+              "alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes");
     std::vector<std::int64_t> sums(4, 0);
     for (const RawSample& s : p.samples) {
       ASSERT_EQ(s.values.size(), 4u) << p.text;
@@ -412,8 +421,10 @@ TEST(MemProfile, PprofSampledCountsAreScaledAsGoDoes) {
   const std::string dir = make_temp_dir();
   // 10000 iterations of 3 x 48 bytes at 4 KiB: about 350 samples of
   // 1 / (1 - exp(-48/4096)) = 85.8 objects each, 30000 objects in all.
-  const CommandRun r = run_fixture("-bench '^BenchmarkMemSites$' -benchtime 10000x -cpu 1 "
-                                   "-memprofilerate 4KiB -memprofile " + dir + "/mem.out");
+  const CommandRun r = run_fixture(
+      "-bench '^BenchmarkMemSites$' -benchtime 10000x -cpu 1 "
+      "-memprofilerate 4KiB -memprofile " +
+      dir + "/mem.out");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const RawProfile p = pprof_raw(dir + "/mem.out");
   EXPECT_EQ(p.period, 4096);
@@ -466,8 +477,9 @@ TEST(MemProfile, LegacySampledProfileNamesTheRateForPprofToScale) {
   for (const auto& [flag, header] : {std::pair<std::string, std::string>{"", "@ heap_v2/524288"},
                                      {"-memprofilerate 4KiB", "@ heap_v2/4096"},
                                      {"-memprofilerate 1000", "@ heap_v2/1000"}}) {
-    const CommandRun r = run_fixture("-bench '^BenchmarkMemSites$' -benchtime 1000x -cpu 1 " + flag +
-                              " -profileformat legacy -memprofile " + dir + "/mem.out");
+    const CommandRun r =
+        run_fixture("-bench '^BenchmarkMemSites$' -benchtime 1000x -cpu 1 " + flag +
+                    " -profileformat legacy -memprofile " + dir + "/mem.out");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string text = read_file(dir + "/mem.out");
     const std::string first = text.substr(0, text.find('\n'));
@@ -515,7 +527,8 @@ TEST(ProfileFiles, UnwritablePathIsAUsageErrorBeforeAnythingRuns) {
   const std::string bad = dir + "/no/such/dir/prof.out";
   for (const std::string flag : {"cpuprofile", "memprofile"}) {
     SCOPED_TRACE(flag);
-    const CommandRun r = run_fixture("-bench '^BenchmarkMemSites$' -benchtime 1x -" + flag + " " + bad);
+    const CommandRun r =
+        run_fixture("-bench '^BenchmarkMemSites$' -benchtime 1x -" + flag + " " + bad);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.out, "");  // no header, no result: nothing ran
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -524,7 +537,7 @@ TEST(ProfileFiles, UnwritablePathIsAUsageErrorBeforeAnythingRuns) {
   }
   // A good -memprofile next to a bad -cpuprofile leaves no file behind.
   const CommandRun r = run_fixture("-bench '^BenchmarkMemSites$' -benchtime 1x -memprofile " + dir +
-                            "/mem.out -cpuprofile " + bad);
+                                   "/mem.out -cpuprofile " + bad);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(list_dir(dir), std::vector<std::string>{});
 }
@@ -532,8 +545,8 @@ TEST(ProfileFiles, UnwritablePathIsAUsageErrorBeforeAnythingRuns) {
 TEST(ProfileFiles, ExistingFileIsReplacedAndNoTemporaryIsLeft) {
   const std::string dir = make_temp_dir();
   std::ofstream(dir + "/cpu.out") << "old contents";
-  const CommandRun r = run_fixture("-bench '^BenchmarkMemSites$' -benchtime 10x -cpuprofile " + dir +
-                            "/cpu.out");
+  const CommandRun r =
+      run_fixture("-bench '^BenchmarkMemSites$' -benchtime 10x -cpuprofile " + dir + "/cpu.out");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(is_gzip(dir + "/cpu.out"));
   EXPECT_EQ(list_dir(dir), std::vector<std::string>{"cpu.out"});
@@ -543,10 +556,12 @@ TEST(ProfileFiles, FullDeviceIsAFailedWriteAfterTheResults) {
   for (const std::string flag : {"cpuprofile", "memprofile"}) {
     if (flag == "memprofile" && !memprofile_unsupported().empty()) continue;
     SCOPED_TRACE(flag);
-    const CommandRun r = run_fixture("-bench '^BenchmarkMemSites$' -benchtime 10x -cpu 1 -" + flag + " /dev/full");
+    const CommandRun r =
+        run_fixture("-bench '^BenchmarkMemSites$' -benchtime 10x -cpu 1 -" + flag + " /dev/full");
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.out.find("BenchmarkMemSites"), std::string::npos) << r.out;
-    EXPECT_EQ(r.err, "profile_fixture: -" + flag + ": cannot write /dev/full: No space left on device\n");
+    EXPECT_EQ(r.err,
+              "profile_fixture: -" + flag + ": cannot write /dev/full: No space left on device\n");
   }
 }
 
@@ -556,10 +571,12 @@ TEST(ProfileFiles, FileSizeLimitIsAFailedWriteNotASignal) {
   // than the legacy CPU profile (the memory map alone is several KiB).
   const CommandRun r = run_command("ulimit -f 2; exec " + kFixture +
                                    " -bench '^BenchmarkMemSites$' -benchtime 10x -cpu 1 "
-                                   "-profileformat legacy -cpuprofile " + dir + "/cpu.out");
+                                   "-profileformat legacy -cpuprofile " +
+                                   dir + "/cpu.out");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("BenchmarkMemSites"), std::string::npos) << r.out;
-  EXPECT_EQ(r.err, "profile_fixture: -cpuprofile: cannot write " + dir + "/cpu.out: File too large\n");
+  EXPECT_EQ(r.err,
+            "profile_fixture: -cpuprofile: cannot write " + dir + "/cpu.out: File too large\n");
   EXPECT_EQ(list_dir(dir), std::vector<std::string>{});
 }
 
@@ -573,9 +590,9 @@ TEST(ProfileFiles, MemprofileInSanitizerBuildsSaysSo) {
 TEST(ProfileFlags, BadValuesAreUsageErrors) {
   for (const std::string args :
        {"-cpuprofilerate 0", "-cpuprofilerate 10001", "-cpuprofilerate x", "-memprofilerate 0",
-        "-memprofilerate -5", "-memprofilerate 1.5", "-memprofilerate KiB", "-memprofilerate 2TiB", "-memprofilerate 2048GiB",
-        "-cpuprofile=", "-memprofile=", "-memprofile", "-profileformat text", "-profileformat=",
-        "-cpuprofile -", "-memprofile -"}) {
+        "-memprofilerate -5", "-memprofilerate 1.5", "-memprofilerate KiB", "-memprofilerate 2TiB",
+        "-memprofilerate 2048GiB", "-cpuprofile=", "-memprofile=", "-memprofile",
+        "-profileformat text", "-profileformat=", "-cpuprofile -", "-memprofile -"}) {
     SCOPED_TRACE(args);
     const CommandRun r = run_fixture("-bench '^BenchmarkMemSites$' -benchtime 1x " + args);
     EXPECT_EQ(r.exit_code, 2);
@@ -590,7 +607,8 @@ zerolab::internal::Options parse(std::vector<std::string> args, std::string& err
   for (auto& a : args) argv.push_back(a.data());
   zerolab::internal::Options options;
   error.clear();
-  if (!zerolab::internal::parse_options(static_cast<int>(argv.size()), argv.data(), options, error)) {
+  if (!zerolab::internal::parse_options(static_cast<int>(argv.size()), argv.data(), options,
+                                        error)) {
     EXPECT_NE(error, "");
   }
   return options;
@@ -623,11 +641,13 @@ TEST(ProfileFlags, ParsedValues) {
   EXPECT_EQ(parse({"-memprofilerate", "32M"}, error).memprofilerate, 33554432u);
   EXPECT_EQ(parse({"-memprofilerate", "2GiB"}, error).memprofilerate, 2147483648u);
   parse({"-memprofilerate", "0"}, error);
-  EXPECT_EQ(error, "invalid value \"0\" for flag -memprofilerate: must be a positive byte count "
-                   "(512KiB, 4096, 1)");
+  EXPECT_EQ(error,
+            "invalid value \"0\" for flag -memprofilerate: must be a positive byte count "
+            "(512KiB, 4096, 1)");
   parse({"-cpuprofilerate", "0"}, error);
-  EXPECT_EQ(error, "invalid value \"0\" for flag -cpuprofilerate: must be an integer from 1 to "
-                   "10000 (samples per second)");
+  EXPECT_EQ(error,
+            "invalid value \"0\" for flag -cpuprofilerate: must be an integer from 1 to "
+            "10000 (samples per second)");
 }
 
 }  // namespace

@@ -15,7 +15,9 @@ namespace {
 
 using zerolab::test::count_occurrences;
 
-std::vector<std::string> labels(const AxisScale& s, ValueKind kind) { return format_ticks(s.ticks, kind); }
+std::vector<std::string> labels(const AxisScale& s, ValueKind kind) {
+  return format_ticks(s.ticks, kind);
+}
 
 TEST(PlotScale, FormatsValuesWithTheirKindsUnit) {
   EXPECT_EQ(format_value(65536, ValueKind::kBytes), "64 KiB");
@@ -55,8 +57,9 @@ TEST(PlotScale, LogBytesTicksFallOnPowersOfTwoThatReadWell) {
 TEST(PlotScale, LogDecadesAndANarrowRangeGetsMoreTicks) {
   const std::vector<double> wide = {3e3, 2e8};
   const AxisScale w = make_scale(wide, true, ValueKind::kNanoseconds);
-  EXPECT_EQ(labels(w, ValueKind::kNanoseconds),
-            (std::vector<std::string>{"1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms", "1 s"}));
+  EXPECT_EQ(
+      labels(w, ValueKind::kNanoseconds),
+      (std::vector<std::string>{"1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms", "1 s"}));
   const std::vector<double> narrow = {2e3, 6e3};
   const AxisScale n = make_scale(narrow, true, ValueKind::kNumber);
   EXPECT_EQ(labels(n, ValueKind::kNumber), (std::vector<std::string>{"1k", "2k", "5k", "10k"}));
@@ -186,7 +189,8 @@ TEST(HtmlPage, SelfContainedWithAPolicyThatForbidsFetches) {
 }
 
 TEST(HtmlEscape, EscapesEveryMarkupCharacter) {
-  EXPECT_EQ(html_escape("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(html_escape("<a href=\"x\">&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
 }
 
 }  // namespace

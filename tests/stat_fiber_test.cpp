@@ -73,7 +73,8 @@ TEST(Fiber, TheBodyRunsOnTheOwnersThreadOnItsOwnStack) {
   EXPECT_EQ(body_thread, std::this_thread::get_id());
   char owner = 0;
   const auto distance = body_frame > &owner ? body_frame - &owner : &owner - body_frame;
-  EXPECT_GT(distance, static_cast<std::ptrdiff_t>(Fiber::kStackBytes) / 2);  // not the owner's stack
+  EXPECT_GT(distance,
+            static_cast<std::ptrdiff_t>(Fiber::kStackBytes) / 2);  // not the owner's stack
   EXPECT_EQ(depth, 256);
   EXPECT_FALSE(t.resume());
 }
@@ -115,7 +116,9 @@ TEST(Fiber, DroppingTheOwnerCancelsTheBody) {
   EXPECT_TRUE(returned);
 
   bool ran = false;
-  { Fiber never_resumed([&ran](Fiber& /*self*/) { ran = true; }); }
+  {
+    Fiber never_resumed([&ran](Fiber& /*self*/) { ran = true; });
+  }
   EXPECT_FALSE(ran);
 }
 

@@ -50,10 +50,12 @@ TEST(Filter, ErrorsAsBenchprocReportsThem) {
   EXPECT_EQ(canonical("a:b)"), "ERROR syntax error: unexpected \")\"\n\ta:b)\n\t   ^");
   EXPECT_EQ(canonical("a:(b c)"),
             "ERROR syntax error: value list must be separated by OR\n\ta:(b c)\n\t     ^");
-  EXPECT_EQ(canonical(".config:x"), "ERROR syntax error: .config is only allowed in projections\n\t.config:x\n\t^");
+  EXPECT_EQ(canonical(".config:x"),
+            "ERROR syntax error: .config is only allowed in projections\n\t.config:x\n\t^");
   EXPECT_EQ(canonical("\"abc"), "ERROR syntax error: missing end quote\n\t\"abc\n\t^");
   EXPECT_EQ(canonical("a:/x/y"),
-            "ERROR syntax error: regexp must be followed by space or an operator (unescaped \"/\"?)\n\ta:/x/y\n\t     ^");
+            "ERROR syntax error: regexp must be followed by space or an operator (unescaped "
+            "\"/\"?)\n\ta:/x/y\n\t     ^");
   EXPECT_EQ(canonical("a:/x"), "ERROR syntax error: missing close \"/\"\n\ta:/x\n\t  ^");
   EXPECT_EQ(canonical("\"\":x"), "ERROR syntax error: key must not be empty\n\t\"\":x\n\t^");
   EXPECT_EQ(canonical("a"), "ERROR syntax error: expected key:value\n\ta\n\t^");
@@ -121,9 +123,11 @@ TEST(Filter, NestingIsBounded) {
   EXPECT_NE(Filter::parse(ok, &error), nullptr) << error;
   const std::string deepest = std::string(1000, '(') + ".name:a" + std::string(1000, ')');
   EXPECT_NE(Filter::parse(deepest, &error), nullptr) << error;
-  const std::string regexp = ".name:/" + std::string(20000, '(') + "a" + std::string(20000, ')') + "/";
+  const std::string regexp =
+      ".name:/" + std::string(20000, '(') + "a" + std::string(20000, ')') + "/";
   EXPECT_EQ(Filter::parse(regexp, &error), nullptr);
-  EXPECT_NE(error.find("error parsing regexp: expression nests too deeply: `((("), std::string::npos);
+  EXPECT_NE(error.find("error parsing regexp: expression nests too deeply: `((("),
+            std::string::npos);
 }
 
 TEST(Projection, SplitName) {
@@ -156,7 +160,8 @@ TEST(Projection, OrdersAndKeys) {
   ProjectionParser p2;
   auto first = p2.parse(".name", filter.get(), &err);
   std::vector<Key> fk;
-  for (const char* n : {"Zed", "Alpha", "Zed", "Mid"}) fk.push_back(first->project(record(n, {{1, "x"}})));
+  for (const char* n : {"Zed", "Alpha", "Zed", "Mid"})
+    fk.push_back(first->project(record(n, {{1, "x"}})));
   EXPECT_EQ(fk[0], fk[2]);
   first->sort_keys(fk);
   EXPECT_EQ(first->string_values(fk[0]), "Zed");  // order of first appearance
@@ -193,7 +198,8 @@ TEST(Projection, ErrorsAndGroupExclusions) {
   auto table = q.parse(".config", nullptr, &err);
   auto cols = q.parse("goos,/size", nullptr, &err);
   auto rows = q.parse(".fullname", nullptr, &err);
-  const BenchRecord r = record("Copy/size=4k-8", {{1, "x"}}, {{"goos", "linux", true}, {"pkg", "p", true}});
+  const BenchRecord r =
+      record("Copy/size=4k-8", {{1, "x"}}, {{"goos", "linux", true}, {"pkg", "p", true}});
   const Key tk = table->project(r);
   EXPECT_EQ(table->string_values(tk), "p");
   EXPECT_EQ(cols->string_values(cols->project(r)), "linux 4k");

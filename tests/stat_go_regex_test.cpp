@@ -18,11 +18,41 @@ namespace {
 using zerolab::internal::GoRegex;
 
 // The subjects, in the order of the 0/1 columns (as Go printed them).
-const std::vector<std::string> kSubjects = {
-    "", "abc", "ABC", "aaa", "ab", "a{2}", "a{", "x]y", "x-y", "a^b", "a$b", "[", "\\", "{}",
-    "tab\there", "Copy/size=4k", "size=64k", "Zero_nt-4", "BenchmarkFoo", "foo bar", "a.b", "a+b",
-    "12345", "_x_", "\xc3\xa9", "A\xc3\xa9", "(x)", "a|b", "?*", std::string("a\0b", 3), "a\nb",
-    "\xce\xb1\xce\xb2", "C", "a\\Cb", "\\Q.\\E"};
+const std::vector<std::string> kSubjects = {"",
+                                            "abc",
+                                            "ABC",
+                                            "aaa",
+                                            "ab",
+                                            "a{2}",
+                                            "a{",
+                                            "x]y",
+                                            "x-y",
+                                            "a^b",
+                                            "a$b",
+                                            "[",
+                                            "\\",
+                                            "{}",
+                                            "tab\there",
+                                            "Copy/size=4k",
+                                            "size=64k",
+                                            "Zero_nt-4",
+                                            "BenchmarkFoo",
+                                            "foo bar",
+                                            "a.b",
+                                            "a+b",
+                                            "12345",
+                                            "_x_",
+                                            "\xc3\xa9",
+                                            "A\xc3\xa9",
+                                            "(x)",
+                                            "a|b",
+                                            "?*",
+                                            std::string("a\0b", 3),
+                                            "a\nb",
+                                            "\xce\xb1\xce\xb2",
+                                            "C",
+                                            "a\\Cb",
+                                            "\\Q.\\E"};
 
 // Go's %q quoting undone (the escapes %q produces for these patterns).
 // The error GoRegex::compile gives for pattern, or "(compiled)" when it
@@ -41,10 +71,19 @@ std::string unquote(const std::string& q) {
     }
     const char c = q[++i];
     switch (c) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'x': out += static_cast<char>(std::stoi(q.substr(i + 1, 2), nullptr, 16)); i += 2; break;
-      default: out += c; break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'x':
+        out += static_cast<char>(std::stoi(q.substr(i + 1, 2), nullptr, 16));
+        i += 2;
+        break;
+      default:
+        out += c;
+        break;
     }
   }
   return out;
@@ -116,7 +155,10 @@ TEST(GoRegex, ErrorsGoChecksAndRe2DoesNot) {
   ASSERT_NE(literal, nullptr) << error;
   EXPECT_TRUE(literal->search("a\\CC"));
   // Invalid UTF-8: Go names the rest of the expression from the bad byte.
-  EXPECT_EQ(compile_error("ab\xe9" "cd"), "invalid UTF-8: `\xe9" "cd`");
+  EXPECT_EQ(compile_error("ab\xe9"
+                          "cd"),
+            "invalid UTF-8: `\xe9"
+            "cd`");
 }
 
 // Go compiles \pL as one instruction, RE2 as 1,197 (UTF-8 byte ranges):
@@ -142,7 +184,8 @@ TEST(GoRegex, LargeUnicodeRepeatsCompileAsInGo) {
 // (issue 15, A8) and so refused ordinary -bench and -filter patterns.
 TEST(GoRegex, LongRepetitionChainsAreOrdinary) {
   std::string error;
-  const auto uuid = GoRegex::compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", &error);
+  const auto uuid =
+      GoRegex::compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", &error);
   ASSERT_NE(uuid, nullptr) << error;
   EXPECT_TRUE(uuid->search("Get/id=123e4567-e89b-12d3-a456-426614174000"));
   EXPECT_FALSE(uuid->search("Get/id=123e4567-e89b-12d3-a456-42661417400"));

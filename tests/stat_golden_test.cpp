@@ -15,8 +15,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <ostream>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,7 +32,9 @@ struct GoldenCase {
   fs::path dir;
 };
 
-void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.command << " " << c.dir.string(); }
+void PrintTo(const GoldenCase& c, std::ostream* os) {
+  *os << c.command << " " << c.dir.string();
+}
 
 using zerolab::test::read_file;
 
@@ -73,7 +75,8 @@ std::vector<GoldenCase> list_cases() {
       if (e.is_directory() && fs::exists(e.path() / "ARGS")) dirs.push_back(e.path());
     }
     std::sort(dirs.begin(), dirs.end());
-    for (const auto& d : dirs) cases.push_back({std::string(sub) == "table" ? "table" : "compare", d});
+    for (const auto& d : dirs)
+      cases.push_back({std::string(sub) == "table" ? "table" : "compare", d});
   }
   return cases;
 }

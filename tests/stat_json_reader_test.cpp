@@ -81,9 +81,11 @@ TEST(GbJsonReader, MapsRunsToResults) {
   const BenchRecord& m = r.results[1];
   std::vector<std::string> units;
   for (const auto& metric : m.result.metrics) units.push_back(metric.unit);
-  EXPECT_EQ(units, (std::vector<std::string>{"sec/op", "B/op", "allocs/op", "max-B", "net-heap-B"}));
+  EXPECT_EQ(units,
+            (std::vector<std::string>{"sec/op", "B/op", "allocs/op", "max-B", "net-heap-B"}));
   EXPECT_DOUBLE_EQ(m.result.metrics[0].value, 1e-3);
-  EXPECT_EQ(m.result.metrics[1].value, 12.8);  // 128 bytes in a memory pass of min(16, 10) iterations
+  EXPECT_EQ(m.result.metrics[1].value,
+            12.8);  // 128 bytes in a memory pass of min(16, 10) iterations
 }
 
 // A benchmark::MemoryManager's figures (Google Benchmark measures them in a
@@ -118,18 +120,21 @@ TEST(GbJsonReader, MemoryFiguresBecomePerOpUnits) {
                            {"max-B", 1064},
                            {"net-heap-B", -8}}));
   EXPECT_EQ(r.results[0].original[2].value, 10640);
-  EXPECT_EQ(metrics(1), (M{{"sec/op", 1e-9}, {"B/op", 100}, {"allocs/op", 0.0625}}));  // a pass of 16
-  EXPECT_EQ(metrics(2), (M{{"sec/op", 1e-9}, {"B/op", 25}}));  // the file says 4
+  EXPECT_EQ(metrics(1),
+            (M{{"sec/op", 1e-9}, {"B/op", 100}, {"allocs/op", 0.0625}}));  // a pass of 16
+  EXPECT_EQ(metrics(2), (M{{"sec/op", 1e-9}, {"B/op", 25}}));              // the file says 4
   // The pass's length unknown: the total, under a unit that says so.
   EXPECT_EQ(metrics(3), (M{{"sec/op", 1e-9}, {"alloc-B", 77}}));
   EXPECT_EQ(metrics(4), (M{{"sec/op", 1e-9}, {"alloc-B", 40}}));
 }
 
 TEST(GbJsonReader, RejectsOtherJson) {
-  EXPECT_EQ(read_json(R"({"foo": [1, 2]})").errors,
-            std::vector<std::string>{"in.json:1: not Google Benchmark JSON: no \"benchmarks\" array"});
+  EXPECT_EQ(
+      read_json(R"({"foo": [1, 2]})").errors,
+      std::vector<std::string>{"in.json:1: not Google Benchmark JSON: no \"benchmarks\" array"});
   EXPECT_EQ(read_json("[1]").errors,
-            std::vector<std::string>{"in.json:1: not Google Benchmark JSON: the input is not a JSON object"});
+            std::vector<std::string>{
+                "in.json:1: not Google Benchmark JSON: the input is not a JSON object"});
   const Read t = read_json("{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}, {\"name\": ");
   EXPECT_EQ(t.results.size(), 1u);
   ASSERT_EQ(t.errors.size(), 1u);
@@ -184,7 +189,8 @@ TEST(GbJsonReader, LinesAndSpecialNumbersAcrossReadBoundaries) {
   EXPECT_TRUE(std::isnan(got.results[0].result.metrics[1].value));
   EXPECT_EQ(got.results[1].line, 5);
   // A syntax error's line comes from its byte offset.
-  const Read bad = read_json("{\"benchmarks\": [\n{\"name\": \"BM_A\", \"real_time\": 1},\n{\"name\" 1}]}");
+  const Read bad =
+      read_json("{\"benchmarks\": [\n{\"name\": \"BM_A\", \"real_time\": 1},\n{\"name\" 1}]}");
   EXPECT_EQ(bad.results.size(), 1u);
   ASSERT_EQ(bad.errors.size(), 1u);
   EXPECT_EQ(bad.errors[0].rfind("in.json:3: invalid JSON: ", 0), 0u) << bad.errors[0];
@@ -198,11 +204,14 @@ TEST(GbJsonReader, WarnsAboutFieldsOfTheWrongKind) {
     {"name": "BM_Huge", "iterations": 1e30, "real_time": 5, "time_unit": "ns"},
     {"name": "BM_Fast", "iterations": 10, "real_time": "fast", "cpu_time": 4, "time_unit": "ns"},
     {"name": "BM_Null", "iterations": 1e3, "real_time": null, "cpu_time": 4, "time_unit": "ns"}]})");
-  EXPECT_EQ(r.errors, (std::vector<std::string>{
-                          "in.json:2: benchmark BM_Many: \"iterations\" is \"many\", not an iteration count (taken as 0)",
-                          "in.json:3: benchmark BM_Huge: \"iterations\" is 1e30, not an iteration count (taken as 0)",
-                          "in.json:4: benchmark BM_Fast: \"real_time\" is \"fast\", not a time (no sec/op)",
-                          "in.json:5: benchmark BM_Null: \"real_time\" is null, not a time (no sec/op)"}));
+  EXPECT_EQ(r.errors,
+            (std::vector<std::string>{
+                "in.json:2: benchmark BM_Many: \"iterations\" is \"many\", not an iteration count "
+                "(taken as 0)",
+                "in.json:3: benchmark BM_Huge: \"iterations\" is 1e30, not an iteration count "
+                "(taken as 0)",
+                "in.json:4: benchmark BM_Fast: \"real_time\" is \"fast\", not a time (no sec/op)",
+                "in.json:5: benchmark BM_Null: \"real_time\" is null, not a time (no sec/op)"}));
   ASSERT_EQ(r.results.size(), 4u);
   EXPECT_EQ(r.results[0].result.iterations, 0);
   EXPECT_EQ(r.results[3].result.iterations, 1000);
@@ -211,11 +220,11 @@ TEST(GbJsonReader, WarnsAboutFieldsOfTheWrongKind) {
 
 // Issue 15, B7: a UTF-8 byte-order mark before the JSON.
 TEST(GbJsonReader, AcceptsAByteOrderMark) {
-  const Read r = read_json("\xEF\xBB\xBF{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}]}");
+  const Read r =
+      read_json("\xEF\xBB\xBF{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}]}");
   EXPECT_TRUE(r.errors.empty());
   EXPECT_EQ(r.results.size(), 1u);
 }
-
 
 // An endless Google Benchmark file: the header, then "BM_0", "BM_1", ...
 // one per line, forever. Counts what it hands out and on which thread.
@@ -249,7 +258,8 @@ class EndlessSource final : public ByteSource {
 
  private:
   static std::string record(int i) {
-    return "{\"name\": \"BM_" + std::to_string(i) + "\", \"iterations\": 10, \"real_time\": 1.5},\n";
+    return "{\"name\": \"BM_" + std::to_string(i) +
+           "\", \"iterations\": 10, \"real_time\": 1.5},\n";
   }
 
   std::thread::id owner_ = std::this_thread::get_id();
@@ -279,30 +289,36 @@ TEST(GbJsonReader, StreamsARecordAtATime) {
     }
   }
   EXPECT_EQ(src.foreign_reads(), 0);
-  EXPECT_LT(src.handed_out(), EndlessSource::bytes_through(5000) + JsonByteStream::kChunk + 1024 * 60);
+  EXPECT_LT(src.handed_out(),
+            EndlessSource::bytes_through(5000) + JsonByteStream::kChunk + 1024 * 60);
 }
 
 // What the parser would buffer is bounded: a string over 1 MiB or a number
 // over 400 bytes ends the reading with a message naming the line.
 TEST(GbJsonReader, BoundsStringsAndNumbers) {
   const std::string mib(JsonByteStream::kMaxString, 'x');
-  const Read ok = read_json("{\"context\": {\"k\": \"" + mib + "\"},\n\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}]}");
+  const Read ok = read_json("{\"context\": {\"k\": \"" + mib +
+                            "\"},\n\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}]}");
   ASSERT_TRUE(ok.errors.empty()) << ok.errors[0];
   ASSERT_EQ(ok.results.size(), 1u);
   EXPECT_EQ(ok.results[0].config_value("k").size(), mib.size());
 
-  const Read long_string = read_json("{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1},\n{\"name\": \"" + mib + "y\"}]}");
+  const Read long_string = read_json(
+      "{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1},\n{\"name\": \"" + mib + "y\"}]}");
   EXPECT_EQ(long_string.results.size(), 1u);
-  EXPECT_EQ(long_string.errors, std::vector<std::string>{"in.json:2: invalid JSON: string longer than 1 MiB"});
+  EXPECT_EQ(long_string.errors,
+            std::vector<std::string>{"in.json:2: invalid JSON: string longer than 1 MiB"});
 
   const std::string digits400 = "0." + std::string(397, '0') + "1";
-  const Read ok_number = read_json("{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": " + digits400 + "}]}");
+  const Read ok_number =
+      read_json("{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": " + digits400 + "}]}");
   ASSERT_TRUE(ok_number.errors.empty()) << ok_number.errors[0];
   ASSERT_EQ(ok_number.results.size(), 1u);
   const Read long_number =
       read_json("{\"benchmarks\": [\n\n{\"name\": \"BM_A\", \"real_time\": " + digits400 + "1}]}");
   EXPECT_TRUE(long_number.results.empty());
-  EXPECT_EQ(long_number.errors, std::vector<std::string>{"in.json:3: invalid JSON: number too long"});
+  EXPECT_EQ(long_number.errors,
+            std::vector<std::string>{"in.json:3: invalid JSON: number too long"});
 }
 
 }  // namespace

@@ -21,8 +21,12 @@
 namespace zerolab::internal {
 namespace {
 
-double bits(std::uint64_t b) { return std::bit_cast<double>(b); }
-std::uint64_t bits_of(double d) { return std::bit_cast<std::uint64_t>(d); }
+double bits(std::uint64_t b) {
+  return std::bit_cast<double>(b);
+}
+std::uint64_t bits_of(double d) {
+  return std::bit_cast<std::uint64_t>(d);
+}
 
 struct Pair {
   double x;
@@ -63,9 +67,12 @@ TEST(GoMath, ExpSpecialValues) {
 }
 
 TEST(GoMath, LogMatchesGo) {
-  const Pair cases[] = {{1, 0x0000000000000000},         {2, 0x3fe62e42fefa39ef},
-                        {0.5, 0xbfe62e42fefa39ef},       {10, 0x40026bb1bbb55516},
-                        {1e-09, 0xc034b927f32bffb8},     {7.389056098930649, 0x3fffffffffffffff},
+  const Pair cases[] = {{1, 0x0000000000000000},
+                        {2, 0x3fe62e42fefa39ef},
+                        {0.5, 0xbfe62e42fefa39ef},
+                        {10, 0x40026bb1bbb55516},
+                        {1e-09, 0xc034b927f32bffb8},
+                        {7.389056098930649, 0x3fffffffffffffff},
                         {bits(0x5efee54a97823f81), 0x407587582ea5cf8c},
                         {bits(0x4441240997105f25), 0x4047f2b100541a39},
                         {bits(0x3d0ca80692da0e0f), 0xc03ffec0ea105bea}};
@@ -191,7 +198,7 @@ TEST(GoUtf8, DecodeAndCount) {
   EXPECT_EQ(decode_rune("µs").first, U'µ');
   EXPECT_EQ(decode_rune("µs").second, 2u);
   EXPECT_EQ(decode_rune("\xff").first, kRuneError);
-  EXPECT_EQ(decode_rune("\xc0\x80").second, 1u);         // overlong
+  EXPECT_EQ(decode_rune("\xc0\x80").second, 1u);             // overlong
   EXPECT_EQ(decode_rune("\xed\xa0\x80").first, kRuneError);  // surrogate
   EXPECT_EQ(rune_count("│ x ±"), 5u);
   EXPECT_EQ(rune_count("\xff\xfe"), 2u);
@@ -215,7 +222,8 @@ TEST(GoSort, SortsLikeStdSortWithNaNsFirst) {
     }
     std::vector<double> want = v;
     std::stable_partition(want.begin(), want.end(), [](double x) { return std::isnan(x); });
-    const auto first_num = std::find_if(want.begin(), want.end(), [](double x) { return !std::isnan(x); });
+    const auto first_num =
+        std::find_if(want.begin(), want.end(), [](double x) { return !std::isnan(x); });
     std::sort(first_num, want.end());
     go_sort_floats(v);
     ASSERT_EQ(v.size(), want.size());

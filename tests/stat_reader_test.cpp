@@ -52,7 +52,9 @@ Read read_go(const std::string& text, UnitMetadataMap* units = nullptr) {
 }
 
 TEST(GoReader, ResultAndTidiedValues) {
-  const Read r = read_go("BenchmarkEncode/format=json-48  \t 690848\t 1726 ns/op\t 64 B/op\t 2 allocs/op\t 512.5 MB/s\n");
+  const Read r = read_go(
+      "BenchmarkEncode/format=json-48  \t 690848\t 1726 ns/op\t 64 B/op\t 2 allocs/op\t 512.5 "
+      "MB/s\n");
   ASSERT_EQ(r.results.size(), 1u);
   const BenchRecord& b = r.results[0];
   EXPECT_EQ(b.result.name, "BenchmarkEncode/format=json-48");
@@ -157,15 +159,18 @@ TEST(GoReader, UnitMetadataIsTidiedAndShared) {
 }
 
 TEST(GoReader, LineEndingsAndSpaces) {
-  const Read r = read_go("BenchmarkA\t1\t5\tns/op\r\nBenchmarkB\xc2\xa0" "1 6 x\nBenchmarkC 1 7 x");
+  const Read r = read_go(
+      "BenchmarkA\t1\t5\tns/op\r\nBenchmarkB\xc2\xa0"
+      "1 6 x\nBenchmarkC 1 7 x");
   ASSERT_EQ(r.results.size(), 3u);
   EXPECT_EQ(r.results[0].result.metrics[0].unit, "sec/op");
-  EXPECT_EQ(r.results[1].full_name(), "B");  // U+00A0 separates fields
+  EXPECT_EQ(r.results[1].full_name(), "B");            // U+00A0 separates fields
   EXPECT_EQ(r.results[2].result.metrics[0].value, 7);  // no final newline
 }
 
 TEST(GoReader, LongLines) {
-  std::string ok = "BenchmarkA 1 1 x\n" + std::string(GoReader::kMaxLine - 1, 'y') + "\nBenchmarkA 1 2 x\n";
+  std::string ok =
+      "BenchmarkA 1 1 x\n" + std::string(GoReader::kMaxLine - 1, 'y') + "\nBenchmarkA 1 2 x\n";
   const Read r1 = read_go(ok);
   EXPECT_EQ(r1.results.size(), 2u);
   EXPECT_EQ(r1.io_error, "");
@@ -204,14 +209,17 @@ TEST(InputFiles, LabelsAndRepeatedPaths) {
 
 TEST(InputFiles, ReadsFilesAndReportsErrorsInGoWords) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("zerolab_stat_files_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("zerolab_stat_files_" + std::to_string(::getpid()));
   fs::create_directories(dir / "sub");
   {
     std::ofstream(dir / "a.txt") << "goos: linux\nBenchmarkA 1 5 ns/op\n";
-    std::ofstream(dir / "b.json") << R"({"benchmarks": [{"name": "BM_B", "real_time": 3, "time_unit": "ns"}]})";
+    std::ofstream(dir / "b.json")
+        << R"({"benchmarks": [{"name": "BM_B", "real_time": 3, "time_unit": "ns"}]})";
   }
   {
-    InputFiles files(parse_inputs(std::vector<std::string>{(dir / "a.txt").string(), "j=" + (dir / "b.json").string()}));
+    InputFiles files(parse_inputs(
+        std::vector<std::string>{(dir / "a.txt").string(), "j=" + (dir / "b.json").string()}));
     std::vector<std::string> labels;
     while (files.next()) {
       ASSERT_EQ(files.kind(), RecordKind::kResult);
@@ -247,7 +255,8 @@ namespace {
 // parsed file can hold (found by fuzzing).
 TEST(BenchfmtWriter, FormatsResultLines) {
   const Result r{"BenchmarkMerge-2", 58723, {{20018, "ns/op"}, {81920, "B/op"}}};
-  EXPECT_EQ(format_result_line(r, 20), "BenchmarkMerge-2    \t   58723\t     20018 ns/op\t   81920 B/op");
+  EXPECT_EQ(format_result_line(r, 20),
+            "BenchmarkMerge-2    \t   58723\t     20018 ns/op\t   81920 B/op");
   const Result odd{"BenchmarkOdd", 1, {{1e300, "B/op"}, {-1e19, "allocs/op"}}};
   const std::string line = format_result_line(odd, 0);
   EXPECT_NE(line.find("B/op"), std::string::npos);

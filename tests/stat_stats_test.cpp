@@ -39,7 +39,8 @@ TEST(Quantile, R8MatchesDefinition) {
     std::vector<double> v(static_cast<std::size_t>(n));
     for (double& x : v) x = std::uniform_real_distribution<double>(-5, 5)(rng);
     std::sort(v.begin(), v.end());
-    for (double q : {0.1, 0.25, 0.5, 0.75, 0.9}) EXPECT_NEAR(quantile(v, q), r8(v, q), 1e-12) << n << " " << q;
+    for (double q : {0.1, 0.25, 0.5, 0.75, 0.9})
+      EXPECT_NEAR(quantile(v, q), r8(v, q), 1e-12) << n << " " << q;
   }
   EXPECT_EQ(quantile(std::vector<double>{1, 2, 3, 4}, 0.5), 2.5);
   EXPECT_EQ(quantile(std::vector<double>{7}, 0.5), 7);
@@ -163,12 +164,14 @@ double brute_force_u_p(const std::vector<double>& x1, const std::vector<double>&
   const std::size_t n1 = x1.size();
   std::vector<std::size_t> order(n);
   for (std::size_t i = 0; i < n; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return pooled[a] < pooled[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return pooled[a] < pooled[b]; });
   std::vector<double> rank(n);
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i;
     while (j < n && pooled[order[j]] == pooled[order[i]]) ++j;
-    for (std::size_t k = i; k < j; ++k) rank[order[k]] = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;
+    for (std::size_t k = i; k < j; ++k)
+      rank[order[k]] = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;
     i = j;
   }
   auto u_of = [&](std::uint32_t mask) {
@@ -241,20 +244,25 @@ TEST(MannWhitney, ExactWithTiesMatchesEnumeration) {
 
 TEST(MannWhitney, TiedUpperTailAsBenchstatReportsIt) {
   // benchstat v2 prints "p=1.200 n=3+2" for these samples.
-  const MannWhitneyResult r = mann_whitney_u_test(std::vector<double>{1, 1, 0}, std::vector<double>{1, 1});
+  const MannWhitneyResult r =
+      mann_whitney_u_test(std::vector<double>{1, 1, 0}, std::vector<double>{1, 1});
   EXPECT_DOUBLE_EQ(r.p, 1.2);
   // ... and "(n=8+12)" (p exactly 0) for 8 equal values above 12 equal zeros.
-  const MannWhitneyResult z = mann_whitney_u_test(std::vector<double>(8, 32830), std::vector<double>(12, 0));
+  const MannWhitneyResult z =
+      mann_whitney_u_test(std::vector<double>(8, 32830), std::vector<double>(12, 0));
   EXPECT_EQ(z.p, 0);
 }
 
 TEST(MannWhitney, KnownValues) {
   // Fully separated samples of 3 and 3: p = 2 / C(6, 3) = 0.1.
-  const MannWhitneyResult r = mann_whitney_u_test(std::vector<double>{1, 2, 3}, std::vector<double>{4, 5, 6});
+  const MannWhitneyResult r =
+      mann_whitney_u_test(std::vector<double>{1, 2, 3}, std::vector<double>{4, 5, 6});
   EXPECT_DOUBLE_EQ(r.p, 0.1);
   EXPECT_EQ(r.u, 0);
-  EXPECT_EQ(mann_whitney_u_test(std::vector<double>{2, 2}, std::vector<double>{2}).error, TestError::kSamplesEqual);
-  EXPECT_EQ(mann_whitney_u_test(std::vector<double>{}, std::vector<double>{1}).error, TestError::kSampleSize);
+  EXPECT_EQ(mann_whitney_u_test(std::vector<double>{2, 2}, std::vector<double>{2}).error,
+            TestError::kSamplesEqual);
+  EXPECT_EQ(mann_whitney_u_test(std::vector<double>{}, std::vector<double>{1}).error,
+            TestError::kSampleSize);
   EXPECT_EQ(u_test_samples_needed(0.05).n, 4);  // 2/C(8,4) = 0.0286 <= 0.05
   EXPECT_EQ(u_test_samples_needed(0.01).n, 5);  // 2/C(10,5) = 0.0079
   EXPECT_EQ(u_test_samples_needed(0.0).op, ">");
@@ -286,15 +294,16 @@ TEST(MannWhitney, NormalApproximationAbove50) {
 }
 
 TEST(MannWhitney, NaNDoesNotHang) {
-  const MannWhitneyResult r =
-      mann_whitney_u_test(std::vector<double>{1, std::nan(""), 3}, std::vector<double>{2, std::nan("")});
+  const MannWhitneyResult r = mann_whitney_u_test(std::vector<double>{1, std::nan(""), 3},
+                                                  std::vector<double>{2, std::nan("")});
   EXPECT_EQ(r.n1, 3);
 }
 
 // ---- summaries and comparisons ---------------------------------------------------------------
 
 TEST(Summary, MedianAndInterval) {
-  Sample s = make_sample({96.5e-9, 97.0e-9, 95.8e-9, 96.1e-9, 96.0e-9, 96.3e-9, 99.0e-9, 92.0e-9, 96.2e-9, 96.4e-9});
+  Sample s = make_sample(
+      {96.5e-9, 97.0e-9, 95.8e-9, 96.1e-9, 96.0e-9, 96.3e-9, 99.0e-9, 92.0e-9, 96.2e-9, 96.4e-9});
   EXPECT_TRUE(std::is_sorted(s.values.begin(), s.values.end()));
   const Summary sum = summarize(s, Assumption::kNothing, 0.95);
   EXPECT_DOUBLE_EQ(sum.center, (96.2e-9 + 96.3e-9) / 2);
@@ -335,12 +344,14 @@ TEST(Comparison, StringsAndDelta) {
   const Comparison exact = compare(a, b, Assumption::kExact, 0.05);
   EXPECT_EQ(exact.to_string(), "n=3");
   EXPECT_TRUE(exact.significant());
-  const Comparison equal = compare(make_sample({5, 5}), make_sample({5, 5, 5}), Assumption::kNothing, 0.05);
+  const Comparison equal =
+      compare(make_sample({5, 5}), make_sample({5, 5, 5}), Assumption::kNothing, 0.05);
   EXPECT_EQ(equal.to_string(), "p=1.000 n=2+3");
   EXPECT_EQ(equal.warnings.at(0), "all samples are equal");
 }
 
-// ---- geomean --------------------------------------------------------------------------------------
+// ---- geomean
+// --------------------------------------------------------------------------------------
 
 TEST(Geomean, MatchesLogMean) {
   const std::vector<double> xs = {96.13e-9, 51.88e-9, 3e-6, 12.5};
@@ -351,7 +362,8 @@ TEST(Geomean, MatchesLogMean) {
   EXPECT_TRUE(std::isnan(geomean(std::vector<double>{1, 0})));
   EXPECT_TRUE(std::isnan(geomean(std::vector<double>{1, -2})));
   // Go's exp(log(x)) is not always x; benchstat's CSV shows that.
-  EXPECT_EQ(format_go_float(geomean(std::vector<double>{2.2530000000000003e-06})), "2.2530000000000016e-06");
+  EXPECT_EQ(format_go_float(geomean(std::vector<double>{2.2530000000000003e-06})),
+            "2.2530000000000016e-06");
 }
 
 }  // namespace

@@ -82,17 +82,19 @@ class SyntheticTables : public ::testing::Test {
     std::ofstream new_f(dir_ / "new.txt");
     old_f << "Unit hits better=higher\n";
     for (int i = 0; i < 8; ++i) {
-      old_f << "BenchmarkFast 1 " << 100 + i << " ns/op " << 1000 + i << " MB/s " << 50 + i << " hits " << 10 + i
-            << " widgets\n";
-      new_f << "BenchmarkFast 1 " << 130 + i << " ns/op " << 700 + i << " MB/s " << 30 + i << " hits " << 20 + i
-            << " widgets\n";
+      old_f << "BenchmarkFast 1 " << 100 + i << " ns/op " << 1000 + i << " MB/s " << 50 + i
+            << " hits " << 10 + i << " widgets\n";
+      new_f << "BenchmarkFast 1 " << 130 + i << " ns/op " << 700 + i << " MB/s " << 30 + i
+            << " hits " << 20 + i << " widgets\n";
       old_f << "BenchmarkSame 1 " << 100 + i << " ns/op\n";
       new_f << "BenchmarkSame 1 " << 101 + i << " ns/op\n";
     }
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  std::vector<std::string> paths() const { return {(dir_ / "old.txt").string(), (dir_ / "new.txt").string()}; }
+  std::vector<std::string> paths() const {
+    return {(dir_ / "old.txt").string(), (dir_ / "new.txt").string()};
+  }
 
   fs::path dir_;
 };
@@ -121,7 +123,10 @@ TEST_F(SyntheticTables, CsvMarkdownAndJson) {
   std::string warnings;
   const std::string csv = render_csv(p.tables, &warnings);
   EXPECT_NE(csv.find(",sec/op,CI,sec/op,CI,vs base,P\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("Fast,1.0350000000000001e-07,3%,1.3350000000000002e-07,3%,+28.99%,p=0.000 n=8\n"), std::string::npos) << csv;
+  EXPECT_NE(
+      csv.find("Fast,1.0350000000000001e-07,3%,1.3350000000000002e-07,3%,+28.99%,p=0.000 n=8\n"),
+      std::string::npos)
+      << csv;
   EXPECT_EQ(warnings, "");
 
   const std::string md = render_markdown(p.tables);

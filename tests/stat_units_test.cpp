@@ -43,8 +43,8 @@ TEST(Units, Class) {
   EXPECT_EQ(unit_class_of("bytes"), UnitClass::kBinary);
   EXPECT_EQ(unit_class_of("max-B"), UnitClass::kBinary);
   EXPECT_EQ(unit_class_of("sec/op"), UnitClass::kDecimal);
-  EXPECT_EQ(unit_class_of("sec/B"), UnitClass::kDecimal);  // bytes in the denominator
-  EXPECT_EQ(unit_class_of("sec/B*B"), UnitClass::kBinary);  // '*' ends the denominator
+  EXPECT_EQ(unit_class_of("sec/B"), UnitClass::kDecimal);     // bytes in the denominator
+  EXPECT_EQ(unit_class_of("sec/B*B"), UnitClass::kBinary);    // '*' ends the denominator
   EXPECT_EQ(unit_class_of("cold-MiB"), UnitClass::kDecimal);  // "MiB" is not "MB"
   EXPECT_EQ(unit_class_of("allocs/op"), UnitClass::kDecimal);
 }

@@ -23,7 +23,8 @@ using lab_test_util::exists;
 using lab_test_util::read_file;
 
 // One quick run of one experiment: every benchmark once, one iteration.
-const std::vector<std::string> kQuickRun = {"lab", "append-int", "--go=off", "--count", "1", "--benchtime", "1x"};
+const std::vector<std::string> kQuickRun = {"lab", "append-int",  "--go=off", "--count",
+                                            "1",   "--benchtime", "1x"};
 
 class StoreBaselineTest : public ::testing::TestWithParam<std::string> {
  protected:
@@ -35,7 +36,8 @@ class StoreBaselineTest : public ::testing::TestWithParam<std::string> {
   lab_test_util::Command lab(const std::string& out, const std::vector<std::string>& more,
                              const std::string& url = "") {
     std::vector<std::string> args = kQuickRun;
-    args.insert(args.end(), {"-o", ts_.dir + "/" + out, "--store", url.empty() ? ts_.url_text : url});
+    args.insert(args.end(),
+                {"-o", ts_.dir + "/" + out, "--store", url.empty() ? ts_.url_text : url});
     args.insert(args.end(), more.begin(), more.end());
     return cli(ts_.dir, args);
   }
@@ -51,8 +53,9 @@ TEST_P(StoreBaselineTest, SaveThenBaselineWithTheGate) {
   const auto saved = lab("r1", {"--save", "cli"});
   ASSERT_EQ(saved.code, 0) << saved.err;
   const std::string id = stored_id(saved.out);
-  EXPECT_TRUE(saved.out.ends_with("\nstored: run " + id + " in " + ts_.url.display + "\nsaved as baseline cli: run " +
-                                  id + " in " + ts_.url.display + "\n"))
+  EXPECT_TRUE(saved.out.ends_with("\nstored: run " + id + " in " + ts_.url.display +
+                                  "\nsaved as baseline cli: run " + id + " in " + ts_.url.display +
+                                  "\n"))
       << saved.out;
   store::Store s = store::Store::open(ts_.url, store::OpenMode::kRead);
   EXPECT_EQ(s.resolve("cli"), id);
@@ -60,18 +63,23 @@ TEST_P(StoreBaselineTest, SaveThenBaselineWithTheGate) {
   // One run each side cannot be significant, so the gate passes.
   const auto compared = lab("r2", {"--baseline", "cli", "--fail-on-regression=5%"});
   EXPECT_EQ(compared.code, 0) << compared.err;
-  EXPECT_NE(compared.out.find("\nbaseline cli (" + ts_.dir + "/r2/baseline/cli, recorded "), std::string::npos)
+  EXPECT_NE(compared.out.find("\nbaseline cli (" + ts_.dir + "/r2/baseline/cli, recorded "),
+            std::string::npos)
       << compared.out;
-  EXPECT_NE(compared.out.find("\nappend-int:\npkg: zerolab/lab/append-int\n"), std::string::npos) << compared.out;
+  EXPECT_NE(compared.out.find("\nappend-int:\npkg: zerolab/lab/append-int\n"), std::string::npos)
+      << compared.out;
   const std::string report = read_file(ts_.dir + "/r2/report.md");
   EXPECT_NE(report.find("\n## Baseline cli\n"), std::string::npos);
   // The baseline is named where it is after the run, not in the staging directory.
   EXPECT_NE(report.find("(`" + ts_.dir + "/r2/baseline/cli`)"), std::string::npos) << report;
   EXPECT_EQ(report.find("+tmp."), std::string::npos) << report;
-  EXPECT_NE(report.find("\nNo statistically significant regression worse than 5%.\n"), std::string::npos);
+  EXPECT_NE(report.find("\nNo statistically significant regression worse than 5%.\n"),
+            std::string::npos);
   // The compared baseline file is the stored run's append-int results.
   EXPECT_EQ(cli(ts_.dir, {"compare", "-format", "json", "x=" + ts_.dir + "/r1/append-int.txt"}).out,
-            cli(ts_.dir, {"compare", "-format", "json", "x=" + ts_.dir + "/r2/baseline/cli/append-int.txt"}).out);
+            cli(ts_.dir,
+                {"compare", "-format", "json", "x=" + ts_.dir + "/r2/baseline/cli/append-int.txt"})
+                .out);
   EXPECT_EQ(compared.err.find("deprecated"), std::string::npos) << compared.err;
 }
 
@@ -79,8 +87,10 @@ TEST_P(StoreBaselineTest, ANameThatDoesNotExistIsExit2AndRunsNothing) {
   ASSERT_EQ(lab("r1", {}).code, 0);
   const auto r = lab("r2", {"--baseline", "nosuch"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "zerolab lab: baseline \"nosuch\" not found: no run is named nosuch in " + ts_.url.display +
-                       " (zerolab lab --save nosuch names one; zerolab store list shows the runs)\n");
+  EXPECT_EQ(r.err,
+            "zerolab lab: baseline \"nosuch\" not found: no run is named nosuch in " +
+                ts_.url.display +
+                " (zerolab lab --save nosuch names one; zerolab store list shows the runs)\n");
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(exists(ts_.dir + "/r2"));
 }
@@ -99,7 +109,8 @@ TEST_P(StoreBaselineTest, ANameOnlyAnotherMachineHasIsExit2) {
   EXPECT_FALSE(exists(ts_.dir + "/r2"));
   const auto by_id = lab("r3", {"--baseline", id, "--label", "machine=box-a"});
   EXPECT_EQ(by_id.code, 0) << by_id.err;
-  EXPECT_NE(by_id.out.find("\nbaseline " + id + " (" + ts_.dir + "/r3/baseline/" + id), std::string::npos)
+  EXPECT_NE(by_id.out.find("\nbaseline " + id + " (" + ts_.dir + "/r3/baseline/" + id),
+            std::string::npos)
       << by_id.out;
   // box-a's own "main" then leaves box-b's alone.
   ASSERT_EQ(lab("r4", {"--save", "main", "--label", "machine=box-a"}).code, 0);
@@ -132,14 +143,18 @@ TEST_P(StoreBaselineTest, ARunThatRegressesIsStoredButNotNamed) {
   fast.id = store::random_uuid();
   fast.name = "fast";
   s.submit(fast);
-  std::vector<std::string> more = {"--baseline", "fast", "--fail-on-regression", "--save", "main", "--count", "6"};
+  std::vector<std::string> more = {"--baseline", "fast", "--fail-on-regression", "--save", "main",
+                                   "--count",    "6"};
   const auto r = lab("r2", more);
   EXPECT_EQ(r.code, 3) << r.err;
   const std::string id = stored_id(r.out);
   ASSERT_FALSE(id.empty()) << r.out;
-  EXPECT_NE(r.err.find("\nzerolab lab: baseline main not saved: this run regressed against its baseline (it is "
-                       "stored as run " + id + ")\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find(
+          "\nzerolab lab: baseline main not saved: this run regressed against its baseline (it is "
+          "stored as run " +
+          id + ")\n"),
+      std::string::npos)
       << r.err;
   EXPECT_EQ(s.resolve("main"), stored_id(first.out));
   EXPECT_EQ(s.load_run(id).kind, "lab");
@@ -167,7 +182,8 @@ TEST_P(StoreBaselineTest, AReadOnlyStoreWithSaveIsExit1AndRunsNothing) {
     ASSERT_EQ(::chmod(ts_.dir.c_str(), 0777), 0);
     // root ignores permissions: run the CLI as nobody then.
     if (::geteuid() == 0) as = "setpriv --reuid=nobody --regid=nogroup --clear-groups ";
-    expected = "zerolab lab: --save: " + ts_.url.display + ": the store is read-only (attempt to write a readonly "
+    expected = "zerolab lab: --save: " + ts_.url.display +
+               ": the store is read-only (attempt to write a readonly "
                "database)\n";
   }
   std::vector<std::string> args = kQuickRun;
@@ -183,7 +199,8 @@ TEST_P(StoreBaselineTest, AReadOnlyStoreWithSaveIsExit1AndRunsNothing) {
   const auto b = lab_test_util::run_cli(as + ZEROLAB_CLI, quote(args), ts_.dir);
   EXPECT_EQ(b.code, 1) << b.err;
   EXPECT_NE(b.out.find("\nbaseline main ("), std::string::npos) << b.out;
-  EXPECT_NE(b.err.find("zerolab lab: cannot store the run (the result files are written): "), std::string::npos)
+  EXPECT_NE(b.err.find("zerolab lab: cannot store the run (the result files are written): "),
+            std::string::npos)
       << b.err;
 }
 
@@ -200,22 +217,28 @@ TEST(StoreBaselineStoreTest, AStoreThatCannotBeOpenedRunsNothing) {
     std::string err;
   };
   const std::vector<Case> cases = {
-      {{"--store", "sqlite:" + junk, "--baseline", "main"}, 2,
+      {{"--store", "sqlite:" + junk, "--baseline", "main"},
+       2,
        "zerolab lab: --baseline: sqlite:" + junk + ": file is not a database\n"},
-      {{"--store", "sqlite:" + junk, "--save", "main"}, 2,
+      {{"--store", "sqlite:" + junk, "--save", "main"},
+       2,
        "zerolab lab: --save: sqlite:" + junk + ": file is not a database\n"},
-      {{"--store", "sqlite:" + dir + "/none.db", "--baseline", "main"}, 2,
+      {{"--store", "sqlite:" + dir + "/none.db", "--baseline", "main"},
+       2,
        "zerolab lab: baseline \"main\" not found: sqlite:" + dir +
            "/none.db: no such store (nothing has been stored there yet)\n"},
-      {{"--store", nowhere, "--baseline", "main"}, 1,
+      {{"--store", nowhere, "--baseline", "main"},
+       1,
        "zerolab lab: --baseline: cannot reach postgresql://ci:***@/bench?host=" + dir +
            "/nowhere: connection to server on socket \"" + dir +
            "/nowhere/.s.PGSQL.5432\" failed: No such file or directory\n"},
-      {{"--store", nowhere, "--save", "main"}, 1,
+      {{"--store", nowhere, "--save", "main"},
+       1,
        "zerolab lab: --save: cannot reach postgresql://ci:***@/bench?host=" + dir +
            "/nowhere: connection to server on socket \"" + dir +
            "/nowhere/.s.PGSQL.5432\" failed: No such file or directory\n"},
-      {{"--no-store", "--save", "main"}, 2,
+      {{"--no-store", "--save", "main"},
+       2,
        "zerolab lab: --save NAME names the stored run; it cannot be used with --no-store\n"},
   };
   for (const Case& c : cases) {
@@ -242,12 +265,15 @@ TEST(StoreBaselineStoreTest, BaselineFoldersAreReadWithADeprecationWarning) {
   std::string error;
   ASSERT_EQ(::mkdir((ts.dir + "/zerolab-results").c_str(), 0777), 0);
   ASSERT_EQ(::mkdir((ts.dir + "/zerolab-results/baselines").c_str(), 0777), 0);
-  ASSERT_TRUE(lab::save_baseline(ts.dir + "/r1", {"append-int"}, ts.dir + "/zerolab-results/baselines", "old",
-                                 {"2026-12-01T10:00:00Z", "zerolab lab --save old", 1, "1x"}, error))
+  ASSERT_TRUE(
+      lab::save_baseline(ts.dir + "/r1", {"append-int"}, ts.dir + "/zerolab-results/baselines",
+                         "old", {"2026-12-01T10:00:00Z", "zerolab lab --save old", 1, "1x"}, error))
       << error;
   const std::string warning =
-      "zerolab lab: warning: baseline folder zerolab-results/baselines/old read; baseline folders are deprecated "
-      "(baselines are named runs in the results store now): import them once with zerolab store import-baselines "
+      "zerolab lab: warning: baseline folder zerolab-results/baselines/old read; baseline folders "
+      "are deprecated "
+      "(baselines are named runs in the results store now): import them once with zerolab store "
+      "import-baselines "
       "--baseline-dir zerolab-results/baselines\n";
   // The default folder, when the store has no such name.
   args = kQuickRun;
@@ -255,16 +281,18 @@ TEST(StoreBaselineStoreTest, BaselineFoldersAreReadWithADeprecationWarning) {
   auto r = cli(ts.dir, args, "cd " + ts.dir + " &&");  // the default folder is relative
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err.substr(0, warning.size()), warning);
-  EXPECT_NE(r.out.find("\nbaseline old (zerolab-results/baselines/old, recorded 2026-12-01T10:00:00Z"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("\nbaseline old (zerolab-results/baselines/old, recorded 2026-12-01T10:00:00Z"),
+      std::string::npos)
       << r.out;
   // --baseline-dir names the folder.
   args = kQuickRun;
-  args.insert(args.end(), {"-o", ts.dir + "/r3", "--store", ts.url_text, "--baseline", "old", "--baseline-dir",
-                           ts.dir + "/zerolab-results/baselines/"});
+  args.insert(args.end(), {"-o", ts.dir + "/r3", "--store", ts.url_text, "--baseline", "old",
+                           "--baseline-dir", ts.dir + "/zerolab-results/baselines/"});
   r = cli(ts.dir, args);
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("zerolab lab: warning: baseline folder " + ts.dir + "/zerolab-results/baselines/old read;"),
+  EXPECT_NE(r.err.find("zerolab lab: warning: baseline folder " + ts.dir +
+                       "/zerolab-results/baselines/old read;"),
             std::string::npos)
       << r.err;
 }

@@ -40,10 +40,13 @@ store::Run load_run(int process, int run) {
   r.configs = {{{"goos", "linux"}, {"cpu", "load-" + std::to_string(process)}}};
   r.results.reserve(kResultsPerRun);
   for (int i = 0; i < kResultsPerRun; ++i) {
-    r.results.push_back(store::StoredResult{"BenchmarkLoad/case=" + std::to_string(i % 200) + "-2", 1000 + i, 0,
+    r.results.push_back(store::StoredResult{"BenchmarkLoad/case=" + std::to_string(i % 200) + "-2",
+                                            1000 + i,
+                                            0,
                                             {{100.0 + process + run * 0.01 + i * 1e-4, "ns/op"}}});
   }
-  r.claims.push_back({"load", "every run is kept once", "", "holds", "", "holds", "", "", false, "", ""});
+  r.claims.push_back(
+      {"load", "every run is kept once", "", "holds", "", "holds", "", "", false, "", ""});
   store::set_labels(r, {{"commit", "c" + std::to_string(run)}});
   return r;
 }
@@ -83,30 +86,36 @@ TEST_P(StoreLoadTest, EightWritersLoseNothingAndDuplicateNothing) {
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%s: %d runs x %d results from %d processes in %.1f s\n", GetParam().c_str(), kProcesses * kRunsEach,
-              kResultsPerRun, kProcesses, seconds);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%s: %d runs x %d results from %d processes in %.1f s\n", GetParam().c_str(),
+              kProcesses * kRunsEach, kResultsPerRun, kProcesses, seconds);
 
   store::Store s = store::Store::open(ts.url, store::OpenMode::kRead);
   EXPECT_EQ(s.run_count(), kProcesses * kRunsEach);
   std::set<std::string> ids;
-  s.database().query("SELECT id FROM runs", {}, [&](const store::Row& r) { ids.insert(r.text(0)); });
+  s.database().query("SELECT id FROM runs", {},
+                     [&](const store::Row& r) { ids.insert(r.text(0)); });
   std::set<std::string> expected;
   for (int p = 0; p < kProcesses; ++p) {
     for (int r = 0; r < kRunsEach; ++r) expected.insert(load_id(p, r));
   }
   EXPECT_EQ(ids, expected);
   std::int64_t results = 0, claims = 0, short_runs = -1;
-  s.database().query("SELECT count(*) FROM results", {}, [&](const store::Row& r) { results = r.integer(0); });
-  s.database().query("SELECT count(*) FROM claims", {}, [&](const store::Row& r) { claims = r.integer(0); });
-  s.database().query("SELECT count(*) FROM (SELECT rid FROM results GROUP BY rid HAVING count(*) <> ?) x",
-                     {store::Param(std::int64_t{kResultsPerRun})},
-                     [&](const store::Row& r) { short_runs = r.integer(0); });
+  s.database().query("SELECT count(*) FROM results", {},
+                     [&](const store::Row& r) { results = r.integer(0); });
+  s.database().query("SELECT count(*) FROM claims", {},
+                     [&](const store::Row& r) { claims = r.integer(0); });
+  s.database().query(
+      "SELECT count(*) FROM (SELECT rid FROM results GROUP BY rid HAVING count(*) <> ?) x",
+      {store::Param(std::int64_t{kResultsPerRun})},
+      [&](const store::Row& r) { short_runs = r.integer(0); });
   EXPECT_EQ(results, std::int64_t{kProcesses} * kRunsEach * kResultsPerRun);
   EXPECT_EQ(claims, kProcesses * kRunsEach);
   EXPECT_EQ(short_runs, 0);
   // A run read back is the run that was sent.
-  EXPECT_EQ(store::to_go_format(s.load_run(load_id(3, 117))), store::to_go_format(load_run(3, 117)));
+  EXPECT_EQ(store::to_go_format(s.load_run(load_id(3, 117))),
+            store::to_go_format(load_run(3, 117)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, StoreLoadTest, ::testing::Values("sqlite", "postgres"));

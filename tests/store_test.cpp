@@ -94,7 +94,8 @@ TEST_P(StoreTest, EveryGoldenInputRoundTripsThroughCompare) {
   const auto add = run(args);
   ASSERT_EQ(add.code, 0) << add.err;
   std::vector<std::string> ids;
-  for (std::size_t pos = 0; pos < add.out.size(); pos = add.out.find('\n', pos) + 1) ids.push_back(add.out.substr(pos, 36));
+  for (std::size_t pos = 0; pos < add.out.size(); pos = add.out.find('\n', pos) + 1)
+    ids.push_back(add.out.substr(pos, 36));
   ASSERT_EQ(ids.size(), files.size()) << add.out;
   for (std::size_t i = 0; i < files.size(); ++i) {
     SCOPED_TRACE(files[i]);
@@ -159,7 +160,8 @@ TEST_P(StoreTest, AddingTheSameFileTwiceIsOneRun) {
   const auto list = run({"store", "list"});
   EXPECT_EQ(list.code, 0);
   EXPECT_NE(list.out.find(id + "  "), std::string::npos);
-  EXPECT_NE(list.out.find("  2 values  unknown  " + file + "  branch=main  commit=abc\n"), std::string::npos);
+  EXPECT_NE(list.out.find("  2 values  unknown  " + file + "  branch=main  commit=abc\n"),
+            std::string::npos);
 }
 
 TEST_P(StoreTest, SubmitIsIdempotentByRunId) {
@@ -201,8 +203,9 @@ TEST_P(StoreTest, NamesPointAtRuns) {
   EXPECT_EQ(named[1].id, c.id);
   const auto both = run({"store", "export", "main"});
   EXPECT_EQ(both.code, 2);
-  EXPECT_EQ(both.err, "zerolab store export: name \"main\" in " + ts_.url.display + " names runs on 2 machines (m: " +
-                          b.id.substr(0, 8) + ", n: " + c.id.substr(0, 8) + "); give the run's id\n");
+  EXPECT_EQ(both.err, "zerolab store export: name \"main\" in " + ts_.url.display +
+                          " names runs on 2 machines (m: " + b.id.substr(0, 8) +
+                          ", n: " + c.id.substr(0, 8) + "); give the run's id\n");
   const auto list = run({"store", "list"});
   EXPECT_NE(list.out.find("  name:main\n"), std::string::npos) << list.out;
 }
@@ -223,18 +226,23 @@ TEST_P(StoreTest, BadInputIsOneLineExit2AndWritesNothing) {
     std::string err;
   };
   const std::vector<Case> cases = {
-      {{"store", "add", "--label", "commit", file}, "zerolab store add: label \"commit\" has no \"=\" (expected key=value)\n"},
-      {{"store", "add", "--label", "=x", file}, "zerolab store add: label \"=x\" has an empty key (expected key=value)\n"},
+      {{"store", "add", "--label", "commit", file},
+       "zerolab store add: label \"commit\" has no \"=\" (expected key=value)\n"},
+      {{"store", "add", "--label", "=x", file},
+       "zerolab store add: label \"=x\" has an empty key (expected key=value)\n"},
       {{"store", "add", file, empty}, "zerolab store add: " + empty + ":0: no benchmark results\n"},
       {{"store", "add", file, ts_.dir + "/missing.txt"},
        "zerolab store add: open " + ts_.dir + "/missing.txt: no such file or directory\n"},
       {{"history", "--since", "yesterday"},
-       "zerolab history: cannot parse --since \"yesterday\" (expected YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or "
+       "zerolab history: cannot parse --since \"yesterday\" (expected YYYY-MM-DD, "
+       "YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or "
        "an age such as 90m, 36h, 7d, 2w)\n"},
       {{"history", "--since", "2026-02-30"},
-       "zerolab history: cannot parse --since \"2026-02-30\" (expected YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or "
+       "zerolab history: cannot parse --since \"2026-02-30\" (expected YYYY-MM-DD, "
+       "YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or "
        "an age such as 90m, 36h, 7d, 2w)\n"},
-      {{"store", "add", "--frobnicate", file}, "zerolab store add: flag provided but not defined: -frobnicate\n"},
+      {{"store", "add", "--frobnicate", file},
+       "zerolab store add: flag provided but not defined: -frobnicate\n"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args[1]);
@@ -263,9 +271,12 @@ TEST(StoreUrlTest, MalformedAndUnknownUrlsAreExit2) {
   const std::vector<Case> cases = {
       {"zerolab.db", "malformed store URL \"zerolab.db\": expected sqlite:PATH or postgres://..."},
       {"sqlite:", "malformed store URL \"sqlite:\": sqlite: needs a file path (sqlite:PATH)"},
-      {"mysql://u:pw@h/db", "unknown store URL scheme \"mysql\" in \"mysql://u:***@h/db\" (expected sqlite:PATH or postgres://...)"},
+      {"mysql://u:pw@h/db",
+       "unknown store URL scheme \"mysql\" in \"mysql://u:***@h/db\" (expected sqlite:PATH or "
+       "postgres://...)"},
       {"postgres:db", "malformed store URL \"postgres:db\": expected postgres://..."},
-      {"postgresql://h/db?frob=1", "malformed store URL \"postgresql://h/db?frob=1\": invalid URI query parameter: \"frob\""},
+      {"postgresql://h/db?frob=1",
+       "malformed store URL \"postgresql://h/db?frob=1\": invalid URI query parameter: \"frob\""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.url);
@@ -284,13 +295,16 @@ TEST(StoreUrlTest, RedactUrlHidesEveryPasswordAndOnlyThem) {
       {"postgres://u:p@h/db", "postgres://u:***@h/db"},
       {"postgres://u@h/db", "postgres://u@h/db"},
       {"postgres://h:5432/db", "postgres://h:5432/db"},
-      {"postgres://u:p@h/db?password=x&sslmode=require", "postgres://u:***@h/db?password=***&sslmode=require"},
-      {"postgres://h/db?sslmode=require&password=x", "postgres://h/db?sslmode=require&password=***"},
+      {"postgres://u:p@h/db?password=x&sslmode=require",
+       "postgres://u:***@h/db?password=***&sslmode=require"},
+      {"postgres://h/db?sslmode=require&password=x",
+       "postgres://h/db?sslmode=require&password=***"},
       {"postgres://h/db?xpassword=x", "postgres://h/db?xpassword=x"},
       {"postgres://u:p@ss@h/db", "postgres://u:***@h/db"},
       {"postgres://u:pa?ss@h/db", "postgres://u:***@h/db"},
       {"postgres://u:p@h?password=x", "postgres://u:***@h?password=***"},
-      {"postgres://h?application_name=a@b&password=x", "postgres://h?application_name=a@b&password=***"},
+      {"postgres://h?application_name=a@b&password=x",
+       "postgres://h?application_name=a@b&password=***"},
       {"postgres://u&password=a:secret@h?sslmode=require&password=x",
        "postgres://u&password=a:***@h?sslmode=require&password=***"},
   };
@@ -304,7 +318,10 @@ TEST(StoreUrlTest, UnreachablePostgresIsExit1WithThePasswordRemoved) {
   const std::string url = "postgresql://ci:s3cret@/bench?host=" + dir + "/nowhere";
   const auto r = cli(dir, {"store", "add", "--store", url, file});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err.rfind("zerolab store add: cannot reach postgresql://ci:***@/bench?host=" + dir + "/nowhere: ", 0), 0u)
+  EXPECT_EQ(r.err.rfind("zerolab store add: cannot reach postgresql://ci:***@/bench?host=" + dir +
+                            "/nowhere: ",
+                        0),
+            0u)
       << r.err;
   EXPECT_EQ(r.err.find("s3cret"), std::string::npos);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
@@ -316,10 +333,13 @@ TEST_P(StoreTest, NewerSchemaIsRefusedNamingTheStore) {
     s.database().exec("UPDATE zerolab_meta SET value = '99' WHERE key = 'schema_version'");
   }
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"store", "list"}, {"history"}, {"store", "add", write("a.txt", "BenchmarkA 1 1 ns/op\n")}}) {
+       {std::vector<std::string>{"store", "list"},
+        {"history"},
+        {"store", "add", write("a.txt", "BenchmarkA 1 1 ns/op\n")}}) {
     const auto r = run(args);
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find(": " + ts_.url.display + ": the store's schema is version 99, newer than this zerolab's (" +
+    EXPECT_NE(r.err.find(": " + ts_.url.display +
+                         ": the store's schema is version 99, newer than this zerolab's (" +
                          std::to_string(store::Store::kSchemaVersion) + "); use a newer zerolab\n"),
               std::string::npos)
         << r.err;
@@ -330,9 +350,10 @@ TEST_P(StoreTest, OlderSchemaIsMigratedForward) {
   {
     store::Store v1 = store::Store::open_at_version(ts_.url, 1);
     EXPECT_EQ(v1.schema_version(), 1);
-    v1.database().query("INSERT INTO runs(id, unix_ms, kind, command, source, machine) "
-                        "VALUES('00000000-0000-4000-8000-000000000001', 5, 'file', 'c', 's', 'm')",
-                        {}, {});
+    v1.database().query(
+        "INSERT INTO runs(id, unix_ms, kind, command, source, machine) "
+        "VALUES('00000000-0000-4000-8000-000000000001', 5, 'file', 'c', 's', 'm')",
+        {}, {});
   }
   store::Store s = open();
   EXPECT_EQ(s.schema_version(), store::Store::kSchemaVersion);
@@ -345,8 +366,10 @@ TEST_P(StoreTest, NamesOfSchema3MoveToTheirRunsMachine) {
   const store::Run a = synthetic_run(1, 1000, "cpu-a", {{"BenchmarkA", {1}}});
   {
     store::Store v3 = store::Store::open_at_version(ts_.url, 3);
-    v3.database().query("INSERT INTO runs(id, unix_ms, kind, command, source, machine) VALUES(?, 5, 'file', 'c', 's', ?)",
-                        {store::Param(a.id), store::Param(a.machine)}, {});
+    v3.database().query(
+        "INSERT INTO runs(id, unix_ms, kind, command, source, machine) VALUES(?, 5, 'file', 'c', "
+        "'s', ?)",
+        {store::Param(a.id), store::Param(a.machine)}, {});
     v3.database().query("INSERT INTO run_names(name, rid) SELECT 'main', rid FROM runs", {}, {});
   }
   store::Store s = open();
@@ -379,7 +402,8 @@ TEST_P(StoreTest, SubmitterKilledMidTransactionLeavesNoPartialRun) {
   store::Store s = open();
   EXPECT_EQ(s.run_count(), 1);
   std::int64_t rows = -1;
-  s.database().query("SELECT count(*) FROM results", {}, [&](const store::Row& r) { rows = r.integer(0); });
+  s.database().query("SELECT count(*) FROM results", {},
+                     [&](const store::Row& r) { rows = r.integer(0); });
   EXPECT_EQ(rows, 1);
   EXPECT_THROW(s.resolve(big.id), store::StoreError);
   // The same run submitted again goes in whole.
@@ -424,28 +448,36 @@ TEST_P(StoreTest, HistoryFindsWhereAChangeBegan) {
 
   const auto text = run({"history"});
   EXPECT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("A sec/op: 20 points, latest 120.5n\n  change +19.90% at run "), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("at run " + runs[12].id.substr(0, 8) + " ("), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("B sec/op: 20 points, latest 50.50n, no change\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("A sec/op: 20 points, latest 120.5n\n  change +19.90% at run "),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("at run " + runs[12].id.substr(0, 8) + " ("), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("B sec/op: 20 points, latest 50.50n, no change\n"), std::string::npos)
+      << text.out;
   EXPECT_NE(text.out.find("\n1 change point\n"), std::string::npos);
 
   const auto gate = run({"history", "--fail-on-regression=10"});
   EXPECT_EQ(gate.code, 3);
-  EXPECT_NE(gate.err.find("zerolab history: regression: A sec/op: +"), std::string::npos) << gate.err;
+  EXPECT_NE(gate.err.find("zerolab history: regression: A sec/op: +"), std::string::npos)
+      << gate.err;
   EXPECT_EQ(run({"history", "--fail-on-regression=25"}).code, 0);
   EXPECT_EQ(run({"history", "-filter", ".name:B", "--fail-on-regression"}).code, 0);
   const auto none = run({"history", "--threshold", "30"});
   EXPECT_NE(none.out.find("\n0 change points\n"), std::string::npos);
 
   // By commit: two runs a commit, the step at commit c6.
-  const auto by_commit = run({"history", "--by", "commit", "--window", "3", "-format", "json", "-filter", ".name:A"});
+  const auto by_commit =
+      run({"history", "--by", "commit", "--window", "3", "-format", "json", "-filter", ".name:A"});
   EXPECT_EQ(by_commit.code, 0) << by_commit.err;
-  EXPECT_NE(by_commit.out.find("\"changes\": [{\"point\": 6, \"run\": \"" + runs[12].id + "\""), std::string::npos)
+  EXPECT_NE(by_commit.out.find("\"changes\": [{\"point\": 6, \"run\": \"" + runs[12].id + "\""),
+            std::string::npos)
       << by_commit.out;
   EXPECT_NE(by_commit.out.find("\"commit\": \"c6\", \"old\": "), std::string::npos);
 
   // --since leaves out the runs before the step: no change to find.
-  const auto since = run({"history", "--since", store::format_time_ms(runs[12].unix_ms), "-format", "markdown"});
+  const auto since =
+      run({"history", "--since", store::format_time_ms(runs[12].unix_ms), "-format", "markdown"});
   EXPECT_EQ(since.code, 0) << since.err;
   EXPECT_NE(since.out.find("| A | sec/op | 8 | 120.5n | none |\n"), std::string::npos) << since.out;
 
@@ -457,17 +489,21 @@ TEST_P(StoreTest, HistoryFindsWhereAChangeBegan) {
 }
 
 TEST_P(StoreTest, MatrixShowsEachMachinesLatestVerdicts) {
-  auto lab_run = [](int n, std::int64_t t, const std::string& machine, const std::string& go, const std::string& cpp) {
+  auto lab_run = [](int n, std::int64_t t, const std::string& machine, const std::string& go,
+                    const std::string& cpp) {
     store::Run r = synthetic_run(n, t, machine, {{"BenchmarkM", {1}}});
     r.kind = "lab";
-    r.claims.push_back({"merge", "slices merge 2x faster", "2x", "replicates", go, cpp, "2.1x", "p=0.000 n=10+10", false, "2.3x", "p=0.000 n=10+10"});
-    r.claims.push_back({"zero", "memclr is free", "", "inconclusive", "", "inconclusive", "1.01x", "p=0.4", true, "", ""});
+    r.claims.push_back({"merge", "slices merge 2x faster", "2x", "replicates", go, cpp, "2.1x",
+                        "p=0.000 n=10+10", false, "2.3x", "p=0.000 n=10+10"});
+    r.claims.push_back({"zero", "memclr is free", "", "inconclusive", "", "inconclusive", "1.01x",
+                        "p=0.4", true, "", ""});
     r.id = store::random_uuid();
     return r;
   };
   {
     store::Store s = open();
-    s.submit(lab_run(1, 1000, "cpu-a", "contradicts", "contradicts"));  // older: replaced by the next
+    s.submit(
+        lab_run(1, 1000, "cpu-a", "contradicts", "contradicts"));  // older: replaced by the next
     s.submit(lab_run(2, 2000, "cpu-a", "replicates", "replicates"));
     s.submit(lab_run(3, 3000, "cpu-b", "replicates", "contradicts"));
   }
@@ -484,7 +520,8 @@ TEST_P(StoreTest, MatrixShowsEachMachinesLatestVerdicts) {
   EXPECT_EQ(m.out.substr(m.out.size() - expected_tail.size()), expected_tail);
   EXPECT_EQ(m.out.rfind("machine 1: cpu-a (run ", 0), 0u);
   const auto html = run({"store", "matrix", "-format", "html"});
-  EXPECT_NE(html.out.find("<td class=\"bad\">Go: replicates<br>C++: contradicts"), std::string::npos);
+  EXPECT_NE(html.out.find("<td class=\"bad\">Go: replicates<br>C++: contradicts"),
+            std::string::npos);
 }
 
 TEST_P(StoreTest, ReadOnlyStoreIsAClearError) {
@@ -497,21 +534,27 @@ TEST_P(StoreTest, ReadOnlyStoreIsAClearError) {
     pg_admin("CREATE ROLE reader_" + ts_.pg_db + " LOGIN");
     pg_admin("GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader_" + ts_.pg_db, ts_.pg_db);
     r = cli(ts_.dir, {"store", "add", "--store", pg_url(ts_.pg_db, "reader_" + ts_.pg_db), other});
-    EXPECT_NE(r.err.find(": the store is read-only for this user (permission denied for table runs)\n"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find(": the store is read-only for this user (permission denied for table runs)\n"),
+        std::string::npos)
         << r.err;
-    EXPECT_EQ(cli(ts_.dir, {"store", "list", "--store", pg_url(ts_.pg_db, "reader_" + ts_.pg_db)}).code, 0);
+    EXPECT_EQ(
+        cli(ts_.dir, {"store", "list", "--store", pg_url(ts_.pg_db, "reader_" + ts_.pg_db)}).code,
+        0);
   } else {
     ASSERT_EQ(::chmod(ts_.sqlite_path.c_str(), 0444), 0);
     ASSERT_EQ(::chmod((ts_.dir + "/results").c_str(), 0555), 0);
     // root ignores permissions: run the CLI as nobody then.
-    const std::string as = ::geteuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : "";
+    const std::string as =
+        ::geteuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : "";
     ASSERT_EQ(::chmod(ts_.dir.c_str(), 0777), 0);
     std::remove((ts_.dir + "/cli.out").c_str());
     std::remove((ts_.dir + "/cli.err").c_str());
-    r = lab_test_util::run_cli(as + ZEROLAB_CLI, quote({"store", "add", "--store", ts_.url_text, other}), ts_.dir);
+    r = lab_test_util::run_cli(as + ZEROLAB_CLI,
+                               quote({"store", "add", "--store", ts_.url_text, other}), ts_.dir);
     EXPECT_NE(r.err.find(ts_.url.display + ": the store is read-only"), std::string::npos) << r.err;
-    const auto list = lab_test_util::run_cli(as + ZEROLAB_CLI, quote({"store", "list", "--store", ts_.url_text}), ts_.dir);
+    const auto list = lab_test_util::run_cli(
+        as + ZEROLAB_CLI, quote({"store", "list", "--store", ts_.url_text}), ts_.dir);
     EXPECT_EQ(list.code, 0) << list.err;
     EXPECT_EQ(std::count(list.out.begin(), list.out.end(), '\n'), 1);
   }
@@ -534,17 +577,20 @@ TEST(StoreSqliteFileTest, CorruptAndForeignFilesAreRefusedWithExit2) {
   EXPECT_EQ(read_file(junk), std::string(4096, 'z'));
 
   const std::string foreign = dir + "/foreign.db";
-  ASSERT_EQ(std::system(("printf 'CREATE TABLE people(name TEXT);' | sqlite3 " + foreign + " 2>/dev/null || "
-                         "python3 -c \"import sqlite3; c=sqlite3.connect('" + foreign +
-                         "'); c.execute('CREATE TABLE people(name TEXT)'); c.commit()\"")
+  ASSERT_EQ(std::system(("printf 'CREATE TABLE people(name TEXT);' | sqlite3 " + foreign +
+                         " 2>/dev/null || "
+                         "python3 -c \"import sqlite3; c=sqlite3.connect('" +
+                         foreign + "'); c.execute('CREATE TABLE people(name TEXT)'); c.commit()\"")
                             .c_str()),
             0);
   r = cli(dir, {"history", "--store", "sqlite:" + foreign});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "zerolab history: sqlite:" + foreign + ": not a zerolab store (it has other tables: people)\n");
+  EXPECT_EQ(r.err, "zerolab history: sqlite:" + foreign +
+                       ": not a zerolab store (it has other tables: people)\n");
   r = cli(dir, {"store", "list", "--store", "sqlite:" + dir + "/none.db"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "zerolab store list: sqlite:" + dir + "/none.db: no such store (nothing has been stored there yet)\n");
+  EXPECT_EQ(r.err, "zerolab store list: sqlite:" + dir +
+                       "/none.db: no such store (nothing has been stored there yet)\n");
   EXPECT_FALSE(lab_test_util::exists(dir + "/none.db"));
 }
 
@@ -556,14 +602,18 @@ TEST(StoreSqliteFileTest, ALockHeldByAnotherWriterIsExit1AfterTheTimeout) {
   std::ofstream(a) << "BenchmarkA 10 5 ns/op\n";
   store::Store holder = store::Store::open(ts.url, store::OpenMode::kWrite);
   holder.database().begin_write();
-  auto r = cli(ts.dir, {"store", "add", "--store", ts.url_text, a}, "ZEROLAB_STORE_LOCK_TIMEOUT=0.3");
+  auto r =
+      cli(ts.dir, {"store", "add", "--store", ts.url_text, a}, "ZEROLAB_STORE_LOCK_TIMEOUT=0.3");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.err, "zerolab store add: " + ts.url.display +
-                       ": database is locked (another writer held the lock; waited 0.3 s, $ZEROLAB_STORE_LOCK_TIMEOUT)\n");
+                       ": database is locked (another writer held the lock; waited 0.3 s, "
+                       "$ZEROLAB_STORE_LOCK_TIMEOUT)\n");
   r = cli(ts.dir, {"store", "add", "--store", ts.url_text, a}, "ZEROLAB_STORE_LOCK_TIMEOUT=soon");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "zerolab store add: ZEROLAB_STORE_LOCK_TIMEOUT=\"soon\" is not a number of seconds from 0.001 to "
-                   "86400\n");
+  EXPECT_EQ(r.err,
+            "zerolab store add: ZEROLAB_STORE_LOCK_TIMEOUT=\"soon\" is not a number of seconds "
+            "from 0.001 to "
+            "86400\n");
   holder.database().rollback();
   EXPECT_EQ(holder.run_count(), 0);
   r = cli(ts.dir, {"store", "add", "--store", ts.url_text, a}, "ZEROLAB_STORE_LOCK_TIMEOUT=0.3");
@@ -578,14 +628,14 @@ namespace {
 // `zerolab lab` keeps each run in the store: C++ and Go-here results, claims, labels.
 TEST(StoreLabTest, LabRunIsStoredWithItsClaimsAndExportsAsItsFiles) {
   const TestStore ts = make_test_store("sqlite");
-  const auto r = cli(ts.dir, {"lab", "--quick", "merge", "-o", ts.dir + "/out", "--store", ts.url_text, "--label",
-                              "commit=abc", "--save", "first"});
+  const auto r = cli(ts.dir, {"lab", "--quick", "merge", "-o", ts.dir + "/out", "--store",
+                              ts.url_text, "--label", "commit=abc", "--save", "first"});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::size_t at = r.out.find("stored: run ");
   ASSERT_NE(at, std::string::npos) << r.out;
   const std::string id = r.out.substr(at + 12, 36);
-  EXPECT_NE(r.out.find("\nstored: run " + id + " in " + ts.url_text + "\nsaved as baseline first: run " + id + " in " +
-                       ts.url_text + "\n"),
+  EXPECT_NE(r.out.find("\nstored: run " + id + " in " + ts.url_text +
+                       "\nsaved as baseline first: run " + id + " in " + ts.url_text + "\n"),
             std::string::npos)
       << r.out;
   zerolab::store::Store s = zerolab::store::Store::open(ts.url, zerolab::store::OpenMode::kRead);
@@ -603,32 +653,43 @@ TEST(StoreLabTest, LabRunIsStoredWithItsClaimsAndExportsAsItsFiles) {
   EXPECT_FALSE(run.claims[0].cpp_verdict.empty());
   EXPECT_FALSE(run.claims[0].go_verdict.empty());
   // The stored run is both files the lab wrote (merge.go.txt where Go ran).
-  const auto exp = cli(ts.dir, {"store", "export", "--store", ts.url_text, "first", "-o", ts.dir + "/e.txt"});
+  const auto exp =
+      cli(ts.dir, {"store", "export", "--store", ts.url_text, "first", "-o", ts.dir + "/e.txt"});
   ASSERT_EQ(exp.code, 0) << exp.err;
   std::vector<std::string> files = {"compare", "-format", "json", "x=" + ts.dir + "/out/merge.txt"};
-  if (lab_test_util::exists(ts.dir + "/out/merge.go.txt")) files.push_back("x=" + ts.dir + "/out/merge.go.txt");
-  EXPECT_EQ(cli(ts.dir, files).out, cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/e.txt"}).out);
+  if (lab_test_util::exists(ts.dir + "/out/merge.go.txt"))
+    files.push_back("x=" + ts.dir + "/out/merge.go.txt");
+  EXPECT_EQ(cli(ts.dir, files).out,
+            cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/e.txt"}).out);
   const auto matrix = cli(ts.dir, {"store", "matrix", "--store", ts.url_text});
   EXPECT_NE(matrix.out.find("merge: "), std::string::npos) << matrix.out;
-  EXPECT_FALSE(lab_test_util::exists(ts.dir + "/zerolab-results")) << "--save wrote a baseline folder";
+  EXPECT_FALSE(lab_test_util::exists(ts.dir + "/zerolab-results"))
+      << "--save wrote a baseline folder";
 
   // A baseline folder of an older zerolab's --save, imported into another store once.
   std::string error;
-  ASSERT_TRUE(zerolab::lab::save_baseline(ts.dir + "/out", {"merge"}, ts.dir, "older",
-                                          {"2026-12-01T10:00:00Z", "zerolab lab --save older", 1, "20ms"}, error))
+  ASSERT_TRUE(zerolab::lab::save_baseline(
+      ts.dir + "/out", {"merge"}, ts.dir, "older",
+      {"2026-12-01T10:00:00Z", "zerolab lab --save older", 1, "20ms"}, error))
       << error;
   const std::string other = "sqlite:" + ts.dir + "/imported.db";
-  const auto imp = cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir});
+  const auto imp =
+      cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir});
   ASSERT_EQ(imp.code, 0) << imp.err;
   const std::string imported = imp.out.substr(0, 36);
   EXPECT_EQ(imp.out.substr(36, 26), " imported: baseline older,") << imp.out;
-  const auto again = cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir});
+  const auto again =
+      cli(ts.dir, {"store", "import-baselines", "--store", other, "--baseline-dir", ts.dir});
   EXPECT_EQ(again.out, imported + " already stored: baseline older," + imp.out.substr(62));
-  ASSERT_EQ(cli(ts.dir, {"store", "export", "--store", other, "older", "-o", ts.dir + "/b.txt"}).code, 0);
+  ASSERT_EQ(
+      cli(ts.dir, {"store", "export", "--store", other, "older", "-o", ts.dir + "/b.txt"}).code, 0);
   // The folder holds the Go-here results beside the C++ ones (merge.go.txt where Go ran).
-  std::vector<std::string> saved = {"compare", "-format", "json", "x=" + ts.dir + "/older/merge.txt"};
-  if (lab_test_util::exists(ts.dir + "/older/merge.go.txt")) saved.push_back("x=" + ts.dir + "/older/merge.go.txt");
-  EXPECT_EQ(cli(ts.dir, saved).out, cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/b.txt"}).out);
+  std::vector<std::string> saved = {"compare", "-format", "json",
+                                    "x=" + ts.dir + "/older/merge.txt"};
+  if (lab_test_util::exists(ts.dir + "/older/merge.go.txt"))
+    saved.push_back("x=" + ts.dir + "/older/merge.go.txt");
+  EXPECT_EQ(cli(ts.dir, saved).out,
+            cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/b.txt"}).out);
 }
 
 TEST(StoreLabTest, UnreachableStoreIsExit1AndTheFilesAreWritten) {
@@ -636,9 +697,11 @@ TEST(StoreLabTest, UnreachableStoreIsExit1AndTheFilesAreWritten) {
   const auto r = cli(dir, {"lab", "--quick", "merge", "-o", dir + "/out", "--store",
                            "postgresql://ci:s3cret@/bench?host=" + dir + "/nowhere"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.err.find("zerolab lab: cannot store the run (the result files are written): cannot reach "
-                       "postgresql://ci:***@/bench?host=" + dir + "/nowhere: "),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("zerolab lab: cannot store the run (the result files are written): cannot reach "
+                 "postgresql://ci:***@/bench?host=" +
+                 dir + "/nowhere: "),
+      std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find("s3cret"), std::string::npos);
   EXPECT_TRUE(lab_test_util::exists(dir + "/out/merge.txt"));
@@ -653,9 +716,12 @@ TEST(StoreLabTest, BadStoreFlagsRunNothing) {
     std::string err;
   };
   const std::vector<Case> cases = {
-      {{"--store", "ftp://x"}, "zerolab lab: unknown store URL scheme \"ftp\" in \"ftp://x\" (expected sqlite:PATH or postgres://...)\n"},
+      {{"--store", "ftp://x"},
+       "zerolab lab: unknown store URL scheme \"ftp\" in \"ftp://x\" (expected sqlite:PATH or "
+       "postgres://...)\n"},
       {{"--label", "nokey"}, "zerolab lab: label \"nokey\" has no \"=\" (expected key=value)\n"},
-      {{"--no-store", "--store", "sqlite:x.db"}, "zerolab lab: flags --store and --no-store contradict each other\n"},
+      {{"--no-store", "--store", "sqlite:x.db"},
+       "zerolab lab: flags --store and --no-store contradict each other\n"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"lab", "--quick", "merge", "-o", dir + "/out"};

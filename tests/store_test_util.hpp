@@ -28,7 +28,9 @@ namespace store_test_util {
 using namespace zerolab;
 
 // The directory of the test PostgreSQL server's socket.
-inline std::string pg_dir() { return ZEROLAB_PG_TEST_DIR; }
+inline std::string pg_dir() {
+  return ZEROLAB_PG_TEST_DIR;
+}
 
 inline std::string pg_url(const std::string& db, const std::string& user = "zerolab") {
   return "postgresql:///" + db + "?host=" + pg_dir() + "&user=" + user;
@@ -73,11 +75,11 @@ inline std::string pg_unavailable() {
 }
 
 // In a test's SetUp: skips a PostgreSQL test where PostgreSQL is not available.
-#define ZEROLAB_SKIP_WITHOUT_POSTGRES(engine)                                         \
-  do {                                                                                \
-    if ((engine) == "postgres" && !store_test_util::pg_unavailable().empty()) {       \
-      GTEST_SKIP() << store_test_util::pg_unavailable();                              \
-    }                                                                                 \
+#define ZEROLAB_SKIP_WITHOUT_POSTGRES(engine)                                   \
+  do {                                                                          \
+    if ((engine) == "postgres" && !store_test_util::pg_unavailable().empty()) { \
+      GTEST_SKIP() << store_test_util::pg_unavailable();                        \
+    }                                                                           \
   } while (false)
 
 inline TestStore make_test_store(const std::string& engine) {
@@ -99,9 +101,10 @@ inline TestStore make_test_store(const std::string& engine) {
 }
 
 // A run whose results are (name, samples): one result line per sample.
-inline store::Run synthetic_run(int n, std::int64_t unix_ms, const std::string& machine,
-                                const std::vector<std::pair<std::string, std::vector<double>>>& results,
-                                const std::string& commit = "") {
+inline store::Run synthetic_run(
+    int n, std::int64_t unix_ms, const std::string& machine,
+    const std::vector<std::pair<std::string, std::vector<double>>>& results,
+    const std::string& commit = "") {
   store::Run run;
   run.kind = "file";
   run.unix_ms = unix_ms;
@@ -109,7 +112,8 @@ inline store::Run synthetic_run(int n, std::int64_t unix_ms, const std::string& 
   run.source = "run" + std::to_string(n) + ".txt";
   run.configs = {{{"goos", "linux"}, {"cpu", machine}}};
   for (const auto& [name, samples] : results) {
-    for (const double v : samples) run.results.push_back(store::StoredResult{name, 1000, 0, {{v, "ns/op"}}});
+    for (const double v : samples)
+      run.results.push_back(store::StoredResult{name, 1000, 0, {{v, "ns/op"}}});
   }
   std::vector<store::KeyValue> labels;
   if (!commit.empty()) labels.emplace_back("commit", commit);

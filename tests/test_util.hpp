@@ -6,8 +6,8 @@
 //
 // Example:
 //   const std::string dir = zerolab::test::temp_dir("zerolab_output_test");
-//   const zerolab::test::CommandResult r = zerolab::test::run(std::string(ZEROLAB_CLI) + " version", dir);
-//   EXPECT_EQ(r.code, 0);
+//   const zerolab::test::CommandResult r = zerolab::test::run(std::string(ZEROLAB_CLI) + "
+//   version", dir); EXPECT_EQ(r.code, 0);
 #ifndef ZEROLAB_TESTS_TEST_UTIL_HPP_
 #define ZEROLAB_TESTS_TEST_UTIL_HPP_
 
@@ -41,7 +41,9 @@ inline std::string temp_dir(const std::string& prefix) {
 
 inline int count_occurrences(const std::string& text, const std::string& needle) {
   int n = 0;
-  for (std::size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  for (std::size_t pos = text.find(needle); pos != std::string::npos;
+       pos = text.find(needle, pos + 1))
+    ++n;
   return n;
 }
 

@@ -52,8 +52,9 @@ class WasteTest : public ::testing::Test {
                const std::string& shell_prefix = "") {
     const std::string out = dir_ + "/cli.out";
     const std::string err = dir_ + "/cli.err";
-    const std::string line = shell_prefix + "exec " + std::string(ZEROLAB_CLI) + " waste " + args + " </dev/null >" +
-                             (redirect_out.empty() ? out : redirect_out) + " 2>" + err;
+    const std::string line = shell_prefix + "exec " + std::string(ZEROLAB_CLI) + " waste " + args +
+                             " </dev/null >" + (redirect_out.empty() ? out : redirect_out) + " 2>" +
+                             err;
     CliRun r;
     r.status = std::system(line.c_str());
     r.out = read_file(out);
@@ -95,7 +96,9 @@ const json* finding(const json& report, const std::string& kind) {
   return nullptr;
 }
 
-std::string base(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+std::string base(const std::string& path) {
+  return path.substr(path.rfind('/') + 1);
+}
 
 // The site at `line` of `source` in finding `f`.
 const json* site_at(const json& f, const std::string& source, int line) {
@@ -116,7 +119,8 @@ void expect_one_fresh_megabyte(const json& r, const std::string& site) {
 }
 
 // What `waste_fixture all` wastes (see its header), times `times`.
-void expect_all_kinds(const json& r, int times = 1, int extra_temporaries = 0, int extra_temp_bytes = 0) {
+void expect_all_kinds(const json& r, int times = 1, int extra_temporaries = 0,
+                      int extra_temp_bytes = 0) {
   const std::string src = WASTE_FIXTURE_SOURCE;
   const json* fresh = finding(r, "zeroed-fresh-pages");
   ASSERT_NE(fresh, nullptr) << r.dump(1);
@@ -248,14 +252,15 @@ TEST_F(WasteTest, ForkAndExecAreFollowed) {
   const json r = waste_json(std::string(WASTE_FIXTURE) + " fork");
   EXPECT_EQ(r["processes"], 3);  // parent, forked child, the image it executes
   expect_all_kinds(r, 1, 30, 30 * 32);
-  const json* fork_site =
-      site_at(*finding(r, "temporary-allocations"), WASTE_FIXTURE_SOURCE, site_line(WASTE_FIXTURE_SOURCE, "fork-temp"));
+  const json* fork_site = site_at(*finding(r, "temporary-allocations"), WASTE_FIXTURE_SOURCE,
+                                  site_line(WASTE_FIXTURE_SOURCE, "fork-temp"));
   ASSERT_NE(fork_site, nullptr);
   EXPECT_EQ((*fork_site)["calls"], 30);
 }
 
 TEST_F(WasteTest, NoFollowStopsAtExec) {
-  const CliRun run = waste("--format json --sample-rate 1 --no-follow -- " + std::string(WASTE_FIXTURE) + " fork");
+  const CliRun run =
+      waste("--format json --sample-rate 1 --no-follow -- " + std::string(WASTE_FIXTURE) + " fork");
   ASSERT_EQ(run.code(), 0) << run.err;
   const json r = json::parse(run.out);
   EXPECT_EQ(r["processes"], 2);  // the forked child is still the same image
@@ -279,7 +284,7 @@ TEST_F(WasteTest, UnderscoreExitKeepsCountsAndStatus) {
 TEST_F(WasteTest, SignalDeathIsReportedAndPassedOn) {
   const std::string report = dir_ + "/report.json";
   const CliRun run = waste("--format json -o " + report + " --sample-rate 1 --check-rate 1 -- " +
-                        std::string(WASTE_FIXTURE) + " kill");
+                           std::string(WASTE_FIXTURE) + " kill");
   ASSERT_TRUE(WIFSIGNALED(run.status)) << run.status;
   EXPECT_EQ(WTERMSIG(run.status), SIGKILL);
   const json r = json::parse(read_file(report));
@@ -427,7 +432,8 @@ TEST_F(WasteTest, StaticProgramIsRefused) {
 // A record past the file size limit would kill the program with SIGXFSZ.
 TEST_F(WasteTest, FileSizeLimitBelowTheRecordIsRefused) {
   const std::string marker = dir_ + "/started";
-  const CliRun r = waste("-- " + std::string(WASTE_FIXTURE) + " touch " + marker, "", "ulimit -f 100; ");
+  const CliRun r =
+      waste("-- " + std::string(WASTE_FIXTURE) + " touch " + marker, "", "ulimit -f 100; ");
   EXPECT_EQ(r.code(), 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -497,15 +503,18 @@ TEST_F(WasteTest, MarkdownAndTextReports) {
   const std::string all = std::string(WASTE_FIXTURE) + " all";
   const CliRun md = waste("--format markdown -- " + all);
   ASSERT_EQ(md.code(), 0);
-  EXPECT_NE(md.out.find("| # | kind | bytes | calls | estimated time | fix |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("| # | kind | bytes | calls | estimated time | fix |"), std::string::npos)
+      << md.out;
   EXPECT_NE(md.out.find("## user-space-copies"), std::string::npos);
   EXPECT_NE(md.out.find("| file | pipe | 4096 | 1 | sendfile |"), std::string::npos) << md.out;
   const CliRun text = waste("--sample-rate 1 -- " + all);
   ASSERT_EQ(text.code(), 0);
   EXPECT_NE(text.out.find("zeroed-fresh-pages: 1.0 MiB in 1 call"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("waste_fixture.c:" + std::to_string(site_line(WASTE_FIXTURE_SOURCE, "copy"))),
+  EXPECT_NE(
+      text.out.find("waste_fixture.c:" + std::to_string(site_line(WASTE_FIXTURE_SOURCE, "copy"))),
+      std::string::npos);
+  EXPECT_NE(text.out.find("file -> pipe: 4.0 KiB in 1 calls; copy_fd would use sendfile"),
             std::string::npos);
-  EXPECT_NE(text.out.find("file -> pipe: 4.0 KiB in 1 calls; copy_fd would use sendfile"), std::string::npos);
   const std::string file = dir_ + "/report.md";
   const CliRun to_file = waste("--format markdown -o " + file + " -- " + all);
   EXPECT_EQ(to_file.code(), 0);
@@ -521,7 +530,8 @@ TEST_F(WasteTest, FullStdoutFailsTheReportNotTheProgram) {
 
 TEST_F(WasteTest, PprofProfilesPerKind) {
   const std::string profiles = dir_ + "/profiles";
-  const CliRun r = waste("--sample-rate 1 --check-rate 1 --profile " + profiles + " -- " + std::string(WASTE_FIXTURE) + " all");
+  const CliRun r = waste("--sample-rate 1 --check-rate 1 --profile " + profiles + " -- " +
+                         std::string(WASTE_FIXTURE) + " all");
   ASSERT_EQ(r.code(), 0) << r.err;
   for (const char* kind : {"zeroed-fresh-pages", "zeroed-zeros", "temporary-allocations",
                            "oversized-buffers", "user-space-copies"}) {

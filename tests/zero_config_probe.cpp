@@ -23,7 +23,8 @@ int main() {
   const zerolab::ZeroConfig c = zerolab::zero_config();
   std::string bands;
   for (const zerolab::ZeroBand& b : c.bands) {
-    bands += (bands.empty() ? "" : ",") + std::to_string(b.from) + " " + zerolab::to_string(b.method);
+    bands +=
+        (bands.empty() ? "" : ",") + std::to_string(b.from) + " " + zerolab::to_string(b.method);
   }
   std::printf("source=%s\nisa=%s\nbands=%s\nstosb=%zu nt=%zu\nenv_error=%s\n", c.source.c_str(),
               zerolab::to_string(c.isa), bands.c_str(), c.stosb_threshold, c.nt_threshold,

@@ -26,9 +26,10 @@ struct Output {
 // Runs `command` under sh with `env` prepended, the other ZEROLAB_ZERO_*
 // variables cleared; stdout (and stderr when `with_stderr`) captured.
 Output run(const std::string& env, const std::string& command, bool with_stderr = false) {
-  const std::string line = "env -u ZEROLAB_ZERO_ISA -u ZEROLAB_ZERO_STOSB -u ZEROLAB_ZERO_NT "
-                           "-u ZEROLAB_ZERO_CALIBRATE " + env + " " + command +
-                           (with_stderr ? " 2>&1" : " 2>/dev/null");
+  const std::string line =
+      "env -u ZEROLAB_ZERO_ISA -u ZEROLAB_ZERO_STOSB -u ZEROLAB_ZERO_NT "
+      "-u ZEROLAB_ZERO_CALIBRATE " +
+      env + " " + command + (with_stderr ? " 2>&1" : " 2>/dev/null");
   Output out;
   FILE* p = popen(line.c_str(), "r");
   if (p == nullptr) return out;
@@ -39,7 +40,9 @@ Output run(const std::string& env, const std::string& command, bool with_stderr 
   return out;
 }
 
-std::string probe(const std::string& env) { return run(env, ZERO_CONFIG_PROBE).text; }
+std::string probe(const std::string& env) {
+  return run(env, ZERO_CONFIG_PROBE).text;
+}
 
 std::string field(const std::string& text, const std::string& name) {
   const std::size_t at = text.find(name + "=");
@@ -85,7 +88,8 @@ TEST(ZeroEnvironment, IsaOverrideIsKeptThroughCalibration) {
 
 TEST(ZeroEnvironment, BadValuesAreIgnoredAndNamed) {
   const std::string out = probe(
-      "ZEROLAB_ZERO_ISA=bogus ZEROLAB_ZERO_STOSB=12x ZEROLAB_ZERO_NT=-1 ZEROLAB_ZERO_CALIBRATE=maybe");
+      "ZEROLAB_ZERO_ISA=bogus ZEROLAB_ZERO_STOSB=12x ZEROLAB_ZERO_NT=-1 "
+      "ZEROLAB_ZERO_CALIBRATE=maybe");
   EXPECT_EQ(field(out, "env_error"),
             "ZEROLAB_ZERO_ISA=bogus: not one of sse2, avx2, avx512; "
             "ZEROLAB_ZERO_STOSB=12x: not a size in bytes (K/M/G allowed); "
@@ -101,8 +105,9 @@ TEST(ZeroEnvironment, BadValuesAreIgnoredAndNamed) {
 }
 
 TEST(ZeroEnvironment, TheCliWarnsOnceNamingTheVariableAndValue) {
-  const Output out = run("ZEROLAB_ZERO_NT=lots ZEROLAB_ZERO_ISA=x86", std::string(ZEROLAB_CLI) + " version",
-                         /*with_stderr=*/true);
+  const Output out =
+      run("ZEROLAB_ZERO_NT=lots ZEROLAB_ZERO_ISA=x86", std::string(ZEROLAB_CLI) + " version",
+          /*with_stderr=*/true);
   EXPECT_EQ(out.status, 0);
   const std::string warning =
       "zerolab: warning: ignored ZEROLAB_ZERO_ISA=x86: not one of sse2, avx2, avx512; "

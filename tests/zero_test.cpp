@@ -131,8 +131,12 @@ void check_random_large_sizes(Zeroer zero, const std::string& what, unsigned see
   }
 }
 
-void fill(void* p, std::size_t n) { zero_fill(p, n); }
-void fill_nt(void* p, std::size_t n) { zero_fill_nt(p, n); }
+void fill(void* p, std::size_t n) {
+  zero_fill(p, n);
+}
+void fill_nt(void* p, std::size_t n) {
+  zero_fill_nt(p, n);
+}
 void chunked(void* p, std::size_t n) {
   std::size_t calls = 0;
   const std::size_t chunk = 100;
@@ -140,7 +144,9 @@ void chunked(void* p, std::size_t n) {
   const std::size_t pieces = n == 0 ? 0 : (n + chunk - 1) / chunk;
   if (calls != (pieces == 0 ? 0 : pieces - 1)) std::abort();
 }
-void chunked_large(void* p, std::size_t n) { zero_chunked(p, n, 256 << 10, [] {}); }
+void chunked_large(void* p, std::size_t n) {
+  zero_chunked(p, n, 256 << 10, [] {});
+}
 
 TEST(ZeroFill, EverySmallSizeAndAlignmentOnEveryPath) {
   ConfigGuard restore;
@@ -233,7 +239,9 @@ TEST(ZeroFill, CalibrationPastItsBudgetKeepsTheRule) {
 TEST(ZeroConfig, BandsRoundTripAndBadBandsAreRefused) {
   ConfigGuard restore;
   ZeroConfig c = zero_config();
-  c.bands = {{4096, ZeroMethod::kMemset}, {1 << 20, ZeroMethod::kRepStosb}, {8 << 20, ZeroMethod::kNonTemporal}};
+  c.bands = {{4096, ZeroMethod::kMemset},
+             {1 << 20, ZeroMethod::kRepStosb},
+             {8 << 20, ZeroMethod::kNonTemporal}};
   c.stosb_threshold = 1 << 20;
   c.nt_threshold = 8 << 20;
   ASSERT_TRUE(set_zero_config(c));
@@ -300,7 +308,7 @@ TEST(ZeroConfig, NonTemporalStoresStartAtHalfOrAllOfTheL3) {
   EXPECT_EQ(nt_from_cache(256 * MiB, false), 32 * MiB);  // at most Go's 32 MiB
   EXPECT_EQ(nt_from_cache(2 * MiB, false), 2 * MiB);     // at least 2 MiB
   EXPECT_EQ(nt_from_cache(512 << 10, true), 2 * MiB);
-  EXPECT_EQ(nt_from_cache(0, false), 32 * MiB);          // L3 unknown
+  EXPECT_EQ(nt_from_cache(0, false), 32 * MiB);  // L3 unknown
   EXPECT_EQ(nt_from_cache(0, true), 32 * MiB);
   EXPECT_TRUE(nt_after_whole_l3(true, 26));
   EXPECT_TRUE(nt_after_whole_l3(true, 27));

@@ -20,8 +20,8 @@
 //   build/release/bench/peers/peer_zerolab -bench . -benchtime 1s -count 1 -cpu 1
 //   # for instance (2-core AMD EPYC VM):
 //   # BenchmarkMemset4K      	...	        33.6 ns/op	...
-//   # BenchmarkMallocFree64  	...	         7.2 ns/op	...	      64 B/op	       1 allocs/op
-//   # BenchmarkSortInts1000  	...	      3725 ns/op	...
+//   # BenchmarkMallocFree64  	...	         7.2 ns/op	...	      64 B/op	       1
+//   allocs/op # BenchmarkSortInts1000  	...	      3725 ns/op	...
 #include <zerolab/bench.hpp>
 
 #include <algorithm>
@@ -61,5 +61,7 @@ ZEROLAB_BENCHMARK(SortInts1000) {
 
 #ifdef ZEROLAB_PEERS_OWN_MAIN
 // The no-hooks build: zerolab::bench without zerolab::alloc_hooks.
-int main(int argc, char** argv) { return zerolab::bench_main(argc, argv); }
+int main(int argc, char** argv) {
+  return zerolab::bench_main(argc, argv);
+}
 #endif

@@ -55,7 +55,7 @@ namespace zerolab {
 struct ArenaOptions {
   std::size_t first_chunk = std::size_t{4} << 10;  // bytes of the first chunk
   std::size_t max_chunk = std::size_t{8} << 20;    // chunks grow to this size
-  unsigned growth = 2;                              // chunk size multiplier (>= 1)
+  unsigned growth = 2;                             // chunk size multiplier (>= 1)
 };
 
 struct ArenaStats {

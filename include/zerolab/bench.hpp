@@ -32,7 +32,8 @@
 //     }
 //   }
 //   // linked with zerolab::bench_main, prints for instance
-//   // BenchmarkStringConcat-2   	27089936	        43.9 ns/op	...	     208 B/op	       1 allocs/op
+//   // BenchmarkStringConcat-2   	27089936	        43.9 ns/op	...	     208 B/op	       1
+//   allocs/op
 #ifndef ZEROLAB_BENCH_HPP_
 #define ZEROLAB_BENCH_HPP_
 
@@ -84,7 +85,9 @@ inline void do_not_optimize(T& value) {
 
 // Forces pending writes to memory to be considered visible (a compiler
 // barrier, no instruction emitted).
-inline void clobber_memory() { asm volatile("" : : : "memory"); }
+inline void clobber_memory() {
+  asm volatile("" : : : "memory");
+}
 
 // The range returned by B::loop(). Its iterator keeps the iteration index and
 // target in registers; only when the target is reached does it call into the
@@ -144,8 +147,8 @@ class PB {
 
  private:
   friend class B;
-  PB(std::atomic<std::uint64_t>* global_n, std::uint64_t grain, std::uint64_t b_n) noexcept
-      : global_n_(global_n), grain_(grain), b_n_(b_n) {}
+  PB(std::atomic<std::uint64_t>* global_n, std::uint64_t grain, std::uint64_t b_n)
+  noexcept : global_n_(global_n), grain_(grain), b_n_(b_n) {}
   std::atomic<std::uint64_t>* global_n_;
   std::uint64_t grain_;
   std::uint64_t cache_ = 0;
@@ -303,11 +306,11 @@ int bench_main(int argc, char** argv);
 
 // Defines and registers the benchmark `Benchmark<Name>`; the body sees
 // `zerolab::B& b`.
-#define ZEROLAB_BENCHMARK(Name)                                                               \
-  static void ZEROLAB_BENCH_CONCAT_(zerolab_benchmark_, Name)(::zerolab::B & b);              \
-  static const ::zerolab::internal::Registration ZEROLAB_BENCH_CONCAT_(zerolab_registration_, \
-                                                                       Name){                 \
-      "Benchmark" #Name, &ZEROLAB_BENCH_CONCAT_(zerolab_benchmark_, Name)};                   \
+#define ZEROLAB_BENCHMARK(Name)                                                       \
+  static void ZEROLAB_BENCH_CONCAT_(zerolab_benchmark_, Name)(::zerolab::B & b);      \
+  static const ::zerolab::internal::Registration ZEROLAB_BENCH_CONCAT_(               \
+      zerolab_registration_, Name){"Benchmark" #Name,                                 \
+                                   &ZEROLAB_BENCH_CONCAT_(zerolab_benchmark_, Name)}; \
   static void ZEROLAB_BENCH_CONCAT_(zerolab_benchmark_, Name)([[maybe_unused]] ::zerolab::B & b)
 
 #endif  // ZEROLAB_BENCH_HPP_

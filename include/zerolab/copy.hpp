@@ -203,7 +203,9 @@ struct CopyPlan {
   CopyEnd src = CopyEnd::kOther;    // the kinds the plan is for
   CopyEnd dst = CopyEnd::kOther;
 
-  bool allows(CopyPath p) const noexcept { return ((allowed >> static_cast<unsigned>(p)) & 1u) != 0; }
+  bool allows(CopyPath p) const noexcept {
+    return ((allowed >> static_cast<unsigned>(p)) & 1u) != 0;
+  }
 };
 
 // The rule of the table above for two kinds of descriptor.
@@ -238,10 +240,10 @@ struct CopyOptions {
 };
 
 struct CopyResult {
-  std::uint64_t bytes = 0;        // bytes the destination received
+  std::uint64_t bytes = 0;  // bytes the destination received
   CopyPath path = CopyPath::kNone;
-  std::error_code error;          // empty on success
-  std::string message;            // empty on success; else names the descriptor and the reason
+  std::error_code error;  // empty on success
+  std::string message;    // empty on success; else names the descriptor and the reason
 
   explicit operator bool() const noexcept { return !error; }
 };
@@ -285,7 +287,7 @@ class PreparedCopy {
     bool pseudo_fs = false;  // a regular file on procfs, sysfs, ...
     std::uint64_t dev = 0;
     std::uint64_t ino = 0;
-    std::int64_t size = 0;   // at prepare time: chooses a path, never ends a copy
+    std::int64_t size = 0;  // at prepare time: chooses a path, never ends a copy
   };
   End src_;
   End dst_;

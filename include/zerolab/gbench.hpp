@@ -107,12 +107,12 @@ MemoryManager& install_memory_manager();
 
 // The per-op figures of one run, as MemoryReporter prints them.
 struct MemoryFigures {
-  double bytes_per_op = 0;   // total_allocated_bytes / the pass's iterations
-  double allocs_per_op = 0;  // Google Benchmark's allocs_per_iter
-  double max_bytes = 0;      // max_bytes_used (for the whole pass)
-  double net_heap_bytes = 0; // net_heap_growth (for the whole pass)
-  bool has_bytes = false;    // total_allocated_bytes was reported
-  bool has_net_heap = false; // net_heap_growth was reported
+  double bytes_per_op = 0;    // total_allocated_bytes / the pass's iterations
+  double allocs_per_op = 0;   // Google Benchmark's allocs_per_iter
+  double max_bytes = 0;       // max_bytes_used (for the whole pass)
+  double net_heap_bytes = 0;  // net_heap_growth (for the whole pass)
+  bool has_bytes = false;     // total_allocated_bytes was reported
+  bool has_net_heap = false;  // net_heap_growth was reported
 };
 
 // The figures of `run`, or false when it has no memory result (errors,
@@ -167,8 +167,10 @@ int run_main(int argc, char** argv);
 }  // namespace zerolab::gbench
 
 // Defines main() as zerolab::gbench::run_main (use instead of BENCHMARK_MAIN).
-#define ZEROLAB_GBENCH_MAIN() \
-  int main(int argc, char** argv) { return ::zerolab::gbench::run_main(argc, argv); } \
+#define ZEROLAB_GBENCH_MAIN()                       \
+  int main(int argc, char** argv) {                 \
+    return ::zerolab::gbench::run_main(argc, argv); \
+  }                                                 \
   int main(int, char**)
 
 #endif  // ZEROLAB_GBENCH_HPP_

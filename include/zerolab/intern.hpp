@@ -82,7 +82,7 @@ class Interner {
   };
 
   static const Node* lookup(const Table* t, const Key& key) {
-    for (std::size_t i = Hash{}(key) & t->mask;; i = (i + 1) & t->mask) {
+    for (std::size_t i = Hash{}(key)&t->mask;; i = (i + 1) & t->mask) {
       const Node* n = t->slots[i].load(std::memory_order_acquire);
       if (n == nullptr) return nullptr;
       if (n->key == key) return n;

@@ -67,16 +67,16 @@ enum class Zero { kNo, kYes };
 
 // What went wrong in a PageHeap call (the values of its std::error_code).
 enum class PageHeapErrc {
-  kTooSmall = 1,    // n below PageHeap::kMinBytes (0 included)
-  kTooLarge,        // n overflows when rounded up to pages or arenas
-  kOutOfMemory,     // mapping a new arena failed
-  kNullPointer,     // deallocate(nullptr)
-  kUnknownPointer,  // not a pointer this heap handed out
-  kInteriorPointer, // points into a live span, not at its start
-  kDoubleFree,      // points into free memory of this heap
-  kSizeMismatch,    // deallocate(p, n): n is not the span's size
-  kBadAlignment,    // PageHeapResource: alignment above the page size
-  kReleaseFailed,   // madvise(MADV_DONTNEED) failed
+  kTooSmall = 1,     // n below PageHeap::kMinBytes (0 included)
+  kTooLarge,         // n overflows when rounded up to pages or arenas
+  kOutOfMemory,      // mapping a new arena failed
+  kNullPointer,      // deallocate(nullptr)
+  kUnknownPointer,   // not a pointer this heap handed out
+  kInteriorPointer,  // points into a live span, not at its start
+  kDoubleFree,       // points into free memory of this heap
+  kSizeMismatch,     // deallocate(p, n): n is not the span's size
+  kBadAlignment,     // PageHeapResource: alignment above the page size
+  kReleaseFailed,    // madvise(MADV_DONTNEED) failed
 };
 
 // The category of PageHeapErrc codes ("zerolab.page_heap").

@@ -43,8 +43,8 @@
 namespace zerolab {
 
 struct PoolOptions {
-  std::size_t per_thread_bound = 64;  // objects in one thread's shared cache
-  std::uint64_t rotate_every_gets = 0;  // > 0: rotate() after this many gets (per thread)
+  std::size_t per_thread_bound = 64;          // objects in one thread's shared cache
+  std::uint64_t rotate_every_gets = 0;        // > 0: rotate() after this many gets (per thread)
   std::chrono::milliseconds rotate_every{0};  // > 0: rotate() when a get misses and this passed
 };
 
@@ -52,7 +52,7 @@ struct PoolStats {
   std::uint64_t created = 0;    // objects made by the factory
   std::uint64_t destroyed = 0;  // objects freed by bound, rotation or the pool's end
   std::uint64_t rotations = 0;
-  std::uint64_t rings = 0;      // ring buffers allocated by all threads' caches
+  std::uint64_t rings = 0;  // ring buffers allocated by all threads' caches
 };
 
 namespace internal {
@@ -79,8 +79,8 @@ class PoolCore {
   PoolCore& operator=(const PoolCore&) = delete;
 
   // The slow paths of get and put, out of line.
-  void catch_up(PoolLocal* l);   // the owner missed a rotation
-  void* get_slow(PoolLocal* l);  // the private slot was empty
+  void catch_up(PoolLocal* l);           // the owner missed a rotation
+  void* get_slow(PoolLocal* l);          // the private slot was empty
   void put_slow(PoolLocal* l, void* x);  // the private slot was full
   void rotate();
   PoolStats stats() const;
@@ -98,7 +98,7 @@ class PoolCore {
   void destroy_all() noexcept;
 
  private:
-  virtual void* make() = 0;                          // the factory
+  virtual void* make() = 0;                           // the factory
   virtual void destroy_object(void* x) noexcept = 0;  // delete static_cast<T*>(x)
   void destroy(void* x) noexcept;
   PoolLocal* claim();

@@ -21,8 +21,8 @@
 //   const double centers[] = {s.center};
 //   std::string text = common_scale(centers, UnitClass::kDecimal).format(s.center) + " ± " +
 //                      s.pct_range_string() + "  " +
-//                      c.format_delta(summarize(base, Assumption::kNothing, 0.95).center, s.center) +
-//                      " (" + c.to_string() + ")";
+//                      c.format_delta(summarize(base, Assumption::kNothing, 0.95).center, s.center)
+//                      + " (" + c.to_string() + ")";
 //   // text == "24.15n ± 1%  -74.90% (p=0.002 n=6)"
 #ifndef ZEROLAB_STAT_HPP_
 #define ZEROLAB_STAT_HPP_
@@ -46,8 +46,8 @@ enum class UnitClass { kDecimal, kBinary };
 UnitClass unit_class_of(std::string_view unit);
 
 struct TidyUnit {
-  std::string unit;    // the base unit, e.g. "sec/op"
-  double factor = 1;   // multiply a value in the original unit by this
+  std::string unit;   // the base unit, e.g. "sec/op"
+  double factor = 1;  // multiply a value in the original unit by this
 };
 
 // Normalizes pre-scaled units in the numerator to base units: "ns" → "sec"
@@ -56,9 +56,9 @@ TidyUnit tidy_unit(std::string_view unit);
 
 // A scaling factor and the precision to print a value with.
 struct Scaler {
-  int prec = 3;                // digits after the decimal point
-  double factor = 1;           // value of one prefix unit (1e3 for "k")
-  std::string_view prefix;     // "", "k", "M", "Ki", "µ", ...
+  int prec = 3;             // digits after the decimal point
+  double factor = 1;        // value of one prefix unit (1e3 for "k")
+  std::string_view prefix;  // "", "k", "M", "Ki", "µ", ...
 
   // value/factor with prec decimals, then the prefix: 123456789 → "123.5M".
   std::string format(double value) const;

@@ -10,10 +10,10 @@
 //   zerolab::stat::CompareOptions options;
 //   options.ignore = "cpu,kernel";
 //   std::vector<std::string> args{"old=old.txt", "new=new.txt"};
-//   zerolab::stat::ComparisonResult r = zerolab::stat::compare(zerolab::stat::parse_inputs(args), options);
-//   if (!r.error.empty()) fail(r.error);           // "parsing -filter: ..." or "open old.txt: ..."
-//   std::string text = zerolab::stat::render_text(r.tables);
-//   for (const auto& g : r.regressions) puts(zerolab::stat::format_regression(g).c_str());
+//   zerolab::stat::ComparisonResult r = zerolab::stat::compare(zerolab::stat::parse_inputs(args),
+//   options); if (!r.error.empty()) fail(r.error);           // "parsing -filter: ..." or "open
+//   old.txt: ..." std::string text = zerolab::stat::render_text(r.tables); for (const auto& g :
+//   r.regressions) puts(zerolab::stat::format_regression(g).c_str());
 //   // "Merge/malloc sec/op +12.00% (p=0.002 n=6) old -> new"
 #ifndef ZEROLAB_STAT_COMPARE_HPP_
 #define ZEROLAB_STAT_COMPARE_HPP_

@@ -53,7 +53,8 @@ Extractor make_extractor(std::string_view key, std::string* error);
 
 // Parts of a benchmark name: "Copy/size=4k-16" → base "Copy", parts
 // {"/size=4k", "-16"}.
-void split_name(std::string_view full_name, std::string_view& base, std::vector<std::string_view>& parts);
+void split_name(std::string_view full_name, std::string_view& base,
+                std::vector<std::string_view>& parts);
 
 class Filter {
  public:
@@ -95,9 +96,9 @@ struct ProjectionField {
   bool is_tuple = false;  // .config: a group of configuration fields
   int idx = -1;           // slot in a key's values; -1 for groups
   Order order = Order::kFirst;
-  std::vector<ProjectionField*> sub;                  // group members
-  std::unordered_map<std::string, int> observed;      // kFirst: order of first sight
-  std::unordered_map<std::string, int> fixed;         // kFixed: listed order
+  std::vector<ProjectionField*> sub;              // group members
+  std::unordered_map<std::string, int> observed;  // kFirst: order of first sight
+  std::unordered_map<std::string, int> fixed;     // kFixed: listed order
   bool tracks_observation = false;
 
   // <0, 0 or >0 as a sorts before, with or after b in this field's order.
@@ -173,7 +174,8 @@ class ProjectionParser {
 
   // Parses a projection; fixed orders add their filter to *filter. Null and
   // *error set (QueryError text) on failure.
-  std::unique_ptr<Projection> parse(std::string_view projection, Filter* filter, std::string* error);
+  std::unique_ptr<Projection> parse(std::string_view projection, Filter* filter,
+                                    std::string* error);
   // parse() plus a trailing .unit field, for projecting each metric.
   std::unique_ptr<Projection> parse_with_unit(std::string_view projection, Filter* filter,
                                               std::string* error);
@@ -187,7 +189,8 @@ class ProjectionParser {
 };
 
 // Fields in which at least two of keys differ.
-std::vector<const ProjectionField*> non_singular_fields(const Projection& p, const std::vector<Key>& keys);
+std::vector<const ProjectionField*> non_singular_fields(const Projection& p,
+                                                        const std::vector<Key>& keys);
 
 // Go's strconv.Quote.
 std::string go_quote(std::string_view s);

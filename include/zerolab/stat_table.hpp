@@ -58,7 +58,7 @@ struct TableSummary {
   bool has_summary = false;
   double summary = 0;  // geomean of the column's centers
   bool has_ratio = false;
-  double ratio = 0;    // geomean of the centers' ratios to the baseline
+  double ratio = 0;  // geomean of the centers' ratios to the baseline
   std::vector<std::string> warnings;
 };
 
@@ -68,7 +68,7 @@ struct Table {
   std::vector<Key> rows;
   std::vector<Key> cols;
   std::map<std::pair<int, int>, std::unique_ptr<TableCell>> cells;  // (row id, col id)
-  std::vector<TableSummary> summary;  // one per column
+  std::vector<TableSummary> summary;                                // one per column
   std::string summary_label = "geomean";
   TableOptions options;
 

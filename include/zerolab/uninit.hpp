@@ -53,7 +53,8 @@ class default_init_allocator : public A {
   using A::A;
   default_init_allocator() = default;
   template <class U, class B>
-  default_init_allocator(const default_init_allocator<U, B>& other) noexcept  // NOLINT(google-explicit-constructor)
+  default_init_allocator(
+      const default_init_allocator<U, B>& other) noexcept  // NOLINT(google-explicit-constructor)
       : A(static_cast<const B&>(other)) {}
 
   // Default-initializes *p: trivial U is left untouched.
@@ -74,8 +75,7 @@ using uninit_vector = std::vector<T, default_init_allocator<T>>;
 // A unique_ptr to n default-initialized elements (trivial ones untouched).
 // REQUIRES: T is an array of unknown bound, T = U[].
 template <class T>
-  requires std::is_unbounded_array_v<T>
-std::unique_ptr<T> make_uninit(std::size_t n) {
+requires std::is_unbounded_array_v<T> std::unique_ptr<T> make_uninit(std::size_t n) {
   return std::make_unique_for_overwrite<T>(n);
 }
 

@@ -112,7 +112,7 @@ struct ZeroConfig {
   bool has_erms = false;
   bool has_fsrm = false;
   bool has_avx2 = false;
-  bool has_avx512 = false;  // AVX-512F with OS support for the ZMM state
+  bool has_avx512 = false;              // AVX-512F with OS support for the ZMM state
   std::size_t l1d = 0, l2 = 0, l3 = 0;  // cache sizes in bytes, 0 if unknown
   // Every rejected ZEROLAB_ZERO_* value, "NAME=VALUE: why", joined by "; "
   // ("" if none). Programs that print (the zerolab CLI) warn with it.

@@ -137,7 +137,9 @@ void no_inline(B& b) {
   for (auto _ : b.loop()) dst.advance_to(append_noinline(dst.pos(), dst.end(), n++));
 }
 
-std::string name(const char* v) { return std::string("Benchmark") + v; }
+std::string name(const char* v) {
+  return std::string("Benchmark") + v;
+}
 
 }  // namespace
 
@@ -210,16 +212,15 @@ Experiment make_append_int_experiment() {
   e.claims.push_back(
       Claim::within({"go's escape analyzer is good enough to realize that we don't actually use "
                      "the intermediate buffer, so it never escapes at all.",
-                     sec + ": AppendBuf",
-                     "0 allocs/op stated; its own run: 1 allocs/op (8 B/op)"},
+                     sec + ": AppendBuf", "0 allocs/op stated; its own run: 1 allocs/op (8 B/op)"},
                     name("AppendBuf"), kAllocsPerOp, 0, kNothingAllocsPerOp)
           .go_bench(name("AppendBuf")));
   e.claims.push_back(
-      Claim::within({"Even allocating a bunch of small strings can be cleverly inlined in simple "
-                     "situations...",
-                     sec + ": AppendIntStrNoEscape",
-                     "0 allocs/op, but 7 B/op: the count is truncated"},
-                    name("AppendIntStrNoEscape"), kAllocsPerOp, 0, kNothingAllocsPerOp)
+      Claim::within(
+          {"Even allocating a bunch of small strings can be cleverly inlined in simple "
+           "situations...",
+           sec + ": AppendIntStrNoEscape", "0 allocs/op, but 7 B/op: the count is truncated"},
+          name("AppendIntStrNoEscape"), kAllocsPerOp, 0, kNothingAllocsPerOp)
           .go_bench(name("AppendIntStrNoEscape")));
   return e;
 }

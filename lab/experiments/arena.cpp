@@ -139,7 +139,9 @@ std::string name(const char* what, int n) {
 
 // Ops per run: the slice that grows across ops ends at 2 million ints
 // (16 MiB; twice that reserved by the arena's 2x copies).
-constexpr std::int64_t ops_for(int n) { return 2'000'000 / n; }
+constexpr std::int64_t ops_for(int n) {
+  return 2'000'000 / n;
+}
 
 template <int... Ns>
 void add_sized(std::vector<BenchmarkSpec>& out) {
@@ -190,10 +192,11 @@ Experiment make_arena_experiment() {
                          Bytes{"ComplexStruct", 100000, "2.35x (4366697 vs 1860246 B/op)"}}) {
     const std::string heap = std::string(r.what) + "_NoArena";
     const std::string arena = std::string(r.what) + "_Arena";
-    add(Claim::about({"As we have intuited the arena outperformed significantly the standard memory "
-                      "allocation both in terms of `allocations/operations` and `bytes/operations`.",
-                      results, std::string("about half the bytes: ") + r.figure},
-                     2.0, name(heap.c_str(), r.n), name(arena.c_str(), r.n))
+    add(Claim::about(
+            {"As we have intuited the arena outperformed significantly the standard memory "
+             "allocation both in terms of `allocations/operations` and `bytes/operations`.",
+             results, std::string("about half the bytes: ") + r.figure},
+            2.0, name(heap.c_str(), r.n), name(arena.c_str(), r.n))
             .in(kBytesPerOp));
   }
   add(Claim::is_faster({"Somehow surprisingly the results are a little worse than the results "
@@ -209,18 +212,20 @@ Experiment make_arena_experiment() {
   add(Claim::is_faster({"BenchmarkSlice_Arena/n=10000-16 4900 423092 ns/op 268697 B/op 0 allocs/op",
                         results, "1.44x (607361 vs 423092 ns/op)"},
                        name("Slice_NoArena", 10000), name("Slice_Arena", 10000)));
-  add(Claim::is_faster({"BenchmarkComplexStruct_Arena/n=100-16 215119 5077 ns/op 1973 B/op 0 allocs/op",
-                        results, "1.45x (5077 vs 3506 ns/op)"},
-                       name("ComplexStruct_Arena", 100), name("ComplexStruct_NoArena", 100)));
-  add(Claim::is_faster({"BenchmarkSimpleStruct_Arena/n=100-16 6948849 168.9 ns/op 64 B/op 1 allocs/op",
-                        results,
-                        "18.2x (168.9 vs 9.292 ns/op: one struct from the arena vs a stack value)"},
-                       "BenchmarkSimpleStruct_Arena/n=100", "BenchmarkSimpleStruct_NoArena/n=100"));
+  add(Claim::is_faster(
+      {"BenchmarkComplexStruct_Arena/n=100-16 215119 5077 ns/op 1973 B/op 0 allocs/op", results,
+       "1.45x (5077 vs 3506 ns/op)"},
+      name("ComplexStruct_Arena", 100), name("ComplexStruct_NoArena", 100)));
+  add(Claim::is_faster(
+      {"BenchmarkSimpleStruct_Arena/n=100-16 6948849 168.9 ns/op 64 B/op 1 allocs/op", results,
+       "18.2x (168.9 vs 9.292 ns/op: one struct from the arena vs a stack value)"},
+      "BenchmarkSimpleStruct_Arena/n=100", "BenchmarkSimpleStruct_NoArena/n=100"));
   // The project's own, not the seed's.
-  add(Claim::at_least_times({"zerolab::Arena is not slower than std::pmr::monotonic_buffer_resource "
-                             "(a growing slice, n=100; within 5%)",
-                             "", ""},
-                            0.95, "BenchmarkSlice_Monotonic/n=100", name("Slice_Arena", 100))
+  add(Claim::at_least_times(
+          {"zerolab::Arena is not slower than std::pmr::monotonic_buffer_resource "
+           "(a growing slice, n=100; within 5%)",
+           "", ""},
+          0.95, "BenchmarkSlice_Monotonic/n=100", name("Slice_Arena", 100))
           .project());
 #if defined(ZEROLAB_HAVE_MIMALLOC)
   if (const MimallocApi* mi = mimalloc(); mi != nullptr) {

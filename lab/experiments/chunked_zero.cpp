@@ -27,14 +27,18 @@ unsigned char* buffer() {
   return p;
 }
 
-std::string chunk_name(std::size_t chunk) { return internal::format_byte_size(chunk); }
+std::string chunk_name(std::size_t chunk) {
+  return internal::format_byte_size(chunk);
+}
 
 std::string name(const char* method, std::size_t chunk) {
   return std::string("BenchmarkChunkedZero/method=") + method + "/chunk=" + chunk_name(chunk);
 }
 
 // A stand-in for Go's preemption check: a load the compiler must keep.
-inline void preemption_point() { clobber_memory(); }
+inline void preemption_point() {
+  clobber_memory();
+}
 
 // The buffer both methods zero whole every op, with b's bytes per op set.
 unsigned char* zeroed_per_op(B& b) {
@@ -73,8 +77,8 @@ void add_go(std::vector<BenchmarkSpec>& out) {
 
 template <std::size_t... Chunks>
 void add_zero_chunked(std::vector<BenchmarkSpec>& out) {
-  (out.push_back({name("zero_chunked", Chunks), &zerolab_chunks<Chunks>, 0,
-                  std::chrono::milliseconds(100)}),
+  (out.push_back(
+       {name("zero_chunked", Chunks), &zerolab_chunks<Chunks>, 0, std::chrono::milliseconds(100)}),
    ...);
 }
 
@@ -100,7 +104,9 @@ Experiment make_chunked_zero_experiment() {
          std::size_t{64} << 20, std::size_t{256} << 20>(e.benchmarks);
   add_zero_chunked<std::size_t{256} << 10, std::size_t{8} << 20>(e.benchmarks);
   const std::string section = "Как устроен сам memclr";
-  const auto go_chunk = [](const char* chunk) { return std::string("BenchmarkChunkedZero/chunk=") + chunk; };
+  const auto go_chunk = [](const char* chunk) {
+    return std::string("BenchmarkChunkedZero/chunk=") + chunk;
+  };
   e.claims = {
       Claim::about({"Работы одинаково, записанных байт одинаково, скачок ровно на 32 мегабайтах. "
                     "Значит, нарезка на куски стоит примерно двух крат на больших аллокациях.",

@@ -58,7 +58,8 @@ class Files {
  public:
   explicit Files(B& b) {
     dir_ = "/tmp/zerolab_lab_copy_XXXXXX";
-    if (mkdtemp(dir_.data()) == nullptr) b.fatal("mkdtemp failed: " + std::string(std::strerror(errno)));
+    if (mkdtemp(dir_.data()) == nullptr)
+      b.fatal("mkdtemp failed: " + std::string(std::strerror(errno)));
     src = open((dir_ + "/src").c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     dst = open((dir_ + "/dst").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (src < 0 || dst < 0) b.fatal("cannot create the benchmark's files");
@@ -149,7 +150,9 @@ char* pooled_buffer() {
 }
 
 // io.Copy's buffer: made and zeroed per call, as Go's make does.
-std::vector<char> fresh_buffer() { return std::vector<char>(kGoBuffer); }
+std::vector<char> fresh_buffer() {
+  return std::vector<char>(kGoBuffer);
+}
 
 // A read/write loop from fd `src` (at most `limit` bytes) into `put`.
 template <class Put>
@@ -280,7 +283,8 @@ void tcp_to_file(B& b, Way) {
     f.seek_dst(b);
     // old and new: splice (copy_fd picks it for socket -> file).
     const CopyResult r = copy_fd(net.ours(), f.dst, o);
-    if (r.error || r.bytes != kPayload) b.fatal("copy_fd: copied " + std::to_string(r.bytes) + " bytes");
+    if (r.error || r.bytes != kPayload)
+      b.fatal("copy_fd: copied " + std::to_string(r.bytes) + " bytes");
   }
 }
 
@@ -335,8 +339,10 @@ Experiment make_copy_experiment() {
   const std::chrono::nanoseconds benchtime = std::chrono::milliseconds(50);
   for (const Pair& p : kPairs) {
     const auto run = p.run;
-    e.benchmarks.push_back({bench(p.name, "old"), [run](B& b) { run(b, Way::kOld); }, 0, benchtime});
-    e.benchmarks.push_back({bench(p.name, "new"), [run](B& b) { run(b, Way::kNew); }, 0, benchtime});
+    e.benchmarks.push_back(
+        {bench(p.name, "old"), [run](B& b) { run(b, Way::kOld); }, 0, benchtime});
+    e.benchmarks.push_back(
+        {bench(p.name, "new"), [run](B& b) { run(b, Way::kNew); }, 0, benchtime});
   }
   const std::string sec = "Linux (the PR's table, old_linux.txt vs new_linux.txt)";
   const auto claim = [&](Claim c, const char* pair, const char* slower, const char* faster) {
@@ -346,35 +352,39 @@ Experiment make_copy_experiment() {
   const char* same_path =
       "old and new take the same path in C++; Go's difference was its WriteTo wrappers' "
       "allocations, which C++ does not have";
-  claim(Claim::about({"CopyZeroAllocOSFileToOSFile-8 12.132µ ± 1% 2.386µ ± 2% -80.33% (p=0.000 n=25)",
-                      sec, "5.08x (12.132 vs 2.386 µs/op)"},
-                     12.132 / 2.386, bench("OSFileToOSFile", "old"), bench("OSFileToOSFile", "new")),
-        "OSFileToOSFile", "old", "new");
-  claim(Claim::about({"CopyZeroAllocOSFileToStringsBuilder-8 9.477µ ± 0% 1.345µ ± 2% -85.81% (p=0.000 n=25)",
-                      sec, "7.05x (9.477 vs 1.345 µs/op)"},
-                     9.477 / 1.345, bench("OSFileToStringsBuilder", "old"),
-                     bench("OSFileToStringsBuilder", "new")),
+  claim(
+      Claim::about({"CopyZeroAllocOSFileToOSFile-8 12.132µ ± 1% 2.386µ ± 2% -80.33% (p=0.000 n=25)",
+                    sec, "5.08x (12.132 vs 2.386 µs/op)"},
+                   12.132 / 2.386, bench("OSFileToOSFile", "old"), bench("OSFileToOSFile", "new")),
+      "OSFileToOSFile", "old", "new");
+  claim(Claim::about(
+            {"CopyZeroAllocOSFileToStringsBuilder-8 9.477µ ± 0% 1.345µ ± 2% -85.81% (p=0.000 n=25)",
+             sec, "7.05x (9.477 vs 1.345 µs/op)"},
+            9.477 / 1.345, bench("OSFileToStringsBuilder", "old"),
+            bench("OSFileToStringsBuilder", "new")),
         "OSFileToStringsBuilder", "old", "new");
-  claim(Claim::about({"CopyZeroAllocOSFileToBytesBuffer-8 1.802µ ± 3% 1.303µ ± 2% -27.69% (p=0.000 n=25)",
-                      sec, "1.38x (1.802 vs 1.303 µs/op)"},
-                     1.802 / 1.303, bench("OSFileToBytesBuffer", "old"),
-                     bench("OSFileToBytesBuffer", "new"))
+  claim(Claim::about(
+            {"CopyZeroAllocOSFileToBytesBuffer-8 1.802µ ± 3% 1.303µ ± 2% -27.69% (p=0.000 n=25)",
+             sec, "1.38x (1.802 vs 1.303 µs/op)"},
+            1.802 / 1.303, bench("OSFileToBytesBuffer", "old"), bench("OSFileToBytesBuffer", "new"))
             .cpp_not_comparable_because(same_path),
         "OSFileToBytesBuffer", "old", "new");
-  claim(Claim::is_faster({"CopyZeroAllocBytesBufferToOSFile-8 1.066µ ± 17% 1.048µ ± 1% -1.69% (p=0.043 n=25)",
-                          sec, "1.02x (1.066 vs 1.048 µs/op)"},
-                         bench("BytesBufferToOSFile", "old"), bench("BytesBufferToOSFile", "new"))
+  claim(Claim::is_faster(
+            {"CopyZeroAllocBytesBufferToOSFile-8 1.066µ ± 17% 1.048µ ± 1% -1.69% (p=0.043 n=25)",
+             sec, "1.02x (1.066 vs 1.048 µs/op)"},
+            bench("BytesBufferToOSFile", "old"), bench("BytesBufferToOSFile", "new"))
             .cpp_not_comparable_because("old and new are bytes.Buffer's WriteTo in both; C++ runs "
                                         "the same code for both"),
         "BytesBufferToOSFile", "old", "new");
-  claim(Claim::is_faster({"CopyZeroAllocIOLimitedReaderToOSFile-8 1.031µ ± 1% 1.092µ ± 4% +5.92% (p=0.000 n=25)",
-                          sec, "new 1.06x slower (1.092 vs 1.031 µs/op)"},
-                         bench("IOLimitedReaderToOSFile", "new"),
-                         bench("IOLimitedReaderToOSFile", "old")),
+  claim(Claim::is_faster(
+            {"CopyZeroAllocIOLimitedReaderToOSFile-8 1.031µ ± 1% 1.092µ ± 4% +5.92% (p=0.000 n=25)",
+             sec, "new 1.06x slower (1.092 vs 1.031 µs/op)"},
+            bench("IOLimitedReaderToOSFile", "new"), bench("IOLimitedReaderToOSFile", "old")),
         "IOLimitedReaderToOSFile", "new", "old");
-  claim(Claim::is_faster({"CopyZeroAllocNetConnToOSFile-8 21.86µ ± 2% 20.21µ ± 1% -7.56% (p=0.000 n=25)",
-                          sec, "1.08x (21.86 vs 20.21 µs/op)"},
-                         bench("NetConnToOSFile", "old"), bench("NetConnToOSFile", "new"))
+  claim(Claim::is_faster(
+            {"CopyZeroAllocNetConnToOSFile-8 21.86µ ± 2% 20.21µ ± 1% -7.56% (p=0.000 n=25)", sec,
+             "1.08x (21.86 vs 20.21 µs/op)"},
+            bench("NetConnToOSFile", "old"), bench("NetConnToOSFile", "new"))
             .cpp_not_comparable_because(same_path),
         "NetConnToOSFile", "old", "new");
   claim(Claim::no_change({"CopyZeroAllocOSFileToNetConn-8 2.009µ ± 2% 1.995µ ± 2% ~ (p=0.733 n=25)",
@@ -382,16 +392,18 @@ Experiment make_copy_experiment() {
                          0.02, bench("OSFileToNetConn", "new"), bench("OSFileToNetConn", "old")),
         "OSFileToNetConn", "new", "old");
   e.claims.push_back(
-      Claim::within({"CopyZeroAllocOSFileToOSFile-8 32.06Ki ± 0% 0.00Ki ± 0% -100.00% (p=0.000 n=25)",
-                     sec + " (B/op)",
-                     "old: 32.06 KiB/op; the bound: io.Copy's 32 KiB buffer up to 32.065 KiB"},
-                    bench("OSFileToOSFile", "old"), kBytesPerOp, 32768, 32.065 * 1024)
+      Claim::within(
+          {"CopyZeroAllocOSFileToOSFile-8 32.06Ki ± 0% 0.00Ki ± 0% -100.00% (p=0.000 n=25)",
+           sec + " (B/op)",
+           "old: 32.06 KiB/op; the bound: io.Copy's 32 KiB buffer up to 32.065 KiB"},
+          bench("OSFileToOSFile", "old"), kBytesPerOp, 32768, 32.065 * 1024)
           .go_bench(bench("OSFileToOSFile", "old")));
   for (const char* pair : {"OSFileToOSFile", "OSFileToStringsBuilder"}) {
     e.claims.push_back(
-        Claim::within({std::string("CopyZeroAlloc") + pair + "-8 … 0.00Ki ± 0% -100.00%", sec + " (B/op)",
-                       "new: 0.00Ki B/op, below 5.12 B/op at benchstat's precision"},
-                      bench(pair, "new"), kBytesPerOp, 0, 0.005 * 1024)
+        Claim::within(
+            {std::string("CopyZeroAlloc") + pair + "-8 … 0.00Ki ± 0% -100.00%", sec + " (B/op)",
+             "new: 0.00Ki B/op, below 5.12 B/op at benchstat's precision"},
+            bench(pair, "new"), kBytesPerOp, 0, 0.005 * 1024)
             .go_bench(bench(pair, "new")));
   }
   e.claims.push_back(

@@ -24,8 +24,8 @@
 #include <string>
 #include <utility>
 
-#include "lab/experiment.hpp"
 #include "lab/child_process.hpp"
+#include "lab/experiment.hpp"
 #include "lab/experiments/facts004.hpp"
 
 namespace zerolab::lab {

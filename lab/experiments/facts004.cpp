@@ -2,8 +2,8 @@
 #include "lab/experiments/facts004.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace zerolab::lab::facts004 {
@@ -43,8 +43,9 @@ FactResult stack_frame_shows_old_bytes(bool same_frame, const unsigned char* see
 FactResult freed_block_keeps_old_bytes(bool same_block, const unsigned char* seen, std::size_t n) {
   FactResult r;
   r.holds = same_block && n > 0 && all_equal(seen, n, 0xBB);
-  r.observed = std::string(same_block ? "the same block came back" : "a different block came back") +
-               "; bytes 16..27: " + hex_bytes(seen, std::min<std::size_t>(n, 12));
+  r.observed =
+      std::string(same_block ? "the same block came back" : "a different block came back") +
+      "; bytes 16..27: " + hex_bytes(seen, std::min<std::size_t>(n, 12));
   return r;
 }
 
@@ -113,9 +114,8 @@ bool parse_heap_dirty(const std::string& output, HeapDirty& out, std::string& er
 FactResult zeros_cost_no_file(const BssProbes& p) {
   FactResult r;
   const auto extra = static_cast<long long>(p.zeroed) - static_cast<long long>(p.empty);
-  const std::uint64_t promised = p.zeroed_rw_memsz > p.zeroed_rw_filesz
-                                     ? p.zeroed_rw_memsz - p.zeroed_rw_filesz
-                                     : 0;
+  const std::uint64_t promised =
+      p.zeroed_rw_memsz > p.zeroed_rw_filesz ? p.zeroed_rw_memsz - p.zeroed_rw_filesz : 0;
   r.holds = p.empty > 0 && extra >= 0 && extra < 4096 && promised >= (std::uint64_t{64} << 20);
   r.observed = "a 64 MiB zeroed static: " + std::to_string(extra) +
                " bytes more file than the empty program; its RW segment asks for " +
@@ -128,7 +128,8 @@ FactResult nonzero_static_costs_file(const BssProbes& p) {
   const auto extra = static_cast<long long>(p.with_static) - static_cast<long long>(p.empty);
   r.holds = p.empty > 0 && extra >= (4LL << 20);
   char text[96];
-  std::snprintf(text, sizeof text, "a 4 MiB static {1, 2, 3}: %.2f MiB more file than the empty program",
+  std::snprintf(text, sizeof text,
+                "a 4 MiB static {1, 2, 3}: %.2f MiB more file than the empty program",
                 static_cast<double>(extra) / (1 << 20));
   r.observed = text;
   return r;
@@ -149,10 +150,9 @@ std::string classify_zeroing(const std::string& disassembly) {
     if (l.find("memset") != std::string::npos && l.find("call") != std::string::npos) {
       memset_call = true;
     }
-    const bool vector_move = l.find("movups") != std::string::npos ||
-                             l.find("movaps") != std::string::npos ||
-                             l.find("movdqa") != std::string::npos ||
-                             l.find("movdqu") != std::string::npos;
+    const bool vector_move =
+        l.find("movups") != std::string::npos || l.find("movaps") != std::string::npos ||
+        l.find("movdqa") != std::string::npos || l.find("movdqu") != std::string::npos;
     // A store: the memory operand is the destination (after the comma).
     const auto comma = l.rfind(',');
     if (vector_move && comma != std::string::npos && l.find("(%r", comma) != std::string::npos) {

@@ -44,7 +44,7 @@ FactResult large_block_is_zero(const LargeBlock& block, const std::string& label
 // One block of lab/probes/heap_dirty's output.
 struct HeapBlock {
   std::string address;
-  LargeBlock block;          // mmapped, nonzero, first_nonzero (ok: the line was there)
+  LargeBlock block;  // mmapped, nonzero, first_nonzero (ok: the line was there)
   std::vector<unsigned char> bytes_16_63;  // bytes 16..63
 };
 

@@ -121,11 +121,12 @@ Experiment make_make_reuse_clear_experiment() {
           .go_names(go_name("Make", k64M), go_name("ReuseClear", k64M)),
       // Saving half: Make - ReuseClear = (Make - Reuse) / 2, with Reuse ~ 0: Make / ReuseClear
       // about 2. The text gives no size; 256 KB is the largest where the table has both.
-      Claim::about({"Если после взятия из пула вы всё равно делаете clear, вы сэкономили только "
-                    "на аллокации, а не на обнулении. Экономия есть, но вдвое меньше ожидаемой.",
-                    "Что из этого следует",
-                    "about 2x (no figure; the seed's own table at 256 KB: 34.7x, 79.43 vs 2.286 µs)"},
-                   2.0, name("Make", k256K), name("ReuseClear", k256K))
+      Claim::about(
+          {"Если после взятия из пула вы всё равно делаете clear, вы сэкономили только "
+           "на аллокации, а не на обнулении. Экономия есть, но вдвое меньше ожидаемой.",
+           "Что из этого следует",
+           "about 2x (no figure; the seed's own table at 256 KB: 34.7x, 79.43 vs 2.286 µs)"},
+          2.0, name("Make", k256K), name("ReuseClear", k256K))
           .go_names(go_name("Make", k256K), go_name("ReuseClear", k256K)),
       Claim::within({"C++ Make of 64 MiB takes a page fault per 4 KiB page: above glibc's mmap "
                      "threshold cap every block is a fresh mmap",
@@ -134,8 +135,8 @@ Experiment make_make_reuse_clear_experiment() {
           .project(),
   };
   for (const char* what : {"Make", "Reuse", "ReuseClear"}) {
-    for (const std::size_t n : {std::size_t{64}, std::size_t{1} << 10, std::size_t{16} << 10, k256K,
-                                k4M, k64M}) {
+    for (const std::size_t n :
+         {std::size_t{64}, std::size_t{1} << 10, std::size_t{16} << 10, k256K, k4M, k64M}) {
       e.go_pairs.emplace_back(name(what, n), go_name(what, n));
     }
   }

@@ -108,13 +108,13 @@ Experiment make_memclr_threshold_experiment() {
                    2.0, bench_name("rep-stosq", 64 << 20), bench_name("nt", 64 << 20))
           .go_not_comparable(
               "Go's memclr picks its method by size: no Go code clears 64 MiB with REP STOSQ"),
-      Claim::is_faster({"zero_fill beats glibc's memset past its non-temporal threshold (64 MiB)",
-                        "", ""},
-                       bench_name("memset", 64 << 20), bench_name("zero_fill", 64 << 20))
+      Claim::is_faster(
+          {"zero_fill beats glibc's memset past its non-temporal threshold (64 MiB)", "", ""},
+          bench_name("memset", 64 << 20), bench_name("zero_fill", 64 << 20))
           .project(),
   };
-  e.plots.push_back(PlotSpec::sweep("zeroing throughput by buffer size, per method", "BenchmarkZero/",
-                                    "size", "buffer size", "MB/s", "throughput"));
+  e.plots.push_back(PlotSpec::sweep("zeroing throughput by buffer size, per method",
+                                    "BenchmarkZero/", "size", "buffer size", "MB/s", "throughput"));
   e.plots.back().cache_marks = true;
   return e;
 }

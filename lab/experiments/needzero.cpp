@@ -53,12 +53,14 @@ inline T* opaque(T* p) {
 using Clock = std::chrono::steady_clock;
 
 double ns_since(Clock::time_point t0) {
-  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
 }
 
 // The first write of a program using the buffer: one byte per page.
 void touch(unsigned char* p) {
-  for (std::size_t off = 0; off < kSize; off += kPage) *static_cast<volatile unsigned char*>(p + off) = 1;
+  for (std::size_t off = 0; off < kSize; off += kPage)
+    *static_cast<volatile unsigned char*>(p + off) = 1;
 }
 
 void report(B& b, double alloc_ns) {
@@ -267,8 +269,8 @@ Experiment make_needzero_experiment() {
                        "BenchmarkNeedZero/malloc+memset", "BenchmarkNeedZero/pageheap-dirty")
           .project(),
   };
-  e.plots.push_back(PlotSpec::strip("time per 256 MiB pass", "BenchmarkNeedZero/", "ns/op",
-                                    "time per pass"));
+  e.plots.push_back(
+      PlotSpec::strip("time per 256 MiB pass", "BenchmarkNeedZero/", "ns/op", "time per pass"));
   e.plots.push_back(PlotSpec::strip("page faults per 256 MiB pass", "BenchmarkNeedZero/",
                                     "faults/op", "page faults per pass"));
   return e;

@@ -94,8 +94,12 @@ void parse_no_alloc(B& b) {
   }
 }
 
-std::string fmt(const char* v) { return std::string("BenchmarkFormatOID/") + v; }
-std::string parse(const char* v) { return std::string("BenchmarkParseOID/") + v; }
+std::string fmt(const char* v) {
+  return std::string("BenchmarkFormatOID/") + v;
+}
+std::string parse(const char* v) {
+  return std::string("BenchmarkParseOID/") + v;
+}
 
 }  // namespace
 
@@ -130,7 +134,8 @@ Experiment make_oid_experiment() {
   const std::string s2 = "cableshow.formatOID: #2: FormatInt -> AppendInt";
   const std::string s3 = "cableshow.formatOID: #3: string tables";
   const std::string s4 = "`cableshow.formatOID` #4: Interning and Memoization";
-  const std::string s4m = "cableshow.formatOID: Optimization #4: Interning and Memoization: Advanced Memory Metrics";
+  const std::string s4m =
+      "cableshow.formatOID: Optimization #4: Interning and Memoization: Advanced Memory Metrics";
   const std::string sp = "cableshow.parseOID: benchmarks";
   // The ranking, Foolish > Naive > StringBuilder > AppendInt > StringTable >
   // Memoized (the seed's final table, ns/op), one step per claim, each with
@@ -183,11 +188,10 @@ Experiment make_oid_experiment() {
                     "1.67x stated (40% off); its table: 1.59x (38.14 vs 23.94 ns/op)"},
                    1.0 / 0.6, fmt("AppendInt"), fmt("StringTable"))
           .go_names(fmt("AppendInt"), fmt("StringTable")));
-  e.claims.push_back(
-      Claim::within({"We’re down to a single allocation", s2,
-                     "1 allocs/op (23 B/op), Go's truncated count: [1, 2)"},
-                    fmt("AppendInt"), kAllocsPerOp, 1, 1 + kBelowNextCount)
-          .go_bench(fmt("AppendInt")));
+  e.claims.push_back(Claim::within({"We’re down to a single allocation", s2,
+                                    "1 allocs/op (23 B/op), Go's truncated count: [1, 2)"},
+                                   fmt("AppendInt"), kAllocsPerOp, 1, 1 + kBelowNextCount)
+                         .go_bench(fmt("AppendInt")));
   e.claims.push_back(
       Claim::within({"six allocations per format and one per parse certainly can add up",
                      "cableshow.formatOID: Benchmarking FormatOIDNaive and FormatOIDFoolish",

@@ -34,11 +34,15 @@ struct T {
 
 constexpr std::size_t kPointers = sizeof(T) / sizeof(void*);
 
-[[gnu::noinline]] void reset_struct(T* p) { *p = T{}; }
+[[gnu::noinline]] void reset_struct(T* p) {
+  *p = T{};
+}
 [[gnu::noinline]] void clear_ptrs(int** s, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) s[i] = nullptr;
 }
-[[gnu::noinline]] void clear_bytes(unsigned char* s, std::size_t n) { std::memset(s, 0, n); }
+[[gnu::noinline]] void clear_bytes(unsigned char* s, std::size_t n) {
+  std::memset(s, 0, n);
+}
 
 void reset_struct_bench(B& b) {
   auto t = std::make_unique<T>();
@@ -67,7 +71,9 @@ void clear_bytes_bench(B& b) {
   do_not_optimize(s);
 }
 
-std::string name(const char* v) { return std::string("BenchmarkResetCost/ResetEmpty/") + v; }
+std::string name(const char* v) {
+  return std::string("BenchmarkResetCost/ResetEmpty/") + v;
+}
 
 }  // namespace
 
@@ -97,7 +103,9 @@ Experiment make_reset_cost_experiment() {
       {name("clearBytes"), &clear_bytes_bench, 0, t},
   };
   const std::string sec = "Обнуление живой памяти";
-  const auto go = [](const char* v) { return std::string("BenchmarkResetCost/GC/ResetEmpty/") + v; };
+  const auto go = [](const char* v) {
+    return std::string("BenchmarkResetCost/GC/ResetEmpty/") + v;
+  };
   // The seed's difference is Go's write barrier during a collection; C++
   // has neither, so its timings (kept in the medians table beside Go's)
   // would test something else.
@@ -110,8 +118,9 @@ Experiment make_reset_cost_experiment() {
       Claim::is_faster(
           {"Сброс объекта с указателями перед возвратом в sync.Pool стоит дороже, чем такой же по "
            "размеру clear на слайсе байт. Разница вылезает именно во время сборки мусора.",
-           sec, "no timing (objdump: resetStruct calls runtime.wbZero, clearBytes "
-                "memclrNoHeapPointers)"},
+           sec,
+           "no timing (objdump: resetStruct calls runtime.wbZero, clearBytes "
+           "memclrNoHeapPointers)"},
           name("resetStruct"), name("clearBytes"))
           .go_names(go("resetStruct"), go("clearBytes"))
           .cpp_not_comparable_because(no_barrier));
@@ -131,7 +140,9 @@ Experiment make_reset_cost_experiment() {
                          "runtime.memclrHasPointers; clearBytes: runtime.memclrNoHeapPointers"},
                         nullptr)
           .cpp_not_comparable_because("C++ has no write barrier: the three are plain stores")
-          .go_fact([](const GoPeerBinary& peer) { return check_reset_calls(observe_reset_calls(peer)); }));
+          .go_fact([](const GoPeerBinary& peer) {
+            return check_reset_calls(observe_reset_calls(peer));
+          }));
   return e;
 }
 

@@ -39,7 +39,8 @@ std::set<std::string> runtime_calls(const GoPeerBinary& peer, const std::string&
   char buf[4096];
   for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
   const int status = ::pclose(p);
-  if (status != 0 || text.find("TEXT zerolab/peers/go/reset-cost." + fn + "(SB)") == std::string::npos) {
+  if (status != 0 ||
+      text.find("TEXT zerolab/peers/go/reset-cost." + fn + "(SB)") == std::string::npos) {
     error = "go tool objdump found no " + fn + " in " + peer.path;
     return {};
   }

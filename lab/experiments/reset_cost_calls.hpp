@@ -22,7 +22,7 @@
 namespace zerolab::lab {
 
 struct ResetCalls {
-  std::string error;  // non-empty: objdump could not be run or found no function
+  std::string error;                   // non-empty: objdump could not be run or found no function
   std::set<std::string> reset_struct;  // "runtime.typedmemclr", ...
   std::set<std::string> clear_ptrs;
   std::set<std::string> clear_bytes;

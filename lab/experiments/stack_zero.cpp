@@ -45,7 +45,7 @@ __attribute__((always_inline)) inline int zeroed_frame(int i) {
 template <int kN>
 __attribute__((always_inline)) inline int uninit_frame(int i) {
   char buf[kN];
-  asm volatile("" : "=m"(buf));               // "written" by the asm: defined bytes
+  asm volatile("" : "=m"(buf));              // "written" by the asm: defined bytes
   asm volatile("" : : "r"(buf) : "memory");  // and escaping, as above
   return buf[i & (kN - 1)] + buf[(i * 7) & (kN - 1)];
 }
@@ -53,12 +53,24 @@ __attribute__((always_inline)) inline int uninit_frame(int i) {
 }  // namespace
 
 extern "C" {
-int zerolab_stack_zeroed_64(int i) { return zeroed_frame<64>(i); }
-int zerolab_stack_zeroed_1024(int i) { return zeroed_frame<1024>(i); }
-int zerolab_stack_zeroed_8192(int i) { return zeroed_frame<8192>(i); }
-int zerolab_stack_uninit_64(int i) { return uninit_frame<64>(i); }
-int zerolab_stack_uninit_1024(int i) { return uninit_frame<1024>(i); }
-int zerolab_stack_uninit_8192(int i) { return uninit_frame<8192>(i); }
+int zerolab_stack_zeroed_64(int i) {
+  return zeroed_frame<64>(i);
+}
+int zerolab_stack_zeroed_1024(int i) {
+  return zeroed_frame<1024>(i);
+}
+int zerolab_stack_zeroed_8192(int i) {
+  return zeroed_frame<8192>(i);
+}
+int zerolab_stack_uninit_64(int i) {
+  return uninit_frame<64>(i);
+}
+int zerolab_stack_uninit_1024(int i) {
+  return uninit_frame<1024>(i);
+}
+int zerolab_stack_uninit_8192(int i) {
+  return uninit_frame<8192>(i);
+}
 }
 
 namespace zerolab::lab {
@@ -144,8 +156,9 @@ Experiment make_stack_zero_experiment() {
       Claim::fact_check({"До 64 байт включительно развёрнутая цепочка записей, от 64 до 1024 "
                          "байт устройство Даффа, дальше REP STOSQ. Ровно то, что мы увидели в "
                          "дизассемблере.",
-                         strategies, "MOVQ $0 (8 B), 4× MOVUPS X15 (64 B), DUFFZERO (1 KiB), "
-                                     "REP STOSQ ×0x400 (8 KiB)"},
+                         strategies,
+                         "MOVQ $0 (8 B), 4× MOVUPS X15 (64 B), DUFFZERO (1 KiB), "
+                         "REP STOSQ ×0x400 (8 KiB)"},
                         &instructions_fact)
           .go_fact(go_test("TestZeroingInstructions")),
       Claim::is_faster({"a zeroed 8 KiB frame costs more than an uninitialized one (C++ can "

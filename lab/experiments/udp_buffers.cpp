@@ -31,7 +31,9 @@ namespace zerolab::lab {
 namespace {
 
 // Go's default GOMAXPROCS: the CPUs this process may use.
-int procs() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+int procs() {
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 template <typename S, int kConns>
 void reads(B& b) {
@@ -118,15 +120,15 @@ Experiment make_udp_buffers_experiment() {
       "machine gives a peer";
   for (const int conns : {1000, 10000}) {
     e.claims.push_back(
-        Claim::about({"Always allocating is 10x slower and uses more memory under nearly every "
-                      "circumstance.",
-                      sec,
-                      conns == 1000
-                          ? "10x stated; its table: 13.0x at 1000 (1638 vs 125.6 ns/op), 2.1x at "
-                            "100 (1518 vs 707.2); band [10 / 1.25, 13.0 * 1.25]"
-                          : "10x stated; its table: 21.3x at 10000 (2662 vs 124.7 ns/op), 2.1x at "
-                            "100 (1518 vs 707.2); band [10 / 1.25, 21.3 * 1.25]"},
-                     10.0, name("AlwaysAllocate", conns), name("FixedLargeBuffer", conns))
+        Claim::about(
+            {"Always allocating is 10x slower and uses more memory under nearly every "
+             "circumstance.",
+             sec,
+             conns == 1000 ? "10x stated; its table: 13.0x at 1000 (1638 vs 125.6 ns/op), 2.1x at "
+                             "100 (1518 vs 707.2); band [10 / 1.25, 13.0 * 1.25]"
+                           : "10x stated; its table: 21.3x at 10000 (2662 vs 124.7 ns/op), 2.1x at "
+                             "100 (1518 vs 707.2); band [10 / 1.25, 21.3 * 1.25]"},
+            10.0, name("AlwaysAllocate", conns), name("FixedLargeBuffer", conns))
             .band(10.0 / kBandWidth, (conns == 1000 ? 13.0 : 21.3) * kBandWidth)
             .go_names(go("AlwaysAllocate", conns), go("FixedLargeBuffer", conns)));
   }
@@ -139,59 +141,64 @@ Experiment make_udp_buffers_experiment() {
           .go_names(go("AlwaysAllocate", 1000), go("FixedLargeBuffer", 1000))
           .go_unit("hot_mib", 1));
   e.claims.push_back(
-      Claim::is_faster({"Simplepool performs well under moderate concurrency, saving a lot of ‘cold’ "
-                        "(steady-state) memory at the expense of being slower than the fixed large "
-                        "buffer.",
-                        simple, "6.0x at 1000 (749.9 vs 125.6 ns/op)"},
-                       name("SimplePool", 1000), name("FixedLargeBuffer", 1000))
+      Claim::is_faster(
+          {"Simplepool performs well under moderate concurrency, saving a lot of ‘cold’ "
+           "(steady-state) memory at the expense of being slower than the fixed large "
+           "buffer.",
+           simple, "6.0x at 1000 (749.9 vs 125.6 ns/op)"},
+          name("SimplePool", 1000), name("FixedLargeBuffer", 1000))
           .go_names(go("SimplePool", 1000), go("FixedLargeBuffer", 1000)));
   // Its other half, "saving a lot of 'cold' memory": in the seed's tables only from
   // 10000 connections (at 1000 FixedLargeBuffer's cold is the smaller).
   e.claims.push_back(
-      Claim::is_faster({"Simplepool performs well under moderate concurrency, saving a lot of ‘cold’ "
-                        "(steady-state) memory at the expense of being slower than the fixed large "
-                        "buffer.",
-                        simple,
-                        "1.79x at 10000 (cold 1303 vs 729.7 MiB); at 1000 the reverse (177.8 vs "
-                        "764.8)"},
-                       name("FixedLargeBuffer", 10000), name("SimplePool", 10000))
+      Claim::is_faster(
+          {"Simplepool performs well under moderate concurrency, saving a lot of ‘cold’ "
+           "(steady-state) memory at the expense of being slower than the fixed large "
+           "buffer.",
+           simple,
+           "1.79x at 10000 (cold 1303 vs 729.7 MiB); at 1000 the reverse (177.8 vs "
+           "764.8)"},
+          name("FixedLargeBuffer", 10000), name("SimplePool", 10000))
           .in("held-KiB/conn")
           .go_names(go("FixedLargeBuffer", 10000), go("SimplePool", 10000))
           .go_unit("cold_mib", 1));
   e.claims.push_back(
-      Claim::is_faster({"Unfortunately, this doesn’t scale well past 10000 or so connections, since "
-                        "everything’s waiting on acquiring a single lock!",
-                        simple, "5.8x at 10000 (SimplePool 680.5 vs SyncPoolAlwaysAlloc 117.0 ns/op)"},
-                       name("SimplePool", 10000), name("SyncPoolAlwaysAlloc", 10000))
+      Claim::is_faster(
+          {"Unfortunately, this doesn’t scale well past 10000 or so connections, since "
+           "everything’s waiting on acquiring a single lock!",
+           simple, "5.8x at 10000 (SimplePool 680.5 vs SyncPoolAlwaysAlloc 117.0 ns/op)"},
+          name("SimplePool", 10000), name("SyncPoolAlwaysAlloc", 10000))
           .go_names(go("SimplePool", 10000), go("SyncPoolAlwaysAlloc", 10000))
           .cpp_not_comparable_because(single_thread));
   e.claims.push_back(
-      Claim::is_faster({"Unsurprisingly, the stdlib’s sync.Pool performs the best of all our "
-                        "options.",
-                        sync_pool, "6.4x at 1000 (SimplePool 749.9 vs SyncPoolAlwaysAlloc 116.6 ns/op)"},
-                       name("SimplePool", 1000), name("SyncPoolAlwaysAlloc", 1000))
+      Claim::is_faster(
+          {"Unsurprisingly, the stdlib’s sync.Pool performs the best of all our "
+           "options.",
+           sync_pool, "6.4x at 1000 (SimplePool 749.9 vs SyncPoolAlwaysAlloc 116.6 ns/op)"},
+          name("SimplePool", 1000), name("SyncPoolAlwaysAlloc", 1000))
           .go_names(go("SimplePool", 1000), go("SyncPoolAlwaysAlloc", 1000)));
   // "The best of all": also faster than the next best at 1000, the fixed buffer.
   e.claims.push_back(
-      Claim::is_faster({"Unsurprisingly, the stdlib’s sync.Pool performs the best of all our "
-                        "options.",
-                        sync_pool,
-                        "1.08x at 1000 (FixedLargeBuffer 125.6 vs SyncPoolAlwaysAlloc 116.6 ns/op)"},
-                       name("FixedLargeBuffer", 1000), name("SyncPoolAlwaysAlloc", 1000))
+      Claim::is_faster(
+          {"Unsurprisingly, the stdlib’s sync.Pool performs the best of all our "
+           "options.",
+           sync_pool, "1.08x at 1000 (FixedLargeBuffer 125.6 vs SyncPoolAlwaysAlloc 116.6 ns/op)"},
+          name("FixedLargeBuffer", 1000), name("SyncPoolAlwaysAlloc", 1000))
           .go_names(go("FixedLargeBuffer", 1000), go("SyncPoolAlwaysAlloc", 1000)));
   e.claims.push_back(
-      Claim::about({"FixedSmall uses 15% of the steady-state, and runs about 4% faster (though this "
-                    "is probably within the margin of error)",
-                    "cableshow: final results", "14.3% (cold 903.6 vs 6304 MiB at 100000): 7.0x"},
-                   1 / 0.15, name("FixedLargeBuffer", 100000), name("SyncPoolFixedSmall", 100000))
+      Claim::about(
+          {"FixedSmall uses 15% of the steady-state, and runs about 4% faster (though this "
+           "is probably within the margin of error)",
+           "cableshow: final results", "14.3% (cold 903.6 vs 6304 MiB at 100000): 7.0x"},
+          1 / 0.15, name("FixedLargeBuffer", 100000), name("SyncPoolFixedSmall", 100000))
           .in("held-KiB/conn")
           .go_not_comparable(no_100k));
   e.claims.push_back(
-      Claim::no_change({"FixedSmall uses 15% of the steady-state, and runs about 4% faster (though "
-                        "this is probably within the margin of error)",
-                        "cableshow: final results",
-                        "1.04x (129.8 vs 124.9 ns/op at 100000); within 5%"},
-                       0.05, name("SyncPoolFixedSmall", 100000), name("FixedLargeBuffer", 100000))
+      Claim::no_change(
+          {"FixedSmall uses 15% of the steady-state, and runs about 4% faster (though "
+           "this is probably within the margin of error)",
+           "cableshow: final results", "1.04x (129.8 vs 124.9 ns/op at 100000); within 5%"},
+          0.05, name("SyncPoolFixedSmall", 100000), name("FixedLargeBuffer", 100000))
           .go_not_comparable(no_100k));
   e.plots.push_back(PlotSpec::sweep("memory held per connection, per strategy",
                                     "BenchmarkUDPBuffers/", "conns", "connections", "held-KiB/conn",

@@ -48,8 +48,8 @@
 #include <time.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -76,7 +76,9 @@ struct BigBuf {
 using SmallBuf = std::array<char, kSmall>;
 
 // A 0xFFFF buffer, not zeroed: its pages are touched only when written.
-inline std::unique_ptr<BigBuf> new_big() { return std::unique_ptr<BigBuf>(new BigBuf); }
+inline std::unique_ptr<BigBuf> new_big() {
+  return std::unique_ptr<BigBuf>(new BigBuf);
+}
 
 inline const std::vector<std::size_t>& packet_sizes() {
   static const std::vector<std::size_t> v = [] {
@@ -240,8 +242,7 @@ template <typename S>
 class InFlight {
  public:
   // REQUIRES: conns >= 1, procs >= 1.
-  InFlight(int conns, int procs)
-      : strategy_(conns, conns * procs), payload_(kBig, 'x') {
+  InFlight(int conns, int procs) : strategy_(conns, conns * procs), payload_(kBig, 'x') {
     const int readers = conns * procs;
     const auto now = std::chrono::steady_clock::now();
     try {
@@ -266,7 +267,8 @@ class InFlight {
     next_size_ = next_size_ + 1 == sizes.size() ? 0 : next_size_ + 1;
     std::memcpy(r.hold->data, payload_.data(), n);  // the packet arrives
     strategy_.finish(r.hold, r.reader, n);
-    reads_.push_back({r.reader, strategy_.take(r.reader), std::chrono::steady_clock::now() + kLatency});
+    reads_.push_back(
+        {r.reader, strategy_.take(r.reader), std::chrono::steady_clock::now() + kLatency});
     return n;
   }
 

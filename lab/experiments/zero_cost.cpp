@@ -19,10 +19,10 @@
 #include <sys/stat.h>
 
 #include <cstdint>
-#include <fstream>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -52,8 +52,8 @@ unsigned char* map_fresh(B& b) {
 }
 
 void report_gibps(B& b) {
-  const double sec_per_op = static_cast<double>(b.elapsed().count()) / 1e9 /
-                            static_cast<double>(b.n() > 0 ? b.n() : 1);
+  const double sec_per_op =
+      static_cast<double>(b.elapsed().count()) / 1e9 / static_cast<double>(b.n() > 0 ? b.n() : 1);
   if (sec_per_op > 0) b.report_metric(static_cast<double>(kGiB) / (1 << 30) / sec_per_op, "GiB/s");
 }
 
@@ -86,14 +86,16 @@ void fresh_passes(B& b, Pass pass) {
 void first_read_pass(B& b) {
   fresh_passes(b, [](unsigned char* p) {
     unsigned sum = 0;
-    for (std::size_t off = 0; off < kGiB; off += kPage) sum += *static_cast<volatile unsigned char*>(p + off);
+    for (std::size_t off = 0; off < kGiB; off += kPage)
+      sum += *static_cast<volatile unsigned char*>(p + off);
     do_not_optimize(sum);
   });
 }
 
 void first_write_pass(B& b) {
   fresh_passes(b, [](unsigned char* p) {
-    for (std::size_t off = 0; off < kGiB; off += kPage) *static_cast<volatile unsigned char*>(p + off) = 1;
+    for (std::size_t off = 0; off < kGiB; off += kPage)
+      *static_cast<volatile unsigned char*>(p + off) = 1;
   });
 }
 
@@ -158,7 +160,8 @@ facts004::BssProbes probes() {
   std::uint64_t f = 0;
   std::uint64_t m = 0;
   const std::string dir = ZEROLAB_PROBE_DIR;
-  auto read = [&](const char* name, std::uint64_t& size, std::uint64_t& filesz, std::uint64_t& memsz) {
+  auto read = [&](const char* name, std::uint64_t& size, std::uint64_t& filesz,
+                  std::uint64_t& memsz) {
     if (!read_probe(dir + "/" + name, size, filesz, memsz)) {
       throw std::runtime_error("cannot read the probe program " + dir + "/" + name +
                                " (built with the lab: cmake --build --preset release)");
@@ -170,8 +173,12 @@ facts004::BssProbes probes() {
   return p;
 }
 
-FactResult zeros_cost_no_file() { return facts004::zeros_cost_no_file(probes()); }
-FactResult nonzero_static_costs_file() { return facts004::nonzero_static_costs_file(probes()); }
+FactResult zeros_cost_no_file() {
+  return facts004::zeros_cost_no_file(probes());
+}
+FactResult nonzero_static_costs_file() {
+  return facts004::nonzero_static_costs_file(probes());
+}
 
 }  // namespace
 
@@ -241,8 +248,8 @@ Experiment make_zero_cost_experiment() {
                         &nonzero_static_costs_file)
           .go_fact(go_test("TestBSS")),
   };
-  e.plots.push_back(PlotSpec::strip("time per 1 GiB pass", "BenchmarkZeroCost/", "ns/op",
-                                    "time per pass"));
+  e.plots.push_back(
+      PlotSpec::strip("time per 1 GiB pass", "BenchmarkZeroCost/", "ns/op", "time per pass"));
   e.plots.push_back(PlotSpec::strip("page faults per 1 GiB pass", "BenchmarkZeroCost/", "faults/op",
                                     "page faults per pass"));
   return e;

@@ -32,7 +32,8 @@ __attribute__((weak)) int64_t zerolab_alloc_hooks_heap_growth(void);
 __attribute__((weak)) int64_t zerolab_alloc_hooks_heap_peak_growth(void);
 __attribute__((weak)) uint64_t zerolab_alloc_hooks_heap_in_use(void);
 __attribute__((weak)) int zerolab_alloc_hooks_set_sampler(zerolab_alloc_sample_fn on_alloc,
-                                                          zerolab_free_sample_fn on_free, uint64_t rate);
+                                                          zerolab_free_sample_fn on_free,
+                                                          uint64_t rate);
 __attribute__((weak)) void zerolab_alloc_hooks_sampling(int on);
 }
 
@@ -44,7 +45,9 @@ struct Totals {
 };
 
 // Whether zerolab::alloc_hooks is linked in.
-inline bool available() noexcept { return zerolab_alloc_hooks_totals != nullptr; }
+inline bool available() noexcept {
+  return zerolab_alloc_hooks_totals != nullptr;
+}
 
 // "interpose", "asan", "tsan" or "none".
 inline const char* mode() noexcept {
@@ -80,7 +83,8 @@ inline std::int64_t heap_growth() noexcept {
   return zerolab_alloc_hooks_heap_growth != nullptr ? zerolab_alloc_hooks_heap_growth() : 0;
 }
 inline std::int64_t heap_peak_growth() noexcept {
-  return zerolab_alloc_hooks_heap_peak_growth != nullptr ? zerolab_alloc_hooks_heap_peak_growth() : 0;
+  return zerolab_alloc_hooks_heap_peak_growth != nullptr ? zerolab_alloc_hooks_heap_peak_growth()
+                                                         : 0;
 }
 
 // Bytes in use now: the hooks' figure, or glibc's mallinfo2 without them.

@@ -72,9 +72,12 @@ namespace hooks = zerolab::internal::alloc_hooks;
 
 extern "C" {
 
-const char* zerolab_alloc_hooks_mode(void) { return "asan"; }
+const char* zerolab_alloc_hooks_mode(void) {
+  return "asan";
+}
 
-ZEROLAB_HOOKS_UNINSTRUMENTED int pthread_getattr_np(pthread_t thread, pthread_attr_t* attr) noexcept {
+ZEROLAB_HOOKS_UNINSTRUMENTED int pthread_getattr_np(pthread_t thread,
+                                                    pthread_attr_t* attr) noexcept {
   const hooks::GetattrFn real = hooks::real_getattr();
   if (real == nullptr) return ENOSYS;
   const bool setup = hooks::in_thread_setup();
@@ -95,4 +98,3 @@ ZEROLAB_HOOKS_UNINSTRUMENTED int pthread_attr_destroy(pthread_attr_t* attr) noex
 }
 
 }  // extern "C"
-

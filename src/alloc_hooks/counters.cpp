@@ -123,9 +123,8 @@ void on_thread_exit(void* value) noexcept {
 bool ensure_key() noexcept {
   int state = g_registry.key_state_.load(std::memory_order_acquire);
   if (state == kKeyReady) return true;
-  if (state == kKeyNone &&
-      g_registry.key_state_.compare_exchange_strong(state, kKeyCreating,
-                                                    std::memory_order_acq_rel)) {
+  if (state == kKeyNone && g_registry.key_state_.compare_exchange_strong(
+                               state, kKeyCreating, std::memory_order_acq_rel)) {
     const bool ok = pthread_key_create(&g_registry.key_, &on_thread_exit) == 0;
     g_registry.key_state_.store(ok ? kKeyReady : kKeyFailed, std::memory_order_release);
     return ok;
@@ -147,8 +146,8 @@ CounterBlock* claim_block() noexcept {
       return b;
     }
   }
-  void* page = mmap(nullptr, kBlockPageBytes, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* page =
+      mmap(nullptr, kBlockPageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED) return nullptr;
   auto* blocks = static_cast<CounterBlock*>(page);
   for (std::size_t i = 0; i < kBlocksPerPage; ++i) {
@@ -230,12 +229,13 @@ std::size_t pvalloc_bytes(std::size_t n) noexcept {
 void heap_add(std::int64_t delta) noexcept {
   const std::int64_t now = g_heap.growth_.fetch_add(delta, std::memory_order_relaxed) + delta;
   std::int64_t peak = g_heap.peak_.load(std::memory_order_relaxed);
-  while (now > peak &&
-         !g_heap.peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  while (now > peak && !g_heap.peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
   }
 }
 
-[[gnu::noinline]] void heap_note_alloc(void* p) noexcept { heap_add(signed_size(usable_size(p))); }
+[[gnu::noinline]] void heap_note_alloc(void* p) noexcept {
+  heap_add(signed_size(usable_size(p)));
+}
 
 [[gnu::noinline]] void heap_note_free(void* p) noexcept {
   ThreadState& t = t_state;
@@ -357,4 +357,3 @@ void zerolab_alloc_hooks_sampling(int on) {
 }
 
 }  // extern "C"
-

@@ -85,7 +85,8 @@ inline void* aligned_alloc_via(size_t alignment, size_t n, Memalign memalign_fn)
 // posix_memalign on top of a memalign: EINVAL for a bad alignment, ENOMEM
 // on failure, errno unchanged either way.
 template <typename Memalign>
-inline int posix_memalign_via(void** out, size_t alignment, size_t n, Memalign memalign_fn) noexcept {
+inline int posix_memalign_via(void** out, size_t alignment, size_t n,
+                              Memalign memalign_fn) noexcept {
   if (alignment % sizeof(void*) != 0 || !is_power_of_two(alignment)) return EINVAL;
   const int saved_errno = errno;
   void* p = memalign_fn(alignment, n);

@@ -1,8 +1,8 @@
 // The C interface between zerolab::alloc_hooks and the rest of zerolab.
 //
 // zerolab::alloc_hooks defines these functions; zerolab::bench refers to them
-// weakly through one bridge (src/alloc_hooks/alloc_stats.hpp), so a binary without the hooks links and
-// simply reports that allocation counting is unavailable.
+// weakly through one bridge (src/alloc_hooks/alloc_stats.hpp), so a binary without the hooks links
+// and simply reports that allocation counting is unavailable.
 //
 // Counting model: every thread owns a counter block (never freed, reused by a
 // later thread once its owner exits), written only by its owner with relaxed

@@ -92,7 +92,9 @@ void sample_free(void* p) noexcept;
 // What pvalloc(n) counts: n rounded up to a page, one page for 0.
 std::size_t pvalloc_bytes(std::size_t n) noexcept;
 
-inline std::int64_t signed_size(std::size_t n) noexcept { return static_cast<std::int64_t>(n); }
+inline std::int64_t signed_size(std::size_t n) noexcept {
+  return static_cast<std::int64_t>(n);
+}
 
 inline void bump_owned(CounterBlock& b, std::size_t bytes) noexcept {
   b.allocs_.store(b.allocs_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -103,7 +105,8 @@ inline void bump_owned(CounterBlock& b, std::size_t bytes) noexcept {
 inline bool count_alloc(std::size_t n) noexcept {
   const std::size_t bytes = n + (n == 0);  // zero-byte requests count 1 byte
   CounterBlock* b = t_state.active_;
-  if (b == nullptr) [[unlikely]] return count_alloc_slow(bytes);
+  if (b == nullptr) [[unlikely]]
+    return count_alloc_slow(bytes);
   bump_owned(*b, bytes);
   return true;
 }
@@ -112,14 +115,18 @@ inline bool count_alloc(std::size_t n) noexcept {
 // allocation made on behalf of the code at `caller`.
 inline void note_alloc(void* p, std::size_t n, void* caller = nullptr) noexcept {
   if (count_alloc(n)) {
-    if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]] heap_note_alloc(p);
-    if (g_sampler.alloc_on_.load(std::memory_order_relaxed)) [[unlikely]] sample_alloc(p, n, caller);
+    if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]]
+      heap_note_alloc(p);
+    if (g_sampler.alloc_on_.load(std::memory_order_relaxed)) [[unlikely]]
+      sample_alloc(p, n, caller);
   }
 }
 
 inline void note_free(void* p) noexcept {
-  if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]] heap_note_free(p);
-  if (g_sampler.free_on_.load(std::memory_order_relaxed)) [[unlikely]] sample_free(p);
+  if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]]
+    heap_note_free(p);
+  if (g_sampler.free_on_.load(std::memory_order_relaxed)) [[unlikely]]
+    sample_free(p);
 }
 
 // ---- per mode ----------------------------------------------------------------

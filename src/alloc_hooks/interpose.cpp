@@ -103,7 +103,8 @@ struct PauseScope {
 
 inline void* new_impl(std::size_t n, void* caller) {
   void* p = __libc_malloc(n);
-  if (p == nullptr) [[unlikely]] return new_retry(n, 0, caller);
+  if (p == nullptr) [[unlikely]]
+    return new_retry(n, 0, caller);
   note_alloc(p, n, caller);
   return p;
 }
@@ -111,14 +112,16 @@ inline void* new_impl(std::size_t n, void* caller) {
 inline void* new_aligned_impl(std::size_t n, std::align_val_t alignment, void* caller) {
   const auto align = static_cast<std::size_t>(alignment);
   void* p = __libc_memalign(align, n);
-  if (p == nullptr) [[unlikely]] return new_retry(n, align, caller);
+  if (p == nullptr) [[unlikely]]
+    return new_retry(n, align, caller);
   note_alloc(p, n, caller);
   return p;
 }
 
 inline void* new_nothrow_impl(std::size_t n, std::size_t alignment, void* caller) noexcept {
   void* p = raw_alloc(n, alignment);
-  if (p == nullptr) [[unlikely]] return new_retry_nothrow(n, alignment, caller);
+  if (p == nullptr) [[unlikely]]
+    return new_retry_nothrow(n, alignment, caller);
   note_alloc(p, n, caller);
   return p;
 }
@@ -132,7 +135,8 @@ inline void delete_impl(void* p) noexcept {
 // caller's return address from the outermost one.
 inline void* malloc_impl(std::size_t n, void* caller) noexcept {
   void* p = __libc_malloc(n);
-  if (p != nullptr) [[likely]] note_alloc(p, n, caller);
+  if (p != nullptr) [[likely]]
+    note_alloc(p, n, caller);
   return p;
 }
 
@@ -172,8 +176,10 @@ inline void* memalign_impl(std::size_t alignment, std::size_t n, void* caller) n
 // result is a new allocation of n bytes.
 inline void* realloc_impl(void* p, std::size_t n, void* caller) noexcept {
   if (p == nullptr) return malloc_impl(n, caller);
-  if (g_sampler.free_on_.load(std::memory_order_relaxed)) [[unlikely]] sample_free(p);
-  if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]] return realloc_tracked(p, n, caller);
+  if (g_sampler.free_on_.load(std::memory_order_relaxed)) [[unlikely]]
+    sample_free(p);
+  if (g_heap.on_.load(std::memory_order_relaxed)) [[unlikely]]
+    return realloc_tracked(p, n, caller);
   void* result = __libc_realloc(p, n);
   if (result != nullptr && n != 0 && count_alloc(n) &&
       g_sampler.alloc_on_.load(std::memory_order_relaxed)) [[unlikely]] {
@@ -190,11 +196,17 @@ std::size_t usable_size(void* p) noexcept {
   return fn != nullptr ? fn(p) : 0;
 }
 
-bool allocator_owns(void*) noexcept { return true; }
+bool allocator_owns(void*) noexcept {
+  return true;
+}
 
-bool can_sample() noexcept { return true; }
+bool can_sample() noexcept {
+  return true;
+}
 
-void initialize_mode() noexcept { real_usable_size(); }
+void initialize_mode() noexcept {
+  real_usable_size();
+}
 
 }  // namespace zerolab::internal::alloc_hooks
 
@@ -202,14 +214,18 @@ namespace hooks = zerolab::internal::alloc_hooks;
 
 extern "C" {
 
-const char* zerolab_alloc_hooks_mode(void) { return "interpose"; }
+const char* zerolab_alloc_hooks_mode(void) {
+  return "interpose";
+}
 
 uint64_t zerolab_alloc_hooks_heap_in_use(void) {
   const struct mallinfo2 info = mallinfo2();
   return info.uordblks + info.hblkhd;
 }
 
-void free(void* p) noexcept { hooks::delete_impl(p); }
+void free(void* p) noexcept {
+  hooks::delete_impl(p);
+}
 
 void* calloc(size_t count, size_t size) noexcept {
   void* p = __libc_calloc(count, size);
@@ -218,7 +234,9 @@ void* calloc(size_t count, size_t size) noexcept {
   return p;
 }
 
-void* malloc(size_t n) noexcept { return hooks::malloc_impl(n, __builtin_return_address(0)); }
+void* malloc(size_t n) noexcept {
+  return hooks::malloc_impl(n, __builtin_return_address(0));
+}
 
 void* realloc(void* p, size_t n) noexcept {
   return hooks::realloc_impl(p, n, __builtin_return_address(0));
@@ -243,8 +261,9 @@ void* aligned_alloc(size_t alignment, size_t n) noexcept {
 
 int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
   void* const caller = __builtin_return_address(0);
-  return zerolab::glibc_alloc::posix_memalign_via(
-      out, alignment, n, [caller](size_t a, size_t m) { return hooks::memalign_impl(a, m, caller); });
+  return zerolab::glibc_alloc::posix_memalign_via(out, alignment, n, [caller](size_t a, size_t m) {
+    return hooks::memalign_impl(a, m, caller);
+  });
 }
 
 void* valloc(size_t n) noexcept {
@@ -259,13 +278,19 @@ void* pvalloc(size_t n) noexcept {
   return p;
 }
 
-size_t malloc_usable_size(void* p) noexcept { return hooks::usable_size(p); }
+size_t malloc_usable_size(void* p) noexcept {
+  return hooks::usable_size(p);
+}
 
 }  // extern "C"
 
 #define ZEROLAB_HOOKS_CALLER __builtin_return_address(0)
-void* operator new(std::size_t n) { return hooks::new_impl(n, ZEROLAB_HOOKS_CALLER); }
-void* operator new[](std::size_t n) { return hooks::new_impl(n, ZEROLAB_HOOKS_CALLER); }
+void* operator new(std::size_t n) {
+  return hooks::new_impl(n, ZEROLAB_HOOKS_CALLER);
+}
+void* operator new[](std::size_t n) {
+  return hooks::new_impl(n, ZEROLAB_HOOKS_CALLER);
+}
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
   return hooks::new_nothrow_impl(n, 0, ZEROLAB_HOOKS_CALLER);
 }
@@ -286,21 +311,39 @@ void* operator new[](std::size_t n, std::align_val_t alignment, const std::nothr
 }
 #undef ZEROLAB_HOOKS_CALLER
 
-void operator delete(void* p) noexcept { hooks::delete_impl(p); }
-void operator delete[](void* p) noexcept { hooks::delete_impl(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { hooks::delete_impl(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { hooks::delete_impl(p); }
-void operator delete(void* p, std::size_t) noexcept { hooks::delete_impl(p); }
-void operator delete[](void* p, std::size_t) noexcept { hooks::delete_impl(p); }
-void operator delete(void* p, std::align_val_t) noexcept { hooks::delete_impl(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { hooks::delete_impl(p); }
+void operator delete(void* p) noexcept {
+  hooks::delete_impl(p);
+}
+void operator delete[](void* p) noexcept {
+  hooks::delete_impl(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  hooks::delete_impl(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  hooks::delete_impl(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  hooks::delete_impl(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  hooks::delete_impl(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  hooks::delete_impl(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  hooks::delete_impl(p);
+}
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
   hooks::delete_impl(p);
 }
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
   hooks::delete_impl(p);
 }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { hooks::delete_impl(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  hooks::delete_impl(p);
+}
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
   hooks::delete_impl(p);
 }

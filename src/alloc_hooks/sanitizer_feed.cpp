@@ -22,9 +22,8 @@
 #else
 // GCC ships the runtime but not this header; these are its declarations.
 extern "C" {
-int __sanitizer_install_malloc_and_free_hooks(
-    void (*malloc_hook)(const volatile void*, size_t),
-    void (*free_hook)(const volatile void*));
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, size_t),
+                                              void (*free_hook)(const volatile void*));
 size_t __sanitizer_get_allocated_size(const volatile void* p);
 int __sanitizer_get_ownership(const volatile void* p);
 size_t __sanitizer_get_current_allocated_bytes(void);
@@ -40,15 +39,23 @@ void on_malloc_hook(const volatile void* p, std::size_t n) {
   note_alloc(const_cast<void*>(p), n);
 }
 
-void on_free_hook(const volatile void* p) { note_free(const_cast<void*>(p)); }
+void on_free_hook(const volatile void* p) {
+  note_free(const_cast<void*>(p));
+}
 
 }  // namespace
 
-std::size_t usable_size(void* p) noexcept { return __sanitizer_get_allocated_size(p); }
+std::size_t usable_size(void* p) noexcept {
+  return __sanitizer_get_allocated_size(p);
+}
 
-bool allocator_owns(void* p) noexcept { return __sanitizer_get_ownership(p) != 0; }
+bool allocator_owns(void* p) noexcept {
+  return __sanitizer_get_ownership(p) != 0;
+}
 
-bool can_sample() noexcept { return false; }
+bool can_sample() noexcept {
+  return false;
+}
 
 void initialize_mode() noexcept {
   __sanitizer_install_malloc_and_free_hooks(&on_malloc_hook, &on_free_hook);

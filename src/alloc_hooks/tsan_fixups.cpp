@@ -36,8 +36,12 @@ namespace {
 
 // Out of line and instrumented: the uninstrumented wrappers call these only
 // on threads the runtime has set up (they have allocated from user code).
-[[gnu::noinline]] void tsan_note_alloc(void* p, std::size_t n) noexcept { note_alloc(p, n); }
-[[gnu::noinline]] void tsan_untrack(std::int64_t size) noexcept { heap_add(-size); }
+[[gnu::noinline]] void tsan_note_alloc(void* p, std::size_t n) noexcept {
+  note_alloc(p, n);
+}
+[[gnu::noinline]] void tsan_untrack(std::int64_t size) noexcept {
+  heap_add(-size);
+}
 
 // Calls the runtime's allocator fn(args...) and counts the block, of `n`
 // bytes (`page_rounded`: pvalloc's n rounded up to a page), unless TSan's
@@ -45,7 +49,8 @@ namespace {
 // double count).
 template <typename... Args>
 ZEROLAB_HOOKS_UNINSTRUMENTED inline void* count_unless_hooked(std::size_t n, bool page_rounded,
-                                                              void* (*fn)(Args...), Args... args) noexcept {
+                                                              void* (*fn)(Args...),
+                                                              Args... args) noexcept {
   ThreadState& t = t_state;
   t.malloc_hook_seen_ = false;
   void* p = fn(args...);
@@ -63,7 +68,9 @@ namespace hooks = zerolab::internal::alloc_hooks;
 
 extern "C" {
 
-const char* zerolab_alloc_hooks_mode(void) { return "tsan"; }
+const char* zerolab_alloc_hooks_mode(void) {
+  return "tsan";
+}
 
 // TSan runs the free hook for p first, before it allocates the new block
 // and even when the realloc then fails. For heap tracking, the free of p is
@@ -114,4 +121,3 @@ ZEROLAB_HOOKS_UNINSTRUMENTED int posix_memalign(void** out, size_t alignment, si
 }
 
 }  // extern "C"
-

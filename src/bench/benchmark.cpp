@@ -60,7 +60,8 @@ B::Counters B::read_counters() {
   c.bytes = totals.bytes;
   struct rusage usage {};
   if (getrusage(RUSAGE_SELF, &usage) == 0) {
-    c.faults = static_cast<std::uint64_t>(usage.ru_minflt) + static_cast<std::uint64_t>(usage.ru_majflt);
+    c.faults =
+        static_cast<std::uint64_t>(usage.ru_minflt) + static_cast<std::uint64_t>(usage.ru_majflt);
   }
   return c;
 }
@@ -137,7 +138,9 @@ void B::log(std::string_view message) {
 
 // ---- b.loop() ------------------------------------------------------------------
 
-bool LoopRange::Iterator::slow_path() { return b_->loop_slow_path(i_, n_); }
+bool LoopRange::Iterator::slow_path() {
+  return b_->loop_slow_path(i_, n_);
+}
 
 bool B::loop_slow_path(std::uint64_t& i, std::uint64_t& n) {
   if (!timer_on_) fatal("B.loop called with timer stopped");
@@ -268,7 +271,8 @@ void B::launch() {
       if (bt.iterations > 1) run_n(bt.iterations);
     } else {
       const std::int64_t goal = bt.duration.count();
-      for (std::int64_t n = 1; !failed_ && !skipped_ && duration_.count() < goal && n < 1000000000;) {
+      for (std::int64_t n = 1;
+           !failed_ && !skipped_ && duration_.count() < goal && n < 1000000000;) {
         const std::int64_t last = n;
         n = predict_n(goal, n_, duration_.count(), last);
         run_n(n);
@@ -289,7 +293,8 @@ void B::process_bench() {
       state_->procs = cpus[i];
       const std::string bench_name = benchmark_name(name_, cpus[i]);
       std::string prefix = bench_name;
-      if (prefix.size() < state_->max_name_len) prefix.append(state_->max_name_len - prefix.size(), ' ');
+      if (prefix.size() < state_->max_name_len)
+        prefix.append(state_->max_name_len - prefix.size(), ' ');
       prefix += '\t';
       state_->emit(prefix);
 

@@ -1,12 +1,12 @@
 // Go's benchmark-name matching and naming rules (testing/match.go).
 //
 // Expressions are Go's regular expressions run by RE2 itself
-// (format/go_regex.hpp), so they match in linear time. A -bench pattern is split at top-level '/' into one regular expression per
-// name level ("BenchmarkX/size=1"), and at top-level '|' into alternatives.
-// A name matches when every level it has matches its expression (a search,
-// not anchored); it matches partially when the pattern has more levels than
-// the name, so only its sub-benchmarks can match fully. Sub-benchmark names
-// have spaces replaced by '_' and are made unique with "#01", "#02", ...
+// (format/go_regex.hpp), so they match in linear time. A -bench pattern is split at top-level '/'
+// into one regular expression per name level ("BenchmarkX/size=1"), and at top-level '|' into
+// alternatives. A name matches when every level it has matches its expression (a search, not
+// anchored); it matches partially when the pattern has more levels than the name, so only its
+// sub-benchmarks can match fully. Sub-benchmark names have spaces replaced by '_' and are made
+// unique with "#01", "#02", ...
 //
 // Thread-safety: not thread-safe; the runner uses it from one thread.
 //

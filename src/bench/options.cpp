@@ -46,20 +46,26 @@ bool parse_duration(std::string_view s, std::chrono::nanoseconds& out) {
     const std::string_view unit = s.substr(0, u);
     s.remove_prefix(u);
     long double scale = 0;
-    if (unit == "ns") scale = 1;
-    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") scale = 1e3L;
-    else if (unit == "ms") scale = 1e6L;
-    else if (unit == "s") scale = 1e9L;
-    else if (unit == "m") scale = 60e9L;
-    else if (unit == "h") scale = 3600e9L;
-    else return false;
+    if (unit == "ns")
+      scale = 1;
+    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
+      scale = 1e3L;
+    else if (unit == "ms")
+      scale = 1e6L;
+    else if (unit == "s")
+      scale = 1e9L;
+    else if (unit == "m")
+      scale = 60e9L;
+    else if (unit == "h")
+      scale = 3600e9L;
+    else
+      return false;
     total_ns += std::strtold(number.c_str(), nullptr) * scale;
   }
   if (total_ns > static_cast<long double>(std::numeric_limits<std::int64_t>::max())) return false;
   out = std::chrono::nanoseconds(static_cast<std::int64_t>(total_ns));
   return true;
 }
-
 
 }  // namespace
 
@@ -174,7 +180,8 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
   flags.boolean("faults", options.faults);
   flags.boolean("heap", options.heap);
 
-  const std::span<char* const> args(argv + (argc > 0 ? 1 : 0), static_cast<std::size_t>(argc > 1 ? argc - 1 : 0));
+  const std::span<char* const> args(argv + (argc > 0 ? 1 : 0),
+                                    static_cast<std::size_t>(argc > 1 ? argc - 1 : 0));
   if (!flags.parse(args, options.help, error)) return false;
   if (options.help) return true;
   if (!flags.operands().empty()) {
@@ -185,7 +192,8 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
 }
 
 std::string usage_text(const std::string& program) {
-  return "usage: " + program + " [flags]\n"
+  return "usage: " + program +
+         " [flags]\n"
          "  -bench REGEX       run benchmarks whose names match (slash-separated levels\n"
          "                     match sub-benchmarks, as in Go); default: all\n"
          "  -benchtime D       run each benchmark for duration D (1s, 500ms) or exactly\n"

@@ -16,7 +16,8 @@ WorkerPool::~WorkerPool() {
 void WorkerPool::run(int threads, void (*task)(void*, int), void* context) {
   std::unique_lock lock(mu_);
   while (static_cast<int>(threads_.size()) < threads) {
-    alloc_stats::ScopedPause pause;  // the harness's own threads are not the benchmark's allocations
+    alloc_stats::ScopedPause
+        pause;  // the harness's own threads are not the benchmark's allocations
     const int index = static_cast<int>(threads_.size());
     threads_.emplace_back([this, index] { worker_main(index); });
   }

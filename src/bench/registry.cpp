@@ -17,6 +17,8 @@ Registration::Registration(const char* name, void (*function)(B&)) {
   mutable_registry().push_back(RegisteredBenchmark{name, function});
 }
 
-const std::vector<RegisteredBenchmark>& registered_benchmarks() { return mutable_registry(); }
+const std::vector<RegisteredBenchmark>& registered_benchmarks() {
+  return mutable_registry();
+}
 
 }  // namespace zerolab::internal

@@ -38,12 +38,12 @@ struct RunState {
   std::string package;
   std::string file_output;  // what -o will write
   std::size_t max_name_len = 0;
-  int procs = 1;            // the -cpu value in force
+  int procs = 1;  // the -cpu value in force
   bool labels_printed = false;
   bool any_failed = false;
-  bool count_allocs = true; // hooks linked
-  bool silent = false;       // run_benchmark: print nothing
-  std::vector<benchfmt::Result> results;  // every result line, as records
+  bool count_allocs = true;                    // hooks linked
+  bool silent = false;                         // run_benchmark: print nothing
+  std::vector<benchfmt::Result> results;       // every result line, as records
   std::vector<benchfmt::MessageBlock> blocks;  // every FAIL/SKIP/BENCH block, in order
   WorkerPool pool;
 };

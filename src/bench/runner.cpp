@@ -10,7 +10,6 @@
 #include <string>
 
 #include "alloc_hooks/alloc_stats.hpp"
-#include "format/atomic_file.hpp"
 #include "bench/machine.hpp"
 #include "bench/options.hpp"
 #include "bench/profiles.hpp"
@@ -18,6 +17,7 @@
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
 #include "bench/std_streams.hpp"
+#include "format/atomic_file.hpp"
 #include "format/quote.hpp"
 #include "zerolab/bench.hpp"
 
@@ -30,10 +30,10 @@ std::string base_name(const char* path) {
   return slash != nullptr ? std::string(slash + 1) : std::string(path);
 }
 
-
 }  // namespace
 
-RunState::RunState(Options opts, std::string pkg) : options(std::move(opts)), package(std::move(pkg)) {
+RunState::RunState(Options opts, std::string pkg)
+    : options(std::move(opts)), package(std::move(pkg)) {
   if (options.cpus.empty()) options.cpus.push_back(available_cpus());
   procs = available_cpus();
   matcher.set_pattern(options.bench);
@@ -126,8 +126,8 @@ int run_benchmarks(const std::string& program, int argc, char** argv,
     state.max_name_len = std::max(state.max_name_len, entry.name.size() + 2 * suffix_len + 1);
   }
   if (!any_selected) {  // Go's "testing: warning: no tests to run", for benchmarks
-    std::fprintf(stderr, "%s: warning: no benchmarks to run (-bench %s matches none)\n", program.c_str(),
-                 quote_text(state.options.bench).c_str());
+    std::fprintf(stderr, "%s: warning: no benchmarks to run (-bench %s matches none)\n",
+                 program.c_str(), quote_text(state.options.bench).c_str());
   }
 
   run_all(state);
@@ -152,7 +152,8 @@ int bench_main(int argc, char** argv) {
   const std::string program = argc > 0 ? internal::base_name(argv[0]) : "bench";
   auto run_all = [](internal::RunState& state) {
     B root(&state, "", nullptr, 0);
-    for (const auto& entry : internal::registered_benchmarks()) root.run(entry.name, entry.function);
+    for (const auto& entry : internal::registered_benchmarks())
+      root.run(entry.name, entry.function);
   };
   return internal::finish_stdout(program, run_benchmarks(program, argc, argv, run_all));
 }

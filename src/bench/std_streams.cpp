@@ -28,7 +28,8 @@ void reserve_standard_fds() {
 
 void write_stdout(std::string_view text) {
   errno = 0;
-  const bool ok = std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+  const bool ok =
+      std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
   if (!ok && g_first_stdout_errno == 0) g_first_stdout_errno = errno != 0 ? errno : EIO;
 }
 
@@ -37,7 +38,8 @@ int finish_stdout(const std::string& program, int exit_code) {
   const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
   if (!failed) return exit_code;
   const int saved = g_first_stdout_errno != 0 ? g_first_stdout_errno : errno != 0 ? errno : EIO;
-  std::fprintf(stderr, "%s: cannot write standard output: %s\n", program.c_str(), std::strerror(saved));
+  std::fprintf(stderr, "%s: cannot write standard output: %s\n", program.c_str(),
+               std::strerror(saved));
   return exit_code == 0 ? 1 : exit_code;
 }
 

@@ -45,8 +45,8 @@ class WorkerPool {
   std::vector<std::thread> threads_;
   void (*task_)(void*, int) = nullptr;  // guarded by mu_
   void* context_ = nullptr;             // guarded by mu_
-  int active_ = 0;              // workers taking part in this generation
-  int remaining_ = 0;           // of those, not finished yet
+  int active_ = 0;                      // workers taking part in this generation
+  int remaining_ = 0;                   // of those, not finished yet
   std::uint64_t generation_ = 0;
   bool stopping_ = false;
   std::exception_ptr error_;

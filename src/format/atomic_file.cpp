@@ -109,20 +109,25 @@ std::string resolve_symlinks(const std::string& path) {
   return current;
 }
 
-bool read_only_mode(const struct stat& st) { return (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0; }
+bool read_only_mode(const struct stat& st) {
+  return (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
+}
 
 // Removes "<base>.tmp.<pid>" files of `target`'s directory whose process is gone.
 void sweep_stale_temporaries(const std::string& target) {
   const std::string dir = directory_of(target);
   const std::size_t slash = target.rfind('/');
-  const std::string prefix = (slash == std::string::npos ? target : target.substr(slash + 1)) + ".tmp.";
+  const std::string prefix =
+      (slash == std::string::npos ? target : target.substr(slash + 1)) + ".tmp.";
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return;
   while (const dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string digits = name.substr(prefix.size());
-    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      continue;
     const pid_t pid = static_cast<pid_t>(std::atol(digits.c_str()));
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
     ::unlink((dir + "/" + name).c_str());
@@ -182,7 +187,8 @@ bool check_output_path(const std::string& path, const std::vector<std::string>& 
   if (::stat(target.c_str(), &st) == 0) {
     for (const std::string& input : inputs) {
       struct stat in {};
-      if (input != "-" && ::stat(input.c_str(), &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+      if (input != "-" && ::stat(input.c_str(), &in) == 0 && in.st_dev == st.st_dev &&
+          in.st_ino == st.st_ino) {
         error = cannot(path, "it is also an input (" + input + ")");
         return false;
       }

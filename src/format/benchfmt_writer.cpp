@@ -13,7 +13,8 @@ void append_printf_double(std::string& out, const char* format, double value,
                           std::string_view unit) {
   char buf[64];
   const int n = std::snprintf(buf, sizeof buf, format, value);
-  if (n > 0) out.append(buf, static_cast<std::size_t>(std::min(n, static_cast<int>(sizeof buf) - 1)));
+  if (n > 0)
+    out.append(buf, static_cast<std::size_t>(std::min(n, static_cast<int>(sizeof buf) - 1)));
   out.push_back(' ');
   out.append(unit);
 }
@@ -51,7 +52,8 @@ std::string format_result_line(const Result& result, std::size_t name_width) {
     out.push_back('\t');
     if (m.unit == "MB/s") {
       append_printf_double(out, "%7.2f", m.value, m.unit);
-    } else if ((m.unit == "B/op" || m.unit == "allocs/op") && m.value > -9.2e18 && m.value < 9.2e18) {
+    } else if ((m.unit == "B/op" || m.unit == "allocs/op") && m.value > -9.2e18 &&
+               m.value < 9.2e18) {
       n = std::snprintf(buf, sizeof buf, "%8lld ", static_cast<long long>(m.value));
       out.append(buf, static_cast<std::size_t>(n));
       out.append(m.unit);

@@ -64,7 +64,8 @@ inline bool parse_byte_size(std::string_view text, std::uint64_t& out) {
 
 inline std::string format_byte_size(std::uint64_t bytes) {
   if (bytes != 0) {
-    for (const auto& [shift, unit] : {std::pair<unsigned, const char*>{30, "GiB"}, {20, "MiB"}, {10, "KiB"}}) {
+    for (const auto& [shift, unit] :
+         {std::pair<unsigned, const char*>{30, "GiB"}, {20, "MiB"}, {10, "KiB"}}) {
       if (bytes % (std::uint64_t{1} << shift) == 0) return std::to_string(bytes >> shift) + unit;
     }
   }

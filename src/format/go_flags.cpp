@@ -8,11 +8,13 @@
 namespace zerolab::internal {
 
 bool parse_go_bool(std::string_view text, bool& out) {
-  if (text == "1" || text == "t" || text == "T" || text == "true" || text == "TRUE" || text == "True") {
+  if (text == "1" || text == "t" || text == "T" || text == "true" || text == "TRUE" ||
+      text == "True") {
     out = true;
     return true;
   }
-  if (text == "0" || text == "f" || text == "F" || text == "false" || text == "FALSE" || text == "False") {
+  if (text == "0" || text == "f" || text == "F" || text == "false" || text == "FALSE" ||
+      text == "False") {
     out = false;
     return true;
   }
@@ -114,7 +116,8 @@ FlagSet::Outcome FlagSet::parse(std::span<char* const> args) {
         break;
     }
     if (!why.empty()) {
-      return fail("invalid value " + quote_text(value.value_or("")) + " for flag -" + shown + ": " + why);
+      return fail("invalid value " + quote_text(value.value_or("")) + " for flag -" + shown + ": " +
+                  why);
     }
   }
   for (; i < args.size(); ++i) operands_.emplace_back(args[i]);

@@ -16,22 +16,37 @@ namespace {
 // Go's regexp/syntax ErrorCode text for RE2's error code.
 const char* go_error_text(RE2::ErrorCode code) {
   switch (code) {
-    case RE2::ErrorBadEscape: return "invalid escape sequence";
-    case RE2::ErrorBadCharClass: return "invalid character class";
-    case RE2::ErrorBadCharRange: return "invalid character class range";
-    case RE2::ErrorMissingBracket: return "missing closing ]";
-    case RE2::ErrorMissingParen: return "missing closing )";
-    case RE2::ErrorUnexpectedParen: return "unexpected )";
-    case RE2::ErrorTrailingBackslash: return "trailing backslash at end of expression";
-    case RE2::ErrorRepeatArgument: return "missing argument to repetition operator";
-    case RE2::ErrorRepeatSize: return "invalid repeat count";
-    case RE2::ErrorRepeatOp: return "invalid nested repetition operator";
-    case RE2::ErrorBadPerlOp: return "invalid or unsupported Perl syntax";
-    case RE2::ErrorBadUTF8: return "invalid UTF-8";
-    case RE2::ErrorBadNamedCapture: return "invalid named capture";
-    case RE2::ErrorPatternTooLarge: return "expression too large";
+    case RE2::ErrorBadEscape:
+      return "invalid escape sequence";
+    case RE2::ErrorBadCharClass:
+      return "invalid character class";
+    case RE2::ErrorBadCharRange:
+      return "invalid character class range";
+    case RE2::ErrorMissingBracket:
+      return "missing closing ]";
+    case RE2::ErrorMissingParen:
+      return "missing closing )";
+    case RE2::ErrorUnexpectedParen:
+      return "unexpected )";
+    case RE2::ErrorTrailingBackslash:
+      return "trailing backslash at end of expression";
+    case RE2::ErrorRepeatArgument:
+      return "missing argument to repetition operator";
+    case RE2::ErrorRepeatSize:
+      return "invalid repeat count";
+    case RE2::ErrorRepeatOp:
+      return "invalid nested repetition operator";
+    case RE2::ErrorBadPerlOp:
+      return "invalid or unsupported Perl syntax";
+    case RE2::ErrorBadUTF8:
+      return "invalid UTF-8";
+    case RE2::ErrorBadNamedCapture:
+      return "invalid named capture";
+    case RE2::ErrorPatternTooLarge:
+      return "expression too large";
     case RE2::NoError:
-    case RE2::ErrorInternal: break;
+    case RE2::ErrorInternal:
+      break;
   }
   return "regexp/syntax: internal error";
 }
@@ -80,8 +95,8 @@ std::size_t first_invalid_utf8(std::string_view s) {
 // byte", which Go refuses) and `\8` (both refuse), in order, outside
 // \Q...\E; and how deeply capturing groups nest.
 struct Escapes {
-  std::vector<std::size_t> any_byte;     // the backslash of each `\C`
-  std::vector<std::size_t> any_or_8;     // ... of each `\C` or `\8`
+  std::vector<std::size_t> any_byte;  // the backslash of each `\C`
+  std::vector<std::size_t> any_or_8;  // ... of each `\C` or `\8`
   int capture_depth = 0;
   // The first {n}, {n,} or {n,m} with a count of 8 or more digits: Go
   // refuses it as a repeat count, RE2 reads it as literal text.
@@ -109,7 +124,8 @@ Escapes scan(std::string_view s) {
     }
     if (in_brackets) {
       // ']' right after '[' or '[^' is a literal; "[:name:]" is one item.
-      if (c == ']' && i > bracket_start + 1 && !(i == bracket_start + 2 && s[bracket_start + 1] == '^')) {
+      if (c == ']' && i > bracket_start + 1 &&
+          !(i == bracket_start + 2 && s[bracket_start + 1] == '^')) {
         in_brackets = false;
       } else if (c == '[' && i + 1 < s.size() && s[i + 1] == ':') {
         const std::size_t end = s.find(":]", i + 2);

@@ -120,7 +120,9 @@ std::string format_f(double v, int prec, bool plus) {
 
 namespace {
 
-char lower(char c) { return static_cast<char>(c | ('x' - 'X')); }
+char lower(char c) {
+  return static_cast<char>(c | ('x' - 'X'));
+}
 
 bool equal_fold(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -375,7 +377,8 @@ std::pair<char32_t, std::size_t> decode_rune(std::string_view s) {
   };
   if (b0 >= 0xC2 && b0 <= 0xDF) {
     if (!cont(1, 0x80, 0xBF)) return {kRuneError, 1};
-    return {static_cast<char32_t>(((b0 & 0x1Fu) << 6) | (static_cast<unsigned char>(s[1]) & 0x3Fu)), 2};
+    return {static_cast<char32_t>(((b0 & 0x1Fu) << 6) | (static_cast<unsigned char>(s[1]) & 0x3Fu)),
+            2};
   }
   if (b0 >= 0xE0 && b0 <= 0xEF) {
     const unsigned char lo = b0 == 0xE0 ? 0xA0 : 0x80;
@@ -415,11 +418,11 @@ std::size_t rune_count(std::string_view s) {
 
 bool is_space(char32_t r) {
   if (r <= 0xFF) {
-    return r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' ||
-           r == 0x85 || r == 0xA0;
+    return r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == 0x85 ||
+           r == 0xA0;
   }
-  return r == 0x1680 || (r >= 0x2000 && r <= 0x200A) || r == 0x2028 || r == 0x2029 ||
-         r == 0x202F || r == 0x205F || r == 0x3000;
+  return r == 0x1680 || (r >= 0x2000 && r <= 0x200A) || r == 0x2028 || r == 0x2029 || r == 0x202F ||
+         r == 0x205F || r == 0x3000;
 }
 
 bool is_upper(char32_t r) {

@@ -84,8 +84,12 @@ std::string markdown_text(std::string_view text) {
   return out;
 }
 
-std::string markdown_code(std::string_view text) { return escaped(text, Place::kCodeSpan); }
+std::string markdown_code(std::string_view text) {
+  return escaped(text, Place::kCodeSpan);
+}
 
-std::string markdown_code_cell(std::string_view text) { return escaped(text, Place::kCodeSpanInTable); }
+std::string markdown_code_cell(std::string_view text) {
+  return escaped(text, Place::kCodeSpanInTable);
+}
 
 }  // namespace zerolab::internal

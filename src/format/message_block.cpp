@@ -33,7 +33,8 @@ bool block_start(std::string_view line, BlockKind& kind, std::size_t& name_at) {
 bool block_start_after_name(std::string_view line, BlockKind& kind, std::size_t& name_at) {
   if (line.substr(0, 9) != "Benchmark") return false;
   const std::size_t tab = line.find('\t');
-  if (tab == std::string_view::npos || !block_start(line.substr(tab + 1), kind, name_at)) return false;
+  if (tab == std::string_view::npos || !block_start(line.substr(tab + 1), kind, name_at))
+    return false;
   name_at += tab + 1;
   return true;
 }

@@ -9,8 +9,8 @@
 
 namespace zerolab::internal {
 
-bool read_whole_file(const std::string& path, std::size_t max_bytes, std::string& text, std::string& error,
-                     int* error_number) {
+bool read_whole_file(const std::string& path, std::size_t max_bytes, std::string& text,
+                     std::string& error, int* error_number) {
   auto fail = [&](int number, const std::string& cause) {
     if (error_number != nullptr) *error_number = number;
     error = "cannot read " + path + ": " + cause;

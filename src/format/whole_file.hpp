@@ -19,8 +19,8 @@ namespace zerolab::internal {
 
 // Reads path into text, at most max_bytes. False with `error` ("cannot
 // read <path>: <cause>") and *error_number (errno, or EFBIG past the cap).
-bool read_whole_file(const std::string& path, std::size_t max_bytes, std::string& text, std::string& error,
-                     int* error_number = nullptr);
+bool read_whole_file(const std::string& path, std::size_t max_bytes, std::string& text,
+                     std::string& error, int* error_number = nullptr);
 
 }  // namespace zerolab::internal
 

@@ -44,7 +44,8 @@ const benchmark::MemoryManager::Result* kept_result(const benchmark::BenchmarkRe
   Store& s = store();
   std::lock_guard<std::mutex> lock(s.mu);
   const RunKey key{run.family_index, run.per_family_instance_index, run.repetition_index};
-  if (const auto it = s.claimed.find(key); it != s.claimed.end() && it->second->slot == run.memory_result) {
+  if (const auto it = s.claimed.find(key);
+      it != s.claimed.end() && it->second->slot == run.memory_result) {
     return &it->second->result;
   }
   for (Kept& k : s.kept) {

@@ -33,7 +33,8 @@
 // The sanitizer runtime's interface, present in ASan builds only.
 extern "C" {
 __attribute__((weak)) int __sanitizer_install_malloc_and_free_hooks(
-    void (*malloc_hook)(const volatile void*, std::size_t), void (*free_hook)(const volatile void*));
+    void (*malloc_hook)(const volatile void*, std::size_t),
+    void (*free_hook)(const volatile void*));
 __attribute__((weak)) std::size_t __asan_get_alloc_stack(void* addr, void** trace, std::size_t size,
                                                          int* thread_id);
 }
@@ -101,8 +102,8 @@ CodeRanges code_of(std::uintptr_t fn) {
 struct Pass {
   static constexpr int kMaxSetAside = 1024;
 
-  CodeRanges library;  // Google Benchmark's code
-  CodeRanges runtime;  // the ASan runtime's code (kAsanHooks)
+  CodeRanges library;               // Google Benchmark's code
+  CodeRanges runtime;               // the ASan runtime's code (kAsanHooks)
   std::atomic<bool> active{false};  // kAsanHooks: between Start and Stop
   std::atomic_flag lock = ATOMIC_FLAG_INIT;
   std::uint64_t allocs = 0;  // counted (kSampler)
@@ -181,7 +182,9 @@ void on_alloc(void* block, std::uint64_t bytes, void* caller) {
   note_alloc(block, bytes, static_cast<std::int64_t>(malloc_usable_size(block)), caller);
 }
 
-void on_free(void* block) { note_free(block); }
+void on_free(void* block) {
+  note_free(block);
+}
 
 // kAsanHooks' callbacks: the block's usable size is what ASan reports, the
 // requested size, as zerolab::alloc_hooks tracks it.
@@ -249,7 +252,9 @@ MemoryManager::~MemoryManager() {
   alloc_stats::heap_tracking(false);
 }
 
-const char* MemoryManager::counting_mode() const noexcept { return alloc_stats::mode(); }
+const char* MemoryManager::counting_mode() const noexcept {
+  return alloc_stats::mode();
+}
 
 void MemoryManager::Start() {
   running_ = true;

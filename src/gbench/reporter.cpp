@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -84,7 +84,8 @@ std::string format_memory_columns(const MemoryFigures& f) {
   if (f.has_bytes) append_column(out, f.bytes_per_op, 10, "B/op");
   append_column(out, f.allocs_per_op, 10, "allocs/op");
   append_column(out, f.max_bytes, 10, "max-B");
-  if (f.has_net_heap && f.net_heap_bytes != 0) append_column(out, f.net_heap_bytes, 1, "net-heap-B");
+  if (f.has_net_heap && f.net_heap_bytes != 0)
+    append_column(out, f.net_heap_bytes, 1, "net-heap-B");
   return out;
 }
 
@@ -110,11 +111,12 @@ void MemoryReporter::ReportRuns(const std::vector<Run>& given) {
   // kept_results.hpp): Google Benchmark's own may have been freed.
   std::vector<Run> reports(given);
   for (Run& run : reports) {
-    if (const benchmark::MemoryManager::Result* kept = internal::kept_result(run)) run.memory_result = kept;
+    if (const benchmark::MemoryManager::Result* kept = internal::kept_result(run))
+      run.memory_result = kept;
   }
   MemoryFigures figures;
-  if (!console_ ||
-      std::none_of(reports.begin(), reports.end(), [&figures](const Run& r) { return memory_figures(r, figures); })) {
+  if (!console_ || std::none_of(reports.begin(), reports.end(),
+                                [&figures](const Run& r) { return memory_figures(r, figures); })) {
     inner_->ReportRuns(reports);
     return;
   }
@@ -142,7 +144,9 @@ void MemoryReporter::ReportRuns(const std::vector<Run>& given) {
   out.flush();
 }
 
-void MemoryReporter::Finalize() { inner_->Finalize(); }
+void MemoryReporter::Finalize() {
+  inner_->Finalize();
+}
 
 int run_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

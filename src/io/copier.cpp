@@ -142,8 +142,14 @@ Step Copier::clone() {
   }
   const loff_t size = si->st.st_size;
   count(static_cast<std::uint64_t>(size));
-  if (src_positional) src_pos += size; else lseek(src, size, SEEK_SET);
-  if (dst_positional) dst_pos += size; else lseek(dst, size, SEEK_SET);
+  if (src_positional)
+    src_pos += size;
+  else
+    lseek(src, size, SEEK_SET);
+  if (dst_positional)
+    dst_pos += size;
+  else
+    lseek(dst, size, SEEK_SET);
   return Step::kDone;
 }
 
@@ -270,12 +276,14 @@ Step Copier::splice_loop() {
       const int e = m == 0 ? EIO : errno;
       if (e == EINTR) continue;
       if (e == EAGAIN || e == EWOULDBLOCK) {
-        if (int w = wait(dst, POLLOUT); w == 0) continue;
-        else step = fail(w, "poll");
+        if (int w = wait(dst, POLLOUT); w == 0)
+          continue;
+        else
+          step = fail(w, "poll");
       } else {
         step = fail(e, "splice");
       }
-      clean = false;  // the pipe still holds the bytes that were not written
+      clean = false;        // the pipe still holds the bytes that were not written
       unwritten = in_pipe;  // read from the source: copy_fd seeks a file back
       break;
     }
@@ -329,10 +337,10 @@ Step Copier::sparse_loop() {
   src_positional = dst_positional = true;
 
   const loff_t size = si->st.st_size;
-  const loff_t end =
-      src_pos >= size ? src_pos
-                      : src_pos + static_cast<loff_t>(std::min<std::uint64_t>(
-                                      remaining, static_cast<std::uint64_t>(size - src_pos)));
+  const loff_t end = src_pos >= size
+                         ? src_pos
+                         : src_pos + static_cast<loff_t>(std::min<std::uint64_t>(
+                                         remaining, static_cast<std::uint64_t>(size - src_pos)));
   bool use_copy_file_range = true;
   path = CopyPath::kCopyFileRange;
   Step step = Step::kDone;

@@ -26,7 +26,9 @@ using io::FdInfo;
 using io::FdKind;
 using io::Step;
 
-std::string fd_name(const char* role, int fd) { return std::string(role) + " fd " + std::to_string(fd); }
+std::string fd_name(const char* role, int fd) {
+  return std::string(role) + " fd " + std::to_string(fd);
+}
 
 CopyResult bad_input(int err, std::string message) {
   CopyResult r;
@@ -103,9 +105,10 @@ CopyResult load_and_check_flags(int src, int dst, FdInfo& si, FdInfo& di, const 
 // The checks on the kinds and positions that reject a pair before anything
 // is written. Sets c.remaining to the overlap-free length for a copy within
 // one file. REQUIRES: the flags known if si.same_file(di).
-CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di,
-                      const CopyOptions& o, Copier& c) {
-  if (si.kind == FdKind::kDirectory) return bad_input(EISDIR, fd_name("source", src) + " is a directory");
+CopyResult check_pair(int src, int dst, const FdInfo& si, const FdInfo& di, const CopyOptions& o,
+                      Copier& c) {
+  if (si.kind == FdKind::kDirectory)
+    return bad_input(EISDIR, fd_name("source", src) + " is a directory");
   if (di.kind == FdKind::kDirectory) {
     return bad_input(EISDIR, fd_name("destination", dst) + " is a directory");
   }
@@ -152,13 +155,27 @@ Step run_forced(Copier& c, CopyPath path) {
   Step step = Step::kFallback;
   const char* call = "";
   switch (path) {
-    case CopyPath::kClone: step = c.clone(); call = "ioctl(FICLONE)"; break;
-    case CopyPath::kCopyFileRange: step = c.copy_file_range_loop(); call = "copy_file_range"; break;
-    case CopyPath::kSendfile: step = c.sendfile_loop(); call = "sendfile"; break;
-    case CopyPath::kSplice: step = c.splice_loop(); call = "splice"; break;
-    case CopyPath::kReadWrite: return c.read_write_loop();
+    case CopyPath::kClone:
+      step = c.clone();
+      call = "ioctl(FICLONE)";
+      break;
+    case CopyPath::kCopyFileRange:
+      step = c.copy_file_range_loop();
+      call = "copy_file_range";
+      break;
+    case CopyPath::kSendfile:
+      step = c.sendfile_loop();
+      call = "sendfile";
+      break;
+    case CopyPath::kSplice:
+      step = c.splice_loop();
+      call = "splice";
+      break;
+    case CopyPath::kReadWrite:
+      return c.read_write_loop();
     case CopyPath::kNone:
-    case CopyPath::kAuto: break;
+    case CopyPath::kAuto:
+      break;
   }
   if (step != Step::kFallback) return step;
   return c.declined == 0 ? Step::kDone : c.fail(c.declined, call);
@@ -178,11 +195,12 @@ CopyResult result_of(const Copier& c, int src, int dst, Step step) {
   r.path = c.path;
   if (step == Step::kError) {
     r.error = std::error_code(c.error, std::system_category());
-    r.message = std::string(c.failed_call) + " from " + fd_name("source", src) + " to " +
-                fd_name("destination", dst) + ": " +
-                (c.error == ETIMEDOUT ? std::string("timed out waiting for a non-blocking descriptor")
-                                      : std::system_category().message(c.error)) +
-                " (after " + std::to_string(c.written) + " bytes)";
+    r.message =
+        std::string(c.failed_call) + " from " + fd_name("source", src) + " to " +
+        fd_name("destination", dst) + ": " +
+        (c.error == ETIMEDOUT ? std::string("timed out waiting for a non-blocking descriptor")
+                              : std::system_category().message(c.error)) +
+        " (after " + std::to_string(c.written) + " bytes)";
   }
   return r;
 }
@@ -683,12 +701,11 @@ CopyOptions after(const CopyOptions& o, std::uint64_t moved) {
   return rest;
 }
 
-
 // What an inspected copy found out about its pair, for the hints the next
 // copy between the same numbers may take.
 struct PairFound {
-  bool into_stream_socket = false;  // the destination is a stream socket
-  bool file_pair = false;           // both ends are regular files
+  bool into_stream_socket = false;     // the destination is a stream socket
+  bool file_pair = false;              // both ends are regular files
   std::optional<SplicedPair> spliced;  // the spliced-pair hint this copy leaves
 };
 
@@ -729,7 +746,8 @@ CopyResult copy_fd_inspecting(int src, int dst, const CopyOptions& options, Pair
   if (!src_known) {
     if (int e = io::inspect_fd(src, si, /*source=*/true); e != 0) return bad_fd("source", src, e);
   }
-  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0) return bad_fd("destination", dst, e);
+  if (int e = io::inspect_fd(dst, di, /*source=*/false); e != 0)
+    return bad_fd("destination", dst, e);
   found.file_pair = si.kind == FdKind::kRegular && !si.pseudo_fs && di.kind == FdKind::kRegular;
   if (already == 0) {
     CopyResult r = copy_inspected(src, dst, si, di, options, nullptr, io::file_size(si));
@@ -765,13 +783,20 @@ bool copy_small_file_loop(int src, int dst, std::uint64_t max_bytes,
 
 std::string_view to_string(CopyPath path) noexcept {
   switch (path) {
-    case CopyPath::kNone: return "none";
-    case CopyPath::kClone: return "clone";
-    case CopyPath::kCopyFileRange: return "copy_file_range";
-    case CopyPath::kSendfile: return "sendfile";
-    case CopyPath::kSplice: return "splice";
-    case CopyPath::kReadWrite: return "read_write";
-    case CopyPath::kAuto: return "auto";
+    case CopyPath::kNone:
+      return "none";
+    case CopyPath::kClone:
+      return "clone";
+    case CopyPath::kCopyFileRange:
+      return "copy_file_range";
+    case CopyPath::kSendfile:
+      return "sendfile";
+    case CopyPath::kSplice:
+      return "splice";
+    case CopyPath::kReadWrite:
+      return "read_write";
+    case CopyPath::kAuto:
+      return "auto";
   }
   return "unknown";
 }

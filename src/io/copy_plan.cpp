@@ -13,7 +13,9 @@
 namespace zerolab {
 namespace {
 
-constexpr unsigned bit(CopyPath p) noexcept { return 1u << static_cast<unsigned>(p); }
+constexpr unsigned bit(CopyPath p) noexcept {
+  return 1u << static_cast<unsigned>(p);
+}
 
 bool is_stream(CopyEnd e) noexcept {
   return e == CopyEnd::kPipe || e == CopyEnd::kUnixStream || e == CopyEnd::kLoopbackStream ||
@@ -47,7 +49,8 @@ CopyPlan rule(CopyEnd src, CopyEnd dst) noexcept {
     if (dst == CopyEnd::kUnixStream) {
       return make(P::kSplice, allowed, "file to an AF_UNIX socket: splice measured fastest");
     }
-    return make(P::kSendfile, allowed, "file to a pipe or socket: sendfile skips the user-space copy");
+    return make(P::kSendfile, allowed,
+                "file to a pipe or socket: sendfile skips the user-space copy");
   }
   if (src != CopyEnd::kPipe && is_stream(src) && dst == CopyEnd::kFile) {
     return make(P::kReadWrite, bit(P::kSplice) | rw,
@@ -73,7 +76,8 @@ namespace io {
 
 bool splice_file_to_file(int src, int dst, const FdInfo& si, const FdInfo& di,
                          std::uint64_t expected) noexcept {
-  if (expected < kSpliceFileFrom || expected == CopyOptions::kNoLimit || si.same_file(di)) return false;
+  if (expected < kSpliceFileFrom || expected == CopyOptions::kNoLimit || si.same_file(di))
+    return false;
   if (!copy_file_range_is_splice(src)) return false;
   return si.st.st_dev == di.st.st_dev || copy_file_range_is_splice(dst);
 }
@@ -90,31 +94,41 @@ CopyPath small_into_socket_path(int fd, FdInfo& info) noexcept {
 CopyEnd source_end(int fd, FdInfo& info) noexcept {
   load_socket_type(fd, info);
   switch (info.kind) {
-    case FdKind::kRegular: return info.pseudo_fs ? CopyEnd::kOther : CopyEnd::kFile;
-    case FdKind::kPipe: return CopyEnd::kPipe;
-    case FdKind::kStreamSocket: return CopyEnd::kRemoteStream;  // a source's peer does not matter
-    default: return CopyEnd::kOther;
+    case FdKind::kRegular:
+      return info.pseudo_fs ? CopyEnd::kOther : CopyEnd::kFile;
+    case FdKind::kPipe:
+      return CopyEnd::kPipe;
+    case FdKind::kStreamSocket:
+      return CopyEnd::kRemoteStream;  // a source's peer does not matter
+    default:
+      return CopyEnd::kOther;
   }
 }
 
 CopyEnd destination_end(int fd, FdInfo& info, CopyEnd src) noexcept {
   switch (info.kind) {
-    case FdKind::kRegular: return info.flags_known && info.append() ? CopyEnd::kOther : CopyEnd::kFile;
-    case FdKind::kPipe: return CopyEnd::kPipe;
+    case FdKind::kRegular:
+      return info.flags_known && info.append() ? CopyEnd::kOther : CopyEnd::kFile;
+    case FdKind::kPipe:
+      return CopyEnd::kPipe;
     case FdKind::kSocket:
     case FdKind::kStreamSocket:
     case FdKind::kOtherSocket:
       break;
-    default: return CopyEnd::kOther;
+    default:
+      return CopyEnd::kOther;
   }
   load_socket_type(fd, info);
   if (info.kind != FdKind::kStreamSocket) return CopyEnd::kOther;
   // Where the peer is matters only for a file source (sendfile or splice).
   if (src != CopyEnd::kFile) return CopyEnd::kRemoteStream;
   switch (socket_peer(fd)) {
-    case SocketPeer::kUnix: return CopyEnd::kUnixStream;
-    case SocketPeer::kThisHost: return CopyEnd::kLoopbackStream;
-    case SocketPeer::kElsewhere: break;
+    case SocketPeer::kUnix:
+      return CopyEnd::kUnixStream;
+    case SocketPeer::kThisHost:
+      return CopyEnd::kLoopbackStream;
+    case SocketPeer::kElsewhere:
+      break;
   }
   return CopyEnd::kRemoteStream;
 }
@@ -127,7 +141,8 @@ std::uint64_t file_size(const FdInfo& info) noexcept {
   return info.st.st_size > 0 ? static_cast<std::uint64_t>(info.st.st_size) : 0;
 }
 
-std::uint64_t expected_bytes(const FdInfo& si, std::uint64_t max_bytes, std::uint64_t size_hint) noexcept {
+std::uint64_t expected_bytes(const FdInfo& si, std::uint64_t max_bytes,
+                             std::uint64_t size_hint) noexcept {
   return si.kind == FdKind::kRegular ? std::min(max_bytes, size_hint) : max_bytes;
 }
 
@@ -177,11 +192,13 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
   } else if (options.reflink && plan.allows(CopyPath::kClone)) {
     plan.path = CopyPath::kClone;
     plan.reason = "CopyOptions::reflink: FICLONE first";
-  } else if (file_to_file && !options.sparse && io::splice_file_to_file(src, dst, si, di, expected)) {
+  } else if (file_to_file && !options.sparse &&
+             io::splice_file_to_file(src, dst, si, di, expected)) {
     plan.path = CopyPath::kSplice;
-    plan.reason = "a file → file copy of 1 MiB or more where copy_file_range is the kernel's "
-                  "splice through a 64 KiB pipe (ext2/3/4, tmpfs): splice through copy_fd's pipe "
-                  "of up to 1 MiB (copy_bench Race: copy_file_range took 1.04-1.16x its time)";
+    plan.reason =
+        "a file → file copy of 1 MiB or more where copy_file_range is the kernel's "
+        "splice through a 64 KiB pipe (ext2/3/4, tmpfs): splice through copy_fd's pipe "
+        "of up to 1 MiB (copy_bench Race: copy_file_range took 1.04-1.16x its time)";
   } else if (const CopyPath small = io::learned_small_file_path();
              file_to_file && !options.sparse && expected <= io::kSmallFileCopy &&
              small != CopyPath::kNone) {
@@ -194,8 +211,9 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
   } else if (io::small_into_socket(si, di, std::min(options.max_bytes, io::file_size(si))) &&
              plan.allows(CopyPath::kSendfile)) {
     plan.path = CopyPath::kSendfile;
-    plan.reason = "a small copy from a file into a stream socket: sendfile, one call (copy_bench "
-                  "Race, 16 KiB)";
+    plan.reason =
+        "a small copy from a file into a stream socket: sendfile, one call (copy_bench "
+        "Race, 16 KiB)";
   } else if (const CopyPath learned = io::learned_path(plan);
              learned != CopyPath::kNone && expected >= io::kLearnFrom) {
     plan.reason = learned == plan.path

@@ -60,7 +60,8 @@ std::uint64_t file_size(const FdInfo& info) noexcept;
 // How many bytes a copy from `si` will move at most, as far as is known
 // now: max_bytes, and for a regular source `size_hint` (its st_size, or
 // kNoLimit for a prepared pair).
-std::uint64_t expected_bytes(const FdInfo& si, std::uint64_t max_bytes, std::uint64_t size_hint) noexcept;
+std::uint64_t expected_bytes(const FdInfo& si, std::uint64_t max_bytes,
+                             std::uint64_t size_hint) noexcept;
 
 // Inspects both descriptors (statx, a socket's type and peer, a regular
 // destination's open flags) into `si` and `di` and returns the pair's plan;

@@ -110,7 +110,9 @@ SocketPeer socket_peer(int fd) noexcept {
   return same_host_address(self, peer) ? SocketPeer::kThisHost : SocketPeer::kElsewhere;
 }
 
-bool FdInfo::append() const noexcept { return (flags & O_APPEND) != 0; }
+bool FdInfo::append() const noexcept {
+  return (flags & O_APPEND) != 0;
+}
 bool FdInfo::readable() const noexcept {
   const int mode = flags & O_ACCMODE;
   return (flags & O_PATH) == 0 && (mode == O_RDONLY || mode == O_RDWR);
@@ -139,7 +141,8 @@ int inspect_fd(int fd, FdInfo& info, bool source) noexcept {
     info.kind = FdKind::kRegular;
     // Only a source's size matters, and only sizes pseudo filesystems
     // report are worth a statfs call.
-    if (source && (info.st.st_size == 0 || info.st.st_size == 4096)) info.pseudo_fs = on_pseudo_fs(fd);
+    if (source && (info.st.st_size == 0 || info.st.st_size == 4096))
+      info.pseudo_fs = on_pseudo_fs(fd);
   } else if (S_ISDIR(mode)) {
     info.kind = FdKind::kDirectory;
   } else if (S_ISFIFO(mode)) {

@@ -34,7 +34,8 @@ struct Learner {
   int samples[kMaxCandidates] = {};
   double ns_per_byte[kMaxCandidates][kSamples] = {};
 
-  explicit Learner(std::uint64_t from = kSampleFrom, std::uint32_t first_review = kFirstReview) noexcept
+  explicit Learner(std::uint64_t from = kSampleFrom,
+                   std::uint32_t first_review = kFirstReview) noexcept
       : review_at(first_review), sample_from(from) {}
 };
 
@@ -99,17 +100,21 @@ void count_decided_copy(Learner& l) noexcept {
   if (l.decided.load(std::memory_order_relaxed) < 0) return;
   std::fill(std::begin(l.samples), std::end(l.samples), 0);
   l.attempts = 0;
-  l.review_at.store(at > UINT32_MAX / kReviewGrowth ? 0 : at * kReviewGrowth, std::memory_order_relaxed);
+  l.review_at.store(at > UINT32_MAX / kReviewGrowth ? 0 : at * kReviewGrowth,
+                    std::memory_order_relaxed);
   l.decided.store(-1, std::memory_order_release);
 }
 
 // The environment's settings, read by the copies once per process and by
 // copy_environment_errors() at each call. A value other than those named
 // is ignored.
-constexpr const char* kLearnVariable = "ZEROLAB_COPY_LEARN";        // 0 or 1
-constexpr const char* kSmallFileVariable = "ZEROLAB_COPY_SMALL_FILE";  // copy_file_range or read_write
+constexpr const char* kLearnVariable = "ZEROLAB_COPY_LEARN";  // 0 or 1
+constexpr const char* kSmallFileVariable =
+    "ZEROLAB_COPY_SMALL_FILE";  // copy_file_range or read_write
 
-bool learning_off(const char* value) noexcept { return value != nullptr && std::strcmp(value, "0") == 0; }
+bool learning_off(const char* value) noexcept {
+  return value != nullptr && std::strcmp(value, "0") == 0;
+}
 bool known_learning(const char* value) noexcept {
   return value == nullptr || std::strcmp(value, "0") == 0 || std::strcmp(value, "1") == 0;
 }

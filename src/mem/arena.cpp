@@ -17,14 +17,16 @@ std::size_t round_up_chunk(std::size_t n) {
 }
 
 char* new_block(std::size_t size, std::size_t align) {
-  return static_cast<char*>(::operator new(size, std::align_val_t{align}));
+  return static_cast<char*>(::operator new (size, std::align_val_t{align}));
 }
 
 void delete_block(char* p, std::size_t align) {
-  ::operator delete(static_cast<void*>(p), std::align_val_t{align});
+  ::operator delete (static_cast<void*>(p), std::align_val_t{align});
 }
 
-bool is_pow2(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
+bool is_pow2(std::size_t x) {
+  return x != 0 && (x & (x - 1)) == 0;
+}
 
 }  // namespace
 
@@ -52,9 +54,10 @@ void Arena::check_thread_slow() {
   if (owner_.compare_exchange_strong(expected, me, std::memory_order_acq_rel)) return;
   if (expected == me) return;
   // A debug-build misuse trap, like assert: not an error the caller handles.
-  std::fputs("zerolab::Arena used from two threads (it is not thread-safe; "
-             "call detach_thread() to hand it over)\n",
-             stderr);
+  std::fputs(
+      "zerolab::Arena used from two threads (it is not thread-safe; "
+      "call detach_thread() to hand it over)\n",
+      stderr);
   std::abort();
 }
 

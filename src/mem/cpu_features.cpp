@@ -72,10 +72,17 @@ std::size_t parse_cache_size(std::string_view text) noexcept {
   std::size_t scale = 1;
   if (!text.empty()) {
     switch (text.back()) {
-      case 'K': scale = std::size_t{1} << 10; break;
-      case 'M': scale = std::size_t{1} << 20; break;
-      case 'G': scale = std::size_t{1} << 30; break;
-      default: break;
+      case 'K':
+        scale = std::size_t{1} << 10;
+        break;
+      case 'M':
+        scale = std::size_t{1} << 20;
+        break;
+      case 'G':
+        scale = std::size_t{1} << 30;
+        break;
+      default:
+        break;
     }
     if (scale != 1) text.remove_suffix(1);
   }
@@ -105,7 +112,10 @@ CacheSizes read_cache_sizes(const char* dir) noexcept {
     if (type.empty()) break;  // no such index: the list has ended
     if (type != "Data" && type != "Unified") continue;
     const std::string_view level = field("level");
-    std::size_t* slot = level == "1" ? &c.l1d : level == "2" ? &c.l2 : level == "3" ? &c.l3 : nullptr;
+    std::size_t* slot = level == "1"   ? &c.l1d
+                        : level == "2" ? &c.l2
+                        : level == "3" ? &c.l3
+                                       : nullptr;
     if (slot == nullptr) continue;
     *slot = parse_cache_size(field("size"));
   }

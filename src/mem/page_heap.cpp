@@ -53,7 +53,9 @@ constexpr std::size_t kMaxBytes = std::size_t{1} << 62;
 
 constexpr PageHeapErrc kOk{};  // no failure (PageHeapErrc starts at 1)
 
-constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) & ~(to - 1); }
+constexpr std::size_t round_up(std::size_t n, std::size_t to) {
+  return (n + to - 1) & ~(to - 1);
+}
 
 // The node count the worst operation (an allocation that maps an arena)
 // takes from the pool, not counting the cache flush before it (two per
@@ -95,7 +97,9 @@ class Pieces {
   std::size_t count_ = 0;
 };
 
-std::string describe_size(std::size_t n) { return std::to_string(n) + " bytes"; }
+std::string describe_size(std::size_t n) {
+  return std::to_string(n) + " bytes";
+}
 
 std::string hex(const void* p) {
   char text[32];
@@ -110,8 +114,10 @@ struct PageHeap::Impl {
     huge = options.huge_pages == HugePages::kOn ||
            (options.huge_pages == HugePages::kAuto && transparent_huge_pages_available());
     arena_bytes = round_up(std::clamp<std::size_t>(options.arena_bytes, kHuge, kMaxBytes), kHuge);
-    if (!options.map) options.map = [](std::size_t bytes) { return internal::map_anonymous(bytes); };
-    if (!options.unmap) options.unmap = [](void* p, std::size_t bytes) { internal::unmap_anonymous(p, bytes); };
+    if (!options.map)
+      options.map = [](std::size_t bytes) { return internal::map_anonymous(bytes); };
+    if (!options.unmap)
+      options.unmap = [](void* p, std::size_t bytes) { internal::unmap_anonymous(p, bytes); };
   }
 
   ~Impl() {
@@ -192,7 +198,8 @@ bool PageHeap::Impl::map_arena(std::size_t size, PageHeapErrc& error, int& sys_e
   return true;
 }
 
-void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, int& sys_errno) noexcept {
+void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error,
+                               int& sys_errno) noexcept {
   if (n < kMinBytes) {
     error = PageHeapErrc::kTooSmall;
     return nullptr;
@@ -236,9 +243,10 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error, in
   Pieces to_zero;
   live.insert(pool.take(start, end));
   free.erase(start, end, pool, [](std::uintptr_t, std::uintptr_t) {});
-  const std::size_t dirty_bytes = dirty.erase(start, end, pool, [&](std::uintptr_t s, std::uintptr_t e) {
-    if (zero == Zero::kYes) to_zero.add(s, e);
-  });
+  const std::size_t dirty_bytes =
+      dirty.erase(start, end, pool, [&](std::uintptr_t s, std::uintptr_t e) {
+        if (zero == Zero::kYes) to_zero.add(s, e);
+      });
   if (zero == Zero::kYes) {
     bytes_zeroed += dirty_bytes;
     bytes_zero_skipped += size - dirty_bytes;
@@ -290,7 +298,8 @@ PageHeapErrc PageHeap::Impl::classify_unknown(std::uintptr_t p) const noexcept {
   if (free.find(p) != free.ranges().end()) return PageHeapErrc::kDoubleFree;
   auto it = live.upper_bound(p);
   if (it != live.begin() && p < std::prev(it)->second) {
-    return cache.contains(std::prev(it)->first) ? PageHeapErrc::kDoubleFree : PageHeapErrc::kInteriorPointer;
+    return cache.contains(std::prev(it)->first) ? PageHeapErrc::kDoubleFree
+                                                : PageHeapErrc::kInteriorPointer;
   }
   return PageHeapErrc::kUnknownPointer;
 }
@@ -328,7 +337,8 @@ PageHeapErrc PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
   return kOk;
 }
 
-std::size_t PageHeap::Impl::release(std::size_t bytes, PageHeapErrc& error, int& sys_errno) noexcept {
+std::size_t PageHeap::Impl::release(std::size_t bytes, PageHeapErrc& error,
+                                    int& sys_errno) noexcept {
   std::size_t remaining = bytes > kMaxBytes ? kMaxBytes : round_up(bytes, kPage);
   std::size_t released = 0;
   std::lock_guard lock(mu);
@@ -374,9 +384,14 @@ std::string PageHeap::Impl::check_locked() const {
     std::uintptr_t prev_end = 0;
     total = 0;
     for (const auto& [s, e] : m) {
-      if (s >= e || s % kPage != 0 || e % kPage != 0) return std::string(what) + ": bad range at " + hex(reinterpret_cast<void*>(s));
-      if (s < prev_end || (coalesced && s == prev_end)) return std::string(what) + ": overlapping or uncoalesced at " + hex(reinterpret_cast<void*>(s));
-      if (!in_arena(s, e)) return std::string(what) + ": range outside the arenas at " + hex(reinterpret_cast<void*>(s));
+      if (s >= e || s % kPage != 0 || e % kPage != 0)
+        return std::string(what) + ": bad range at " + hex(reinterpret_cast<void*>(s));
+      if (s < prev_end || (coalesced && s == prev_end))
+        return std::string(what) + ": overlapping or uncoalesced at " +
+               hex(reinterpret_cast<void*>(s));
+      if (!in_arena(s, e))
+        return std::string(what) + ": range outside the arenas at " +
+               hex(reinterpret_cast<void*>(s));
       prev_end = e;
       total += e - s;
     }
@@ -387,29 +402,40 @@ std::string PageHeap::Impl::check_locked() const {
   if (std::string e = check_set(free.ranges(), "free", true, free_bytes); !e.empty()) return e;
   if (std::string e = check_set(dirty.ranges(), "dirty", true, dirty_bytes); !e.empty()) return e;
   for (const auto& [s, e] : live) {
-    if (free.overlaps(s, e)) return "a live span overlaps free memory at " + hex(reinterpret_cast<void*>(s));
+    if (free.overlaps(s, e))
+      return "a live span overlaps free memory at " + hex(reinterpret_cast<void*>(s));
   }
   for (const auto& [s, e] : dirty.ranges()) {
     auto f = free.find(s);
-    if (f == free.ranges().end() || f->second < e) return "dirty memory outside free memory at " + hex(reinterpret_cast<void*>(s));
+    if (f == free.ranges().end() || f->second < e)
+      return "dirty memory outside free memory at " + hex(reinterpret_cast<void*>(s));
   }
   std::size_t cached_bytes = 0;
   for (const internal::SpanCache::Span* c = cache.begin(); c != cache.end(); ++c) {
     auto l = live.find(c->start);
-    if (l == live.end() || l->second - l->first != c->size) return "a cached span is not a live map entry of its size at " + hex(reinterpret_cast<void*>(c->start));
+    if (l == live.end() || l->second - l->first != c->size)
+      return "a cached span is not a live map entry of its size at " +
+             hex(reinterpret_cast<void*>(c->start));
     for (const internal::SpanCache::Span* d = cache.begin(); d != c; ++d) {
-      if (d->start == c->start) return "a span is cached twice at " + hex(reinterpret_cast<void*>(c->start));
+      if (d->start == c->start)
+        return "a span is cached twice at " + hex(reinterpret_cast<void*>(c->start));
     }
     cached_bytes += c->size;
   }
-  if (cache.size() > internal::SpanCache::kCapacity || cached_bytes != cache.bytes()) return "the span cache's counts drifted";
+  if (cache.size() > internal::SpanCache::kCapacity || cached_bytes != cache.bytes())
+    return "the span cache's counts drifted";
   if (last_live_start != 0) {
     auto l = live.find(last_live_start);
-    if (l == live.end() || l->second - l->first != last_live_size || cache.contains(last_live_start))
-      return "the last span handed out is not a live, uncached span of its size at " + hex(reinterpret_cast<void*>(last_live_start));
+    if (l == live.end() || l->second - l->first != last_live_size ||
+        cache.contains(last_live_start))
+      return "the last span handed out is not a live, uncached span of its size at " +
+             hex(reinterpret_cast<void*>(last_live_start));
   }
-  if (live_bytes != in_use + cached_bytes) return "in_use is " + std::to_string(in_use) + " and " + std::to_string(cached_bytes) + " bytes are cached, live spans hold " + std::to_string(live_bytes);
-  if (free_bytes != free.bytes() || dirty_bytes != dirty.bytes()) return "free or dirty byte counts drifted";
+  if (live_bytes != in_use + cached_bytes)
+    return "in_use is " + std::to_string(in_use) + " and " + std::to_string(cached_bytes) +
+           " bytes are cached, live spans hold " + std::to_string(live_bytes);
+  if (free_bytes != free.bytes() || dirty_bytes != dirty.bytes())
+    return "free or dirty byte counts drifted";
   if (mapped != live_bytes + free_bytes) return "mapped != in_use + cached + free";
   std::size_t arena_total = 0;
   for (const Arena& a : arenas) arena_total += a.end - a.start;
@@ -502,7 +528,9 @@ PageHeapStats PageHeap::stats() const noexcept {
   return s;
 }
 
-bool PageHeap::huge_pages() const noexcept { return impl_->huge; }
+bool PageHeap::huge_pages() const noexcept {
+  return impl_->huge;
+}
 
 std::string PageHeap::check() const {
   std::lock_guard lock(impl_->mu);

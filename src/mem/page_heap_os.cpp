@@ -24,12 +24,14 @@ constinit std::atomic<bool> g_populate_unsupported{false};
 }  // namespace
 
 void* map_anonymous(std::size_t bytes) noexcept {
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? nullptr : p;
 }
 
-void unmap_anonymous(void* p, std::size_t bytes) noexcept { munmap(p, bytes); }
+void unmap_anonymous(void* p, std::size_t bytes) noexcept {
+  munmap(p, bytes);
+}
 
 void advise_huge_pages(void* p, std::size_t bytes, bool huge) noexcept {
   const int saved = errno;
@@ -58,7 +60,8 @@ bool transparent_huge_pages_available() noexcept {
     char line[128] = {};
     const bool read = std::fgets(line, sizeof line, f) != nullptr;
     std::fclose(f);
-    return read && (std::strstr(line, "[always]") != nullptr || std::strstr(line, "[madvise]") != nullptr);
+    return read &&
+           (std::strstr(line, "[always]") != nullptr || std::strstr(line, "[madvise]") != nullptr);
   }();
   return available;
 }

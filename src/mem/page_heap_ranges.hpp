@@ -49,7 +49,8 @@ class RangeSet {
   // that was in it, in address order; returns the bytes removed. Takes at
   // most one node (when a range is split in two).
   template <class Piece>
-  std::size_t erase(std::uintptr_t start, std::uintptr_t end, NodePool& pool, Piece&& piece) noexcept;
+  std::size_t erase(std::uintptr_t start, std::uintptr_t end, NodePool& pool,
+                    Piece&& piece) noexcept;
 
   // The range holding addr, or ranges().end().
   RangeMap::const_iterator find(std::uintptr_t addr) const noexcept;

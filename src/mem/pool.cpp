@@ -49,10 +49,11 @@ std::uint64_t next_pool_id() noexcept {
   return last_id.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
-PoolLocal* find_pool_local(std::uint64_t id) noexcept { return registry.find(id); }
+PoolLocal* find_pool_local(std::uint64_t id) noexcept {
+  return registry.find(id);
+}
 
-void register_pool_local(std::uint64_t id, std::weak_ptr<PoolCore> shared,
-                         PoolLocal* local) {
+void register_pool_local(std::uint64_t id, std::weak_ptr<PoolCore> shared, PoolLocal* local) {
   registry.add(id, std::move(shared), local);
 }
 

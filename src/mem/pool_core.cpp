@@ -78,7 +78,9 @@ struct alignas(64) LocalCaches : PoolLocal {
   alignas(64) PoolChain victim_;
 };
 
-LocalCaches* caches(PoolLocal* l) { return static_cast<LocalCaches*>(l); }
+LocalCaches* caches(PoolLocal* l) {
+  return static_cast<LocalCaches*>(l);
+}
 
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -111,7 +113,7 @@ struct PoolCore::State {
     }
   }
   std::atomic<LocalCaches*> head_{nullptr};  // slots are only added, and freed with the pool
-  std::mutex mu_;  // registration, rotation, the victim chains' push end
+  std::mutex mu_;                            // registration, rotation, the victim chains' push end
   std::atomic<std::uint64_t> created_{0};
   std::atomic<std::uint64_t> destroyed_{0};
   std::atomic<std::int64_t> last_rotate_ns_{0};
@@ -198,9 +200,11 @@ void PoolCore::rotate() {
     // At most the bound per chain, so an owner pushing as fast as we steal
     // cannot keep us here: what it pushes after we start counts as put
     // after this rotation.
-    const std::size_t limit =
-        options_.per_thread_bound < PoolChain::kMaxRing ? options_.per_thread_bound : PoolChain::kMaxRing;
-    for (LocalCaches* o = state_->head_.load(std::memory_order_acquire); o != nullptr; o = o->next_) {
+    const std::size_t limit = options_.per_thread_bound < PoolChain::kMaxRing
+                                  ? options_.per_thread_bound
+                                  : PoolChain::kMaxRing;
+    for (LocalCaches* o = state_->head_.load(std::memory_order_acquire); o != nullptr;
+         o = o->next_) {
       // The old victim goes (only mu_'s holder pushes to it: this ends).
       while (void* x = o->victim_.pop_tail()) drop(x);
       for (std::size_t i = 0; i < limit; ++i) {
@@ -227,7 +231,7 @@ PoolStats PoolCore::stats() const {
 
 void PoolCore::thread_exit(PoolLocal* slot) noexcept {
   LocalCaches* l = caches(slot);
-  catch_up(l);  // ages the private object
+  catch_up(l);                  // ages the private object
   if (void* x = l->private_) {  // still current: to the shared chain, where thieves find it
     l->private_ = nullptr;
     put_slow(l, x);

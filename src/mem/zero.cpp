@@ -99,9 +99,13 @@ bool valid_bands(const std::vector<ZeroBand>& bands) {
 
 namespace internal {
 
-bool nt_after_whole_l3(bool amd, unsigned family) noexcept { return amd && family >= 0x1A; }
+bool nt_after_whole_l3(bool amd, unsigned family) noexcept {
+  return amd && family >= 0x1A;
+}
 
-bool stosb_after_l2(bool amd, unsigned family) noexcept { return amd && family >= 0x1A; }
+bool stosb_after_l2(bool amd, unsigned family) noexcept {
+  return amd && family >= 0x1A;
+}
 
 std::size_t stosb_from(bool erms, bool amd, unsigned family, std::size_t l2) noexcept {
   constexpr std::size_t kDefault = std::size_t{8} << 10;
@@ -181,7 +185,8 @@ std::vector<ZeroBand> bands_from_thresholds(std::size_t stosb, std::size_t nt) {
 // "vector below 8KiB, rep-stosb from 8KiB (ERMS), nt from 16MiB (half the 48MiB L3)".
 std::string rule_reason(const ZeroConfig& rule) {
   const auto& f = internal::cpu_features();
-  const bool l2_rule = internal::stosb_after_l2(f.amd, f.family) && rule.l2 >= (std::size_t{8} << 10);
+  const bool l2_rule =
+      internal::stosb_after_l2(f.amd, f.family) && rule.l2 >= (std::size_t{8} << 10);
   std::string r = rule.stosb_threshold != 0
                       ? "vector below " + internal::format_byte_size(rule.stosb_threshold) +
                             ", rep-stosb from " + internal::format_byte_size(rule.stosb_threshold) +
@@ -304,8 +309,8 @@ std::string ZeroConfig::to_string() const {
     if (on) features += std::string(features.empty() ? "" : " ") + name;
   }
   s += features.empty() ? "sse2 only" : features;
-  s += "; L1d " + internal::format_byte_size(l1d) + " L2 " + internal::format_byte_size(l2) + " L3 " +
-       internal::format_byte_size(l3) + ") bands:";
+  s += "; L1d " + internal::format_byte_size(l1d) + " L2 " + internal::format_byte_size(l2) +
+       " L3 " + internal::format_byte_size(l3) + ") bands:";
   if (bands.empty()) s += " vector only";
   for (std::size_t i = 0; i < bands.size(); ++i) {
     s += std::string(i == 0 ? " " : ", ") + internal::format_byte_size(bands[i].from) + " " +

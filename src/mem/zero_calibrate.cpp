@@ -151,7 +151,8 @@ std::size_t judge(std::vector<Candidate>& cands, unsigned char* buf, std::size_t
 
 // `chosen` (one method per ladder size, each holding up to the next) laid
 // over the rule's bands.
-std::vector<ZeroBand> merge(const std::vector<ZeroBand>& rule, const std::vector<ZeroMethod>& chosen) {
+std::vector<ZeroBand> merge(const std::vector<ZeroBand>& rule,
+                            const std::vector<ZeroMethod>& chosen) {
   std::vector<ZeroBand> bands;
   const auto add = [&bands](std::size_t from, ZeroMethod m) {
     const ZeroMethod current = bands.empty() ? ZeroMethod::kVector : bands.back().method;
@@ -191,7 +192,8 @@ Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule, double budget_m
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (map == MAP_FAILED) {
     out.bands = rule.bands;
-    out.reason = std::string("not checked: the scratch mapping failed (") + std::strerror(errno) + ")";
+    out.reason =
+        std::string("not checked: the scratch mapping failed (") + std::strerror(errno) + ")";
     return out;
   }
   auto* buf = static_cast<unsigned char*>(map);
@@ -222,10 +224,11 @@ Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule, double budget_m
   munmap(map, kLadderTop);
   out.bands = merge(rule.bands, chosen);
   char head[160];
-  std::snprintf(head, sizeof head,
-                "checked at cpu %d, %.2f ms, %d paired rounds (another method replaces the rule's at "
-                "%.2fx or better): ",
-                sched_getcpu(), out.ms, kRounds, 1 / kSwitchAt);
+  std::snprintf(
+      head, sizeof head,
+      "checked at cpu %d, %.2f ms, %d paired rounds (another method replaces the rule's at "
+      "%.2fx or better): ",
+      sched_getcpu(), out.ms, kRounds, 1 / kSwitchAt);
   out.reason = head + report;
   return out;
 }

@@ -33,7 +33,7 @@ struct CpuState {
   std::atomic<std::size_t> used{0};   // words of the log reserved
   std::atomic<std::uint64_t> samples{0};
   std::atomic<std::uint64_t> dropped{0};
-  Word* log = nullptr;                // kLogWords, mmap'ed once, zero when a profile starts
+  Word* log = nullptr;  // kLogWords, mmap'ed once, zero when a profile starts
   bool handler_installed = false;
 };
 
@@ -106,7 +106,8 @@ std::string legacy_profile(const std::map<std::vector<Word>, Word>& stacks, int 
 }
 
 // Go's CPU profile: samples/count and cpu/nanoseconds, one sample per stack.
-std::string pprof_profile(const std::map<std::vector<Word>, Word>& stacks, int hz, std::int64_t start_nanos) {
+std::string pprof_profile(const std::map<std::vector<Word>, Word>& stacks, int hz,
+                          std::int64_t start_nanos) {
   const std::int64_t period_ns = 1000000000 / hz;
   PprofBuilder b({{"samples", "count"}, {"cpu", "nanoseconds"}});
   b.set_period("cpu", "nanoseconds", period_ns);
@@ -122,7 +123,9 @@ std::string pprof_profile(const std::map<std::vector<Word>, Word>& stacks, int h
 
 }  // namespace
 
-CpuProfiler::~CpuProfiler() { discard(); }
+CpuProfiler::~CpuProfiler() {
+  discard();
+}
 
 void CpuProfiler::discard() noexcept {
   if (running_) halt();
@@ -213,9 +216,13 @@ bool CpuProfiler::stop(std::string& error) {
   return file_.commit(error);
 }
 
-std::uint64_t CpuProfiler::samples() noexcept { return g_cpu.samples.load(); }
+std::uint64_t CpuProfiler::samples() noexcept {
+  return g_cpu.samples.load();
+}
 
-std::uint64_t CpuProfiler::dropped() noexcept { return g_cpu.dropped.load(); }
+std::uint64_t CpuProfiler::dropped() noexcept {
+  return g_cpu.dropped.load();
+}
 
 void CpuProfiler::set_sampling(bool on) noexcept {
   if (!g_cpu.active.load(std::memory_order_relaxed)) return;

@@ -86,7 +86,9 @@ std::uint64_t address_hash(const void* p) noexcept {
   return mix(reinterpret_cast<std::uintptr_t>(p));
 }
 
-std::size_t filter_slot(std::uint64_t hash) noexcept { return hash >> (64 - kFilterBits); }
+std::size_t filter_slot(std::uint64_t hash) noexcept {
+  return hash >> (64 - kFilterBits);
+}
 
 std::uint64_t stack_hash(void* const* frames, int depth) noexcept {
   std::uint64_t h = static_cast<std::uint64_t>(depth);
@@ -238,8 +240,8 @@ std::string legacy_profile(const std::vector<Site>& sites, std::uint64_t rate) {
     totals[1] += in_use_bytes;
     totals[2] += s.alloc_count;
     totals[3] += s.alloc_bytes;
-    body += count_pair(in_use_count, in_use_bytes) + " [" + count_pair(s.alloc_count, s.alloc_bytes) +
-            "] @";
+    body += count_pair(in_use_count, in_use_bytes) + " [" +
+            count_pair(s.alloc_count, s.alloc_bytes) + "] @";
     for (std::uint32_t f = 0; f < s.depth; ++f) {
       // pprof subtracts 1 from every address but the first; do it for the
       // first (a return address too) so it maps to the call, not past it.
@@ -252,8 +254,9 @@ std::string legacy_profile(const std::vector<Site>& sites, std::uint64_t rate) {
   }
   // With rate 1 every allocation is in: "heapprofile" tells pprof not to scale.
   const std::string kind = rate == 1 ? "heapprofile" : "heap_v2/" + std::to_string(rate);
-  return "heap profile: " + count_pair(totals[0], totals[1]) + " [" + count_pair(totals[2], totals[3]) +
-         "] @ " + kind + "\n" + body + "\nMAPPED_LIBRARIES:\n" + read_memory_map();
+  return "heap profile: " + count_pair(totals[0], totals[1]) + " [" +
+         count_pair(totals[2], totals[3]) + "] @ " + kind + "\n" + body + "\nMAPPED_LIBRARIES:\n" +
+         read_memory_map();
 }
 
 // What `count` sampled blocks of `bytes` in all stand for at `rate`: Go's
@@ -289,7 +292,9 @@ std::string pprof_profile(const std::vector<Site>& sites, std::uint64_t rate) {
 
 }  // namespace
 
-MemProfiler::~MemProfiler() { discard(); }
+MemProfiler::~MemProfiler() {
+  discard();
+}
 
 void MemProfiler::discard() noexcept {
   if (running_) detach();
@@ -367,14 +372,16 @@ bool MemProfiler::stop(std::string& error) {
       if (g_mem.sites[i].depth != 0) sites.push_back(g_mem.sites[i]);
     }
   }
-  std::stable_sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
-    return a.alloc_bytes > b.alloc_bytes;
-  });
-  file_.append(format_ == ProfileFormat::kLegacy ? legacy_profile(sites, rate_) : pprof_profile(sites, rate_));
+  std::stable_sort(sites.begin(), sites.end(),
+                   [](const Site& a, const Site& b) { return a.alloc_bytes > b.alloc_bytes; });
+  file_.append(format_ == ProfileFormat::kLegacy ? legacy_profile(sites, rate_)
+                                                 : pprof_profile(sites, rate_));
   return file_.commit(error);
 }
 
-std::uint64_t MemProfiler::dropped() noexcept { return g_mem.dropped.load(); }
+std::uint64_t MemProfiler::dropped() noexcept {
+  return g_mem.dropped.load();
+}
 
 void MemProfiler::set_sampling(bool on) noexcept {
   if (!g_mem.active.load(std::memory_order_relaxed)) return;

@@ -28,14 +28,16 @@ std::uint64_t PprofStacks::location(int id) {
   return builder_.location(it->second.first, address, lines);
 }
 
-void PprofStacks::add_sample(const std::vector<int>& stack, const std::vector<std::int64_t>& values) {
+void PprofStacks::add_sample(const std::vector<int>& stack,
+                             const std::vector<std::int64_t>& values) {
   std::vector<std::uint64_t> locations;
   locations.reserve(stack.size());
   for (const int id : stack) locations.push_back(location(id));
   builder_.add_sample(locations, values);
 }
 
-void add_process_stacks(PprofBuilder& builder, const std::vector<RecordedStack>& stacks, PcKind leaf) {
+void add_process_stacks(PprofBuilder& builder, const std::vector<RecordedStack>& stacks,
+                        PcKind leaf) {
   const std::vector<MapEntry> maps = parse_maps(read_memory_map());
   Symbolizer symbols;
   std::vector<std::vector<int>> ids(stacks.size());

@@ -46,7 +46,8 @@ struct RecordedStack {
 // the other runtime libraries' files and lines included) and adds the
 // samples to `builder` with kProcessMappings. `leaf` says what each stack's
 // first address is; the others are return addresses.
-void add_process_stacks(PprofBuilder& builder, const std::vector<RecordedStack>& stacks, PcKind leaf);
+void add_process_stacks(PprofBuilder& builder, const std::vector<RecordedStack>& stacks,
+                        PcKind leaf);
 
 // Where the stacks come from (above): this process, or many.
 enum class Placement { kProcessMappings, kModuleRanges };
@@ -68,7 +69,8 @@ class PprofStacks {
   const Symbolizer& symbols_;
   Placement placement_;
   // kProcessMappings: (path, start); kModuleRanges: (path, 0). To (mapping id, base).
-  std::map<std::pair<std::string, std::uint64_t>, std::pair<std::uint64_t, std::uint64_t>> mappings_;
+  std::map<std::pair<std::string, std::uint64_t>, std::pair<std::uint64_t, std::uint64_t>>
+      mappings_;
 };
 
 }  // namespace zerolab::internal::profile

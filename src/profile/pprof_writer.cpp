@@ -32,7 +32,9 @@ void put_uint(std::string& out, int field, std::uint64_t v) {
   put_varint(out, v);
 }
 
-void put_int(std::string& out, int field, std::int64_t v) { put_uint(out, field, static_cast<std::uint64_t>(v)); }
+void put_int(std::string& out, int field, std::int64_t v) {
+  put_uint(out, field, static_cast<std::uint64_t>(v));
+}
 
 void put_bytes(std::string& out, int field, std::string_view bytes) {
   put_tag(out, field, 2);
@@ -47,7 +49,8 @@ void put_bool(std::string& out, int field, bool v) {
 }
 
 // A ValueType{1 type, 2 unit} (string table ids) as field `field`.
-void put_value_type(std::string& out, int field, const std::pair<std::int64_t, std::int64_t>& type_unit) {
+void put_value_type(std::string& out, int field,
+                    const std::pair<std::int64_t, std::int64_t>& type_unit) {
   std::string vt;
   put_int(vt, 1, type_unit.first);
   put_int(vt, 2, type_unit.second);
@@ -84,7 +87,8 @@ void put_le32(std::string& out, std::uint32_t v) {
 }  // namespace
 
 PprofBuilder::PprofBuilder(std::vector<std::pair<std::string, std::string>> sample_types) {
-  for (const auto& [type, unit] : sample_types) sample_types_.emplace_back(string_id(type), string_id(unit));
+  for (const auto& [type, unit] : sample_types)
+    sample_types_.emplace_back(string_id(type), string_id(unit));
 }
 
 std::int64_t PprofBuilder::string_id(const std::string& s) {
@@ -106,8 +110,8 @@ std::uint64_t PprofBuilder::function_id(const std::string& name, const std::stri
   return id;
 }
 
-std::uint64_t PprofBuilder::mapping(const std::string& file, std::uint64_t start, std::uint64_t limit,
-                                    std::uint64_t file_offset) {
+std::uint64_t PprofBuilder::mapping(const std::string& file, std::uint64_t start,
+                                    std::uint64_t limit, std::uint64_t file_offset) {
   mappings_.push_back({start, limit, file_offset, string_id(file)});
   return mappings_.size();
 }
@@ -130,7 +134,8 @@ void PprofBuilder::add_sample(const std::vector<std::uint64_t>& locations,
   samples_.push_back({locations, values});
 }
 
-void PprofBuilder::set_period(const std::string& type, const std::string& unit, std::int64_t period) {
+void PprofBuilder::set_period(const std::string& type, const std::string& unit,
+                              std::int64_t period) {
   period_type_ = {string_id(type), string_id(unit)};
   period_ = period;
 }
@@ -140,7 +145,9 @@ void PprofBuilder::set_time(std::int64_t time_nanos, std::int64_t duration_nanos
   duration_nanos_ = duration_nanos;
 }
 
-void PprofBuilder::add_comment(const std::string& comment) { comments_.push_back(string_id(comment)); }
+void PprofBuilder::add_comment(const std::string& comment) {
+  comments_.push_back(string_id(comment));
+}
 
 std::string PprofBuilder::serialize() const {
   std::string out;

@@ -49,7 +49,8 @@ class PprofBuilder {
   std::uint64_t location(std::uint64_t mapping_id, std::uint64_t address,
                          const std::vector<PprofLine>& lines);
   // `locations` leaf first; one value per sample type.
-  void add_sample(const std::vector<std::uint64_t>& locations, const std::vector<std::int64_t>& values);
+  void add_sample(const std::vector<std::uint64_t>& locations,
+                  const std::vector<std::int64_t>& values);
 
   void set_period(const std::string& type, const std::string& unit, std::int64_t period);
   // The sample type pprof shows without -sample_index (else the last one).

@@ -26,8 +26,8 @@ using LoadSegment = Symbolizer::LoadSegment;
 
 // Reads the header of a 64-bit ELF file; false if `in` holds none.
 bool read_elf64_header(std::ifstream& in, Elf64_Ehdr& eh) {
-  return in.read(reinterpret_cast<char*>(&eh), sizeof eh) && std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
-         eh.e_ident[EI_CLASS] == ELFCLASS64;
+  return in.read(reinterpret_cast<char*>(&eh), sizeof eh) &&
+         std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64;
 }
 
 // The PT_LOAD segments of a 64-bit ELF file ({} if it is not one).
@@ -35,7 +35,8 @@ std::vector<LoadSegment> load_segments(const std::string& path) {
   std::vector<LoadSegment> out;
   std::ifstream in(path, std::ios::binary);
   Elf64_Ehdr eh{};
-  if (!read_elf64_header(in, eh) || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256) return out;
+  if (!read_elf64_header(in, eh) || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
+    return out;
   in.seekg(static_cast<std::streamoff>(eh.e_phoff));
   for (int i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph{};
@@ -63,7 +64,8 @@ std::vector<Symbol> read_function_symbols(const std::string& path) {
   std::vector<Symbol> out;
   std::ifstream in(path, std::ios::binary);
   Elf64_Ehdr eh{};
-  if (!read_elf64_header(in, eh) || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096) return out;
+  if (!read_elf64_header(in, eh) || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096)
+    return out;
   std::vector<Elf64_Shdr> sections(eh.e_shnum);
   in.seekg(static_cast<std::streamoff>(eh.e_shoff));
   if (!in.read(reinterpret_cast<char*>(sections.data()),
@@ -78,7 +80,8 @@ std::vector<Symbol> read_function_symbols(const std::string& path) {
   for (const Elf64_Shdr& sh : sections) {
     if (table == nullptr && sh.sh_type == SHT_DYNSYM) table = &sh;
   }
-  if (table == nullptr || table->sh_link >= sections.size() || table->sh_size > (256u << 20)) return out;
+  if (table == nullptr || table->sh_link >= sections.size() || table->sh_size > (256u << 20))
+    return out;
   const Elf64_Shdr& strings = sections[table->sh_link];
   if (strings.sh_size > (256u << 20)) return out;
   std::string names(strings.sh_size, '\0');
@@ -91,10 +94,12 @@ std::vector<Symbol> read_function_symbols(const std::string& path) {
     return out;
   }
   for (const Elf64_Sym& sym : symbols) {
-    if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0 || sym.st_name >= names.size()) continue;
+    if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0 || sym.st_name >= names.size())
+      continue;
     out.push_back({sym.st_value, sym.st_size, names.c_str() + sym.st_name});
   }
-  std::sort(out.begin(), out.end(), [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
+  std::sort(out.begin(), out.end(),
+            [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
   return out;
 }
 
@@ -172,7 +177,8 @@ void parse_location(std::string_view text, Frame& f) {
   const std::size_t colon = text.rfind(':');
   const std::string_view file = colon == std::string_view::npos ? text : text.substr(0, colon);
   if (file != "??" && !file.empty()) f.file = std::string(file);
-  if (colon != std::string_view::npos) f.line = std::atoi(std::string(text.substr(colon + 1)).c_str());
+  if (colon != std::string_view::npos)
+    f.line = std::atoi(std::string(text.substr(colon + 1)).c_str());
 }
 
 }  // namespace
@@ -203,7 +209,8 @@ std::vector<MapEntry> parse_maps(std::string_view text) {
     }
     std::string path = line.substr(static_cast<std::size_t>(path_at));
     if (path.empty() || path[0] != '/') continue;
-    if (const std::size_t del = path.rfind(" (deleted)"); del != std::string::npos) path.resize(del);
+    if (const std::size_t del = path.rfind(" (deleted)"); del != std::string::npos)
+      path.resize(del);
     out.push_back({begin, end, offset, path});
   }
   return out;
@@ -226,12 +233,15 @@ int Symbolizer::add(const std::vector<MapEntry>& maps, std::uint64_t pc, PcKind 
   const auto key = std::make_tuple(module, vaddr, kind);
   if (auto it = index_.find(key); it != index_.end()) return it->second;
   const int id = static_cast<int>(pcs_.size());
-  pcs_.push_back(ResolvedPc{module, vaddr, kind, pc, mapping != nullptr ? *mapping : MapEntry{}, {}});
+  pcs_.push_back(
+      ResolvedPc{module, vaddr, kind, pc, mapping != nullptr ? *mapping : MapEntry{}, {}});
   index_.emplace(key, id);
   return id;
 }
 
-void Symbolizer::want_name(int id) { wanted_.push_back(id); }
+void Symbolizer::want_name(int id) {
+  wanted_.push_back(id);
+}
 
 void Symbolizer::resolve(bool full, const std::string& addr2line) {
   std::map<std::string, std::vector<int>> by_module;
@@ -246,7 +256,8 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
       if (fd >= 0) {
         std::string text;
         for (int id : ids) text += hex(code_address(pcs_[static_cast<std::size_t>(id)])) + "\n";
-        const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+        const bool written =
+            ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
         close(fd);
         const std::string out =
             written ? run_capture({addr2line, "-a", "-f", "-C", "-i", "-e", module}, input) : "";
@@ -295,7 +306,8 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
         symbols_read = true;
       }
       std::string name = lookup ? symbol_at(symbols, code_address(r)) : std::string();
-      if (name.empty()) name = (module.empty() ? std::string("?") : base_name(module)) + "+" + hex(r.vaddr);
+      if (name.empty())
+        name = (module.empty() ? std::string("?") : base_name(module)) + "+" + hex(r.vaddr);
       if (r.frames.empty()) r.frames.push_back(Frame{});
       for (Frame& f : r.frames) {
         if (f.function.empty()) f.function = name;

@@ -66,11 +66,11 @@ struct Frame {
 enum class PcKind { kReturnAddress, kInstruction };
 
 struct ResolvedPc {
-  std::string module;      // path of the ELF file, "" if the address is in no mapping
+  std::string module;       // path of the ELF file, "" if the address is in no mapping
   std::uint64_t vaddr = 0;  // the address as an ELF virtual address of `module`
   PcKind kind = PcKind::kReturnAddress;
-  std::uint64_t pc = 0;     // the address as first added, in its image
-  MapEntry mapping;         // the mapping that held it then ({} if none)
+  std::uint64_t pc = 0;       // the address as first added, in its image
+  MapEntry mapping;           // the mapping that held it then ({} if none)
   std::vector<Frame> frames;  // innermost (inlined) first; never empty after resolve()
 };
 
@@ -78,7 +78,8 @@ class Symbolizer {
  public:
   // Registers `pc` of an image with these mappings; the same module
   // address (of any image) and kind gives the same id.
-  int add(const std::vector<MapEntry>& maps, std::uint64_t pc, PcKind kind = PcKind::kReturnAddress);
+  int add(const std::vector<MapEntry>& maps, std::uint64_t pc,
+          PcKind kind = PcKind::kReturnAddress);
   // Names `id` from its module's symbol table even in a runtime library
   // (for a site whose frames are all in the runtime).
   void want_name(int id);

@@ -36,7 +36,8 @@ std::string sweep_key(const std::vector<std::string>& row_names) {
   std::string best;
   std::size_t best_values = 2;
   for (const auto& [key, stats] : seen) {
-    if (broken.count(key) != 0 || 2 * static_cast<std::size_t>(stats.first) < row_names.size()) continue;
+    if (broken.count(key) != 0 || 2 * static_cast<std::size_t>(stats.first) < row_names.size())
+      continue;
     if (stats.second.size() > best_values) {
       best = key;
       best_values = stats.second.size();
@@ -62,7 +63,8 @@ std::string sweep_section(const stat::Tables& tables, const stat::Table& t, cons
   if (key.empty()) return "";
   LinePlot plot;
   plot.title = t.unit + " against " + key;
-  plot.caption = "Medians; one line per series" + std::string(t.cols.size() > 1 ? " and column." : ".");
+  plot.caption =
+      "Medians; one line per series" + std::string(t.cols.size() > 1 ? " and column." : ".");
   // Name elements every row has say nothing about the series.
   std::set<std::string> shared;
   for (std::size_t r = 0; r < row_names.size(); ++r) {
@@ -90,7 +92,8 @@ std::string sweep_section(const stat::Tables& tables, const stat::Table& t, cons
       } else if (shared.count(element) == 0) {
         // "method=memset" reads as "memset" in a legend.
         const std::size_t eq = element.find('=');
-        series += (series.empty() ? "" : "/") + (eq == std::string::npos ? element : element.substr(eq + 1));
+        series += (series.empty() ? "" : "/") +
+                  (eq == std::string::npos ? element : element.substr(eq + 1));
       }
     }
     if (!have_x) continue;
@@ -98,7 +101,8 @@ std::string sweep_section(const stat::Tables& tables, const stat::Table& t, cons
       const stat::TableCell* cell = t.cell(t.rows[r], col);
       if (cell == nullptr || cell->sample.values.empty()) continue;
       std::string name = series;
-      if (t.cols.size() > 1) name += (name.empty() ? "" : " · ") + tables.col_by->string_values(col);
+      if (t.cols.size() > 1)
+        name += (name.empty() ? "" : " · ") + tables.col_by->string_values(col);
       add_point(plot, name, x, cell->summary.center * view.scale);
     }
   }
@@ -110,22 +114,27 @@ std::string sweep_section(const stat::Tables& tables, const stat::Table& t, cons
 
 std::string strip_sections(const stat::Tables& tables, const stat::Table& t, const UnitView& view) {
   std::string out;
-  const std::string caption = "Every sample as a dot; the bar is the median, the band its " +
-                              std::to_string(static_cast<int>(std::lround(t.options.confidence * 100))) +
-                              "% confidence interval.";
+  const std::string caption =
+      "Every sample as a dot; the bar is the median, the band its " +
+      std::to_string(static_cast<int>(std::lround(t.options.confidence * 100))) +
+      "% confidence interval.";
   if (t.cols.size() <= 1) {
     // One plot of every row, a strip each, in chunks a page can hold.
     constexpr std::size_t kRowsPerPlot = 30;
     for (std::size_t start = 0; start < t.rows.size(); start += kRowsPerPlot) {
       StripPlot plot;
-      plot.title = t.unit + (t.rows.size() > kRowsPerPlot ? " (rows " + std::to_string(start + 1) + "–" +
-                                                                std::to_string(std::min(start + kRowsPerPlot, t.rows.size())) + ")"
-                                                          : "");
+      plot.title =
+          t.unit + (t.rows.size() > kRowsPerPlot
+                        ? " (rows " + std::to_string(start + 1) + "–" +
+                              std::to_string(std::min(start + kRowsPerPlot, t.rows.size())) + ")"
+                        : "");
       plot.caption = caption;
       for (std::size_t r = start; r < std::min(start + kRowsPerPlot, t.rows.size()); ++r) {
         for (const stat::Key col : t.cols) {
           const stat::TableCell* cell = t.cell(t.rows[r], col);
-          if (cell != nullptr) plot.rows.push_back(strip_row(tables.row_by->string_values(t.rows[r]), *cell, view.scale));
+          if (cell != nullptr)
+            plot.rows.push_back(
+                strip_row(tables.row_by->string_values(t.rows[r]), *cell, view.scale));
         }
       }
       plot.x = {t.unit, wants_log(all_samples(plot)), view.kind};
@@ -150,9 +159,10 @@ std::string strip_sections(const stat::Tables& tables, const stat::Table& t, con
       const std::string col_name = tables.col_by->string_values(col);
       plot.rows.push_back(strip_row(col_name, *cell, view.scale));
       if (cell->baseline != nullptr) {
-        deltas += (deltas.empty() ? "" : "; ") + col_name + ": " +
-                  cell->comparison.format_delta(cell->baseline->summary.center, cell->summary.center) + " (" +
-                  cell->comparison.to_string() + ")";
+        deltas +=
+            (deltas.empty() ? "" : "; ") + col_name + ": " +
+            cell->comparison.format_delta(cell->baseline->summary.center, cell->summary.center) +
+            " (" + cell->comparison.to_string() + ")";
       }
     }
     plot.caption = deltas.empty() ? caption : caption + " vs the first column: " + deltas;
@@ -192,7 +202,8 @@ std::string compare_sections_html(const stat::Tables& tables) {
   return out;
 }
 
-std::string render_compare_html(const stat::Tables& tables, const std::vector<std::string>& inputs) {
+std::string render_compare_html(const stat::Tables& tables,
+                                const std::vector<std::string>& inputs) {
   std::string names;
   for (const std::string& in : inputs) names += (names.empty() ? "" : ", ") + in;
   std::string out = html_page_open("zerolab compare: " + names);

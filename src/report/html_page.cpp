@@ -65,6 +65,8 @@ std::string html_page_open(const std::string& title) {
   return out;
 }
 
-std::string html_page_close() { return "</body>\n</html>\n"; }
+std::string html_page_close() {
+  return "</body>\n</html>\n";
+}
 
 }  // namespace zerolab::report

@@ -57,7 +57,8 @@ std::vector<std::string> split_name(std::string_view name) {
   std::size_t pos = 0;
   while (true) {
     const std::size_t end = name.find('/', pos);
-    parts.emplace_back(name.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+    parts.emplace_back(
+        name.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
     if (end == std::string_view::npos) break;
     pos = end + 1;
   }
@@ -105,7 +106,8 @@ std::vector<std::string> format_ticks(std::span<const double> ticks, ValueKind k
     labels.clear();
     for (const double t : ticks) labels.push_back(format_value(t, kind, digits));
     bool distinct = true;
-    for (std::size_t i = 1; i < labels.size(); ++i) distinct = distinct && labels[i] != labels[i - 1];
+    for (std::size_t i = 1; i < labels.size(); ++i)
+      distinct = distinct && labels[i] != labels[i - 1];
     if (distinct) break;
   }
   return labels;
@@ -133,10 +135,16 @@ bool parse_quantity(std::string_view text, double& value, bool& bytes) {
     std::string_view suffix;
     double factor;
     bool bytes;
-  } kSuffixes[] = {{"", 1, false},          {"B", 1, true},           {"KiB", 1024.0, true},
-                   {"MiB", 1048576.0, true}, {"GiB", 1073741824.0, true},
-                   {"TiB", 1099511627776.0, true}, {"k", 1e3, false}, {"K", 1e3, false},
-                   {"M", 1e6, false},       {"G", 1e9, false}};
+  } kSuffixes[] = {{"", 1, false},
+                   {"B", 1, true},
+                   {"KiB", 1024.0, true},
+                   {"MiB", 1048576.0, true},
+                   {"GiB", 1073741824.0, true},
+                   {"TiB", 1099511627776.0, true},
+                   {"k", 1e3, false},
+                   {"K", 1e3, false},
+                   {"M", 1e6, false},
+                   {"G", 1e9, false}};
   for (const auto& k : kSuffixes) {
     if (suffix == k.suffix) {
       value = number * k.factor;
@@ -200,7 +208,8 @@ AxisScale make_scale(std::span<const double> values, bool log, ValueKind kind, b
     }
     long first = e_lo;
     while (first % step != 0) ++first;
-    for (long e = first; e <= e_hi; e += step) s.ticks.push_back(std::pow(base, static_cast<double>(e)));
+    for (long e = first; e <= e_hi; e += step)
+      s.ticks.push_back(std::pow(base, static_cast<double>(e)));
     // One decade or less: add 2x and 5x so the axis has more than two labels.
     if (kind != ValueKind::kBytes && e_hi - e_lo <= 1) {
       for (const double m : {2.0, 5.0}) s.ticks.push_back(s.lo * m);

@@ -27,12 +27,14 @@ std::string truncate(const std::string& s, std::size_t max_chars) {
   return s.substr(0, cut) + "…";
 }
 
-bool drawable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
+bool drawable(double v, bool log) {
+  return std::isfinite(v) && (!log || v > 0);
+}
 
 std::string svg_open(double width, double height, const std::string& title) {
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + num(width) + " " + num(height) +
-         "\" width=\"" + num(width) + "\" height=\"" + num(height) + "\" role=\"img\" aria-label=\"" +
-         html_escape(title) + "\">\n";
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + num(width) + " " +
+         num(height) + "\" width=\"" + num(width) + "\" height=\"" + num(height) +
+         "\" role=\"img\" aria-label=\"" + html_escape(title) + "\">\n";
 }
 
 std::string figure_open(const std::string& title, const std::string& caption, int points) {
@@ -50,13 +52,13 @@ std::string empty_figure(const std::string& title, const std::string& why) {
 
 std::string text(double x, double y, const std::string& anchor, const std::string& content,
                  const std::string& cls = "tick") {
-  return "<text class=\"" + cls + "\" x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" + anchor +
-         "\">" + html_escape(content) + "</text>\n";
+  return "<text class=\"" + cls + "\" x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" +
+         anchor + "\">" + html_escape(content) + "</text>\n";
 }
 
 std::string line(double x1, double y1, double x2, double y2, const std::string& cls) {
-  return "<line class=\"" + cls + "\" x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) +
-         "\" y2=\"" + num(y2) + "\"/>\n";
+  return "<line class=\"" + cls + "\" x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" +
+         num(x2) + "\" y2=\"" + num(y2) + "\"/>\n";
 }
 
 // Vertical grid lines at the x ticks, with their labels under the plot area.
@@ -79,12 +81,23 @@ std::string html_escape(std::string_view s) {
   out.reserve(s.size());
   for (const char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -146,8 +159,8 @@ std::string render_line_plot(const LinePlot& p) {
 
   std::string out = figure_open(p.title, p.caption, points);
   out += svg_open(kWidth, kHeight, p.title);
-  out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(pw) +
-         "\" height=\"" + num(ph) + "\"/>\n";
+  out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" +
+         num(pw) + "\" height=\"" + num(ph) + "\"/>\n";
   out += x_ticks(sx, p.x.kind, kLeft, pw, kTop, ph);
   const std::vector<std::string> y_labels = format_ticks(sy.ticks, p.y.kind);
   for (std::size_t i = 0; i < sy.ticks.size(); ++i) {
@@ -160,8 +173,8 @@ std::string render_line_plot(const LinePlot& p) {
     out += line(px(m.x), kTop, px(m.x), kTop + ph, "mark");
     // Labels near the right edge go left of their line, so they stay inside the plot.
     const bool right = px(m.x) > kLeft + pw * 0.8;
-    out += text(px(m.x) + (right ? -3 : 3), kTop + 12 + 12.0 * (mark_row++ % 3), right ? "end" : "start",
-                m.label, "mark-label");
+    out += text(px(m.x) + (right ? -3 : 3), kTop + 12 + 12.0 * (mark_row++ % 3),
+                right ? "end" : "start", m.label, "mark-label");
   }
   for (std::size_t i = 0; i < p.series.size(); ++i) {
     const Series& s = p.series[i];
@@ -174,23 +187,25 @@ std::string render_line_plot(const LinePlot& p) {
       poly += (poly.empty() ? "" : " ") + num(px(x)) + "," + num(py(y));
     }
     if (!poly.empty()) {
-      out += "<polyline class=\"series\" fill=\"none\" stroke=\"" + std::string(colour) + "\" points=\"" +
-             poly + "\"/>\n";
+      out += "<polyline class=\"series\" fill=\"none\" stroke=\"" + std::string(colour) +
+             "\" points=\"" + poly + "\"/>\n";
     }
     for (const auto& [x, y] : pts) {
       if (!drawable(x, p.x.log) || !drawable(y, p.y.log)) continue;
-      out += "<circle class=\"pt\" cx=\"" + num(px(x)) + "\" cy=\"" + num(py(y)) + "\" r=\"3\" fill=\"" +
-             colour + "\"><title>" + html_escape(s.name) + ": " + html_escape(format_value(x, p.x.kind)) +
-             " → " + html_escape(format_value(y, p.y.kind)) + "</title></circle>\n";
+      out += "<circle class=\"pt\" cx=\"" + num(px(x)) + "\" cy=\"" + num(py(y)) +
+             "\" r=\"3\" fill=\"" + colour + "\"><title>" + html_escape(s.name) + ": " +
+             html_escape(format_value(x, p.x.kind)) + " → " +
+             html_escape(format_value(y, p.y.kind)) + "</title></circle>\n";
     }
     const double ly = kTop + 8 + 16.0 * static_cast<double>(i);
     if (ly < kHeight - 8) {
-      out += "<rect x=\"" + num(kLeft + pw + 12) + "\" y=\"" + num(ly - 5) + "\" width=\"12\" height=\"4\" fill=\"" +
-             colour + "\"/>\n";
+      out += "<rect x=\"" + num(kLeft + pw + 12) + "\" y=\"" + num(ly - 5) +
+             "\" width=\"12\" height=\"4\" fill=\"" + colour + "\"/>\n";
       out += text(kLeft + pw + 28, ly, "start", truncate(s.name, 22), "legend");
     }
   }
-  out += text(kLeft + pw / 2, kHeight - 10, "middle", p.x.label + (p.x.log ? " (log scale)" : ""), "axis");
+  out += text(kLeft + pw / 2, kHeight - 10, "middle", p.x.label + (p.x.log ? " (log scale)" : ""),
+              "axis");
   out += "<text class=\"axis\" transform=\"translate(14 " + num(kTop + ph / 2) +
          ") rotate(-90)\" text-anchor=\"middle\">" +
          html_escape(p.y.label + (p.y.log ? " (log scale)" : "")) + "</text>\n";
@@ -223,8 +238,8 @@ std::string render_strip_plot(const StripPlot& p) {
 
   std::string out = figure_open(p.title, p.caption, points);
   out += svg_open(kWidth, height, p.title);
-  out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(pw) +
-         "\" height=\"" + num(ph) + "\"/>\n";
+  out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" +
+         num(pw) + "\" height=\"" + num(ph) + "\"/>\n";
   out += x_ticks(sx, p.x.kind, kLeft, pw, kTop, ph);
   for (std::size_t i = 0; i < p.rows.size(); ++i) {
     const StripRow& r = p.rows[i];
@@ -242,8 +257,8 @@ std::string render_strip_plot(const StripPlot& p) {
              html_escape(format_value(r.hi, p.x.kind)) + "</title></rect>\n";
     }
     if (drawable(r.center, p.x.log)) {
-      out += "<line class=\"median\" x1=\"" + num(px(r.center)) + "\" y1=\"" + num(mid - 12) + "\" x2=\"" +
-             num(px(r.center)) + "\" y2=\"" + num(mid + 12) + "\"><title>median " +
+      out += "<line class=\"median\" x1=\"" + num(px(r.center)) + "\" y1=\"" + num(mid - 12) +
+             "\" x2=\"" + num(px(r.center)) + "\" y2=\"" + num(mid + 12) + "\"><title>median " +
              html_escape(format_value(r.center, p.x.kind)) + "</title></line>\n";
     }
     for (std::size_t k = 0; k < r.samples.size(); ++k) {
@@ -256,7 +271,8 @@ std::string render_strip_plot(const StripPlot& p) {
              html_escape(format_value(v, p.x.kind)) + "</title></circle>\n";
     }
   }
-  out += text(kLeft + pw / 2, height - 10, "middle", p.x.label + (p.x.log ? " (log scale)" : ""), "axis");
+  out += text(kLeft + pw / 2, height - 10, "middle", p.x.label + (p.x.log ? " (log scale)" : ""),
+              "axis");
   out += "</svg>\n</figure>\n";
   return out;
 }

@@ -31,7 +31,9 @@ const UnitMetadataMap& ComparisonResult::units() const {
 
 namespace {
 
-bool in_unit_range(double v) { return (v >= 0 && v <= 1) || std::isnan(v); }
+bool in_unit_range(double v) {
+  return (v >= 0 && v <= 1) || std::isnan(v);
+}
 
 // Parses the filter and the four projections as benchstat does (the
 // filter first, then every projection; the first error is reported).
@@ -54,7 +56,8 @@ bool parse_query(const CompareOptions& options, ComparisonResult::Owned& o, std:
   if (!error.empty()) return false;
   o.residue = o.parser.residue();
   if (!in_unit_range(options.alpha)) error = "-alpha must be in range [0, 1]";
-  if (error.empty() && !in_unit_range(options.confidence)) error = "-confidence must be in range [0, 1]";
+  if (error.empty() && !in_unit_range(options.confidence))
+    error = "-confidence must be in range [0, 1]";
   return error.empty();
 }
 
@@ -122,8 +125,8 @@ std::string format_percent(double percent) {
 }
 
 std::string format_regression(const Regression& r) {
-  return r.row + " " + r.unit + " " + format_percent(r.percent) + " (" + r.comparison.to_string() + ") " +
-         r.baseline_column + " -> " + r.column;
+  return r.row + " " + r.unit + " " + format_percent(r.percent) + " (" + r.comparison.to_string() +
+         ") " + r.baseline_column + " -> " + r.column;
 }
 
 }  // namespace zerolab::stat

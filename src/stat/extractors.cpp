@@ -21,8 +21,8 @@
 
 namespace zerolab::stat {
 
-
-void split_name(std::string_view full, std::string_view& base, std::vector<std::string_view>& parts) {
+void split_name(std::string_view full, std::string_view& base,
+                std::vector<std::string_view>& parts) {
   parts.clear();
   std::string_view buf = full;
   std::string_view gomaxprocs;
@@ -123,7 +123,6 @@ Extractor make_full_name_extractor(const std::vector<std::string>& exclude) {
     return *buf;
   };
 }
-
 
 Extractor make_extractor(std::string_view key, std::string* error) {
   if (key.empty()) {

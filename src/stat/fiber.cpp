@@ -42,7 +42,9 @@
 namespace zerolab::stat {
 namespace {
 
-std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+std::size_t page_size() {
+  return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+}
 
 // swapcontext(from, to), made of getcontext and setcontext: ASan intercepts
 // swapcontext and prints a warning on stderr at its first use, into the
@@ -60,7 +62,9 @@ __attribute__((noinline)) void swap_context(ucontext_t* from, const ucontext_t* 
 // getcontext for makecontext's template, in a frame of its own: it returns
 // only once (the context is never resumed as saved), and the caller's locals
 // are not held across a call GCC knows may return twice.
-__attribute__((noinline)) int context_template(ucontext_t* out) { return ::getcontext(out); }
+__attribute__((noinline)) int context_template(ucontext_t* out) {
+  return ::getcontext(out);
+}
 
 }  // namespace
 
@@ -86,7 +90,8 @@ bool Fiber::resume() {
     const std::size_t guard = page_size();
     void* m = ::mmap(nullptr, kStackBytes + guard, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (m == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap of a fiber stack");
+    if (m == MAP_FAILED)
+      throw std::system_error(errno, std::generic_category(), "mmap of a fiber stack");
     if (::mprotect(m, guard, PROT_NONE) != 0 || context_template(&body_context_) != 0) {
       const int e = errno;
       ::munmap(m, kStackBytes + guard);

@@ -2,9 +2,9 @@
 // benchfmt.Files reads them, with the reader chosen by each file's content.
 //
 // Example:
-//   zerolab::stat::InputFiles files(zerolab::stat::parse_inputs(std::vector<std::string>{"old.txt", "new.txt"}));
-//   while (files.next()) { /* files.kind(), files.result() */ }
-//   if (!files.error().empty()) { /* "open old.txt: no such file or directory" */ }
+//   zerolab::stat::InputFiles files(zerolab::stat::parse_inputs(std::vector<std::string>{"old.txt",
+//   "new.txt"})); while (files.next()) { /* files.kind(), files.result() */ } if
+//   (!files.error().empty()) { /* "open old.txt: no such file or directory" */ }
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -74,7 +74,8 @@ class PeekSource final : public ByteSource {
 
 }  // namespace
 
-std::vector<InputSpec> parse_inputs(std::span<const std::string> args, bool allow_labels, bool allow_stdin) {
+std::vector<InputSpec> parse_inputs(std::span<const std::string> args, bool allow_labels,
+                                    bool allow_stdin) {
   std::vector<InputSpec> inputs;
   std::map<std::string, int> path_count;
   if (allow_stdin && args.empty()) inputs.push_back(InputSpec{"-", "-", true, false});
@@ -156,11 +157,23 @@ bool InputFiles::next() {
   }
 }
 
-RecordKind InputFiles::kind() const { return reader_->kind(); }
-const BenchRecord& InputFiles::result() const { return reader_->result(); }
-BenchRecord& InputFiles::mutable_result() { return reader_->mutable_result(); }
-const UnitMetadata& InputFiles::unit_metadata() const { return reader_->unit_metadata(); }
-const SyntaxError& InputFiles::syntax_error() const { return reader_->syntax_error(); }
-const std::string& InputFiles::error() const { return error_; }
+RecordKind InputFiles::kind() const {
+  return reader_->kind();
+}
+const BenchRecord& InputFiles::result() const {
+  return reader_->result();
+}
+BenchRecord& InputFiles::mutable_result() {
+  return reader_->mutable_result();
+}
+const UnitMetadata& InputFiles::unit_metadata() const {
+  return reader_->unit_metadata();
+}
+const SyntaxError& InputFiles::syntax_error() const {
+  return reader_->syntax_error();
+}
+const std::string& InputFiles::error() const {
+  return error_;
+}
 
 }  // namespace zerolab::stat

@@ -110,7 +110,8 @@ class FilterParser {
 
   // key:value or key:(value OR value...). Kept out of match() so that the
   // frame every nesting level of '(' and '-' costs stays small (A1).
-  [[gnu::noinline]] std::pair<NodePtr, Tokenizer> key_value(Tokenizer start, const Tok& tok, Tokenizer rest) {
+  [[gnu::noinline]] std::pair<NodePtr, Tokenizer> key_value(Tokenizer start, const Tok& tok,
+                                                            Tokenizer rest) {
     const std::size_t off = tok.off;
     const std::string key = tok.text;
     auto [op, toks2] = rest.key_or_op();
@@ -135,7 +136,8 @@ class FilterParser {
       inner = t2;
       auto [sep, t3] = inner.value_or_op();
       if (sep.kind == ')') return {make_op(Filter::Node::Kind::kOr, std::move(terms)), t3};
-      if (sep.kind != 'O') return {nullptr, inner.error("value list must be separated by OR").second};
+      if (sep.kind != 'O')
+        return {nullptr, inner.error("value list must be separated by OR").second};
       inner = t3;
     }
   }
@@ -176,9 +178,12 @@ class FilterParser {
 
   // Records the error (nullptr: the nesting bound's) out of line, so its
   // strings take no room in match()'s frame.
-  [[gnu::noinline]] static std::pair<NodePtr, Tokenizer> fail_at(Tokenizer at, const char* message) {
+  [[gnu::noinline]] static std::pair<NodePtr, Tokenizer> fail_at(Tokenizer at,
+                                                                 const char* message) {
     if (message == nullptr) {
-      return {nullptr, at.error("expression nests deeper than " + std::to_string(Filter::kMaxNesting)).second};
+      return {
+          nullptr,
+          at.error("expression nests deeper than " + std::to_string(Filter::kMaxNesting)).second};
     }
     return {nullptr, at.error(message).second};
   }
@@ -187,7 +192,8 @@ class FilterParser {
 // Compiles the parsed tree: extractors for keys, .unit matches, and the
 // errors benchproc reports at this stage.
 bool compile_tree(Filter::Node* n, const std::string& query,
-                  const std::vector<std::pair<Filter::Node*, std::size_t>>& offsets, std::string* error) {
+                  const std::vector<std::pair<Filter::Node*, std::size_t>>& offsets,
+                  std::string* error) {
   if (n == nullptr) return true;
   if (n->kind == Filter::Node::Kind::kMatch) {
     std::size_t off = 0;
@@ -278,5 +284,7 @@ void Filter::and_with(std::vector<std::unique_ptr<Node>> terms) {
   root_ = make_op(Node::Kind::kAnd, std::move(terms));
 }
 
-std::string Filter::to_string() const { return root_->to_string(); }
+std::string Filter::to_string() const {
+  return root_->to_string();
+}
 }  // namespace zerolab::stat

@@ -105,7 +105,8 @@ struct Filter::Node {
             out.has_mask = true;
             out.mask = std::move(e.mask);
           } else {
-            for (std::size_t i = 0; i < out.mask.size(); ++i) out.mask[i] = out.mask[i] && e.mask[i];
+            for (std::size_t i = 0; i < out.mask.size(); ++i)
+              out.mask[i] = out.mask[i] && e.mask[i];
           }
         }
         out.x = true;
@@ -124,7 +125,8 @@ struct Filter::Node {
             out.has_mask = true;
             out.mask = std::move(e.mask);
           } else {
-            for (std::size_t i = 0; i < out.mask.size(); ++i) out.mask[i] = out.mask[i] || e.mask[i];
+            for (std::size_t i = 0; i < out.mask.size(); ++i)
+              out.mask[i] = out.mask[i] || e.mask[i];
           }
         }
         out.x = false;

@@ -2,7 +2,8 @@
 // fields to benchfmt's units.
 //
 // Example:
-//   {"name": "BM_A", "iterations": 10, "real_time": 5, "cpu_time": 4, "time_unit": "us", "Custom": 3}
+//   {"name": "BM_A", "iterations": 10, "real_time": 5, "cpu_time": 4, "time_unit": "us", "Custom":
+//   3}
 //   -> BenchmarkBM_A 10 5e-6 sec/op 4e-6 cpu-sec/op 3 Custom
 #include "gb_json_benchmark.hpp"
 
@@ -16,12 +17,29 @@ namespace zerolab::stat {
 namespace {
 
 bool is_known_non_metric(std::string_view key) {
-  static constexpr std::string_view kKeys[] = {
-      "name",         "run_name",    "run_type",        "family_index",   "per_family_instance_index",
-      "repetitions",  "repetition_index", "threads",    "iterations",     "real_time",
-      "cpu_time",     "time_unit",   "label",           "error_occurred", "error_message",
-      "aggregate_name", "aggregate_unit", "big_o",      "rms",            "complexity_n",
-      "memory_iterations", "skipped", "skip_message"};
+  static constexpr std::string_view kKeys[] = {"name",
+                                               "run_name",
+                                               "run_type",
+                                               "family_index",
+                                               "per_family_instance_index",
+                                               "repetitions",
+                                               "repetition_index",
+                                               "threads",
+                                               "iterations",
+                                               "real_time",
+                                               "cpu_time",
+                                               "time_unit",
+                                               "label",
+                                               "error_occurred",
+                                               "error_message",
+                                               "aggregate_name",
+                                               "aggregate_unit",
+                                               "big_o",
+                                               "rms",
+                                               "complexity_n",
+                                               "memory_iterations",
+                                               "skipped",
+                                               "skip_message"};
   return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
 }
 
@@ -48,7 +66,8 @@ std::string unit_for_counter(std::string_view key) {
 bool to_count(const JsonScalar& s, std::int64_t& out) {
   if (s.type != JsonScalar::Type::kNumber) return false;
   const char* end = s.text.data() + s.text.size();
-  if (auto [p, ec] = std::from_chars(s.text.data(), end, out); ec == std::errc() && p == end) return out >= 0;
+  if (auto [p, ec] = std::from_chars(s.text.data(), end, out); ec == std::errc() && p == end)
+    return out >= 0;
   if (!(s.number >= 0 && s.number < 9.2e18) || std::floor(s.number) != s.number) return false;
   out = static_cast<std::int64_t>(s.number);
   return true;
@@ -88,27 +107,35 @@ const JsonScalar* find(const JsonFields& fields, std::string_view k) {
 
 std::string JsonScalar::describe() const {
   switch (type) {
-    case Type::kString: return "\"" + text + "\"";
-    case Type::kNull: return "null";
-    case Type::kComposite: return "an object or array";
-    default: return text;
+    case Type::kString:
+      return "\"" + text + "\"";
+    case Type::kNull:
+      return "null";
+    case Type::kComposite:
+      return "an object or array";
+    default:
+      return text;
   }
 }
 
-bool benchmark_to_record(const JsonFields& fields, BenchRecord& rec, std::vector<std::string>& warnings) {
+bool benchmark_to_record(const JsonFields& fields, BenchRecord& rec,
+                         std::vector<std::string>& warnings) {
   const JsonScalar* name = find(fields, "name");
   if (name == nullptr || name->type != JsonScalar::Type::kString || name->text.empty()) {
     warnings.emplace_back("benchmark without a \"name\"");
     return false;
   }
-  if (const JsonScalar* rt = find(fields, "run_type"); rt != nullptr && rt->text == "aggregate") return false;
+  if (const JsonScalar* rt = find(fields, "run_type"); rt != nullptr && rt->text == "aggregate")
+    return false;
   if (find(fields, "aggregate_name") != nullptr) return false;
   if (const JsonScalar* e = find(fields, "error_occurred"); e != nullptr && e->text == "true") {
     const JsonScalar* msg = find(fields, "error_message");
-    warnings.push_back("benchmark " + name->text + " failed: " + (msg != nullptr ? msg->text : std::string("error")));
+    warnings.push_back("benchmark " + name->text +
+                       " failed: " + (msg != nullptr ? msg->text : std::string("error")));
     return false;
   }
-  if (const JsonScalar* s = find(fields, "skipped"); s != nullptr && s->text == "true") return false;
+  if (const JsonScalar* s = find(fields, "skipped"); s != nullptr && s->text == "true")
+    return false;
   const std::string who = "benchmark " + name->text;
 
   if (const JsonScalar* it = find(fields, "iterations"); it != nullptr) {
@@ -116,7 +143,8 @@ bool benchmark_to_record(const JsonFields& fields, BenchRecord& rec, std::vector
     if (to_count(*it, n)) {
       rec.result.iterations = n;
     } else {
-      warnings.push_back(who + ": \"iterations\" is " + it->describe() + ", not an iteration count (taken as 0)");
+      warnings.push_back(who + ": \"iterations\" is " + it->describe() +
+                         ", not an iteration count (taken as 0)");
     }
   }
   double time_scale = 1e-9;
@@ -140,24 +168,27 @@ bool benchmark_to_record(const JsonFields& fields, BenchRecord& rec, std::vector
     const JsonScalar* t = find(fields, key);
     if (t == nullptr) return;
     if (t->type != JsonScalar::Type::kNumber) {
-      warnings.push_back(who + ": \"" + std::string(key) + "\" is " + t->describe() + ", not a time (no " +
-                         std::string(unit) + ")");
+      warnings.push_back(who + ": \"" + std::string(key) + "\" is " + t->describe() +
+                         ", not a time (no " + std::string(unit) + ")");
       return;
     }
     rec.result.metrics.push_back(benchfmt::Metric{t->number * time_scale, std::string(unit)});
-    rec.original.push_back(benchfmt::Metric{t->number, (unit == "sec/op" ? "" : "cpu-") + time_unit + "/op"});
+    rec.original.push_back(
+        benchfmt::Metric{t->number, (unit == "sec/op" ? "" : "cpu-") + time_unit + "/op"});
   };
   add_time("real_time", "sec/op");
   add_time("cpu_time", "cpu-sec/op");
   // The memory manager's figures go last, in the Go order (B/op before
   // allocs/op), whatever order the file has them in.
-  static constexpr std::string_view kMemoryKeys[] = {"total_allocated_bytes", "allocs_per_iter", "max_bytes_used",
-                                                     "net_heap_growth"};
-  const double memory_pass =
-      memory_pass_iterations(find(fields, "memory_iterations"), find(fields, "iterations"), find(fields, "threads"));
+  static constexpr std::string_view kMemoryKeys[] = {"total_allocated_bytes", "allocs_per_iter",
+                                                     "max_bytes_used", "net_heap_growth"};
+  const double memory_pass = memory_pass_iterations(
+      find(fields, "memory_iterations"), find(fields, "iterations"), find(fields, "threads"));
   for (const auto& [key, value] : fields) {
-    if (value.type != JsonScalar::Type::kNumber || is_known_non_metric(key) || key.empty()) continue;
-    if (std::find(std::begin(kMemoryKeys), std::end(kMemoryKeys), key) != std::end(kMemoryKeys)) continue;
+    if (value.type != JsonScalar::Type::kNumber || is_known_non_metric(key) || key.empty())
+      continue;
+    if (std::find(std::begin(kMemoryKeys), std::end(kMemoryKeys), key) != std::end(kMemoryKeys))
+      continue;
     rec.result.metrics.push_back(benchfmt::Metric{value.number, unit_for_counter(key)});
     rec.original.push_back(benchfmt::Metric{value.number, std::string()});
   }

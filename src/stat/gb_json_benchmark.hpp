@@ -33,7 +33,9 @@ struct JsonScalar {
   double number = 0;
 
   static JsonScalar string(std::string s) { return {Type::kString, std::move(s), 0}; }
-  static JsonScalar number_of(std::string written, double v) { return {Type::kNumber, std::move(written), v}; }
+  static JsonScalar number_of(std::string written, double v) {
+    return {Type::kNumber, std::move(written), v};
+  }
 
   // How a message quotes the value: "\"many\"", 1e30, null.
   std::string describe() const;
@@ -46,7 +48,8 @@ using JsonFields = std::vector<std::pair<std::string, JsonScalar>>;
 // skipped or failed run, no name, no measurement). Either way, `warnings`
 // gets the messages to print for it, in order, without file and line
 // ("benchmark BM_X failed: boom").
-bool benchmark_to_record(const JsonFields& fields, BenchRecord& rec, std::vector<std::string>& warnings);
+bool benchmark_to_record(const JsonFields& fields, BenchRecord& rec,
+                         std::vector<std::string>& warnings);
 
 }  // namespace zerolab::stat
 

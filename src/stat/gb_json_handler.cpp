@@ -36,11 +36,13 @@ bool GbJsonHandler::number_float(double v, const std::string& written) {
   const bool negative = !digits.empty() && digits[0] == '-';
   if (negative) digits.remove_prefix(1);
   if (digits == kNaNSpelling) {
-    return scalar(JsonScalar::number_of(negative ? "-NaN" : "NaN", std::numeric_limits<double>::quiet_NaN()));
+    return scalar(
+        JsonScalar::number_of(negative ? "-NaN" : "NaN", std::numeric_limits<double>::quiet_NaN()));
   }
   if (digits == kInfinitySpelling) {
     const double inf = std::numeric_limits<double>::infinity();
-    return scalar(JsonScalar::number_of(negative ? "-Infinity" : "Infinity", negative ? -inf : inf));
+    return scalar(
+        JsonScalar::number_of(negative ? "-Infinity" : "Infinity", negative ? -inf : inf));
   }
   return scalar(JsonScalar::number_of(written, v));
 }

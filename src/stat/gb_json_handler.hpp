@@ -53,9 +53,15 @@ class GbJsonHandler {
 
   // nlohmann::json_sax's interface. False stops the parse.
   bool null() { return scalar(JsonScalar{}); }
-  bool boolean(bool v) { return scalar(JsonScalar{JsonScalar::Type::kBool, v ? "true" : "false", 0}); }
-  bool number_integer(std::int64_t v) { return scalar(JsonScalar::number_of(std::to_string(v), static_cast<double>(v))); }
-  bool number_unsigned(std::uint64_t v) { return scalar(JsonScalar::number_of(std::to_string(v), static_cast<double>(v))); }
+  bool boolean(bool v) {
+    return scalar(JsonScalar{JsonScalar::Type::kBool, v ? "true" : "false", 0});
+  }
+  bool number_integer(std::int64_t v) {
+    return scalar(JsonScalar::number_of(std::to_string(v), static_cast<double>(v)));
+  }
+  bool number_unsigned(std::uint64_t v) {
+    return scalar(JsonScalar::number_of(std::to_string(v), static_cast<double>(v)));
+  }
   bool number_float(double v, const std::string& written);
   bool string(std::string& v) { return scalar(JsonScalar::string(std::move(v))); }
   bool binary(nlohmann::json::binary_t& /*unused*/) { return true; }  // never in JSON text
@@ -67,7 +73,8 @@ class GbJsonHandler {
   bool start_array(std::size_t /*unused*/) { return open(false); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
-  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& e);
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& e);
 
  private:
   enum class Frame { kTop, kContext, kBenchmarks, kBenchmark, kSkip };
@@ -77,7 +84,9 @@ class GbJsonHandler {
   int current_line() { return line_of(stream_.consumed() > 0 ? stream_.consumed() - 1 : 0); }
 
   void emit(JsonEvent event);
-  void warn(int line, std::string message) { emit(SyntaxError{file_name_, line, std::move(message)}); }
+  void warn(int line, std::string message) {
+    emit(SyntaxError{file_name_, line, std::move(message)});
+  }
   bool stop(std::string message);
   bool open(bool object);
   bool close();
@@ -89,8 +98,8 @@ class GbJsonHandler {
   std::string file_name_;
   JsonEventSink& sink_;
   std::vector<Frame> frames_;
-  std::string key_;     // the last key read
-  JsonFields fields_;   // of the benchmark being read
+  std::string key_;    // the last key read
+  JsonFields fields_;  // of the benchmark being read
   int benchmark_line_ = 0;
   ConfigList config_;
   std::shared_ptr<const ConfigList> snapshot_;  // config_ as the records share it

@@ -17,8 +17,12 @@
 namespace zerolab::internal {
 namespace {
 
-double from_bits(std::uint64_t b) { return std::bit_cast<double>(b); }
-std::uint64_t to_bits(double d) { return std::bit_cast<std::uint64_t>(d); }
+double from_bits(std::uint64_t b) {
+  return std::bit_cast<double>(b);
+}
+std::uint64_t to_bits(double d) {
+  return std::bit_cast<std::uint64_t>(d);
+}
 
 constexpr std::uint64_t kPosInfBits = 0x7FF0000000000000ULL;
 constexpr std::uint64_t kNegInfBits = 0xFFF0000000000000ULL;
@@ -44,9 +48,13 @@ std::int32_t cvtsd2sl(double x) {
 
 }  // namespace
 
-double go_exp(double x) { return go_exp_with(x, cpu_has_fma()); }
+double go_exp(double x) {
+  return go_exp_with(x, cpu_has_fma());
+}
 
-bool go_exp_uses_fma() { return cpu_has_fma(); }
+bool go_exp_uses_fma() {
+  return cpu_has_fma();
+}
 
 double go_exp_with(double x, bool fma) {
   constexpr double kLog2e = 1.4426950408889634073599246810018920;
@@ -241,7 +249,9 @@ double go_erfc(double x) {
     double ss = 0;
     if (x < 1 / 0.35) {
       r = ra0 + s * (ra1 + s * (ra2 + s * (ra3 + s * (ra4 + s * (ra5 + s * (ra6 + s * ra7))))));
-      ss = 1 + s * (sa1 + s * (sa2 + s * (sa3 + s * (sa4 + s * (sa5 + s * (sa6 + s * (sa7 + s * sa8)))))));
+      ss =
+          1 + s * (sa1 +
+                   s * (sa2 + s * (sa3 + s * (sa4 + s * (sa5 + s * (sa6 + s * (sa7 + s * sa8)))))));
     } else {
       if (sign && x > 6) return 2;
       r = rb0 + s * (rb1 + s * (rb2 + s * (rb3 + s * (rb4 + s * (rb5 + s * rb6)))));

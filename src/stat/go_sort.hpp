@@ -22,7 +22,9 @@ template <typename Less, typename Swap>
 void go_sort_slice(std::size_t n, Less&& less, Swap&& swap);
 
 // sort.Float64s order: NaNs first, then ascending.
-inline bool go_float_less(double a, double b) { return a < b || (a != a && b == b); }
+inline bool go_float_less(double a, double b) {
+  return a < b || (a != a && b == b);
+}
 
 namespace go_sort_impl {
 
@@ -130,8 +132,8 @@ struct Sorter {
     const long length = b - a;
     if (length < 8) return;
     std::uint64_t random = static_cast<std::uint64_t>(length);
-    const std::uint64_t modulus =
-        std::uint64_t{1} << std::bit_width(static_cast<std::uint64_t>(length));
+    const std::uint64_t modulus = std::uint64_t{1}
+                                  << std::bit_width(static_cast<std::uint64_t>(length));
     for (long idx = a + (length / 4) * 2 - 1; idx <= a + (length / 4) * 2 + 1; ++idx) {
       random ^= random << 13;
       random ^= random >> 17;

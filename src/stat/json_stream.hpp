@@ -9,8 +9,8 @@
 //
 // Example:
 //   zerolab::stat::StringSource src("{\"x\":\n NaN}");
-//   zerolab::stat::JsonByteStream buf([&src](char* b, std::size_t n, std::string& e) { return src.read(b, n, e); });
-//   std::istream in(&buf);  // reads {"x":\n 0E+000000000000000000}
+//   zerolab::stat::JsonByteStream buf([&src](char* b, std::size_t n, std::string& e) { return
+//   src.read(b, n, e); }); std::istream in(&buf);  // reads {"x":\n 0E+000000000000000000}
 //   buf.line_at(6);         // 2
 #ifndef ZEROLAB_SRC_STAT_JSON_STREAM_HPP_
 #define ZEROLAB_SRC_STAT_JSON_STREAM_HPP_
@@ -65,8 +65,8 @@ class JsonByteStream final : public std::streambuf {
 
   ReadFn read_;
   std::unique_ptr<char[]> raw_;  // kChunk bytes
-  std::string out_;         // the respelled bytes being handed out
-  std::uint64_t base_ = 0;  // offset of out_[0]
+  std::string out_;              // the respelled bytes being handed out
+  std::uint64_t base_ = 0;       // offset of out_[0]
   std::uint64_t counted_ = 0;
   int newlines_ = 0;  // before counted_
   std::string word_;

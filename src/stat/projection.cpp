@@ -81,7 +81,8 @@ int ProjectionField::compare(std::string_view a, std::string_view b) const {
         if (i == x.size()) return false;
         std::size_t j = i;
         while (j < x.size() && ((x[j] >= '0' && x[j] <= '9') || x[j] == '.')) ++j;
-        if (internal::parse_go_float(x.substr(i, j - i), v) != internal::NumError::kNone) return false;
+        if (internal::parse_go_float(x.substr(i, j - i), v) != internal::NumError::kNone)
+          return false;
         static constexpr std::string_view kPrefixes = "KMGTPEZY";
         if (j < x.size() && (x[j] == 'k' || kPrefixes.find(x[j]) != std::string_view::npos)) {
           const char pre = x[j] == 'k' ? 'K' : x[j];
@@ -220,11 +221,13 @@ bool Projection::less(Key a, Key b) const {
 void Projection::sort_keys(std::vector<Key>& keys) const {
   const std::vector<const ProjectionField*> flat = flattened_fields();
   std::sort(keys.begin(), keys.end(), [this, &flat](Key a, Key b) {
-    return rows_less(rows_[static_cast<std::size_t>(a.id)], rows_[static_cast<std::size_t>(b.id)], flat);
+    return rows_less(rows_[static_cast<std::size_t>(a.id)], rows_[static_cast<std::size_t>(b.id)],
+                     flat);
   });
 }
 
-std::vector<const ProjectionField*> non_singular_fields(const Projection& p, const std::vector<Key>& keys) {
+std::vector<const ProjectionField*> non_singular_fields(const Projection& p,
+                                                        const std::vector<Key>& keys) {
   std::vector<const ProjectionField*> out;
   if (keys.size() <= 1) return out;
   for (const ProjectionField* f : p.flattened_fields()) {
@@ -239,7 +242,8 @@ std::vector<const ProjectionField*> non_singular_fields(const Projection& p, con
   return out;
 }
 
-// ===== projection parser ==========================================================================
+// ===== projection parser
+// ==========================================================================
 
 namespace {
 
@@ -294,7 +298,8 @@ std::pair<FieldSpec, Tokenizer> parse_field(Tokenizer toks) {
   return {f, toks.error("expected named sort order or parenthesized list").second};
 }
 
-bool parse_projection_fields(std::string_view q, std::vector<FieldSpec>& fields, std::string* error) {
+bool parse_projection_fields(std::string_view q, std::vector<FieldSpec>& fields,
+                             std::string* error) {
   ErrorTracker errt;
   errt.q_orig.assign(q);
   Tokenizer toks(errt.q_orig, &errt);
@@ -329,8 +334,9 @@ struct ProjectionParser::State {
   }
 
   // Adds field f to projection s; may produce a filter term.
-  bool make_projection(Projection& s, std::string_view q, const FieldSpec& f, std::shared_ptr<State> self,
-                       std::unique_ptr<Filter::Node>* filter, std::string* error) {
+  bool make_projection(Projection& s, std::string_view q, const FieldSpec& f,
+                       std::shared_ptr<State> self, std::unique_ptr<Filter::Node>* filter,
+                       std::string* error) {
     ProjectionField::Order order = ProjectionField::Order::kFirst;
     if (f.order == "fixed") {
       order = ProjectionField::Order::kFixed;
@@ -341,18 +347,21 @@ struct ProjectionParser::State {
     } else if (f.order == "num") {
       order = ProjectionField::Order::kNum;
     } else {
-      *error = QueryError{std::string(q), f.order_off, "unknown order " + go_quote(f.order)}.to_string();
+      *error =
+          QueryError{std::string(q), f.order_off, "unknown order " + go_quote(f.order)}.to_string();
       return false;
     }
     auto init_field = [&f, order](ProjectionField* field) {
       field->order = order;
       if (order == ProjectionField::Order::kFixed) {
-        for (std::size_t i = 0; i < f.fixed.size(); ++i) field->fixed.emplace(f.fixed[i], static_cast<int>(i));
+        for (std::size_t i = 0; i < f.fixed.size(); ++i)
+          field->fixed.emplace(f.fixed[i], static_cast<int>(i));
       }
     };
     auto make_filter = [&f, order, filter](Extractor ext) {
       if (order != ProjectionField::Order::kFixed || filter == nullptr) return;
-      auto allowed = std::make_shared<std::set<std::string, std::less<>>>(f.fixed.begin(), f.fixed.end());
+      auto allowed =
+          std::make_shared<std::set<std::string, std::less<>>>(f.fixed.begin(), f.fixed.end());
       auto node = std::make_unique<Filter::Node>();
       node->kind = Filter::Node::Kind::kPredicate;
       node->predicate = [ext, allowed](const BenchRecord& r) { return allowed->count(ext(r)) > 0; };
@@ -361,30 +370,32 @@ struct ProjectionParser::State {
 
     if (f.key == ".config") {
       if (order == ProjectionField::Order::kFixed) {
-        *error = QueryError{std::string(q), f.order_off, "fixed order not allowed for .config"}.to_string();
+        *error = QueryError{std::string(q), f.order_off, "fixed order not allowed for .config"}
+                     .to_string();
         return false;
       }
       have_config = true;
       ProjectionField* group = s.add_group(s.root_, ".config");
       auto seen = std::make_shared<std::unordered_map<std::string, ProjectionField*>>();
       Projection* sp = &s;
-      s.project_.push_back([self, group, seen, sp, order](const BenchRecord& r, std::vector<std::string_view>& row) {
-        if (!r.config) return;
-        for (const ConfigEntry& c : *r.config) {
-          if (!c.file) continue;
-          auto it = seen->find(c.key);
-          ProjectionField* field = nullptr;
-          if (it == seen->end()) {
-            if (self->config_keys.count(c.key) > 0) continue;
-            field = sp->add_field(group, c.key);
-            field->order = order;
-            seen->emplace(c.key, field);
-          } else {
-            field = it->second;
-          }
-          row[static_cast<std::size_t>(field->idx)] = c.value;
-        }
-      });
+      s.project_.push_back(
+          [self, group, seen, sp, order](const BenchRecord& r, std::vector<std::string_view>& row) {
+            if (!r.config) return;
+            for (const ConfigEntry& c : *r.config) {
+              if (!c.file) continue;
+              auto it = seen->find(c.key);
+              ProjectionField* field = nullptr;
+              if (it == seen->end()) {
+                if (self->config_keys.count(c.key) > 0) continue;
+                field = sp->add_field(group, c.key);
+                field->order = order;
+                seen->emplace(c.key, field);
+              } else {
+                field = it->second;
+              }
+              row[static_cast<std::size_t>(field->idx)] = c.value;
+            }
+          });
       return true;
     }
     if (f.key == ".fullname") {
@@ -399,7 +410,8 @@ struct ProjectionParser::State {
       return true;
     }
     if (f.key == ".unit") {
-      *error = QueryError{std::string(q), f.key_off, ".unit is only allowed in filters"}.to_string();
+      *error =
+          QueryError{std::string(q), f.key_off, ".unit is only allowed in filters"}.to_string();
       return false;
     }
     if (f.key == ".name" || (!f.key.empty() && f.key[0] == '/')) {
@@ -449,8 +461,8 @@ std::unique_ptr<Projection> ProjectionParser::parse(std::string_view projection,
   return proj;
 }
 
-std::unique_ptr<Projection> ProjectionParser::parse_with_unit(std::string_view projection, Filter* filter,
-                                                              std::string* error) {
+std::unique_ptr<Projection> ProjectionParser::parse_with_unit(std::string_view projection,
+                                                              Filter* filter, std::string* error) {
   auto proj = parse(projection, filter, error);
   if (!proj) return nullptr;
   ProjectionField* f = proj->add_field(proj->root_, ".unit");

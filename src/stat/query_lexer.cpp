@@ -57,13 +57,27 @@ std::string go_quote(std::string_view s) {
       internal::append_rune(out, r);
     } else {
       switch (r) {
-        case '\a': out += "\\a"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\v': out += "\\v"; break;
+        case '\a':
+          out += "\\a";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\v':
+          out += "\\v";
+          break;
         default:
           if (r < ' ' || r == 0x7F) {
             out += "\\x";
@@ -90,8 +104,12 @@ namespace {
 
 using stat::go_quote;
 
-bool is_op(char32_t c) { return c == '(' || c == ')' || c == ':' || c == '@' || c == ','; }
-bool is_start_op(char32_t c) { return is_op(c) || c == '-' || c == '*'; }
+bool is_op(char32_t c) {
+  return c == '(' || c == ')' || c == ':' || c == '@' || c == ',';
+}
+bool is_start_op(char32_t c) {
+  return is_op(c) || c == '-' || c == '*';
+}
 
 // Go's strconv.Unquote for a double-quoted string (quotes included).
 bool go_unquote(std::string_view q, std::string& out) {
@@ -139,16 +157,36 @@ bool go_unquote(std::string_view q, std::string& out) {
     const char e = in[i + 1];
     i += 2;
     switch (e) {
-      case 'a': out.push_back('\a'); break;
-      case 'b': out.push_back('\b'); break;
-      case 'f': out.push_back('\f'); break;
-      case 'n': out.push_back('\n'); break;
-      case 'r': out.push_back('\r'); break;
-      case 't': out.push_back('\t'); break;
-      case 'v': out.push_back('\v'); break;
-      case '\\': out.push_back('\\'); break;
-      case '"': out.push_back('"'); break;
-      case 'x': case 'u': case 'U': {
+      case 'a':
+        out.push_back('\a');
+        break;
+      case 'b':
+        out.push_back('\b');
+        break;
+      case 'f':
+        out.push_back('\f');
+        break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      case 't':
+        out.push_back('\t');
+        break;
+      case 'v':
+        out.push_back('\v');
+        break;
+      case '\\':
+        out.push_back('\\');
+        break;
+      case '"':
+        out.push_back('"');
+        break;
+      case 'x':
+      case 'u':
+      case 'U': {
         const int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
         if (i + static_cast<std::size_t>(digits) > in.size()) return false;
         std::uint32_t v = 0;
@@ -166,7 +204,14 @@ bool go_unquote(std::string_view q, std::string& out) {
         }
         break;
       }
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         if (i + 2 > in.size()) return false;
         std::uint32_t v = static_cast<std::uint32_t>(e - '0');
         for (int d = 0; d < 2; ++d) {
@@ -187,7 +232,8 @@ bool go_unquote(std::string_view q, std::string& out) {
 }
 
 // regexpParseUntil(str, "/").
-bool regexp_parse_until_slash(std::string_view str, std::string_view& expr, std::string_view& rest) {
+bool regexp_parse_until_slash(std::string_view str, std::string_view& expr,
+                              std::string_view& rest) {
   int cs = 0;
   int cp = 0;
   for (std::size_t i = 0; i < str.size();) {
@@ -197,12 +243,23 @@ bool regexp_parse_until_slash(std::string_view str, std::string_view& expr, std:
       return true;
     }
     switch (str[i]) {
-      case '[': ++cs; break;
-      case ']': if (--cs < 0) cs = 0; break;
-      case '(': if (cs == 0) ++cp; break;
-      case ')': if (cs == 0) --cp; break;
-      case '\\': ++i; break;
-      default: break;
+      case '[':
+        ++cs;
+        break;
+      case ']':
+        if (--cs < 0) cs = 0;
+        break;
+      case '(':
+        if (cs == 0) ++cp;
+        break;
+      case ')':
+        if (cs == 0) --cp;
+        break;
+      case '\\':
+        ++i;
+        break;
+      default:
+        break;
     }
     ++i;
   }
@@ -229,7 +286,6 @@ std::shared_ptr<CompiledRegex> compile_regex(std::string_view expr, std::string*
   return c;
 }
 
-
 void Tokenizer::end() {
   auto [tok, rest] = key_or_op();
   if (tok.kind != 0) error("unexpected " + go_quote(tok.text));
@@ -240,7 +296,8 @@ std::pair<Tok, Tokenizer> Tokenizer::error(const std::string& msg) {
   return make(0, "", std::string_view());
 }
 
-std::pair<Tok, Tokenizer> Tokenizer::make(char kind, std::string text, std::string_view rest) const {
+std::pair<Tok, Tokenizer> Tokenizer::make(char kind, std::string text,
+                                          std::string_view rest) const {
   Tok t;
   t.kind = kind;
   t.off = errt_->q_orig.size() - q_.size();
@@ -251,7 +308,8 @@ std::pair<Tok, Tokenizer> Tokenizer::make(char kind, std::string text, std::stri
 std::pair<Tok, Tokenizer> Tokenizer::next(bool allow_regexp) {
   while (!q_.empty()) {
     const auto c0 = static_cast<unsigned char>(q_[0]);
-    if (is_start_op(c0)) return make(static_cast<char>(c0), std::string(q_.substr(0, 1)), q_.substr(1));
+    if (is_start_op(c0))
+      return make(static_cast<char>(c0), std::string(q_.substr(0, 1)), q_.substr(1));
     std::size_t n = 0;
     if (c0 == ' ') {
       n = 1;

@@ -45,7 +45,8 @@ struct ErrorTracker {
 };
 
 struct Tok {
-  char kind = 0;  // 'w' word, 'q' quoted word, 'r' regexp, 'A' AND, 'O' OR, an operator, or 0 at the end
+  char kind =
+      0;  // 'w' word, 'q' quoted word, 'r' regexp, 'A' AND, 'O' OR, an operator, or 0 at the end
   std::size_t off = 0;
   std::string text;
   std::shared_ptr<CompiledRegex> re;  // for kind 'r'

@@ -107,7 +107,9 @@ namespace {
 constexpr std::uint64_t kAsciiSpace = (1ULL << '\t') | (1ULL << '\n') | (1ULL << '\v') |
                                       (1ULL << '\f') | (1ULL << '\r') | (1ULL << ' ');
 
-bool ascii_space(unsigned char c) { return c < 64 && ((kAsciiSpace >> c) & 1) != 0; }
+bool ascii_space(unsigned char c) {
+  return c < 64 && ((kAsciiSpace >> c) & 1) != 0;
+}
 
 // benchfmt's splitField: the leading non-space run, then the rest after the
 // spaces that follow it.
@@ -187,7 +189,9 @@ struct Queued {
 
 struct GoReader::Impl {
   Impl(ByteSource& s, std::string name, UnitMetadataMap* u)
-      : src(s), file_name(name.empty() ? "<unknown>" : std::move(name)), units(u != nullptr ? u : &own_units) {}
+      : src(s),
+        file_name(name.empty() ? "<unknown>" : std::move(name)),
+        units(u != nullptr ? u : &own_units) {}
 
   ByteSource& src;
   std::string file_name;
@@ -376,11 +380,16 @@ struct GoReader::Impl {
         push_error("expected key=value");
         continue;
       }
-      UnitMetadata m{tidied, std::string(f.substr(0, eq)), std::string(f.substr(eq + 1)),
-                     std::string(unit), file_name, line};
+      UnitMetadata m{tidied,
+                     std::string(f.substr(0, eq)),
+                     std::string(f.substr(eq + 1)),
+                     std::string(unit),
+                     file_name,
+                     line};
       bool inserted = false;
       if (const UnitMetadata* have = units->insert(m, &inserted); have != nullptr) {
-        push_error("metadata " + m.key + " of unit " + std::string(unit) + " already set to " + have->value);
+        push_error("metadata " + m.key + " of unit " + std::string(unit) + " already set to " +
+                   have->value);
         continue;
       }
       if (!inserted) continue;
@@ -448,12 +457,26 @@ GoReader::GoReader(ByteSource& source, std::string file_name, ConfigList initial
 
 GoReader::~GoReader() = default;
 
-bool GoReader::next() { return impl_->advance(); }
-RecordKind GoReader::kind() const { return impl_->current_kind; }
-const BenchRecord& GoReader::result() const { return impl_->result; }
-BenchRecord& GoReader::mutable_result() { return impl_->result; }
-const UnitMetadata& GoReader::unit_metadata() const { return impl_->current.meta; }
-const SyntaxError& GoReader::syntax_error() const { return impl_->current.err; }
-const std::string& GoReader::error() const { return impl_->error; }
+bool GoReader::next() {
+  return impl_->advance();
+}
+RecordKind GoReader::kind() const {
+  return impl_->current_kind;
+}
+const BenchRecord& GoReader::result() const {
+  return impl_->result;
+}
+BenchRecord& GoReader::mutable_result() {
+  return impl_->result;
+}
+const UnitMetadata& GoReader::unit_metadata() const {
+  return impl_->current.meta;
+}
+const SyntaxError& GoReader::syntax_error() const {
+  return impl_->current.err;
+}
+const std::string& GoReader::error() const {
+  return impl_->error;
+}
 
 }  // namespace zerolab::stat

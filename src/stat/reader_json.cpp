@@ -39,7 +39,9 @@ struct GbJsonReader::Impl final : JsonEventSink {
   Impl(ByteSource& src, std::string name)
       : source(src),
         file_name(name.empty() ? "<unknown>" : std::move(name)),
-        stream([this](char* buf, std::size_t n, std::string& e) { return read_for_parser(buf, n, e); }),
+        stream([this](char* buf, std::size_t n, std::string& e) {
+          return read_for_parser(buf, n, e);
+        }),
         handler(stream, file_name, *this),
         parser([this](Fiber& /*self*/) { parse(); }) {}
 
@@ -60,7 +62,8 @@ struct GbJsonReader::Impl final : JsonEventSink {
     std::istream in(&stream);
     nlohmann::json::sax_parse(in, &handler, nlohmann::json::input_format_t::json, /*strict=*/true);
     if (stream.io_failed()) {
-      error = file_name + ":" + std::to_string(stream.line_at(stream.consumed())) + ": " + stream.io_error();
+      error = file_name + ":" + std::to_string(stream.line_at(stream.consumed())) + ": " +
+              stream.io_error();
       return;
     }
     handler.finish();
@@ -111,12 +114,26 @@ GbJsonReader::GbJsonReader(ByteSource& source, std::string file_name, ConfigList
 
 GbJsonReader::~GbJsonReader() = default;
 
-bool GbJsonReader::next() { return impl_->advance(); }
-RecordKind GbJsonReader::kind() const { return impl_->kind; }
-const BenchRecord& GbJsonReader::result() const { return impl_->result; }
-BenchRecord& GbJsonReader::mutable_result() { return impl_->result; }
-const UnitMetadata& GbJsonReader::unit_metadata() const { return impl_->no_meta; }
-const SyntaxError& GbJsonReader::syntax_error() const { return impl_->err; }
-const std::string& GbJsonReader::error() const { return impl_->error; }
+bool GbJsonReader::next() {
+  return impl_->advance();
+}
+RecordKind GbJsonReader::kind() const {
+  return impl_->kind;
+}
+const BenchRecord& GbJsonReader::result() const {
+  return impl_->result;
+}
+BenchRecord& GbJsonReader::mutable_result() {
+  return impl_->result;
+}
+const UnitMetadata& GbJsonReader::unit_metadata() const {
+  return impl_->no_meta;
+}
+const SyntaxError& GbJsonReader::syntax_error() const {
+  return impl_->err;
+}
+const std::string& GbJsonReader::error() const {
+  return impl_->error;
+}
 
 }  // namespace zerolab::stat

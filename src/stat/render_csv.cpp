@@ -53,7 +53,8 @@ int start_col(int exp) {
   return kLabelCols + kCenterCols + (exp - 1) * (kCenterCols + kDeltaCols);
 }
 
-int table_to_csv(const Tables& all, const Table& t, std::string& out, int start_row, std::string& warnings) {
+int table_to_csv(const Tables& all, const Table& t, std::string& out, int start_row,
+                 std::string& warnings) {
   int row_count = 0;
   std::vector<std::string> row;
   auto clear_to = [&row](int col) {
@@ -67,7 +68,8 @@ int table_to_csv(const Tables& all, const Table& t, std::string& out, int start_
   auto warn = [&](const std::vector<std::string>& msgs) {
     char name_buf[24];
     std::size_t pos = sizeof name_buf;
-    for (std::size_t x = row.size(); x > 0; x /= 26) name_buf[--pos] = static_cast<char>('A' + x % 26);
+    for (std::size_t x = row.size(); x > 0; x /= 26)
+      name_buf[--pos] = static_cast<char>('A' + x % 26);
     if (pos == sizeof name_buf) name_buf[--pos] = 'A';
     const std::string_view col_name(name_buf + pos, sizeof name_buf - pos);
     for (const std::string& m : msgs) {

@@ -102,7 +102,8 @@ void table_to_json(const Tables& all, const Table& t, Key key, std::string& out)
       first_cell = false;
       out += "{\"column\":";
       json_string(out, all.col_by->string_values(t.cols[i]));
-      out += internal::str_cat({",\"n\":", std::to_string(c->sample.values.size()), ",\"values\":["});
+      out +=
+          internal::str_cat({",\"n\":", std::to_string(c->sample.values.size()), ",\"values\":["});
       for (std::size_t k = 0; k < c->sample.values.size(); ++k) {
         if (k > 0) out.push_back(',');
         json_number(out, c->sample.values[k]);
@@ -128,7 +129,8 @@ void table_to_json(const Tables& all, const Table& t, Key key, std::string& out)
         json_string(out, all.col_by->string_values(t.cols[0]));
         out += ",\"p\":";
         json_number(out, cmp.p);
-        out += internal::str_cat({",\"n1\":", std::to_string(cmp.n1), ",\"n2\":", std::to_string(cmp.n2), ",\"alpha\":"});
+        out += internal::str_cat({",\"n1\":", std::to_string(cmp.n1),
+                                  ",\"n2\":", std::to_string(cmp.n2), ",\"alpha\":"});
         json_number(out, cmp.alpha);
         out += ",\"significant\":";
         out += cmp.significant() ? "true" : "false";
@@ -174,8 +176,10 @@ void table_to_json(const Tables& all, const Table& t, Key key, std::string& out)
 std::string render_json(const Tables& tables) {
   std::string out = "{\"tables\":[";
   for (std::size_t i = 0; i < tables.tables.size(); ++i) {
-    if (i > 0) out += ",\n";
-    else out += "\n";
+    if (i > 0)
+      out += ",\n";
+    else
+      out += "\n";
     table_to_json(tables, tables.tables[i], tables.keys[i], out);
   }
   out += "\n]}\n";

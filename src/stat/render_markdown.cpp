@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "go_compat.hpp"
 #include "format/markdown.hpp"
+#include "go_compat.hpp"
 #include "text_table.hpp"
 #include "zerolab/stat_table.hpp"
 
@@ -79,12 +79,14 @@ std::string table_to_markdown(const Tables& all, const Table& t) {
       std::string cell;
       std::string delta;
       if (c != nullptr) {
-        cell = internal::str_cat({scaler.format(c->summary.center), " ± ", c->summary.pct_range_string()});
+        cell = internal::str_cat(
+            {scaler.format(c->summary.center), " ± ", c->summary.pct_range_string()});
         const std::string m = notes.marks({&c->sample.warnings, &c->summary.warnings});
         if (!m.empty()) cell += internal::str_cat({" ", m});
         if (i > 0 && c->baseline != nullptr) {
-          delta = internal::str_cat({c->comparison.format_delta(c->baseline->summary.center, c->summary.center),
-                                     " (", c->comparison.to_string(), ")"});
+          delta = internal::str_cat(
+              {c->comparison.format_delta(c->baseline->summary.center, c->summary.center), " (",
+               c->comparison.to_string(), ")"});
           const std::string dm = notes.marks({&c->comparison.warnings});
           if (!dm.empty()) delta += internal::str_cat({" ", dm});
         }
@@ -101,7 +103,9 @@ std::string table_to_markdown(const Tables& all, const Table& t) {
       std::string cell = s.has_summary ? scale_value(s.summary, cls) : std::string();
       std::string ratio;
       if (i > 0) {
-        ratio = s.has_ratio ? internal::str_cat({internal::format_f((s.ratio - 1) * 100, 2, true), "%"}) : "?";
+        ratio = s.has_ratio
+                    ? internal::str_cat({internal::format_f((s.ratio - 1) * 100, 2, true), "%"})
+                    : "?";
       }
       const std::string m = notes.marks({&s.warnings});
       if (!m.empty()) {
@@ -119,7 +123,8 @@ std::string table_to_markdown(const Tables& all, const Table& t) {
   if (!notes.list().empty()) {
     out += "\n";
     for (std::size_t i = 0; i < notes.list().size(); ++i) {
-      out += internal::str_cat({superscript(static_cast<int>(i) + 1), " ", markdown_text(notes.list()[i]), "\n"});
+      out += internal::str_cat(
+          {superscript(static_cast<int>(i) + 1), " ", markdown_text(notes.list()[i]), "\n"});
     }
   }
   return out;

@@ -40,7 +40,8 @@ void TextTable::span(int n, std::string value, Align align, const char* margin) 
 }
 
 void TextTable::set_shrink(int col, bool shrink) {
-  if (static_cast<int>(shrink_.size()) < col + 1) shrink_.resize(static_cast<std::size_t>(col + 1), false);
+  if (static_cast<int>(shrink_.size()) < col + 1)
+    shrink_.resize(static_cast<std::size_t>(col + 1), false);
   shrink_[static_cast<std::size_t>(col)] = shrink;
 }
 
@@ -72,7 +73,8 @@ std::string TextTable::format() {
   }
   std::vector<long> ws(ncols, 0);
   go_sort_slice(
-      cells_.size(), [this](std::size_t i, std::size_t j) { return cells_[i].span < cells_[j].span; },
+      cells_.size(),
+      [this](std::size_t i, std::size_t j) { return cells_[i].span < cells_[j].span; },
       [this](std::size_t i, std::size_t j) { std::swap(cells_[i], cells_[j]); });
   std::vector<int> span_cols;
   for (const TextCell& c : cells_) {
@@ -96,7 +98,8 @@ std::string TextTable::format() {
     go_sort_slice(
         span_cols.size(),
         [&ws, &span_cols](std::size_t i, std::size_t j) {
-          return ws[static_cast<std::size_t>(span_cols[i])] > ws[static_cast<std::size_t>(span_cols[j])];
+          return ws[static_cast<std::size_t>(span_cols[i])] >
+                 ws[static_cast<std::size_t>(span_cols[j])];
         },
         [&span_cols](std::size_t i, std::size_t j) { std::swap(span_cols[i], span_cols[j]); });
     long span = static_cast<long>(span_cols.size());
@@ -288,7 +291,8 @@ std::string table_to_text(const Tables& all, const Table& t) {
       o.cell(c->summary.pct_range_string(), Align::kRight, " ± ");
       warn({&c->sample.warnings, &c->summary.warnings});
       if (exp > 0 && c->baseline != nullptr) {
-        o.cell(c->comparison.format_delta(c->baseline->summary.center, c->summary.center), Align::kRight);
+        o.cell(c->comparison.format_delta(c->baseline->summary.center, c->summary.center),
+               Align::kRight);
         o.cell(internal::str_cat({"(", c->comparison.to_string(), ")"}));
         warn({&c->comparison.warnings});
       }

@@ -61,7 +61,8 @@ void ResultsTable::add(const BenchRecord& rec, bool json_input) {
         standard = true;
       }
     }
-    if (!standard && std::find(custom_units_.begin(), custom_units_.end(), unit) == custom_units_.end()) {
+    if (!standard &&
+        std::find(custom_units_.begin(), custom_units_.end(), unit) == custom_units_.end()) {
       custom_units_.push_back(unit);
     }
   }
@@ -71,7 +72,8 @@ std::string ResultsTable::markdown() const {
   std::vector<const Row*> rows;
   for (const Row& r : rows_) rows.push_back(&r);
   if (options_.sort_by_name) {
-    std::stable_sort(rows.begin(), rows.end(), [](const Row* a, const Row* b) { return a->name < b->name; });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row* a, const Row* b) { return a->name < b->name; });
   }
   std::vector<std::string> units;
   for (std::size_t s = 0; s < kStandard.size(); ++s) {
@@ -87,7 +89,8 @@ std::string ResultsTable::markdown() const {
   }
   out += "\n" + rule + "\n";
   for (const Row* r : rows) {
-    out += "| " + markdown_text(r->name) + " | " + std::to_string(static_cast<long long>(r->count)) + " |";
+    out += "| " + markdown_text(r->name) + " | " +
+           std::to_string(static_cast<long long>(r->count)) + " |";
     for (const std::string& u : units) {
       auto it = r->values.find(u);
       std::string cell;

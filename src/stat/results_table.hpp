@@ -10,8 +10,8 @@
 //
 // Example:
 //   zerolab::stat::ResultsTable table({.aggregate = true});
-//   while (files.next()) if (files.kind() == RecordKind::kResult) table.add(files.result(), files.input_is_json());
-//   std::string md = table.markdown();
+//   while (files.next()) if (files.kind() == RecordKind::kResult) table.add(files.result(),
+//   files.input_is_json()); std::string md = table.markdown();
 //   // "| name | runs | ns/op |\n|---|---|---|\n| BenchmarkA | 3 | 97.50 |\n"
 #ifndef ZEROLAB_SRC_STAT_RESULTS_TABLE_HPP_
 #define ZEROLAB_SRC_STAT_RESULTS_TABLE_HPP_

@@ -107,8 +107,9 @@ struct Normal {
           (((((b1 * r + b2) * r + b3) * r + b4) * r + b5) * r + 1);
     }
     const double e = 0.5 * go_erfc(-x / kSqrt2) - p;
-    const double u = e * std::sqrt(2 * 3.14159265358979323846264338327950288419716939937510582097494459) *
-                     go_exp(x * x / 2);
+    const double u =
+        e * std::sqrt(2 * 3.14159265358979323846264338327950288419716939937510582097494459) *
+        go_exp(x * x / 2);
     x = x - u / (1 + x * u / 2);
     return x * sigma + mu;
   }
@@ -122,7 +123,8 @@ std::vector<double> u_pmf_no_ties(int n1, int n2, int u) {
   int big_m = n2;
   if (big_n > big_m) std::swap(big_n, big_m);
   const auto width = static_cast<std::size_t>(u + 1);
-  std::vector<std::vector<double>> memo(static_cast<std::size_t>(big_n + 1), std::vector<double>(width, 0.0));
+  std::vector<std::vector<double>> memo(static_cast<std::size_t>(big_n + 1),
+                                        std::vector<double>(width, 0.0));
   for (int m = 0; m <= big_m; ++m) {
     memo[0][0] = 1;
     const int nlim = std::min(big_n, m);
@@ -334,8 +336,7 @@ QuantileCi quantile_ci(int n, double q, double confidence) {
     }
     res.confidence = accum;
   } else {
-    const Normal norm{static_cast<double>(n) * q,
-                      std::sqrt(static_cast<double>(n) * q * (1 - q))};
+    const Normal norm{static_cast<double>(n) * q, std::sqrt(static_cast<double>(n) * q * (1 - q))};
     const double alpha = (1 - confidence) / 2;
     const double l1 = norm.inv_cdf(alpha);
     const double r1 = 2 * norm.mu - l1;
@@ -393,7 +394,8 @@ double u_distribution_cdf(int n1, int n2, std::span<const int> ties, double u) {
   return p;
 }
 
-MannWhitneyResult mann_whitney_u_test(std::span<const double> x1_in, std::span<const double> x2_in) {
+MannWhitneyResult mann_whitney_u_test(std::span<const double> x1_in,
+                                      std::span<const double> x2_in) {
   MannWhitneyResult res;
   const int n1 = static_cast<int>(x1_in.size());
   const int n2 = static_cast<int>(x2_in.size());
@@ -477,7 +479,8 @@ MannWhitneyResult mann_whitney_u_test(std::span<const double> x1_in, std::span<c
     }
     const double big_n = static_cast<double>(n1 + n2);
     const double mu = static_cast<double>(n1 * n2) / 2;
-    const double sigma = std::sqrt(static_cast<double>(n1 * n2) * ((big_n + 1) - t / (big_n * (big_n - 1))) / 12);
+    const double sigma =
+        std::sqrt(static_cast<double>(n1 * n2) * ((big_n + 1) - t / (big_n * (big_n - 1))) / 12);
     if (sigma == 0) {
       res.error = TestError::kSamplesEqual;
       return res;
@@ -563,12 +566,15 @@ Summary summarize(const Sample& sample, Assumption assumption, double confidence
   const QuantileCi ci = median_ci_cached(static_cast<int>(v.size()), confidence);
   s.center = quantile(v, ci.quantile);
   s.lo = ci.lo_order < 1 ? -kInf : v[static_cast<std::size_t>(ci.lo_order - 1)];
-  s.hi = ci.hi_order - 1 >= static_cast<int>(v.size()) ? kInf : v[static_cast<std::size_t>(ci.hi_order - 1)];
+  s.hi = ci.hi_order - 1 >= static_cast<int>(v.size())
+             ? kInf
+             : v[static_cast<std::size_t>(ci.hi_order - 1)];
   s.confidence = ci.confidence;
   if (std::isinf(s.lo) || std::isinf(s.hi)) {
     const SampleNeed need = median_samples_needed(confidence);
     s.warnings.push_back("need " + std::string(need.op) + " " + std::to_string(need.n) +
-                         " samples for confidence interval at level " + internal::format_g(confidence));
+                         " samples for confidence interval at level " +
+                         internal::format_g(confidence));
   }
   return s;
 }
@@ -606,7 +612,8 @@ Comparison compare(const Sample& base, const Sample& sample, Assumption assumpti
   c.alpha = alpha;
   const bool has_nan =
       std::any_of(base.values.begin(), base.values.end(), [](double x) { return std::isnan(x); }) ||
-      std::any_of(sample.values.begin(), sample.values.end(), [](double x) { return std::isnan(x); });
+      std::any_of(sample.values.begin(), sample.values.end(),
+                  [](double x) { return std::isnan(x); });
   if (has_nan) {
     c.p = 1;
     c.warnings.push_back("NaN measurements cannot be compared");
@@ -615,7 +622,8 @@ Comparison compare(const Sample& base, const Sample& sample, Assumption assumpti
   const MannWhitneyResult u = mann_whitney_u_test(base.values, sample.values);
   if (u.error != TestError::kNone) {
     c.p = 1;
-    c.warnings.push_back(u.error == TestError::kSamplesEqual ? "all samples are equal" : "sample is too small");
+    c.warnings.push_back(u.error == TestError::kSamplesEqual ? "all samples are equal"
+                                                             : "sample is too small");
     return c;
   }
   c.p = u.p;
@@ -623,7 +631,8 @@ Comparison compare(const Sample& base, const Sample& sample, Assumption assumpti
     const SampleNeed need = u_test_samples_needed(c.alpha);
     if (c.n1 < need.n && c.n2 < need.n) {
       c.warnings.push_back("need " + std::string(need.op) + " " + std::to_string(need.n) +
-                           " samples to detect a difference at alpha level " + internal::format_g(c.alpha));
+                           " samples to detect a difference at alpha level " +
+                           internal::format_g(c.alpha));
     }
   }
   return c;

@@ -36,7 +36,8 @@ const TableCell* Table::cell(Key row, Key col) const {
   return it == cells.end() ? nullptr : it->second.get();
 }
 
-TableBuilder::TableBuilder(Projection& table_by, Projection& row_by, Projection& col_by, Projection& residue)
+TableBuilder::TableBuilder(Projection& table_by, Projection& row_by, Projection& col_by,
+                           Projection& residue)
     : table_by_(table_by), row_by_(row_by), col_by_(col_by), residue_(residue) {}
 
 TableBuilder::~TableBuilder() = default;
@@ -58,7 +59,8 @@ void TableBuilder::add(const BenchRecord& rec) {
     const double v = rec.result.metrics[i].value;
     it->second.values.push_back(v);
     it->second.residue.insert(residue.id);
-    if (std::isnan(v) && it->second.first_nan.line == 0) it->second.first_nan = ValueOrigin{rec.file, rec.line};
+    if (std::isnan(v) && it->second.first_nan.line == 0)
+      it->second.first_nan = ValueOrigin{rec.file, rec.line};
   }
 }
 
@@ -130,7 +132,8 @@ Tables TableBuilder::finish(const TableOptions& options) {
     Table t;
     t.options = options;
     t.unit = unit_field != nullptr ? std::string(table_by_.get(k, unit_field)) : std::string();
-    t.assumption = options.units != nullptr ? options.units->assumption(t.unit) : Assumption::kNothing;
+    t.assumption =
+        options.units != nullptr ? options.units->assumption(t.unit) : Assumption::kNothing;
     for (int r : bt.rows) t.rows.push_back(Key{r});
     for (int c : bt.cols) t.cols.push_back(Key{c});
     row_by_.sort_keys(t.rows);
@@ -182,7 +185,8 @@ Tables TableBuilder::finish(const TableOptions& options) {
   return out;
 }
 
-std::vector<Regression> find_regressions(const Tables& tables, const UnitMetadataMap& units, double max_percent) {
+std::vector<Regression> find_regressions(const Tables& tables, const UnitMetadataMap& units,
+                                         double max_percent) {
   std::vector<Regression> out;
   for (const Table& t : tables.tables) {
     const int better = units.better(t.unit);
@@ -196,7 +200,8 @@ std::vector<Regression> find_regressions(const Tables& tables, const UnitMetadat
         if (old_center == new_center || std::isnan(old_center) || std::isnan(new_center)) continue;
         double pct = 0;
         if (old_center == 0) {
-          pct = new_center > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+          pct = new_center > 0 ? std::numeric_limits<double>::infinity()
+                               : -std::numeric_limits<double>::infinity();
         } else {
           pct = ((new_center / old_center) - 1.0) * 100.0;
         }
@@ -236,10 +241,11 @@ std::vector<std::string> skipped_nan_comparisons(const Tables& tables) {
   for (const Table& t : tables.tables) {
     for (const auto& [key, cell] : t.cells) {
       (void)key;
-      const bool compared_nan =
-          cell->baseline != nullptr && (cell->first_nan.line != 0 || cell->baseline->first_nan.line != 0);
+      const bool compared_nan = cell->baseline != nullptr &&
+                                (cell->first_nan.line != 0 || cell->baseline->first_nan.line != 0);
       if (!compared_nan) continue;
-      const ValueOrigin& o = cell->first_nan.line != 0 ? cell->first_nan : cell->baseline->first_nan;
+      const ValueOrigin& o =
+          cell->first_nan.line != 0 ? cell->first_nan : cell->baseline->first_nan;
       lines.push_back(o.file + ":" + std::to_string(o.line) + ": NaN measurement in " + t.unit +
                       "; the comparison was skipped");
     }

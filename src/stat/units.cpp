@@ -82,7 +82,9 @@ struct Factor {
   double t1;
 };
 
-double parse_c(const std::string& s) { return std::strtod(s.c_str(), nullptr); }
+double parse_c(const std::string& s) {
+  return std::strtod(s.c_str(), nullptr);
+}
 
 std::vector<Factor> make_si_factors() {
   static constexpr std::string_view kPrefixes[] = {"T", "G", "M", "k", "", "m", "µ", "n"};
@@ -124,7 +126,8 @@ const std::vector<Factor>& iec_factors() {
 const std::array<double, 8>& sigfigs() {
   static const std::array<double, 8> s = [] {
     std::array<double, 8> a{};
-    for (int i = 0; i < 8; ++i) a[static_cast<std::size_t>(i)] = parse_c("9.9995e" + std::to_string(-1 - i));
+    for (int i = 0; i < 8; ++i)
+      a[static_cast<std::size_t>(i)] = parse_c("9.9995e" + std::to_string(-1 - i));
     return a;
   }();
   return s;
@@ -168,7 +171,8 @@ TidyUnit tidy_unit(std::string_view unit) {
     }
   }
   std::string out(unit);
-  for (auto it = edits.rbegin(); it != edits.rend(); ++it) out.replace(it->pos, it->len, it->replace);
+  for (auto it = edits.rbegin(); it != edits.rend(); ++it)
+    out.replace(it->pos, it->len, it->replace);
   return {out, factor};
 }
 
@@ -196,7 +200,8 @@ Scaler common_scale(std::span<const double> values, UnitClass cls) {
   const double val = min / last.factor;
   const auto& sf = sigfigs();
   for (std::size_t i = 0; i < sf.size(); ++i) {
-    if (val >= sf[i] || i == sf.size() - 1) return Scaler{static_cast<int>(i) + 3, last.factor, last.prefix};
+    if (val >= sf[i] || i == sf.size() - 1)
+      return Scaler{static_cast<int>(i) + 3, last.factor, last.prefix};
   }
   return Scaler{3, 1, ""};  // not reached
 }
@@ -206,6 +211,8 @@ std::string scale_value(double value, UnitClass cls) {
   return common_scale(one, cls).format(value);
 }
 
-std::string format_go_float(double value) { return internal::format_g(value); }
+std::string format_go_float(double value) {
+  return internal::format_g(value);
+}
 
 }  // namespace zerolab::stat

@@ -74,7 +74,8 @@ class Database {
   // Runs one statement (or several separated by ";" when there are no params).
   virtual void exec(const std::string& sql) = 0;
   // Runs one statement with ? parameters, calling on_row for each row.
-  virtual void query(const std::string& sql, const std::vector<Param>& params, const RowCallback& on_row) = 0;
+  virtual void query(const std::string& sql, const std::vector<Param>& params,
+                     const RowCallback& on_row) = 0;
   // A transaction that will write: SQLite takes the write lock at once
   // (BEGIN IMMEDIATE, waiting up to the busy timeout).
   virtual void begin_write() = 0;

@@ -15,14 +15,18 @@
 namespace zerolab::store {
 namespace {
 
-std::string short_id(const std::string& id) { return id.substr(0, 8); }
+std::string short_id(const std::string& id) {
+  return id.substr(0, 8);
+}
 
 std::string json_number(double v) {
   if (!std::isfinite(v)) return "null";
   return stat::format_go_float(v);
 }
 
-std::string scaled(double v, const std::string& unit) { return stat::scale_value(v, stat::unit_class_of(unit)); }
+std::string scaled(double v, const std::string& unit) {
+  return stat::scale_value(v, stat::unit_class_of(unit));
+}
 
 std::string percent_text(double pct) {
   if (std::isinf(pct)) return pct > 0 ? "+Inf%" : "-Inf%";
@@ -62,7 +66,8 @@ void find_changes(Series& s, const HistoryOptions& opt, const stat::UnitMetadata
     c.old_center = stat::summarize(a, assumption, opt.confidence).center;
     c.new_center = stat::summarize(b, assumption, opt.confidence).center;
     if (c.old_center == c.new_center) continue;
-    c.percent = c.old_center == 0 ? (c.new_center > 0 ? INFINITY : -INFINITY) : (c.new_center / c.old_center - 1) * 100;
+    c.percent = c.old_center == 0 ? (c.new_center > 0 ? INFINITY : -INFINITY)
+                                  : (c.new_center / c.old_center - 1) * 100;
     if (!(std::fabs(c.percent) > opt.threshold)) continue;
     c.point = i;
     c.worse = higher_better ? c.percent < 0 : c.percent > 0;
@@ -90,11 +95,21 @@ std::string json_string(std::string_view s) {
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -108,7 +123,8 @@ std::string json_string(std::string_view s) {
   return out + "\"";
 }
 
-History build_history(const std::vector<Run>& runs, const stat::Filter& filter, const HistoryOptions& options) {
+History build_history(const std::vector<Run>& runs, const stat::Filter& filter,
+                      const HistoryOptions& options) {
   History h;
   h.options = options;
   stat::UnitMetadataMap units;
@@ -137,7 +153,8 @@ History build_history(const std::vector<Run>& runs, const stat::Filter& filter, 
     std::vector<std::shared_ptr<const stat::ConfigList>> configs;
     for (const auto& block : run.configs) {
       auto list = std::make_shared<stat::ConfigList>();
-      for (const KeyValue& kv : block) list->push_back(stat::ConfigEntry{kv.first, kv.second, true});
+      for (const KeyValue& kv : block)
+        list->push_back(stat::ConfigEntry{kv.first, kv.second, true});
       configs.push_back(std::move(list));
     }
     auto empty = std::make_shared<const stat::ConfigList>();
@@ -150,8 +167,9 @@ History build_history(const std::vector<Run>& runs, const stat::Filter& filter, 
         const stat::TidyUnit t = stat::tidy_unit(m.unit);
         rec.result.metrics.push_back(benchfmt::Metric{m.value * t.factor, t.unit});
       }
-      rec.config = static_cast<std::size_t>(r.block) < configs.size() ? configs[static_cast<std::size_t>(r.block)]
-                                                                       : empty;
+      rec.config = static_cast<std::size_t>(r.block) < configs.size()
+                       ? configs[static_cast<std::size_t>(r.block)]
+                       : empty;
       rec.file = run.source;
       if (!filter.apply(rec)) continue;
       const std::string bench(rec.full_name());
@@ -189,8 +207,8 @@ std::vector<HistoryRegression> history_regressions(const History& history, doubl
 
 std::string describe_change(const Series& s, const ChangePoint& c, bool with_machine) {
   const HistoryPoint& p = s.points[c.point];
-  std::string line = series_title(s, with_machine) + ": " + percent_text(c.percent) + " at run " + short_id(p.run_id) +
-                     " (" + format_time_ms(p.unix_ms);
+  std::string line = series_title(s, with_machine) + ": " + percent_text(c.percent) + " at run " +
+                     short_id(p.run_id) + " (" + format_time_ms(p.unix_ms);
   if (!p.commit.empty()) line += ", commit=" + p.commit;
   line += "): " + scaled(c.old_center, s.unit) + " -> " + scaled(c.new_center, s.unit) + " (" +
           c.comparison.to_string() + ")";
@@ -199,17 +217,20 @@ std::string describe_change(const Series& s, const ChangePoint& c, bool with_mac
 }
 
 std::string render_history_text(const History& h) {
-  std::string out = "history of " + std::to_string(h.series.size()) + " series over " + std::to_string(h.runs) +
-                    (h.options.by_commit ? " runs by commit" : " runs") + " (window " +
-                    std::to_string(h.options.window) + ", changes over " + stat::format_go_float(h.options.threshold) +
-                    "% at alpha " + stat::format_go_float(h.options.alpha) + ")\n";
+  std::string out = "history of " + std::to_string(h.series.size()) + " series over " +
+                    std::to_string(h.runs) + (h.options.by_commit ? " runs by commit" : " runs") +
+                    " (window " + std::to_string(h.options.window) + ", changes over " +
+                    stat::format_go_float(h.options.threshold) + "% at alpha " +
+                    stat::format_go_float(h.options.alpha) + ")\n";
   std::size_t changes = 0;
   for (const Series& s : h.series) {
     const HistoryPoint& last = s.points.back();
-    out += series_title(s, h.several_machines) + ": " + std::to_string(s.points.size()) + " points, latest " +
-           scaled(last.center, s.unit) + (s.changes.empty() ? ", no change\n" : "\n");
+    out += series_title(s, h.several_machines) + ": " + std::to_string(s.points.size()) +
+           " points, latest " + scaled(last.center, s.unit) +
+           (s.changes.empty() ? ", no change\n" : "\n");
     for (const ChangePoint& c : s.changes) {
-      out += "  change " + describe_change(s, c, false).substr(series_title(s, false).size() + 2) + "\n";
+      out += "  change " + describe_change(s, c, false).substr(series_title(s, false).size() + 2) +
+             "\n";
       ++changes;
     }
   }
@@ -219,45 +240,51 @@ std::string render_history_text(const History& h) {
 
 std::string render_history_markdown(const History& h) {
   std::string out = "| benchmark | unit |" + std::string(h.several_machines ? " machine |" : "") +
-                    " points | latest | change points |\n|---|---|" + (h.several_machines ? "---|" : "") +
-                    "--:|--:|---|\n";
+                    " points | latest | change points |\n|---|---|" +
+                    (h.several_machines ? "---|" : "") + "--:|--:|---|\n";
   for (const Series& s : h.series) {
     std::string changes;
     for (const ChangePoint& c : s.changes) {
       const HistoryPoint& p = s.points[c.point];
       if (!changes.empty()) changes += "<br>";
       changes += percent_text(c.percent) + " at `" + short_id(p.run_id) + "`" +
-                 (p.commit.empty() ? "" : " (commit " + p.commit + ")") + " " + c.comparison.to_string() +
-                 (c.worse ? " **worse**" : "");
+                 (p.commit.empty() ? "" : " (commit " + p.commit + ")") + " " +
+                 c.comparison.to_string() + (c.worse ? " **worse**" : "");
     }
     if (changes.empty()) changes = "none";
     std::string bench = s.benchmark;
     for (std::size_t i = 0; i < bench.size(); ++i) {
       if (bench[i] == '|') bench.replace(i++, 1, "\\|");
     }
-    out += "| " + bench + " | " + s.unit + " |" + (h.several_machines ? " " + s.machine + " |" : "") + " " +
-           std::to_string(s.points.size()) + " | " + scaled(s.points.back().center, s.unit) + " | " + changes + " |\n";
+    out += "| " + bench + " | " + s.unit + " |" +
+           (h.several_machines ? " " + s.machine + " |" : "") + " " +
+           std::to_string(s.points.size()) + " | " + scaled(s.points.back().center, s.unit) +
+           " | " + changes + " |\n";
   }
   return out;
 }
 
 std::string render_history_json(const History& h) {
-  std::string out = "{\"runs\": " + std::to_string(h.runs) + ", \"by\": " +
-                    json_string(h.options.by_commit ? "commit" : "time") +
+  std::string out = "{\"runs\": " + std::to_string(h.runs) +
+                    ", \"by\": " + json_string(h.options.by_commit ? "commit" : "time") +
                     ", \"window\": " + std::to_string(h.options.window) +
                     ", \"threshold\": " + json_number(h.options.threshold) +
                     ", \"alpha\": " + json_number(h.options.alpha) + ", \"series\": [";
   for (std::size_t si = 0; si < h.series.size(); ++si) {
     const Series& s = h.series[si];
     out += si ? ",\n" : "\n";
-    out += "{\"machine\": " + json_string(s.machine) + ", \"benchmark\": " + json_string(s.benchmark) +
-           ", \"unit\": " + json_string(s.unit) + ", \"points\": [";
+    out += "{\"machine\": " + json_string(s.machine) +
+           ", \"benchmark\": " + json_string(s.benchmark) + ", \"unit\": " + json_string(s.unit) +
+           ", \"points\": [";
     for (std::size_t i = 0; i < s.points.size(); ++i) {
       const HistoryPoint& p = s.points[i];
       out += i ? ", " : "";
-      out += "{\"run\": " + json_string(p.run_id) + ", \"time\": " + json_string(format_time_ms(p.unix_ms)) +
-             ", \"commit\": " + json_string(p.commit) + ", \"center\": " + json_number(p.center) + ", \"samples\": [";
-      for (std::size_t k = 0; k < p.samples.size(); ++k) out += (k ? ", " : "") + json_number(p.samples[k]);
+      out += "{\"run\": " + json_string(p.run_id) +
+             ", \"time\": " + json_string(format_time_ms(p.unix_ms)) +
+             ", \"commit\": " + json_string(p.commit) + ", \"center\": " + json_number(p.center) +
+             ", \"samples\": [";
+      for (std::size_t k = 0; k < p.samples.size(); ++k)
+        out += (k ? ", " : "") + json_number(p.samples[k]);
       out += "]}";
     }
     out += "], \"changes\": [";
@@ -266,10 +293,13 @@ std::string render_history_json(const History& h) {
       const HistoryPoint& p = s.points[c.point];
       out += i ? ", " : "";
       out += "{\"point\": " + std::to_string(c.point) + ", \"run\": " + json_string(p.run_id) +
-             ", \"time\": " + json_string(format_time_ms(p.unix_ms)) + ", \"commit\": " + json_string(p.commit) +
-             ", \"old\": " + json_number(c.old_center) + ", \"new\": " + json_number(c.new_center) +
-             ", \"percent\": " + json_number(c.percent) + ", \"p\": " + json_number(c.comparison.p) +
-             ", \"n1\": " + std::to_string(c.comparison.n1) + ", \"n2\": " + std::to_string(c.comparison.n2) +
+             ", \"time\": " + json_string(format_time_ms(p.unix_ms)) +
+             ", \"commit\": " + json_string(p.commit) + ", \"old\": " + json_number(c.old_center) +
+             ", \"new\": " + json_number(c.new_center) +
+             ", \"percent\": " + json_number(c.percent) +
+             ", \"p\": " + json_number(c.comparison.p) +
+             ", \"n1\": " + std::to_string(c.comparison.n1) +
+             ", \"n2\": " + std::to_string(c.comparison.n2) +
              ", \"worse\": " + (c.worse ? "true" : "false") + "}";
     }
     out += "]}";
@@ -281,28 +311,35 @@ std::string render_history_json(const History& h) {
 std::string render_history_html(const History& h, const std::string& store_display) {
   using report::html_escape;
   std::string page = report::html_page_open("zerolab history");
-  page += "<h1>zerolab history</h1>\n<p>" + html_escape(store_display) + ": " + std::to_string(h.series.size()) +
-          " series over " + std::to_string(h.runs) + (h.options.by_commit ? " runs, one point per commit" : " runs") +
+  page += "<h1>zerolab history</h1>\n<p>" + html_escape(store_display) + ": " +
+          std::to_string(h.series.size()) + " series over " + std::to_string(h.runs) +
+          (h.options.by_commit ? " runs, one point per commit" : " runs") +
           ". A change point (a vertical line) is where the " + std::to_string(h.options.window) +
           " points before and the points from it on differ by more than " +
           html_escape(stat::format_go_float(h.options.threshold)) + "% with p &le; " +
-          html_escape(stat::format_go_float(h.options.alpha)) + " (Mann-Whitney U, as zerolab compare).</p>\n";
+          html_escape(stat::format_go_float(h.options.alpha)) +
+          " (Mann-Whitney U, as zerolab compare).</p>\n";
   std::string list;
   for (const Series& s : h.series) {
-    for (const ChangePoint& c : s.changes) list += "<li>" + html_escape(describe_change(s, c, h.several_machines)) + "</li>\n";
+    for (const ChangePoint& c : s.changes)
+      list += "<li>" + html_escape(describe_change(s, c, h.several_machines)) + "</li>\n";
   }
-  page += list.empty() ? "<p>No change points.</p>\n" : "<h2>Change points</h2>\n<ul>\n" + list + "</ul>\n";
+  page += list.empty() ? "<p>No change points.</p>\n"
+                       : "<h2>Change points</h2>\n<ul>\n" + list + "</ul>\n";
   for (const Series& s : h.series) {
     report::LinePlot plot;
     plot.title = series_title(s, h.several_machines);
-    plot.caption = std::to_string(s.points.size()) + " points from " + format_time_ms(s.points.front().unix_ms) +
-                   " to " + format_time_ms(s.points.back().unix_ms) + "; each is the median of its samples.";
+    plot.caption = std::to_string(s.points.size()) + " points from " +
+                   format_time_ms(s.points.front().unix_ms) + " to " +
+                   format_time_ms(s.points.back().unix_ms) + "; each is the median of its samples.";
     const report::UnitView view = report::unit_view(s.unit);
-    plot.x = {h.options.by_commit ? "commit (in order)" : "run (in time order)", false, report::ValueKind::kNumber};
+    plot.x = {h.options.by_commit ? "commit (in order)" : "run (in time order)", false,
+              report::ValueKind::kNumber};
     plot.y = {s.unit, false, view.kind};
     for (std::size_t i = 0; i < s.points.size(); ++i) {
       if (std::isfinite(s.points[i].center)) {
-        report::add_point(plot, "median", static_cast<double>(i + 1), s.points[i].center * view.scale);
+        report::add_point(plot, "median", static_cast<double>(i + 1),
+                          s.points[i].center * view.scale);
       }
     }
     for (const ChangePoint& c : s.changes) {

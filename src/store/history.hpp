@@ -34,27 +34,27 @@
 namespace zerolab::store {
 
 struct HistoryOptions {
-  bool by_commit = false;   // points are commits (the `commit` label), not runs
-  int window = 5;           // points on each side of a comparison
-  double threshold = 5;     // percent: smaller significant changes are not reported
-  double alpha = 0.05;      // as zerolab compare's -alpha
+  bool by_commit = false;    // points are commits (the `commit` label), not runs
+  int window = 5;            // points on each side of a comparison
+  double threshold = 5;      // percent: smaller significant changes are not reported
+  double alpha = 0.05;       // as zerolab compare's -alpha
   double confidence = 0.95;  // as zerolab compare's -confidence
 };
 
 struct HistoryPoint {
-  std::string run_id;      // the (first) run of the point
+  std::string run_id;  // the (first) run of the point
   std::int64_t unix_ms = 0;
-  std::string commit;      // the commit label, "" when absent
+  std::string commit;  // the commit label, "" when absent
   std::vector<double> samples;
-  double center = 0;       // median (or mode, for assume=exact units)
+  double center = 0;  // median (or mode, for assume=exact units)
 };
 
 struct ChangePoint {
-  std::size_t point = 0;   // index into Series::points: the first point after the change
-  double old_center = 0;   // the window before
-  double new_center = 0;   // the window from the point on
-  double percent = 0;      // (new/old - 1) * 100
-  bool worse = false;      // in the direction the unit calls worse
+  std::size_t point = 0;  // index into Series::points: the first point after the change
+  double old_center = 0;  // the window before
+  double new_center = 0;  // the window from the point on
+  double percent = 0;     // (new/old - 1) * 100
+  bool worse = false;     // in the direction the unit calls worse
   stat::Comparison comparison;
 };
 
@@ -73,7 +73,8 @@ struct History {
   std::vector<Series> series;  // by machine, benchmark, unit
 };
 
-History build_history(const std::vector<Run>& runs, const stat::Filter& filter, const HistoryOptions& options);
+History build_history(const std::vector<Run>& runs, const stat::Filter& filter,
+                      const HistoryOptions& options);
 
 // Change points in the direction a unit calls worse, larger than max_percent.
 struct HistoryRegression {

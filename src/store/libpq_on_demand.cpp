@@ -64,10 +64,10 @@ Fn* real(const char* name) {
 }  // namespace
 
 // One forwarder: the real function is looked up once, on the first call.
-#define ZEROLAB_PQ_FORWARD(ret, name, params, args)                           \
-  ret name params {                                                          \
+#define ZEROLAB_PQ_FORWARD(ret, name, params, args)                              \
+  ret name params {                                                              \
     static auto* const fn = real<std::remove_pointer_t<decltype(&name)>>(#name); \
-    return fn args;                                                          \
+    return fn args;                                                              \
   }
 
 extern "C" {
@@ -78,7 +78,8 @@ PQconninfoOption* PQconninfoParse(const char* conninfo, char** errmsg) {
     if (errmsg != nullptr) *errmsg = strdup(error.c_str());
     return nullptr;
   }
-  static auto* const fn = real<std::remove_pointer_t<decltype(&PQconninfoParse)>>("PQconninfoParse");
+  static auto* const fn =
+      real<std::remove_pointer_t<decltype(&PQconninfoParse)>>("PQconninfoParse");
   return fn(conninfo, errmsg);
 }
 
@@ -119,6 +120,7 @@ ZEROLAB_PQ_FORWARD(char*, PQresultErrorField, (const PGresult* res, int field), 
 ZEROLAB_PQ_FORWARD(int, PQntuples, (const PGresult* res), (res))
 ZEROLAB_PQ_FORWARD(int, PQgetisnull, (const PGresult* res, int row, int column), (res, row, column))
 ZEROLAB_PQ_FORWARD(int, PQgetlength, (const PGresult* res, int row, int column), (res, row, column))
-ZEROLAB_PQ_FORWARD(char*, PQgetvalue, (const PGresult* res, int row, int column), (res, row, column))
+ZEROLAB_PQ_FORWARD(char*, PQgetvalue, (const PGresult* res, int row, int column),
+                   (res, row, column))
 
 }  // extern "C"

@@ -59,7 +59,9 @@ class PgRow final : public Row {
   std::string text(int c) const override {
     return std::string(PQgetvalue(r_, row_, c), static_cast<std::size_t>(PQgetlength(r_, row_, c)));
   }
-  std::int64_t integer(int c) const override { return std::strtoll(PQgetvalue(r_, row_, c), nullptr, 10); }
+  std::int64_t integer(int c) const override {
+    return std::strtoll(PQgetvalue(r_, row_, c), nullptr, 10);
+  }
   double real(int c) const override {
     if (is_null(c)) return std::nan("");
     return std::strtod(PQgetvalue(r_, row_, c), nullptr);
@@ -74,13 +76,15 @@ void ignore_notice(void*, const char*) {}
 
 class PostgresDatabase final : public Database {
  public:
-  PostgresDatabase(const StoreUrl& url, OpenMode) : display_(url.display), lock_timeout_(lock_timeout_from_environment()) {
+  PostgresDatabase(const StoreUrl& url, OpenMode)
+      : display_(url.display), lock_timeout_(lock_timeout_from_environment()) {
     char* parse_error = nullptr;
     PQconninfoOption* opts = PQconninfoParse(url.target.c_str(), &parse_error);
     if (opts == nullptr) {
       const std::string msg = first_line(parse_error);
       PQfreemem(parse_error);
-      throw StoreError(StoreError::Kind::kBadInput, "malformed store URL \"" + display_ + "\": " + msg);
+      throw StoreError(StoreError::Kind::kBadInput,
+                       "malformed store URL \"" + display_ + "\": " + msg);
     }
     PQconninfoFree(opts);
     // A server that never answers fails after 10 s unless the URL says otherwise.
@@ -88,7 +92,8 @@ class PostgresDatabase final : public Database {
     const char* const values[] = {"10", url.target.c_str(), nullptr};
     conn_ = PQconnectdbParams(keywords, values, 1);
     if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
-      const std::string msg = conn_ != nullptr ? first_line(PQerrorMessage(conn_)) : "out of memory";
+      const std::string msg =
+          conn_ != nullptr ? first_line(PQerrorMessage(conn_)) : "out of memory";
       PQfinish(conn_);
       conn_ = nullptr;
       throw StoreError(StoreError::Kind::kFailed, "cannot reach " + display_ + ": " + msg);
@@ -113,7 +118,8 @@ class PostgresDatabase final : public Database {
 
   void exec(const std::string& sql) override { check(Result(PQexec(conn_, sql.c_str()))); }
 
-  void query(const std::string& sql, const std::vector<Param>& params, const RowCallback& on_row) override {
+  void query(const std::string& sql, const std::vector<Param>& params,
+             const RowCallback& on_row) override {
     std::vector<std::string> texts(params.size());
     std::vector<const char*> values(params.size(), nullptr);
     for (std::size_t i = 0; i < params.size(); ++i) {
@@ -130,8 +136,8 @@ class PostgresDatabase final : public Database {
       values[i] = texts[i].c_str();
     }
     const std::string pg_sql = numbered_placeholders(sql);
-    Result r(PQexecParams(conn_, pg_sql.c_str(), static_cast<int>(params.size()), nullptr, values.data(), nullptr,
-                          nullptr, 0));
+    Result r(PQexecParams(conn_, pg_sql.c_str(), static_cast<int>(params.size()), nullptr,
+                          values.data(), nullptr, nullptr, 0));
     check(r);
     if (!on_row) return;
     const int rows = PQntuples(r.get());
@@ -141,7 +147,8 @@ class PostgresDatabase final : public Database {
   void begin_write() override { exec("BEGIN"); }
   void commit() override { exec("COMMIT"); }
   void rollback() noexcept override {
-    if (conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE) PQclear(PQexec(conn_, "ROLLBACK"));
+    if (conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE)
+      PQclear(PQexec(conn_, "ROLLBACK"));
   }
 
   void bulk_insert(const std::string& table, const std::vector<std::string>& columns,
@@ -171,11 +178,20 @@ class PostgresDatabase final : public Database {
     if (const auto* s = std::get_if<std::string>(&p)) {
       for (const char c : *s) {
         switch (c) {
-          case '\\': buf += "\\\\"; break;
-          case '\t': buf += "\\t"; break;
-          case '\n': buf += "\\n"; break;
-          case '\r': buf += "\\r"; break;
-          default: buf += c;
+          case '\\':
+            buf += "\\\\";
+            break;
+          case '\t':
+            buf += "\\t";
+            break;
+          case '\n':
+            buf += "\\n";
+            break;
+          case '\r':
+            buf += "\\r";
+            break;
+          default:
+            buf += c;
         }
       }
     } else if (const auto* n = std::get_if<std::int64_t>(&p)) {
@@ -203,7 +219,8 @@ class PostgresDatabase final : public Database {
     const std::string msg = first_line(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn_));
     if (code == "40001" || code == "40P01" || code == "55P03") fail(StoreError::Kind::kBusy, msg);
     if (code == "25006" || code == "42501") {
-      throw StoreError(StoreError::Kind::kFailed, display_ + ": the store is read-only for this user (" + msg + ")");
+      throw StoreError(StoreError::Kind::kFailed,
+                       display_ + ": the store is read-only for this user (" + msg + ")");
     }
     if (PQstatus(conn_) != CONNECTION_OK) {
       throw StoreError(StoreError::Kind::kFailed, "lost " + display_ + ": " + msg);

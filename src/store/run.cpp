@@ -16,7 +16,8 @@ namespace {
 // Applies the Go reader's rules for a config line to a simulated list:
 // an empty value deletes the key (the last entry moves into its place),
 // any other value replaces it in place or appends it.
-void apply_config_line(std::vector<KeyValue>& list, const std::string& key, const std::string& value) {
+void apply_config_line(std::vector<KeyValue>& list, const std::string& key,
+                       const std::string& value) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (list[i].first != key) continue;
     if (value.empty()) {
@@ -45,7 +46,8 @@ bool has_key(const std::vector<KeyValue>& list, const std::string& key) {
 }
 
 // Writes the config lines that turn `current` into `next` (and updates current).
-void write_transition(std::string& out, std::vector<KeyValue>& current, const std::vector<KeyValue>& next) {
+void write_transition(std::string& out, std::vector<KeyValue>& current,
+                      const std::vector<KeyValue>& next) {
   if (current == next) return;
   // First try: delete what is gone, then set what changed.
   std::vector<KeyValue> sim = current;
@@ -71,8 +73,10 @@ void write_transition(std::string& out, std::vector<KeyValue>& current, const st
 
 std::string format_uuid(const unsigned char b[16]) {
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  std::snprintf(buf, sizeof buf,
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                b[15]);
   return buf;
 }
 
@@ -102,7 +106,8 @@ void RunBuilder::add(const stat::BenchRecord& record) {
         if (c.file) block.emplace_back(c.key, c.value);
       }
     }
-    if (run_.configs.empty() || run_.configs.back() != block) run_.configs.push_back(std::move(block));
+    if (run_.configs.empty() || run_.configs.back() != block)
+      run_.configs.push_back(std::move(block));
     last_config_ = record.config.get();
     keep_alive_ = record.config;  // so the pointer is not reused for another list
   }
@@ -138,7 +143,8 @@ std::string to_go_format(const Run& run) {
   for (const StoredResult& r : run.results) {
     // A block with no keys has no rows in the store: absent means empty.
     const bool known = r.block >= 0 && static_cast<std::size_t>(r.block) < run.configs.size();
-    write_transition(out, current, known ? run.configs[static_cast<std::size_t>(r.block)] : no_config);
+    write_transition(out, current,
+                     known ? run.configs[static_cast<std::size_t>(r.block)] : no_config);
     out += r.name;
     out += '\t';
     out += std::to_string(r.iterations);
@@ -153,7 +159,8 @@ std::string to_go_format(const Run& run) {
   return out;
 }
 
-Run select_results(const Run& run, const std::function<bool(const std::vector<KeyValue>& config)>& keep) {
+Run select_results(const Run& run,
+                   const std::function<bool(const std::vector<KeyValue>& config)>& keep) {
   Run out;
   out.id = run.id;
   out.unix_ms = run.unix_ms;
@@ -240,7 +247,8 @@ bool is_uuid(std::string_view text) {
 
 void set_labels(Run& run, const std::vector<KeyValue>& labels) {
   for (const KeyValue& kv : labels) {
-    auto it = std::find_if(run.labels.begin(), run.labels.end(), [&](const KeyValue& x) { return x.first == kv.first; });
+    auto it = std::find_if(run.labels.begin(), run.labels.end(),
+                           [&](const KeyValue& x) { return x.first == kv.first; });
     if (it != run.labels.end()) {
       it->second = kv.second;
     } else {

@@ -60,25 +60,25 @@ struct StoredClaim {
   std::string statement;    // the claim, one line
   std::string seed_figure;  // the seed's own figure, "" if none
   std::string verdict;      // the lab's verdict: "replicates", "contradicts", ...
-  std::string go_verdict;   // Go here: the claim measured in Go on this machine ("" if not measured)
+  std::string go_verdict;  // Go here: the claim measured in Go on this machine ("" if not measured)
   std::string cpp_verdict;  // C++ here: the claim measured on zerolab's C++
   std::string figure;       // this machine's C++ figure: "1.17x [1.15, 1.19]"
   std::string detail;       // "p=0.000 n=10+10"
   bool provisional = false;
-  std::string go_figure;    // the Go-here figure and detail (schema 3)
+  std::string go_figure;  // the Go-here figure and detail (schema 3)
   std::string go_detail;
 };
 
 struct Run {
-  std::string id;            // UUID, lower-case 8-4-4-4-12
-  std::int64_t unix_ms = 0;  // when it ran (or was stored)
-  std::string kind = "file";  // "file" or "lab"
-  std::string command;       // how it was made: "zerolab lab --quick", "store add x.txt"
-  std::string source;        // the input file, or "lab"
-  std::string machine;       // label machine=, else the "cpu" config value, else "unknown"
-  std::string name;          // submit: the name to give it (--save NAME), or ""
+  std::string id;                  // UUID, lower-case 8-4-4-4-12
+  std::int64_t unix_ms = 0;        // when it ran (or was stored)
+  std::string kind = "file";       // "file" or "lab"
+  std::string command;             // how it was made: "zerolab lab --quick", "store add x.txt"
+  std::string source;              // the input file, or "lab"
+  std::string machine;             // label machine=, else the "cpu" config value, else "unknown"
+  std::string name;                // submit: the name to give it (--save NAME), or ""
   std::vector<std::string> names;  // loaded: the names pointing at it
-  std::vector<KeyValue> labels;                // sorted by key, keys unique
+  std::vector<KeyValue> labels;    // sorted by key, keys unique
   std::vector<std::vector<KeyValue>> configs;  // configuration blocks, in file order
   std::vector<StoredResult> results;
   std::vector<UnitNote> units;
@@ -114,7 +114,8 @@ std::string to_go_format(const Run& run);
 // The part of a run whose results ran under a configuration block `keep`
 // accepts (a lab run's one experiment, by its "pkg" line), with the run's
 // unit metadata; the rest of the header is copied.
-Run select_results(const Run& run, const std::function<bool(const std::vector<KeyValue>& config)>& keep);
+Run select_results(const Run& run,
+                   const std::function<bool(const std::vector<KeyValue>& config)>& keep);
 
 // A UUID (version 8, RFC 9562) derived from the run's content and labels,
 // so that adding the same file twice is one run.

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -32,7 +32,8 @@ class SqliteRow final : public Row {
   std::string text(int c) const override {
     const unsigned char* t = sqlite3_column_text(stmt_, c);
     if (t == nullptr) return {};
-    return std::string(reinterpret_cast<const char*>(t), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, c)));
+    return std::string(reinterpret_cast<const char*>(t),
+                       static_cast<std::size_t>(sqlite3_column_bytes(stmt_, c)));
   }
   std::int64_t integer(int c) const override { return sqlite3_column_int64(stmt_, c); }
   double real(int c) const override {
@@ -50,7 +51,8 @@ class SqliteDatabase final : public Database {
       : display_(url.display), path_(url.target), lock_timeout_(lock_timeout_from_environment()) {
     struct stat st {};
     const bool exists = ::stat(path_.c_str(), &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) fail(StoreError::Kind::kBadInput, "is a directory, not a database file");
+    if (exists && S_ISDIR(st.st_mode))
+      fail(StoreError::Kind::kBadInput, "is a directory, not a database file");
     if (!exists && mode == OpenMode::kRead) {
       fail(StoreError::Kind::kBadInput, "no such store (nothing has been stored there yet)");
     }
@@ -61,7 +63,8 @@ class SqliteDatabase final : public Database {
     if (rc != SQLITE_OK && mode == OpenMode::kRead) {
       sqlite3_close_v2(db_);
       db_ = nullptr;
-      rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+      rc =
+          sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
     }
     if (rc != SQLITE_OK) {
       const std::string msg = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
@@ -108,9 +111,11 @@ class SqliteDatabase final : public Database {
     }
   }
 
-  void query(const std::string& sql, const std::vector<Param>& params, const RowCallback& on_row) override {
+  void query(const std::string& sql, const std::vector<Param>& params,
+             const RowCallback& on_row) override {
     Statement stmt{prepare(sql)};
-    for (std::size_t i = 0; i < params.size(); ++i) bind(stmt.get(), static_cast<int>(i + 1), params[i]);
+    for (std::size_t i = 0; i < params.size(); ++i)
+      bind(stmt.get(), static_cast<int>(i + 1), params[i]);
     SqliteRow row(stmt.get());
     for (;;) {
       const int rc = sqlite3_step(stmt.get());
@@ -140,7 +145,8 @@ class SqliteDatabase final : public Database {
     Statement stmt{prepare(sql)};
     const std::size_t n = columns.size();
     for (std::size_t row = 0; row + n <= values.size(); row += n) {
-      for (std::size_t c = 0; c < n; ++c) bind(stmt.get(), static_cast<int>(c + 1), values[row + c]);
+      for (std::size_t c = 0; c < n; ++c)
+        bind(stmt.get(), static_cast<int>(c + 1), values[row + c]);
       const int rc = sqlite3_step(stmt.get());
       if (rc != SQLITE_DONE) fail(kind_of(rc), sqlite3_errmsg(db_));
       sqlite3_reset(stmt.get());
@@ -155,8 +161,8 @@ class SqliteDatabase final : public Database {
     if (kind == StoreError::Kind::kBusy) {
       char waited[32];
       std::snprintf(waited, sizeof waited, "%g", static_cast<double>(lock_timeout_.count()) / 1000);
-      throw StoreError(kind, display_ + ": " + msg + " (another writer held the lock; waited " + waited +
-                                 " s, $ZEROLAB_STORE_LOCK_TIMEOUT)");
+      throw StoreError(kind, display_ + ": " + msg + " (another writer held the lock; waited " +
+                                 waited + " s, $ZEROLAB_STORE_LOCK_TIMEOUT)");
     }
     throw StoreError(kind, display_ + ": " + msg);
   }
@@ -181,13 +187,15 @@ class SqliteDatabase final : public Database {
     struct stat st {};
     if (::stat(dir.c_str(), &st) == 0) return;
     if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
-      fail(StoreError::Kind::kFailed, "cannot create directory " + dir + ": " + std::strerror(errno));
+      fail(StoreError::Kind::kFailed,
+           "cannot create directory " + dir + ": " + std::strerror(errno));
     }
   }
 
   sqlite3_stmt* prepare(const std::string& sql) {
     sqlite3_stmt* stmt = nullptr;
-    const int rc = sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr);
+    const int rc =
+        sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr);
     if (rc != SQLITE_OK) fail(kind_of(rc), sqlite3_errmsg(db_));
     return stmt;
   }
@@ -222,10 +230,12 @@ std::chrono::milliseconds lock_timeout_from_environment() {
   char* end = nullptr;
   const double seconds = std::strtod(text, &end);
   if (*end != '\0' || !(seconds > 0) || seconds > 86400) {
-    throw StoreError(StoreError::Kind::kBadInput, "ZEROLAB_STORE_LOCK_TIMEOUT=\"" + std::string(text).substr(0, 40) +
-                                                      "\" is not a number of seconds from 0.001 to 86400");
+    throw StoreError(StoreError::Kind::kBadInput,
+                     "ZEROLAB_STORE_LOCK_TIMEOUT=\"" + std::string(text).substr(0, 40) +
+                         "\" is not a number of seconds from 0.001 to 86400");
   }
-  return std::chrono::milliseconds(std::max<std::int64_t>(1, static_cast<std::int64_t>(seconds * 1000)));
+  return std::chrono::milliseconds(
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(seconds * 1000)));
 }
 
 std::unique_ptr<Database> open_sqlite(const StoreUrl& url, OpenMode mode) {

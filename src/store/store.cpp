@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <functional>
+#include <thread>
 #include <unordered_map>
 
 namespace zerolab::store {
@@ -69,11 +69,13 @@ CREATE TABLE claims(rid BIGINT NOT NULL, pos INTEGER NOT NULL, experiment TEXT N
     // one run on each; --baseline main picks this machine's).
     {"CREATE TABLE run_names4(name TEXT NOT NULL, machine TEXT NOT NULL, rid INTEGER NOT NULL,"
      " PRIMARY KEY(name, machine));"
-     "INSERT INTO run_names4 SELECT n.name, r.machine, n.rid FROM run_names n JOIN runs r ON r.rid = n.rid;"
+     "INSERT INTO run_names4 SELECT n.name, r.machine, n.rid FROM run_names n JOIN runs r ON r.rid "
+     "= n.rid;"
      "DROP TABLE run_names; ALTER TABLE run_names4 RENAME TO run_names;",
      "CREATE TABLE run_names4(name TEXT NOT NULL, machine TEXT NOT NULL, rid BIGINT NOT NULL,"
      " PRIMARY KEY(name, machine));"
-     "INSERT INTO run_names4 SELECT n.name, r.machine, n.rid FROM run_names n JOIN runs r ON r.rid = n.rid;"
+     "INSERT INTO run_names4 SELECT n.name, r.machine, n.rid FROM run_names n JOIN runs r ON r.rid "
+     "= n.rid;"
      "DROP TABLE run_names; ALTER TABLE run_names4 RENAME TO run_names;"},
 };
 static_assert(std::size(kSteps) == Store::kSchemaVersion);
@@ -83,14 +85,15 @@ int read_version(Database& db, std::string* foreign) {
   bool has_meta = false;
   std::vector<std::string> others;
   if (db.engine() == Engine::kSqlite) {
-    db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", {}, [&](const Row& r) {
-      const std::string name = r.text(0);
-      if (name == "zerolab_meta") {
-        has_meta = true;
-      } else if (name.rfind("sqlite_", 0) != 0) {
-        others.push_back(name);
-      }
-    });
+    db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", {},
+             [&](const Row& r) {
+               const std::string name = r.text(0);
+               if (name == "zerolab_meta") {
+                 has_meta = true;
+               } else if (name.rfind("sqlite_", 0) != 0) {
+                 others.push_back(name);
+               }
+             });
   } else {
     db.query("SELECT to_regclass('zerolab_meta') IS NOT NULL, to_regclass('runs') IS NOT NULL", {},
              [&](const Row& r) {
@@ -171,8 +174,9 @@ void Store::migrate(int target) {
                            "); use a newer zerolab");
     }
     if (v < 0 && !foreign.empty()) {
-      throw StoreError(StoreError::Kind::kBadInput,
-                       db_->display() + ": not a zerolab store (it has other tables: " + foreign + ")");
+      throw StoreError(
+          StoreError::Kind::kBadInput,
+          db_->display() + ": not a zerolab store (it has other tables: " + foreign + ")");
     }
   };
   check(seen);
@@ -196,8 +200,8 @@ void Store::migrate(int target) {
       db_->exec(db_->engine() == Engine::kSqlite ? step.sqlite : step.postgres);
     }
     if (version < target) {
-      db_->query("UPDATE zerolab_meta SET value = ? WHERE key = 'schema_version'", {Param(std::to_string(target))},
-                 {});
+      db_->query("UPDATE zerolab_meta SET value = ? WHERE key = 'schema_version'",
+                 {Param(std::to_string(target))}, {});
     }
     db_->commit();
   } catch (...) {
@@ -206,7 +210,9 @@ void Store::migrate(int target) {
   }
 }
 
-int Store::schema_version() { return read_version(*db_, nullptr); }
+int Store::schema_version() {
+  return read_version(*db_, nullptr);
+}
 
 Store::Submitted Store::submit(const Run& run, const std::function<void()>& before_commit) {
   if (!is_uuid(run.id)) {
@@ -221,8 +227,8 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
       db_->query(
           "INSERT INTO runs(id, unix_ms, kind, command, source, machine) VALUES(?, ?, ?, ?, ?, ?) "
           "ON CONFLICT(id) DO NOTHING RETURNING rid",
-          {Param(run.id), Param(run.unix_ms), Param(run.kind), Param(run.command), Param(run.source),
-           Param(run.machine)},
+          {Param(run.id), Param(run.unix_ms), Param(run.kind), Param(run.command),
+           Param(run.source), Param(run.machine)},
           [&](const Row& r) {
             inserted = true;
             rid = r.integer(0);
@@ -232,47 +238,63 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
         if (!run.name.empty()) set_name(run.name, run.id);
         return Submitted::kAlreadyPresent;
       }
-      insert_rows(*db_, "run_labels", {"rid", "key", "value"}, run.labels, [&](const KeyValue& kv, std::int64_t) {
-        return std::vector<Param>{Param(rid), Param(kv.first), Param(kv.second)};
-      });
+      insert_rows(*db_, "run_labels", {"rid", "key", "value"}, run.labels,
+                  [&](const KeyValue& kv, std::int64_t) {
+                    return std::vector<Param>{Param(rid), Param(kv.first), Param(kv.second)};
+                  });
       std::vector<ConfigRow> config_rows;
       for (std::size_t b = 0; b < run.configs.size(); ++b) {
         for (std::size_t p = 0; p < run.configs[b].size(); ++p) {
-          config_rows.push_back({static_cast<std::int64_t>(b), static_cast<std::int64_t>(p), &run.configs[b][p]});
+          config_rows.push_back(
+              {static_cast<std::int64_t>(b), static_cast<std::int64_t>(p), &run.configs[b][p]});
         }
       }
       insert_rows(*db_, "run_config", {"rid", "block", "pos", "key", "value"}, config_rows,
                   [&](const ConfigRow& c, std::int64_t) {
-                    return std::vector<Param>{Param(rid), Param(c.block), Param(c.pos), Param(c.kv->first),
-                                              Param(c.kv->second)};
+                    return std::vector<Param>{Param(rid), Param(c.block), Param(c.pos),
+                                              Param(c.kv->first), Param(c.kv->second)};
                   });
       std::vector<ValueRow> value_rows;
       for (std::size_t q = 0; q < run.results.size(); ++q) {
         for (std::size_t p = 0; p < run.results[q].values.size(); ++p) {
-          value_rows.push_back({static_cast<std::int64_t>(q), static_cast<std::int64_t>(p), &run.results[q],
-                                &run.results[q].values[p]});
+          value_rows.push_back({static_cast<std::int64_t>(q), static_cast<std::int64_t>(p),
+                                &run.results[q], &run.results[q].values[p]});
         }
       }
-      insert_rows(*db_, "results", {"rid", "seq", "pos", "block", "name", "iterations", "unit", "value"}, value_rows,
+      insert_rows(*db_, "results",
+                  {"rid", "seq", "pos", "block", "name", "iterations", "unit", "value"}, value_rows,
                   [&](const ValueRow& v, std::int64_t) {
-                    return std::vector<Param>{Param(rid),          Param(v.seq),
-                                              Param(v.pos),        Param(std::int64_t{v.result->block}),
-                                              Param(v.result->name), Param(v.result->iterations),
-                                              Param(v.value->unit), Param(v.value->value)};
+                    return std::vector<Param>{Param(rid),
+                                              Param(v.seq),
+                                              Param(v.pos),
+                                              Param(std::int64_t{v.result->block}),
+                                              Param(v.result->name),
+                                              Param(v.result->iterations),
+                                              Param(v.value->unit),
+                                              Param(v.value->value)};
                   });
       insert_rows(*db_, "unit_notes", {"rid", "pos", "unit", "key", "value"}, run.units,
                   [&](const UnitNote& u, std::int64_t pos) {
-                    return std::vector<Param>{Param(rid), Param(pos), Param(u.unit), Param(u.key), Param(u.value)};
+                    return std::vector<Param>{Param(rid), Param(pos), Param(u.unit), Param(u.key),
+                                              Param(u.value)};
                   });
       insert_rows(*db_, "claims",
-                  {"rid", "pos", "experiment", "statement", "seed_figure", "verdict", "go_verdict", "cpp_verdict",
-                   "figure", "detail", "provisional", "go_figure", "go_detail"},
+                  {"rid", "pos", "experiment", "statement", "seed_figure", "verdict", "go_verdict",
+                   "cpp_verdict", "figure", "detail", "provisional", "go_figure", "go_detail"},
                   run.claims, [&](const StoredClaim& c, std::int64_t pos) {
-                    return std::vector<Param>{Param(rid),         Param(pos),          Param(c.experiment),
-                                              Param(c.statement), Param(c.seed_figure), Param(c.verdict),
-                                              Param(c.go_verdict), Param(c.cpp_verdict), Param(c.figure),
-                                              Param(c.detail),    Param(std::int64_t{c.provisional ? 1 : 0}),
-                                              Param(c.go_figure), Param(c.go_detail)};
+                    return std::vector<Param>{Param(rid),
+                                              Param(pos),
+                                              Param(c.experiment),
+                                              Param(c.statement),
+                                              Param(c.seed_figure),
+                                              Param(c.verdict),
+                                              Param(c.go_verdict),
+                                              Param(c.cpp_verdict),
+                                              Param(c.figure),
+                                              Param(c.detail),
+                                              Param(std::int64_t{c.provisional ? 1 : 0}),
+                                              Param(c.go_figure),
+                                              Param(c.go_detail)};
                   });
       if (!run.name.empty()) db_->query(kNameRunSql, {Param(run.name), Param(run.id)}, {});
       if (before_commit) before_commit();
@@ -283,7 +305,8 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
       // A conflict the engine reports at once (a deadlock, a stale WAL
       // snapshot) is retried; one that already waited out the lock
       // timeout is not.
-      if (e.kind() != StoreError::Kind::kBusy || std::chrono::steady_clock::now() - started >= db_->lock_timeout()) {
+      if (e.kind() != StoreError::Kind::kBusy ||
+          std::chrono::steady_clock::now() - started >= db_->lock_timeout()) {
         throw;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5 + 5 * std::min(attempt, 20)));
@@ -298,8 +321,10 @@ void Store::check_writable() {
   db_->begin_write();
   try {
     // A write of no rows: the engine checks the permission all the same.
-    db_->query("INSERT INTO run_names(name, machine, rid) SELECT name, machine, rid FROM run_names WHERE 1 = 0", {},
-               {});
+    db_->query(
+        "INSERT INTO run_names(name, machine, rid) SELECT name, machine, rid FROM run_names WHERE "
+        "1 = 0",
+        {}, {});
     db_->rollback();
   } catch (...) {
     db_->rollback();
@@ -312,7 +337,9 @@ void Store::set_name(const std::string& name, const std::string& run_id) {
   try {
     bool found = false;
     db_->query(kNameRunSql, {Param(name), Param(run_id)}, [&](const Row&) { found = true; });
-    if (!found) throw StoreError(StoreError::Kind::kBadInput, "no run \"" + run_id + "\" in " + db_->display());
+    if (!found)
+      throw StoreError(StoreError::Kind::kBadInput,
+                       "no run \"" + run_id + "\" in " + db_->display());
     db_->commit();
   } catch (...) {
     db_->rollback();
@@ -322,8 +349,12 @@ void Store::set_name(const std::string& name, const std::string& run_id) {
 
 std::vector<NamedRun> Store::named_runs(const std::string& name) {
   std::vector<NamedRun> out;
-  db_->query("SELECT n.machine, r.id FROM run_names n JOIN runs r ON r.rid = n.rid WHERE n.name = ? ORDER BY n.machine",
-             {Param(name)}, [&](const Row& r) { out.push_back(NamedRun{r.text(0), r.text(1)}); });
+  db_->query(
+      "SELECT n.machine, r.id FROM run_names n JOIN runs r ON r.rid = n.rid WHERE n.name = ? ORDER "
+      "BY n.machine",
+      {Param(name)}, [&](const Row& r) {
+        out.push_back(NamedRun{r.text(0), r.text(1)});
+      });
   return out;
 }
 
@@ -333,31 +364,36 @@ std::string Store::resolve(std::string_view ref) {
   if (named.size() == 1) return named[0].id;
   if (named.size() > 1) {
     std::string which;
-    for (const NamedRun& n : named) which += (which.empty() ? "" : ", ") + n.machine + ": " + n.id.substr(0, 8);
-    throw StoreError(StoreError::Kind::kBadInput, "name \"" + text + "\" in " + db_->display() + " names runs on " +
-                                                      std::to_string(named.size()) + " machines (" + which +
-                                                      "); give the run's id");
+    for (const NamedRun& n : named)
+      which += (which.empty() ? "" : ", ") + n.machine + ": " + n.id.substr(0, 8);
+    throw StoreError(StoreError::Kind::kBadInput, "name \"" + text + "\" in " + db_->display() +
+                                                      " names runs on " +
+                                                      std::to_string(named.size()) + " machines (" +
+                                                      which + "); give the run's id");
   }
   std::vector<std::string> found;
   bool hex = ref.size() >= 4;
-  for (const char c : ref) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-');
+  for (const char c : ref)
+    hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-');
   if (hex) {
-    db_->query("SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 2", {Param(text), Param(text + "~")},
-               [&](const Row& r) { found.push_back(r.text(0)); });
+    db_->query("SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
+               {Param(text), Param(text + "~")}, [&](const Row& r) { found.push_back(r.text(0)); });
   }
   if (found.empty()) {
     throw StoreError(StoreError::Kind::kBadInput, "no run \"" + text + "\" in " + db_->display());
   }
   if (found.size() > 1) {
-    throw StoreError(StoreError::Kind::kBadInput,
-                     "run \"" + text + "\" is ambiguous in " + db_->display() + " (" + found[0] + ", " + found[1] + ")");
+    throw StoreError(StoreError::Kind::kBadInput, "run \"" + text + "\" is ambiguous in " +
+                                                      db_->display() + " (" + found[0] + ", " +
+                                                      found[1] + ")");
   }
   return found[0];
 }
 
 Run Store::load_run(const std::string& id) {
   std::vector<Run> runs = load_where("r.id = ?", {Param(id)}, Detail::kAll);
-  if (runs.empty()) throw StoreError(StoreError::Kind::kBadInput, "no run \"" + id + "\" in " + db_->display());
+  if (runs.empty())
+    throw StoreError(StoreError::Kind::kBadInput, "no run \"" + id + "\" in " + db_->display());
   return std::move(runs[0]);
 }
 
@@ -365,24 +401,28 @@ std::vector<Run> Store::load_runs(std::int64_t since_ms) {
   return load_where("r.unix_ms >= ?", {Param(since_ms)}, Detail::kAll);
 }
 
-std::vector<Run> Store::load_lab_claims() { return load_where("r.kind = 'lab'", {}, Detail::kClaims); }
+std::vector<Run> Store::load_lab_claims() {
+  return load_where("r.kind = 'lab'", {}, Detail::kClaims);
+}
 
-std::vector<Run> Store::load_where(const std::string& where, const std::vector<Param>& params, Detail detail) {
+std::vector<Run> Store::load_where(const std::string& where, const std::vector<Param>& params,
+                                   Detail detail) {
   std::vector<Run> runs;
   std::unordered_map<std::int64_t, std::size_t> index;
-  db_->query("SELECT r.rid, r.id, r.unix_ms, r.kind, r.command, r.source, r.machine FROM runs r WHERE " + where +
-                 " ORDER BY r.unix_ms, r.id",
-             params, [&](const Row& row) {
-               index.emplace(row.integer(0), runs.size());
-               Run run;
-               run.id = row.text(1);
-               run.unix_ms = row.integer(2);
-               run.kind = row.text(3);
-               run.command = row.text(4);
-               run.source = row.text(5);
-               run.machine = row.text(6);
-               runs.push_back(std::move(run));
-             });
+  db_->query(
+      "SELECT r.rid, r.id, r.unix_ms, r.kind, r.command, r.source, r.machine FROM runs r WHERE " +
+          where + " ORDER BY r.unix_ms, r.id",
+      params, [&](const Row& row) {
+        index.emplace(row.integer(0), runs.size());
+        Run run;
+        run.id = row.text(1);
+        run.unix_ms = row.integer(2);
+        run.kind = row.text(3);
+        run.command = row.text(4);
+        run.source = row.text(5);
+        run.machine = row.text(6);
+        runs.push_back(std::move(run));
+      });
   if (runs.empty()) return runs;
   // Each table's rows of the selected runs, in (rid, order) order.
   const std::string join = " x JOIN runs r ON r.rid = x.rid WHERE " + where + " ORDER BY x.rid, ";
@@ -393,33 +433,37 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
   };
   rows_of("x.key, x.value", "run_labels", "x.key",
           [](Run& run, const Row& row) { run.labels.emplace_back(row.text(1), row.text(2)); });
-  rows_of("x.name", "run_names", "x.name", [](Run& run, const Row& row) { run.names.push_back(row.text(1)); });
+  rows_of("x.name", "run_names", "x.name",
+          [](Run& run, const Row& row) { run.names.push_back(row.text(1)); });
   if (detail == Detail::kHeaders) return runs;
   rows_of("x.block, x.key, x.value", "run_config", "x.block, x.pos", [](Run& run, const Row& row) {
     const auto block = static_cast<std::size_t>(row.integer(1));
     if (run.configs.size() <= block) run.configs.resize(block + 1);
     run.configs[block].emplace_back(row.text(2), row.text(3));
   });
-  rows_of("x.experiment, x.statement, x.seed_figure, x.verdict, x.go_verdict, x.cpp_verdict, x.figure, x.detail, "
-          "x.provisional, x.go_figure, x.go_detail",
-          "claims", "x.pos", [](Run& run, const Row& row) {
-            StoredClaim c;
-            c.experiment = row.text(1);
-            c.statement = row.text(2);
-            c.seed_figure = row.text(3);
-            c.verdict = row.text(4);
-            c.go_verdict = row.text(5);
-            c.cpp_verdict = row.text(6);
-            c.figure = row.text(7);
-            c.detail = row.text(8);
-            c.provisional = row.integer(9) != 0;
-            c.go_figure = row.text(10);
-            c.go_detail = row.text(11);
-            run.claims.push_back(std::move(c));
-          });
+  rows_of(
+      "x.experiment, x.statement, x.seed_figure, x.verdict, x.go_verdict, x.cpp_verdict, x.figure, "
+      "x.detail, "
+      "x.provisional, x.go_figure, x.go_detail",
+      "claims", "x.pos", [](Run& run, const Row& row) {
+        StoredClaim c;
+        c.experiment = row.text(1);
+        c.statement = row.text(2);
+        c.seed_figure = row.text(3);
+        c.verdict = row.text(4);
+        c.go_verdict = row.text(5);
+        c.cpp_verdict = row.text(6);
+        c.figure = row.text(7);
+        c.detail = row.text(8);
+        c.provisional = row.integer(9) != 0;
+        c.go_figure = row.text(10);
+        c.go_detail = row.text(11);
+        run.claims.push_back(std::move(c));
+      });
   if (detail == Detail::kClaims) return runs;
-  rows_of("x.unit, x.key, x.value", "unit_notes", "x.pos",
-          [](Run& run, const Row& row) { run.units.push_back(UnitNote{row.text(1), row.text(2), row.text(3)}); });
+  rows_of("x.unit, x.key, x.value", "unit_notes", "x.pos", [](Run& run, const Row& row) {
+    run.units.push_back(UnitNote{row.text(1), row.text(2), row.text(3)});
+  });
   // Consecutive rows of one (rid, seq) are one result's values.
   const Run* last_run = nullptr;
   std::int64_t last_seq = -1;
@@ -427,7 +471,8 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
           [&](Run& run, const Row& row) {
             const std::int64_t seq = row.integer(1);
             if (&run != last_run || seq != last_seq) {
-              run.results.push_back(StoredResult{row.text(3), row.integer(4), static_cast<int>(row.integer(2)), {}});
+              run.results.push_back(
+                  StoredResult{row.text(3), row.integer(4), static_cast<int>(row.integer(2)), {}});
               last_run = &run;
               last_seq = seq;
             }
@@ -439,13 +484,16 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
 std::vector<RunSummary> Store::list_runs(std::int64_t since_ms) {
   const std::vector<Param> p = {Param(since_ms)};
   std::unordered_map<std::string, std::int64_t> values;
-  db_->query("SELECT r.id, count(*) FROM results x JOIN runs r ON r.rid = x.rid WHERE r.unix_ms >= ? GROUP BY r.id",
-             p, [&](const Row& row) { values[row.text(0)] = row.integer(1); });
+  db_->query(
+      "SELECT r.id, count(*) FROM results x JOIN runs r ON r.rid = x.rid WHERE r.unix_ms >= ? "
+      "GROUP BY r.id",
+      p, [&](const Row& row) { values[row.text(0)] = row.integer(1); });
   std::vector<RunSummary> out;
   for (Run& run : load_where("r.unix_ms >= ?", p, Detail::kHeaders)) {
     const auto v = values.find(run.id);
     out.push_back(RunSummary{run.id, run.unix_ms, run.kind, run.machine, run.command, run.source,
-                             std::move(run.labels), std::move(run.names), v == values.end() ? 0 : v->second});
+                             std::move(run.labels), std::move(run.names),
+                             v == values.end() ? 0 : v->second});
   }
   return out;
 }

@@ -110,7 +110,8 @@ class Store {
   // How much of each run load_where reads: labels and names; also the
   // configuration and claims; everything.
   enum class Detail { kHeaders, kClaims, kAll };
-  std::vector<Run> load_where(const std::string& where, const std::vector<Param>& params, Detail detail);
+  std::vector<Run> load_where(const std::string& where, const std::vector<Param>& params,
+                              Detail detail);
 
   std::unique_ptr<Database> db_;
 };

@@ -43,7 +43,9 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-bool leap(std::int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool leap(std::int64_t y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 unsigned days_in_month(std::int64_t y, unsigned m) {
   static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -67,8 +69,8 @@ bool parse_timestamp(std::string_view s, std::int64_t& ms) {
   std::size_t p = 0;
   unsigned y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
   std::int64_t frac_ms = 0;
-  if (!digits(s, p, 4, y) || p >= s.size() || s[p++] != '-' || !digits(s, p, 2, mo) || p >= s.size() ||
-      s[p++] != '-' || !digits(s, p, 2, d)) {
+  if (!digits(s, p, 4, y) || p >= s.size() || s[p++] != '-' || !digits(s, p, 2, mo) ||
+      p >= s.size() || s[p++] != '-' || !digits(s, p, 2, d)) {
     return false;
   }
   if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo)) return false;
@@ -100,8 +102,8 @@ bool parse_timestamp(std::string_view s, std::int64_t& ms) {
         const bool minus = s[p] == '-';
         ++p;
         unsigned oh = 0, om = 0;
-        if (!digits(s, p, 2, oh) || p >= s.size() || s[p++] != ':' || !digits(s, p, 2, om) || oh > 23 ||
-            om > 59 || p != s.size()) {
+        if (!digits(s, p, 2, oh) || p >= s.size() || s[p++] != ':' || !digits(s, p, 2, om) ||
+            oh > 23 || om > 59 || p != s.size()) {
           return false;
         }
         offset_min = (minus ? -1 : 1) * static_cast<std::int64_t>(oh * 60 + om);
@@ -110,7 +112,8 @@ bool parse_timestamp(std::string_view s, std::int64_t& ms) {
       }
     }
   }
-  const std::int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset_min * 60;
+  const std::int64_t secs =
+      days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset_min * 60;
   ms = secs * 1000 + frac_ms;
   return true;
 }
@@ -129,8 +132,8 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
   }
   const std::string_view scheme = text.substr(0, colon);
   for (const char c : scheme) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' ||
-                    c == '-' || c == '.';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '+' || c == '-' || c == '.';
     if (!ok) {
       error = "malformed store URL " + quoted(text) + ": expected sqlite:PATH or postgres://...";
       return false;
@@ -150,7 +153,8 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
   if (scheme == "postgres" || scheme == "postgresql") {
     const std::string_view rest = text.substr(colon + 1);
     if (rest.size() < 2 || rest.substr(0, 2) != "//") {
-      error = "malformed store URL " + quoted(redact_url(text)) + ": expected " + std::string(scheme) + "://...";
+      error = "malformed store URL " + quoted(redact_url(text)) + ": expected " +
+              std::string(scheme) + "://...";
       return false;
     }
     for (const char c : rest) {
@@ -215,16 +219,17 @@ bool parse_label(std::string_view text, std::string& key, std::string& value, st
     return false;
   }
   for (const char c : text.substr(0, eq)) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '.' || c == '-';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
     if (!ok) {
       error = "label " + quoted(text) + ": key may hold only letters, digits and _.-";
       return false;
     }
   }
   if (eq > kMaxLabelKey || text.size() - eq - 1 > kMaxLabelValue) {
-    error = "label " + quoted(text) + " is too long (a key of at most " + std::to_string(kMaxLabelKey) +
-            " bytes, a value of at most " + std::to_string(kMaxLabelValue) + ")";
+    error = "label " + quoted(text) + " is too long (a key of at most " +
+            std::to_string(kMaxLabelKey) + " bytes, a value of at most " +
+            std::to_string(kMaxLabelValue) + ")";
     return false;
   }
   if (has_control(text.substr(eq + 1))) {
@@ -236,22 +241,28 @@ bool parse_label(std::string_view text, std::string& key, std::string& value, st
   return true;
 }
 
-bool parse_since(std::string_view text, std::int64_t now_ms, std::int64_t& since_ms, std::string& error) {
+bool parse_since(std::string_view text, std::int64_t now_ms, std::int64_t& since_ms,
+                 std::string& error) {
   auto fail = [&] {
     error = "cannot parse --since " + quoted(text) +
-            " (expected YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or an age such as 90m, 36h, 7d, 2w)";
+            " (expected YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or an age such as 90m, 36h, "
+            "7d, 2w)";
     return false;
   };
   if (text.empty()) return fail();
   // An age: digits and one unit letter.
   const char last = text.back();
-  if ((last == 'm' || last == 'h' || last == 'd' || last == 'w') && text.size() >= 2 && text.size() <= 8) {
+  if ((last == 'm' || last == 'h' || last == 'd' || last == 'w') && text.size() >= 2 &&
+      text.size() <= 8) {
     std::int64_t n = 0;
     for (const char c : text.substr(0, text.size() - 1)) {
       if (c < '0' || c > '9') return fail();
       n = n * 10 + (c - '0');
     }
-    const std::int64_t unit_ms = last == 'm' ? 60'000 : last == 'h' ? 3'600'000 : last == 'd' ? 86'400'000 : 604'800'000;
+    const std::int64_t unit_ms = last == 'm'   ? 60'000
+                                 : last == 'h' ? 3'600'000
+                                 : last == 'd' ? 86'400'000
+                                               : 604'800'000;
     since_ms = now_ms - n * unit_ms;
     return true;
   }
@@ -286,9 +297,10 @@ std::string format_time_ms(std::int64_t unix_ms) {
   const unsigned m = mp < 10 ? mp + 3 : mp - 9;
   const std::int64_t y = y0 + (m <= 2);
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ", static_cast<long long>(y), m, d,
-                static_cast<long long>(rem / 3600), static_cast<long long>(rem % 3600 / 60),
-                static_cast<long long>(rem % 60), static_cast<long long>(ms));
+  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
+                static_cast<long long>(y), m, d, static_cast<long long>(rem / 3600),
+                static_cast<long long>(rem % 3600 / 60), static_cast<long long>(rem % 60),
+                static_cast<long long>(ms));
   return buf;
 }
 

@@ -55,7 +55,8 @@ bool parse_label(std::string_view text, std::string& key, std::string& value, st
 // --since: "YYYY-MM-DD" (midnight UTC), "YYYY-MM-DDTHH:MM[:SS]" with "Z" or
 // "±HH:MM" (UTC when omitted), or an age before now_ms: "90m", "36h", "7d",
 // "2w". Result in milliseconds since the epoch.
-bool parse_since(std::string_view text, std::int64_t now_ms, std::int64_t& since_ms, std::string& error);
+bool parse_since(std::string_view text, std::int64_t now_ms, std::int64_t& since_ms,
+                 std::string& error);
 
 // Milliseconds since the epoch as RFC 3339 UTC: "2026-12-03T09:37:09.123Z".
 std::string format_time_ms(std::int64_t unix_ms);

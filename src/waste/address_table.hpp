@@ -26,7 +26,9 @@ namespace zerolab::waste {
 inline constexpr std::size_t kWatchFilter = 1 << 14;
 extern std::atomic<std::uint16_t> g_watch_filter[kWatchFilter];
 extern std::atomic<std::size_t> g_watched;  // entries in all tables
-inline std::size_t watch_index(std::uintptr_t a) { return (a >> 4) * 0xff51afd7ed558ccdULL >> 50; }
+inline std::size_t watch_index(std::uintptr_t a) {
+  return (a >> 4) * 0xff51afd7ed558ccdULL >> 50;
+}
 // False if `p` is surely in no table (every free: one load while the
 // tables are empty, two otherwise).
 inline bool maybe_watched(const void* p) {
@@ -79,7 +81,9 @@ class AddressTable {
   }
 
  private:
-  static std::size_t home(std::uintptr_t a) { return (a >> 4) * 0x9e3779b97f4a7c15ULL >> (64 - kBits); }
+  static std::size_t home(std::uintptr_t a) {
+    return (a >> 4) * 0x9e3779b97f4a7c15ULL >> (64 - kBits);
+  }
   static std::size_t next(std::size_t i) { return (i + 1) & (kCapacity - 1); }
 
   Entry slots_[kCapacity]{};

@@ -89,7 +89,8 @@ __attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n
   if (t.alloc_countdown <= 0) {
     const double rate = static_cast<double>(g_sample_rate);
     t.last_sampled = true;
-    t.last_weight = g_sample_rate <= 1 ? 1.0 : 1.0 / (1.0 - std::exp(-static_cast<double>(n) / rate));
+    t.last_weight =
+        g_sample_rate <= 1 ? 1.0 : 1.0 / (1.0 - std::exp(-static_cast<double>(n) / rate));
     std::uint64_t cfas[kMaxFrames];
     t.last_depth = capture_stack(t.last_pcs, kMaxFrames, cfas);
     t.alloc_countdown = draw_countdown(t, g_sample_rate);
@@ -107,7 +108,8 @@ __attribute__((noinline)) void temporary_sampled(ThreadState& t) {
   InHook guard(t);
   Site* s = find_or_add_site(Kind::kTemporaryAllocations, t.last_pcs, t.last_depth);
   if (s == nullptr) return;
-  s->calls.fetch_add(static_cast<std::uint64_t>(std::llround(t.last_weight)), std::memory_order_relaxed);
+  s->calls.fetch_add(static_cast<std::uint64_t>(std::llround(t.last_weight)),
+                     std::memory_order_relaxed);
   s->bytes.fetch_add(
       static_cast<std::uint64_t>(std::llround(t.last_weight * static_cast<double>(t.last_size))),
       std::memory_order_relaxed);
@@ -189,7 +191,8 @@ __attribute__((noinline)) void free_watched(ThreadState& t, void* p, LiveBlock* 
 // thread's slot (`owned`: its own, else the shared slot 0).
 inline void count_temporary(ThreadState& t, ThreadSlot& slot, bool owned) {
   if (owned) {
-    slot.temp_calls.store(slot.temp_calls.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    slot.temp_calls.store(slot.temp_calls.load(std::memory_order_relaxed) + 1,
+                          std::memory_order_relaxed);
     slot.temp_bytes.store(slot.temp_bytes.load(std::memory_order_relaxed) + t.last_size,
                           std::memory_order_relaxed);
   } else {
@@ -258,9 +261,15 @@ inline void note_failed_resize(const LiveBlock& taken) {
 std::atomic<std::uint16_t> g_watch_filter[kWatchFilter];
 std::atomic<std::size_t> g_watched{0};
 
-void alloc_fork_prepare() { g_live_lock.lock(); }
-void alloc_fork_parent() { g_live_lock.unlock(); }
-void alloc_fork_child() { g_live_lock.reset(); }
+void alloc_fork_prepare() {
+  g_live_lock.lock();
+}
+void alloc_fork_parent() {
+  g_live_lock.unlock();
+}
+void alloc_fork_child() {
+  g_live_lock.reset();
+}
 
 }  // namespace zerolab::waste
 

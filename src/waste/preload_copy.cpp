@@ -18,11 +18,11 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -99,7 +99,8 @@ bool tcp_peer_on_this_host(int fd) {
   socklen_t self_len = sizeof self;
   if (syscall(SYS_getpeername, fd, &peer, &peer_len) != 0) return false;
   if (loopback_address(peer)) return true;
-  if (syscall(SYS_getsockname, fd, &self, &self_len) != 0 || self.ss_family != peer.ss_family) return false;
+  if (syscall(SYS_getsockname, fd, &self, &self_len) != 0 || self.ss_family != peer.ss_family)
+    return false;
   if (peer.ss_family == AF_INET) {
     return reinterpret_cast<const sockaddr_in&>(peer).sin_addr.s_addr ==
            reinterpret_cast<const sockaddr_in&>(self).sin_addr.s_addr;
@@ -121,12 +122,14 @@ FdType fd_type(int fd) {
     int domain = 0;
     int type = 0;
     socklen_t len = sizeof domain;
-    if (syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0) return FdType::kOther;
+    if (syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0)
+      return FdType::kOther;
     len = sizeof type;
     if (syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0) return FdType::kOther;
     if (domain == AF_UNIX) return type == SOCK_STREAM ? FdType::kUnix : FdType::kOther;
     if (domain == AF_INET || domain == AF_INET6) {
-      if (type == SOCK_STREAM) return tcp_peer_on_this_host(fd) ? FdType::kTcpLoopback : FdType::kTcp;
+      if (type == SOCK_STREAM)
+        return tcp_peer_on_this_host(fd) ? FdType::kTcpLoopback : FdType::kTcp;
       if (type == SOCK_DGRAM) return FdType::kUdp;
     }
   }
@@ -160,7 +163,8 @@ void note_read(int fd, const iovec* iov, int count, ssize_t got) {
   m.probes = 0;
   const std::uint64_t span = m.end[0] - m.begin[0];
   for (int i = 0; i < ReadMemory::kProbes; ++i) {
-    const std::uintptr_t at = m.begin[0] + span * static_cast<std::uint64_t>(i) / ReadMemory::kProbes;
+    const std::uintptr_t at =
+        m.begin[0] + span * static_cast<std::uint64_t>(i) / ReadMemory::kProbes;
     if (m.probes > 0 && m.probe_at[m.probes - 1] == at) continue;
     m.probe_at[m.probes] = at;
     m.probe_value[m.probes] = load_probe(at, m.end[0]);
@@ -218,7 +222,9 @@ void note_write(int fd, const iovec* iov, int count, ssize_t wrote) {
   record_copy(t, m.fd, fd, static_cast<std::uint64_t>(wrote));
 }
 
-iovec one(const void* p, size_t n) { return iovec{const_cast<void*>(p), n}; }
+iovec one(const void* p, size_t n) {
+  return iovec{const_cast<void*>(p), n};
+}
 
 }  // namespace
 }  // namespace zerolab::waste
@@ -226,8 +232,8 @@ iovec one(const void* p, size_t n) { return iovec{const_cast<void*>(p), n}; }
 namespace w = zerolab::waste;
 
 ZEROLAB_WASTE_EXPORT ssize_t read(int fd, void* buf, size_t n) {
-  const ssize_t got = w::g_real.read != nullptr ? w::g_real.read(fd, buf, n)
-                                                : syscall(SYS_read, fd, buf, n);
+  const ssize_t got =
+      w::g_real.read != nullptr ? w::g_real.read(fd, buf, n) : syscall(SYS_read, fd, buf, n);
   const iovec v = w::one(buf, n);
   w::note_read(fd, &v, 1, got);
   return got;
@@ -277,8 +283,9 @@ ZEROLAB_WASTE_EXPORT ssize_t recvfrom(int fd, void* buf, size_t n, int flags, so
 }
 
 ZEROLAB_WASTE_EXPORT ssize_t recv(int fd, void* buf, size_t n, int flags) {
-  const ssize_t got = w::g_real.recv != nullptr ? w::g_real.recv(fd, buf, n, flags)
-                                                : syscall(SYS_recvfrom, fd, buf, n, flags, nullptr, nullptr);
+  const ssize_t got = w::g_real.recv != nullptr
+                          ? w::g_real.recv(fd, buf, n, flags)
+                          : syscall(SYS_recvfrom, fd, buf, n, flags, nullptr, nullptr);
   const iovec v = w::one(buf, n);
   if ((flags & MSG_PEEK) == 0) w::note_read(fd, &v, 1, got);
   return got;
@@ -296,8 +303,8 @@ ZEROLAB_WASTE_EXPORT ssize_t __recvfrom_chk(int fd, void* buf, size_t n, size_t 
 }
 
 ZEROLAB_WASTE_EXPORT ssize_t write(int fd, const void* buf, size_t n) {
-  const ssize_t wrote = w::g_real.write != nullptr ? w::g_real.write(fd, buf, n)
-                                                   : syscall(SYS_write, fd, buf, n);
+  const ssize_t wrote =
+      w::g_real.write != nullptr ? w::g_real.write(fd, buf, n) : syscall(SYS_write, fd, buf, n);
   const iovec v = w::one(buf, n);
   w::note_write(fd, &v, 1, wrote);
   return wrote;
@@ -322,18 +329,20 @@ ZEROLAB_WASTE_EXPORT ssize_t writev(int fd, const iovec* iov, int count) {
   return wrote;
 }
 
-ZEROLAB_WASTE_EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags, const sockaddr* to,
-                                    socklen_t to_len) {
-  const ssize_t wrote = w::g_real.sendto != nullptr ? w::g_real.sendto(fd, buf, n, flags, to, to_len)
-                                                    : syscall(SYS_sendto, fd, buf, n, flags, to, to_len);
+ZEROLAB_WASTE_EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags,
+                                    const sockaddr* to, socklen_t to_len) {
+  const ssize_t wrote = w::g_real.sendto != nullptr
+                            ? w::g_real.sendto(fd, buf, n, flags, to, to_len)
+                            : syscall(SYS_sendto, fd, buf, n, flags, to, to_len);
   const iovec v = w::one(buf, n);
   w::note_write(fd, &v, 1, wrote);
   return wrote;
 }
 
 ZEROLAB_WASTE_EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) {
-  const ssize_t wrote = w::g_real.send != nullptr ? w::g_real.send(fd, buf, n, flags)
-                                                  : syscall(SYS_sendto, fd, buf, n, flags, nullptr, 0);
+  const ssize_t wrote = w::g_real.send != nullptr
+                            ? w::g_real.send(fd, buf, n, flags)
+                            : syscall(SYS_sendto, fd, buf, n, flags, nullptr, 0);
   const iovec v = w::one(buf, n);
   w::note_write(fd, &v, 1, wrote);
   return wrote;

@@ -72,8 +72,8 @@ bool thread_stack(ThreadState& t) {
 
 }  // namespace
 
-void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight, const std::uint64_t* pcs,
-                        const std::uint64_t* cfas, int depth) {
+void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight,
+                        const std::uint64_t* pcs, const std::uint64_t* cfas, int depth) {
   if (depth <= 0 || !thread_stack(t)) return;
   if (t.serial == 0) t.serial = g_next_serial.fetch_add(1, std::memory_order_relaxed);
   const auto a = reinterpret_cast<std::uintptr_t>(p);
@@ -95,8 +95,8 @@ void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight, c
     // stack pointer at the call): frame f's own is the one beside f + 1.
     const std::uint64_t cfa = f + 1 < depth ? cfas[f + 1] : 0;
     // Only CFAs on this thread's stack, above this frame, are read.
-    const bool on_stack = cfa > reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) &&
-                          cfa <= t.stack_hi;
+    const bool on_stack =
+        cfa > reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) && cfa <= t.stack_hi;
     b.cfas[f] = on_stack ? cfa : 0;
     b.ras[f] = on_stack ? *reinterpret_cast<const std::uint64_t*>(cfa - 8) : 0;
   }
@@ -124,16 +124,24 @@ void frame_note_free(ThreadState& t, void* p, bool resized) {
   }
   if (live >= b.depth) return;  // freed after the whole stack returned
   const auto calls = static_cast<std::uint64_t>(std::llround(b.weight));
-  const auto bytes = static_cast<std::uint64_t>(std::llround(b.weight * static_cast<double>(b.size)));
+  const auto bytes =
+      static_cast<std::uint64_t>(std::llround(b.weight * static_cast<double>(b.size)));
   const auto live_from = static_cast<FdType>(live < 255 ? live : 255);
-  if (Site* s = find_or_add_site(Kind::kTemporaryInFrame, b.pcs, b.depth, live_from, FdType::kFile)) {
+  if (Site* s =
+          find_or_add_site(Kind::kTemporaryInFrame, b.pcs, b.depth, live_from, FdType::kFile)) {
     s->calls.fetch_add(calls, std::memory_order_relaxed);
     s->bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 }
 
-void frame_fork_prepare() { g_lock.lock(); }
-void frame_fork_parent() { g_lock.unlock(); }
-void frame_fork_child() { g_lock.reset(); }
+void frame_fork_prepare() {
+  g_lock.lock();
+}
+void frame_fork_parent() {
+  g_lock.unlock();
+}
+void frame_fork_child() {
+  g_lock.reset();
+}
 
 }  // namespace zerolab::waste

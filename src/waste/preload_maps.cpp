@@ -18,12 +18,14 @@
 
 #include "waste/preload_state.hpp"
 
-ZEROLAB_WASTE_EXPORT void* mmap(void* addr, size_t n, int prot, int flags, int fd, off_t offset) noexcept {
+ZEROLAB_WASTE_EXPORT void* mmap(void* addr, size_t n, int prot, int flags, int fd,
+                                off_t offset) noexcept {
   zerolab::waste::note_mappings_changed();
   return reinterpret_cast<void*>(syscall(SYS_mmap, addr, n, prot, flags, fd, offset));
 }
 
-ZEROLAB_WASTE_EXPORT void* mmap64(void* addr, size_t n, int prot, int flags, int fd, off_t offset) noexcept {
+ZEROLAB_WASTE_EXPORT void* mmap64(void* addr, size_t n, int prot, int flags, int fd,
+                                  off_t offset) noexcept {
   return mmap(addr, n, prot, flags, fd, offset);
 }
 

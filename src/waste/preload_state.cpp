@@ -52,7 +52,9 @@ char g_dir[512];
 int raw_open(const char* path, int flags, int mode = 0) {
   return static_cast<int>(syscall(SYS_openat, AT_FDCWD, path, flags, mode));
 }
-void raw_close(int fd) { syscall(SYS_close, fd); }
+void raw_close(int fd) {
+  syscall(SYS_close, fd);
+}
 
 std::int64_t monotonic_ns() {
   timespec ts{};
@@ -104,7 +106,7 @@ struct MapsLine {
   std::uintptr_t end = 0;
   const char* perms = nullptr;  // 4 characters
   std::uint64_t inode = 0;
-  const char* path = nullptr;   // may be empty
+  const char* path = nullptr;  // may be empty
   std::size_t path_length = 0;
 };
 
@@ -138,7 +140,8 @@ bool parse_maps_line(const char* line, std::size_t length, MapsLine& m) {
     while (p < end && *p != ' ') ++p;
     if (field == 2) {
       m.inode = 0;
-      for (const char* q = f; q < p; ++q) m.inode = m.inode * 10 + static_cast<std::uint64_t>(*q - '0');
+      for (const char* q = f; q < p; ++q)
+        m.inode = m.inode * 10 + static_cast<std::uint64_t>(*q - '0');
     }
     ++field;
   }
@@ -394,7 +397,9 @@ void SpinLock::lock() {
   }
 }
 
-ssize_t raw_read(int fd, void* buf, std::size_t n) { return syscall(SYS_read, fd, buf, n); }
+ssize_t raw_read(int fd, void* buf, std::size_t n) {
+  return syscall(SYS_read, fd, buf, n);
+}
 
 ssize_t raw_pread(int fd, void* buf, std::size_t n, off_t offset) {
   return syscall(SYS_pread64, fd, buf, n, offset);

@@ -47,7 +47,7 @@ struct ReadMemory {
   int segments;
   std::uintptr_t begin[kSegments];
   std::uintptr_t end[kSegments];
-  std::uintptr_t probe_at[kProbes];  // addresses sampled at the read...
+  std::uintptr_t probe_at[kProbes];    // addresses sampled at the read...
   std::uint64_t probe_value[kProbes];  // ...and what they held
   int probes;
 };
@@ -57,14 +57,14 @@ struct ThreadState {
   // count (the record is live, the thread owns a slot, no slow path runs);
   // nullptr sends every event through the checks of the slow path.
   ThreadSlot* armed;
-  ThreadSlot* slot;      // nullptr until the thread's first counted event
-  bool slot_shared;      // slot 0: add with fetch_add
-  bool detached;         // the thread's exit destructor ran: slot 0 from now on
-  int in_hook;           // > 0 while a slow path runs: nested calls are not looked at
+  ThreadSlot* slot;  // nullptr until the thread's first counted event
+  bool slot_shared;  // slot 0: add with fetch_add
+  bool detached;     // the thread's exit destructor ran: slot 0 from now on
+  int in_hook;       // > 0 while a slow path runs: nested calls are not looked at
   // Allocations.
-  void* last_alloc;      // the thread's most recent allocation, until freed
+  void* last_alloc;  // the thread's most recent allocation, until freed
   std::uint64_t last_size;
-  bool last_sampled;     // last_pcs holds its stack, last_weight its weight
+  bool last_sampled;  // last_pcs holds its stack, last_weight its weight
   double last_weight;
   int last_depth;
   std::uint64_t last_pcs[kMaxFrames];
@@ -73,7 +73,7 @@ struct ThreadState {
   bool countdowns_set;
   std::uint64_t rng;
   // Temporaries in the allocating frame (preload_frame.cpp).
-  std::uint64_t serial;    // 0 until the thread's first sampled allocation
+  std::uint64_t serial;     // 0 until the thread's first sampled allocation
   std::uintptr_t stack_lo;  // the thread's stack, [lo, hi); 0 until looked up
   std::uintptr_t stack_hi;
   ReadMemory read;
@@ -122,7 +122,9 @@ bool pages_touched(std::uintptr_t first_page, std::size_t count, bool* out);
 bool anonymous_private(std::uintptr_t begin, std::uintptr_t end);
 // The program mapped, unmapped or moved memory (preload_maps.cpp).
 extern std::atomic<std::uint64_t> g_maps_generation;
-inline void note_mappings_changed() { g_maps_generation.fetch_add(1, std::memory_order_relaxed); }
+inline void note_mappings_changed() {
+  g_maps_generation.fetch_add(1, std::memory_order_relaxed);
+}
 
 // System calls that bypass the preload's own read/write hooks.
 ssize_t raw_read(int fd, void* buf, std::size_t n);
@@ -170,8 +172,8 @@ void alloc_fork_child();
 
 // Temporaries in the allocating frame (preload_frame.cpp). A sampled
 // allocation of `n` bytes at `p` with its stack (and the frames' CFAs):
-void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight, const std::uint64_t* pcs,
-                        const std::uint64_t* cfas, int depth);
+void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight,
+                        const std::uint64_t* pcs, const std::uint64_t* cfas, int depth);
 // Before `p` goes back to glibc (or is resized: `resized`, not judged).
 void frame_note_free(ThreadState& t, void* p, bool resized);
 void frame_fork_prepare();

@@ -112,9 +112,10 @@ void record_zero_check(ThreadState& t, const ZeroCheck& c, std::size_t checked) 
   totals.zero_hit_calls.fetch_add(1, std::memory_order_relaxed);
   // Horvitz-Thompson: a call of n checked bytes got a sample with
   // probability 1 - exp(-n / rate) (the countdown is memoryless).
-  const double p = g_check_rate <= 1 ? 1.0
-                                     : -std::expm1(-static_cast<double>(checked) /
-                                                   static_cast<double>(g_check_rate));
+  const double p =
+      g_check_rate <= 1
+          ? 1.0
+          : -std::expm1(-static_cast<double>(checked) / static_cast<double>(g_check_rate));
   const auto weight = static_cast<std::uint64_t>(std::llround(1024.0 / p));
   totals.zero_hit_weight_1024.fetch_add(weight, std::memory_order_relaxed);
   std::uint64_t pcs[kMaxFrames];

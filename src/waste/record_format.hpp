@@ -32,14 +32,14 @@ inline constexpr std::uint64_t kRecordMagic = 0x315453415742'5a4cULL;  // "LZBWA
 inline constexpr std::uint32_t kRecordVersion = 3;
 
 // Environment the CLI hands the preload.
-inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";            // where .rec files go
+inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";                 // where .rec files go
 inline constexpr const char* kEnvSampleRate = "ZEROLAB_WASTE_SAMPLE_RATE";  // bytes, >= 1
 inline constexpr const char* kEnvCheckRate = "ZEROLAB_WASTE_CHECK_RATE";    // bytes, >= 1
-inline constexpr const char* kEnvFollow = "ZEROLAB_WASTE_FOLLOW";           // "0": not into children
+inline constexpr const char* kEnvFollow = "ZEROLAB_WASTE_FOLLOW";  // "0": not into children
 
-inline constexpr int kMaxFrames = 40;           // deepest stack a site keeps
-inline constexpr std::uint32_t kMaxSites = 4096;  // per process image
-inline constexpr std::uint32_t kThreadSlots = 255;  // + slot 0, shared by the rest
+inline constexpr int kMaxFrames = 40;                    // deepest stack a site keeps
+inline constexpr std::uint32_t kMaxSites = 4096;         // per process image
+inline constexpr std::uint32_t kThreadSlots = 255;       // + slot 0, shared by the rest
 inline constexpr std::uint32_t kMapsBytes = 128 * 1024;  // executable mappings text
 inline constexpr std::uint64_t kLargeBlock = 16 * 1024;  // oversized-buffer candidates
 inline constexpr std::uint64_t kPageBytes = 4096;
@@ -48,9 +48,9 @@ enum class Kind : std::uint32_t {
   kZeroedFreshPages = 0,      // memset 0 over never-touched anonymous pages (exact)
   kZeroedZeros = 1,           // memset 0 over zero bytes (sampled by --check-rate)
   kTemporaryAllocations = 2,  // freed before the thread's next allocation (exact; sites sampled)
-  kOversizedBuffers = 3,      // >= 16 KiB, fewer than half its bytes on touched pages at free (exact)
-  kUserSpaceCopies = 4,       // read bytes written unchanged to another descriptor (exact)
-  kTemporaryInFrame = 5,      // freed before the allocating function returned (sampled)
+  kOversizedBuffers = 3,  // >= 16 KiB, fewer than half its bytes on touched pages at free (exact)
+  kUserSpaceCopies = 4,   // read bytes written unchanged to another descriptor (exact)
+  kTemporaryInFrame = 5,  // freed before the allocating function returned (sampled)
 };
 inline constexpr int kKindCount = 6;
 
@@ -62,22 +62,22 @@ inline constexpr int kFdTypeCount = 8;
 // One thread's exact counters; written only by the thread that owns the
 // slot (slot 0: by every thread without one, with fetch_add).
 struct alignas(64) ThreadSlot {
-  std::atomic<std::uint64_t> owned;        // 1 while a live thread owns it
-  std::atomic<std::uint64_t> temp_calls;   // temporary allocations
-  std::atomic<std::uint64_t> temp_bytes;   // their requested bytes
-  std::atomic<std::uint64_t> zero_calls;   // memset/bzero of 0 over non-fresh bytes
-  std::atomic<std::uint64_t> zero_bytes;   // their bytes (the population --check-rate samples)
+  std::atomic<std::uint64_t> owned;       // 1 while a live thread owns it
+  std::atomic<std::uint64_t> temp_calls;  // temporary allocations
+  std::atomic<std::uint64_t> temp_bytes;  // their requested bytes
+  std::atomic<std::uint64_t> zero_calls;  // memset/bzero of 0 over non-fresh bytes
+  std::atomic<std::uint64_t> zero_bytes;  // their bytes (the population --check-rate samples)
   std::atomic<std::uint64_t> pad[3];
 };
 
 // Process-wide totals (fetch_add; each event here costs a system call or a
 // sample anyway).
 struct Totals {
-  std::atomic<std::uint64_t> fresh_calls;      // memsets that hit >= 1 fresh page
-  std::atomic<std::uint64_t> fresh_bytes;      // their bytes on fresh pages
-  std::atomic<std::uint64_t> fresh_pages;      // fresh pages they touched
-  std::atomic<std::uint64_t> zero_samples;     // sampled bytes of zero_bytes
-  std::atomic<std::uint64_t> zero_hits;        // of those, bytes whose 64-byte line read as zero
+  std::atomic<std::uint64_t> fresh_calls;         // memsets that hit >= 1 fresh page
+  std::atomic<std::uint64_t> fresh_bytes;         // their bytes on fresh pages
+  std::atomic<std::uint64_t> fresh_pages;         // fresh pages they touched
+  std::atomic<std::uint64_t> zero_samples;        // sampled bytes of zero_bytes
+  std::atomic<std::uint64_t> zero_hits;           // of those, bytes whose 64-byte line read as zero
   std::atomic<std::uint64_t> zero_sampled_calls;  // calls with >= 1 sample
   std::atomic<std::uint64_t> zero_hit_calls;      // calls with >= 1 zero sample
   // Those calls, each weighted by 1/P(the call was sampled), in 1/1024ths:
@@ -98,7 +98,8 @@ struct Totals {
 // A call site: one stack (return addresses, innermost first, the preload's
 // own frames included; the CLI cuts them) and what happened there.
 //   fresh pages:   calls, bytes, extra = pages                 (exact)
-//   zeroed zeros:  calls = calls with a zero sample, bytes = zero sampled bytes (scaled by the CLI),
+//   zeroed zeros:  calls = calls with a zero sample, bytes = zero sampled bytes (scaled by the
+//   CLI),
 //                  extra = those calls weighted as Totals::zero_hit_weight_1024
 //   temporary:     calls, bytes (weighted by the allocation sampler; exact at --sample-rate 1)
 //   in frame:      calls, bytes (as temporary), src = index of the innermost frame
@@ -122,14 +123,14 @@ struct Site {
 struct Record {
   std::uint64_t magic;
   std::uint32_t version;
-  std::uint32_t record_bytes;     // sizeof(Record)
+  std::uint32_t record_bytes;  // sizeof(Record)
   std::int64_t pid;
   std::int64_t ppid;
   std::uint64_t sample_rate;
   std::uint64_t check_rate;
-  std::int64_t start_ns;          // CLOCK_MONOTONIC at the preload's start
-  char exe[1024];                 // /proc/self/exe at start
-  char preload[1024];             // this library's path (its frames are cut)
+  std::int64_t start_ns;  // CLOCK_MONOTONIC at the preload's start
+  char exe[1024];         // /proc/self/exe at start
+  char preload[1024];     // this library's path (its frames are cut)
   // Executable mappings ("start-end perms offset dev inode path" lines of
   // /proc/self/maps), refreshed whenever a new site is added; two buffers,
   // maps_current names the complete one.

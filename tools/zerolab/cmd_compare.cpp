@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "format/atomic_file.hpp"
 #include "command.hpp"
+#include "format/atomic_file.hpp"
 #include "format/quote.hpp"
 #include "report/compare_html.hpp"
 #include "zerolab/stat_compare.hpp"
@@ -40,8 +40,8 @@ constexpr int kExitRegression = 3;
 struct CompareFlags {
   stat::CompareOptions options;  // -table -row -col -ignore -filter -alpha -confidence
   std::string format = "text";
-  bool has_output = false;  // -o given
-  std::string output;       // -o: write here (atomically) instead of stdout; "-" is stdout
+  bool has_output = false;          // -o given
+  std::string output;               // -o: write here (atomically) instead of stdout; "-" is stdout
   bool fail_on_regression = false;  // --fail-on-regression[=PCT]: PCT in options.regression_percent
 };
 
@@ -80,14 +80,17 @@ constexpr const char* kUsage =
     "    \t(default 0): higher sec/op, B/op, allocs/op and custom units, lower B/s;\n"
     "    \texit 1 if no row has two columns to compare\n";
 
-void print_err(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
+void print_err(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stderr);
+}
 
 bool parse_double(std::string_view s, double& out) {
   std::string t(s);
   if (t.empty()) return false;
   char* end = nullptr;
   out = std::strtod(t.c_str(), &end);
-  return end != nullptr && *end == '\0' && std::string_view(t).find_first_of(" \t\n") == std::string_view::npos;
+  return end != nullptr && *end == '\0' &&
+         std::string_view(t).find_first_of(" \t\n") == std::string_view::npos;
 }
 
 // The flags through the one parser (format/go_flags.hpp). A mistake prints
@@ -95,12 +98,13 @@ bool parse_double(std::string_view s, double& out) {
 // usage on stdout. Returns -1 to continue, or the exit code.
 int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::string>& rest) {
   internal::FlagSet flags;
-  for (const auto& [name, target] : {std::pair<const char*, std::string*>{"table", &f.options.table},
-                                     {"row", &f.options.row},
-                                     {"col", &f.options.col},
-                                     {"ignore", &f.options.ignore},
-                                     {"filter", &f.options.filter},
-                                     {"format", &f.format}}) {
+  for (const auto& [name, target] :
+       {std::pair<const char*, std::string*>{"table", &f.options.table},
+        {"row", &f.options.row},
+        {"col", &f.options.col},
+        {"ignore", &f.options.ignore},
+        {"filter", &f.options.filter},
+        {"format", &f.format}}) {
     flags.string(name, *target);
   }
   flags.value("o", [&f](const std::string& v) {
@@ -108,18 +112,21 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
     f.has_output = true;
     return std::string();
   });
-  for (const auto& flag :
-       {std::pair<const char*, double*>{"alpha", &f.options.alpha}, {"confidence", &f.options.confidence}}) {
+  for (const auto& flag : {std::pair<const char*, double*>{"alpha", &f.options.alpha},
+                           {"confidence", &f.options.confidence}}) {
     double* target = flag.second;
-    flags.value(flag.first, [target](const std::string& v) { return parse_double(v, *target) ? "" : "parse error"; });
+    flags.value(flag.first, [target](const std::string& v) {
+      return parse_double(v, *target) ? "" : "parse error";
+    });
   }
   flags.optional("fail-on-regression", [&f](const std::optional<std::string>& v) {
     f.fail_on_regression = true;
     if (!v) return "";
     std::string_view pct = *v;
     if (!pct.empty() && pct.back() == '%') pct.remove_suffix(1);
-    return parse_double(pct, f.options.regression_percent) && f.options.regression_percent >= 0 ? ""
-                                                                                                 : "parse error";
+    return parse_double(pct, f.options.regression_percent) && f.options.regression_percent >= 0
+               ? ""
+               : "parse error";
   });
   switch (flags.parse(args)) {
     case internal::FlagSet::Outcome::kHelp:
@@ -141,13 +148,15 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
 // lists into the filter). Only on this failure path are the inputs read a
 // second time, with the filter alone (stdin cannot be read again).
 std::string why_nothing_left(const CompareFlags& f, const std::vector<std::string>& paths) {
-  const std::string filter_says = "no benchmark results match -filter " + internal::shown_text(f.options.filter);
+  const std::string filter_says =
+      "no benchmark results match -filter " + internal::shown_text(f.options.filter);
   std::string lists;
   for (const auto& flag : {std::pair<const char*, const std::string*>{"table", &f.options.table},
                            {"row", &f.options.row},
                            {"col", &f.options.col}}) {
     if (flag.second->find('@') == std::string::npos) continue;
-    lists += (lists.empty() ? "-" : " and -") + std::string(flag.first) + " " + internal::shown_text(*flag.second);
+    lists += (lists.empty() ? "-" : " and -") + std::string(flag.first) + " " +
+             internal::shown_text(*flag.second);
   }
   if (lists.empty()) return filter_says;
   const std::vector<stat::InputSpec> inputs = stat::parse_inputs(paths);
@@ -157,7 +166,8 @@ std::string why_nothing_left(const CompareFlags& f, const std::vector<std::strin
   stat::CompareOptions filter_only;
   filter_only.filter = f.options.filter;
   if (stat::compare(inputs, filter_only).results_compared == 0) return filter_says;
-  return "no benchmark results left after " + lists + " (a @(...) list keeps only the values it names)";
+  return "no benchmark results left after " + lists +
+         " (a @(...) list keeps only the values it names)";
 }
 
 int benchstat_error(const std::string& msg) {
@@ -173,8 +183,8 @@ int run_compare(std::span<char* const> args) {
     print_err(kUsage);
     return kExitBadInput;
   }
-  if (flags.format != "text" && flags.format != "csv" && flags.format != "markdown" && flags.format != "json" &&
-      flags.format != "html") {
+  if (flags.format != "text" && flags.format != "csv" && flags.format != "markdown" &&
+      flags.format != "json" && flags.format != "html") {
     return benchstat_error("-format must be text, csv, markdown, json or html");
   }
 
@@ -223,7 +233,8 @@ int run_compare(std::span<char* const> args) {
   }
   if (!flags.has_output) {
     std::fwrite(out.data(), 1, out.size(), stdout);
-  } else if (std::string write_error; !internal::write_file_atomically(flags.output, out, write_error)) {
+  } else if (std::string write_error;
+             !internal::write_file_atomically(flags.output, out, write_error)) {
     print_err("zerolab compare: -o: " + write_error + "\n");
     return kExitFailed;
   }
@@ -235,8 +246,9 @@ int run_compare(std::span<char* const> args) {
   for (const std::string& line : result.nan_skips) print_err(line + "\n");
 
   if (flags.fail_on_regression && result.comparisons == 0) {
-    print_err("zerolab compare: --fail-on-regression: nothing was compared (no row has two columns), "
-              "so the run could not be judged\n");
+    print_err(
+        "zerolab compare: --fail-on-regression: nothing was compared (no row has two columns), "
+        "so the run could not be judged\n");
     return kExitFailed;
   }
   if (flags.fail_on_regression) {
@@ -248,8 +260,8 @@ int run_compare(std::span<char* const> args) {
   return 0;
 }
 
-const CommandRegistration kCompare{"compare", "compare benchmark results (benchstat v2, byte for byte)",
-                                   &run_compare};
+const CommandRegistration kCompare{
+    "compare", "compare benchmark results (benchstat v2, byte for byte)", &run_compare};
 
 }  // namespace
 }  // namespace zerolab::cli

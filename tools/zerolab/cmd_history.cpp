@@ -49,7 +49,8 @@ constexpr const char* kUsage =
     "  -format F          text, markdown, json or html (one page, a plot per benchmark)\n"
     "  -o FILE            write to FILE (atomically) instead of stdout\n"
     "  --fail-on-regression[=PCT]\n"
-    "                     exit 3 if a change point is worse by more than PCT% (default: --threshold)\n";
+    "                     exit 3 if a change point is worse by more than PCT% (default: "
+    "--threshold)\n";
 
 bool parse_number(const std::string& s, double& out) {
   if (s.empty()) return false;
@@ -61,28 +62,33 @@ bool parse_number(const std::string& s, double& out) {
 int run_history(std::span<char* const> args) {
   ParsedFlags f;
   std::string error;
-  const StoreFlagSpec spec = {{"store", true},     {"filter", true}, {"since", true}, {"by", true},
-                              {"window", true},    {"threshold", true}, {"alpha", true}, {"format", true},
-                              {"o", true},         {"fail-on-regression", false}};
+  const StoreFlagSpec spec = {{"store", true},  {"filter", true},
+                              {"since", true},  {"by", true},
+                              {"window", true}, {"threshold", true},
+                              {"alpha", true},  {"format", true},
+                              {"o", true},      {"fail-on-regression", false}};
   if (!parse_store_flags(args, spec, f, error)) return fail("history", error, kExitBadInput);
   if (f.help) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  if (!f.operands.empty()) return fail("history", "unexpected argument \"" + f.operands[0] + "\"", kExitBadInput);
+  if (!f.operands.empty())
+    return fail("history", "unexpected argument \"" + f.operands[0] + "\"", kExitBadInput);
   store::StoreUrl url;
   if (!store::parse_store_url(f.value("store", std::string(store::kDefaultStoreUrl)), url, error)) {
     return fail("history", error, kExitBadInput);
   }
   std::int64_t since = 0;
-  const std::int64_t now =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
   if (f.has("since") && !store::parse_since(f.value("since"), now, since, error)) {
     return fail("history", error, kExitBadInput);
   }
   store::HistoryOptions opt;
   const std::string by = f.value("by", "time");
-  if (by != "time" && by != "commit") return fail("history", "--by must be time or commit", kExitBadInput);
+  if (by != "time" && by != "commit")
+    return fail("history", "--by must be time or commit", kExitBadInput);
   opt.by_commit = by == "commit";
   double num = 0;
   if (f.has("window")) {
@@ -98,7 +104,8 @@ int run_history(std::span<char* const> args) {
       return fail("history", "--threshold must be a percentage >= 0", kExitBadInput);
     }
   }
-  if (f.has("alpha") && (!parse_number(f.value("alpha"), opt.alpha) || opt.alpha < 0 || opt.alpha > 1)) {
+  if (f.has("alpha") &&
+      (!parse_number(f.value("alpha"), opt.alpha) || opt.alpha < 0 || opt.alpha > 1)) {
     return fail("history", "-alpha must be in range [0, 1]", kExitBadInput);
   }
   const std::string format = f.value("format", "text");
@@ -123,8 +130,11 @@ int run_history(std::span<char* const> args) {
     store::Store s = store::Store::open(url, store::OpenMode::kRead);
     h = store::build_history(s.load_runs(since), *filter, opt);
     if (h.series.empty()) {
-      return fail("history", "no stored results" + std::string(f.has("filter") || f.has("since") ? " match" : "") +
-                                 " in " + s.display(), kExitBadInput);
+      return fail("history",
+                  "no stored results" +
+                      std::string(f.has("filter") || f.has("since") ? " match" : "") + " in " +
+                      s.display(),
+                  kExitBadInput);
     }
     out = format == "text"       ? store::render_history_text(h)
           : format == "markdown" ? store::render_history_markdown(h)
@@ -145,8 +155,8 @@ int run_history(std::span<char* const> args) {
   return 0;
 }
 
-const CommandRegistration kHistory{"history", "each benchmark over the stored runs, with change points",
-                                   &run_history};
+const CommandRegistration kHistory{
+    "history", "each benchmark over the stored runs, with change points", &run_history};
 
 }  // namespace
 }  // namespace zerolab::cli

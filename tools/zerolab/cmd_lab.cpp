@@ -5,9 +5,9 @@
 // file could not be written or the run could not be stored or named (the
 // rest of the lab still ran), or the store --save or --baseline needs cannot
 // be reached or written (nothing run), 2 bad usage or an unusable
-// --baseline (nothing run, nothing written), 3 --fail-on-regression found a significant regression (and
-// nothing gave 1: 1 takes precedence, since a failed run's comparison is
-// incomplete; the regressions are listed on stderr either way).
+// --baseline (nothing run, nothing written), 3 --fail-on-regression found a significant regression
+// (and nothing gave 1: 1 takes precedence, since a failed run's comparison is incomplete; the
+// regressions are listed on stderr either way).
 //
 // Example:
 //   zerolab lab                      # every experiment, 10 runs each
@@ -32,14 +32,14 @@
 #include <vector>
 
 #include "command.hpp"
-#include "lab_flags.hpp"
-#include "lab_output_dir.hpp"
 #include "lab/baseline.hpp"
 #include "lab/directory_swap.hpp"
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/report.hpp"
+#include "lab_flags.hpp"
+#include "lab_output_dir.hpp"
 #include "lab_store.hpp"
 #include "store/store_args.hpp"
 
@@ -74,15 +74,18 @@ constexpr const char* kUsage =
     "  --memprofilerate N   sample one allocation per N bytes on average (default 512KiB; 1: all)\n"
     "  --save NAME          name this run NAME in the results store (letters, digits, . _ -), one\n"
     "                       name per machine, moved from an older run of this machine; not when\n"
-    "                       the run fails or the gate fails (the store is checked before anything runs)\n"
+    "                       the run fails or the gate fails (the store is checked before anything "
+    "runs)\n"
     "  --baseline NAME      compare this run with this machine's run named NAME in the store, or\n"
     "                       with the run whose id NAME is (checked before anything runs): tables\n"
     "                       as zerolab compare's after the summary and in report.md/.html; the\n"
     "                       compared files are written to <out>/baseline/NAME/\n"
     "  --baseline-dir DIR   deprecated, read only: take --baseline from a folder DIR/NAME of an\n"
     "                       older zerolab's --save (also $ZEROLAB_BASELINE_DIR; without either, a\n"
-    "                       folder zerolab-results/baselines/NAME is read when the store has no NAME);\n"
-    "                       import the folders once: zerolab store import-baselines --baseline-dir DIR\n"
+    "                       folder zerolab-results/baselines/NAME is read when the store has no "
+    "NAME);\n"
+    "                       import the folders once: zerolab store import-baselines --baseline-dir "
+    "DIR\n"
     "  --store URL          keep the run in this results store (default\n"
     "                       sqlite:zerolab-results/zerolab.db; postgres://... for a shared one);\n"
     "                       `zerolab history` and `zerolab store matrix` read it\n"
@@ -96,10 +99,13 @@ constexpr const char* kUsage =
     "Exit codes: 0 done; 1 a benchmark failed, a claim could not be judged, a file could\n"
     "not be written or the run could not be stored (the rest still ran), or the store\n"
     "--save/--baseline need is unreachable or read-only (nothing run); 2 bad usage or a\n"
-    "missing or corrupt baseline (nothing run, nothing written); 3 --fail-on-regression found a regression\n"
+    "missing or corrupt baseline (nothing run, nothing written); 3 --fail-on-regression found a "
+    "regression\n"
     "(only when nothing gave 1; regressions are listed on stderr either way).\n";
 
-void fail(const std::string& message) { std::fprintf(stderr, "zerolab lab: %s\n", message.c_str()); }
+void fail(const std::string& message) {
+  std::fprintf(stderr, "zerolab lab: %s\n", message.c_str());
+}
 
 enum class BaselineSource { kNone, kFolder, kStore, kFailed };
 
@@ -109,20 +115,23 @@ enum class BaselineSource { kNone, kFolder, kStore, kFailed };
 // folder has. kStore leaves the run in `stored` (written out once the
 // output directory exists); kFolder loads `baseline`.
 BaselineSource choose_baseline(const LabFlags& flags, const LabStoreSettings& keep,
-                               const std::vector<std::string>& known, lab::Baseline& baseline, store::Run& stored,
-                               std::string& error, int& code) {
+                               const std::vector<std::string>& known, lab::Baseline& baseline,
+                               store::Run& stored, std::string& error, int& code) {
   if (flags.baseline_name.empty()) return BaselineSource::kNone;
   const char* env = std::getenv(lab::kBaselineDirEnv);
-  std::string dir = !flags.baseline_dir.empty() ? flags.baseline_dir : env != nullptr && *env != '\0' ? env : "";
+  std::string dir = !flags.baseline_dir.empty()      ? flags.baseline_dir
+                    : env != nullptr && *env != '\0' ? env
+                                                     : "";
   if (dir.empty()) {
     const lab::MachineInfo machine = lab::describe_machine();
     bool absent = false;
-    if (find_stored_baseline(keep.url, flags.baseline_name, this_machine(keep.labels, machine), stored, error, code,
-                             &absent)) {
+    if (find_stored_baseline(keep.url, flags.baseline_name, this_machine(keep.labels, machine),
+                             stored, error, code, &absent)) {
       return BaselineSource::kStore;
     }
     struct stat st {};
-    const std::string legacy = std::string(lab::kDefaultBaselineDir) + "/" + flags.baseline_name + "/manifest";
+    const std::string legacy =
+        std::string(lab::kDefaultBaselineDir) + "/" + flags.baseline_name + "/manifest";
     if (!absent || ::stat(legacy.c_str(), &st) != 0) return BaselineSource::kFailed;
     dir = lab::kDefaultBaselineDir;
   }
@@ -132,8 +141,10 @@ BaselineSource choose_baseline(const LabFlags& flags, const LabStoreSettings& ke
     return BaselineSource::kFailed;
   }
   fail("warning: baseline folder " + dir + "/" + flags.baseline_name +
-       " read; baseline folders are deprecated (baselines are named runs in the results store now): import "
-       "them once with zerolab store import-baselines --baseline-dir " + dir);
+       " read; baseline folders are deprecated (baselines are named runs in the results store "
+       "now): import "
+       "them once with zerolab store import-baselines --baseline-dir " +
+       dir);
   return BaselineSource::kFolder;
 }
 
@@ -150,8 +161,9 @@ int run_lab_command(std::span<char* const> args) {
   }
   // The store is checked before anything runs, as the flags are.
   LabStoreSettings keep;
-  if (!store::parse_store_url(flags.store_url.empty() ? std::string(store::kDefaultStoreUrl) : flags.store_url,
-                              keep.url, error)) {
+  if (!store::parse_store_url(
+          flags.store_url.empty() ? std::string(store::kDefaultStoreUrl) : flags.store_url,
+          keep.url, error)) {
     fail(error);
     return kExitBadUsage;
   }
@@ -172,9 +184,11 @@ int run_lab_command(std::span<char* const> args) {
     int width = 0;
     for (const auto& e : all) width = std::max(width, static_cast<int>(e.id.size()));
     for (const auto& e : all) {
-      std::printf("%-*s  %s (seed %s)\n", width, e.id.c_str(), e.title.c_str(), e.seed_file.c_str());
-      std::fputs(lab::differences_text(e, std::string(static_cast<std::size_t>(width) + 2, ' ')).c_str(),
-                 stdout);
+      std::printf("%-*s  %s (seed %s)\n", width, e.id.c_str(), e.title.c_str(),
+                  e.seed_file.c_str());
+      std::fputs(
+          lab::differences_text(e, std::string(static_cast<std::size_t>(width) + 2, ' ')).c_str(),
+          stdout);
     }
     return 0;
   }
@@ -230,7 +244,8 @@ int run_lab_command(std::span<char* const> args) {
   s.cpuprofile_rate = flags.cpuprofile_rate;
   s.memprofile_rate = flags.memprofile_rate;
 
-  s.out_dir = flags.out_dir.empty() ? "zerolab-results/" + lab::utc_now("%Y%m%dT%H%M%SZ") : flags.out_dir;
+  s.out_dir =
+      flags.out_dir.empty() ? "zerolab-results/" + lab::utc_now("%Y%m%dT%H%M%SZ") : flags.out_dir;
   while (s.out_dir.size() > 1 && s.out_dir.back() == '/') s.out_dir.pop_back();
   // Checked before any is created; a problem names the flag that gave the
   // directory (-o's is the default's too). The run is staged and replaces
@@ -242,8 +257,8 @@ int run_lab_command(std::span<char* const> args) {
   }
   s.out_dir = output.staging;
   s.final_dir = output.target;
-  if (!stored_baseline.id.empty() &&
-      !write_stored_baseline(stored_baseline, flags.baseline_name, all, s.out_dir, baseline, error)) {
+  if (!stored_baseline.id.empty() && !write_stored_baseline(stored_baseline, flags.baseline_name,
+                                                            all, s.out_dir, baseline, error)) {
     lab::remove_tree(output.staging);
     fail("--baseline " + flags.baseline_name + ": " + error);
     return 1;
@@ -258,8 +273,8 @@ int run_lab_command(std::span<char* const> args) {
   if (!flags.no_store) {
     keep.save_name = flags.save_name;
     keep.command = s.command;
-    s.on_finished = [&](const std::vector<lab::ExperimentOutcome>& outcomes, const lab::MachineInfo& machine,
-                        const std::string& results_dir) {
+    s.on_finished = [&](const std::vector<lab::ExperimentOutcome>& outcomes,
+                        const lab::MachineInfo& machine, const std::string& results_dir) {
       keep.out_dir = results_dir;
       return store_lab_run(keep, outcomes, machine, stdout, stderr, &stored_id);
     };

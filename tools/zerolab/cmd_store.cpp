@@ -63,11 +63,13 @@ constexpr const char* kUsage =
     "                                 C++ verdicts; F is text, markdown, json or html\n"
     "  import-baselines [--baseline-dir DIR]\n"
     "                                 store each `zerolab lab --save` baseline folder of DIR\n"
-    "                                 (default zerolab-results/baselines) as a run named after it;\n"
+    "                                 (default zerolab-results/baselines) as a run named after "
+    "it;\n"
     "                                 importing again is a no-op\n"
     "\n"
     "RUN is a run's UUID, a unique prefix of it, or a name. Every subcommand takes\n"
-    "--store URL. --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM] or an age (90m, 36h, 7d, 2w).\n";
+    "--store URL. --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM] or an age (90m, 36h, "
+    "7d, 2w).\n";
 
 int print_usage() {
   std::fputs(kUsage, stdout);
@@ -75,7 +77,8 @@ int print_usage() {
 }
 
 std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -97,7 +100,8 @@ struct Subcommand {
       done = bad(error);
     } else if (f.help) {
       done = print_usage();
-    } else if (!store::parse_store_url(f.value("store", std::string(store::kDefaultStoreUrl)), url, error)) {
+    } else if (!store::parse_store_url(f.value("store", std::string(store::kDefaultStoreUrl)), url,
+                                       error)) {
       done = bad(error);
     }
   }
@@ -121,7 +125,8 @@ struct Subcommand {
 // Reads a results file (- is stdin when allow_stdin) into builder, syntax
 // errors printed on stderr as compare prints them; false with `error` when
 // the file cannot be read.
-bool read_results_file(const std::string& path, bool allow_stdin, store::RunBuilder& builder, std::string& error) {
+bool read_results_file(const std::string& path, bool allow_stdin, store::RunBuilder& builder,
+                       std::string& error) {
   const std::vector<std::string> one = {path};
   stat::InputFiles files(stat::parse_inputs(one, /*allow_labels=*/false, allow_stdin));
   while (files.next()) {
@@ -148,8 +153,8 @@ int submit_all(const Subcommand& c, const std::vector<store::Run>& runs, const c
     for (const store::Run& run : runs) {
       const auto r = s.submit(run);
       std::printf("%s %s: %s, %zu results\n", run.id.c_str(),
-                  r == store::Store::Submitted::kAdded ? added : "already stored", what(run).c_str(),
-                  run.results.size());
+                  r == store::Store::Submitted::kAdded ? added : "already stored",
+                  what(run).c_str(), run.results.size());
     }
     return std::fflush(stdout) == 0 ? 0 : fail(c.name.c_str(), "write stdout failed", 1);
   });
@@ -167,7 +172,8 @@ int run_add(std::span<char* const> args) {
       labels.emplace_back(k, v);
     }
   }
-  if (c.f.operands.empty()) return c.bad("no files to add (usage: zerolab store add [--label k=v]... FILE...)");
+  if (c.f.operands.empty())
+    return c.bad("no files to add (usage: zerolab store add [--label k=v]... FILE...)");
   std::string command = "zerolab store add";
   for (char* const a : args) command += std::string(" ") + a;
 
@@ -193,7 +199,8 @@ int run_add(std::span<char* const> args) {
 int run_export(std::span<char* const> args) {
   const Subcommand c("export", args, {{"o", true}});
   if (c.done) return *c.done;
-  if (c.f.operands.size() != 1) return c.bad("expected one RUN (usage: zerolab store export RUN [-o FILE])");
+  if (c.f.operands.size() != 1)
+    return c.bad("expected one RUN (usage: zerolab store export RUN [-o FILE])");
   std::string text;
   const int code = c.with_store(store::OpenMode::kRead, [&](store::Store& s) {
     text = store::to_go_format(s.load_run(s.resolve(c.f.operands[0])));
@@ -207,13 +214,14 @@ int run_list(std::span<char* const> args) {
   if (c.done) return *c.done;
   std::string error;
   std::int64_t since = 0;
-  if (c.f.has("since") && !store::parse_since(c.f.value("since"), now_ms(), since, error)) return c.bad(error);
+  if (c.f.has("since") && !store::parse_since(c.f.value("since"), now_ms(), since, error))
+    return c.bad(error);
   if (!c.f.operands.empty()) return c.bad("unexpected argument \"" + c.f.operands[0] + "\"");
   std::string out;
   const int code = c.with_store(store::OpenMode::kRead, [&](store::Store& s) {
     for (const store::RunSummary& r : s.list_runs(since)) {
-      out += r.id + "  " + store::format_time_ms(r.unix_ms) + "  " + r.kind + "  " + std::to_string(r.values) +
-             " values  " + r.machine + "  " + r.source;
+      out += r.id + "  " + store::format_time_ms(r.unix_ms) + "  " + r.kind + "  " +
+             std::to_string(r.values) + " values  " + r.machine + "  " + r.source;
       for (const store::KeyValue& kv : r.labels) out += "  " + kv.first + "=" + kv.second;
       for (const std::string& n : r.names) out += "  name:" + n;
       out += "\n";
@@ -267,7 +275,8 @@ int run_import_baselines(std::span<char* const> args) {
       std::string why;
       const std::string name = e->d_name;
       struct stat st {};
-      if (lab::check_baseline_name(name, why) && ::stat((dir + "/" + name + "/manifest").c_str(), &st) == 0) {
+      if (lab::check_baseline_name(name, why) &&
+          ::stat((dir + "/" + name + "/manifest").c_str(), &st) == 0) {
         names.push_back(name);
       }
     }
@@ -304,7 +313,8 @@ int run_import_baselines(std::span<char* const> args) {
     run.id = store::content_uuid(run);
     runs.push_back(std::move(run));
   }
-  return submit_all(c, runs, "imported", [](const store::Run& run) { return "baseline " + run.name; });
+  return submit_all(c, runs, "imported",
+                    [](const store::Run& run) { return "baseline " + run.name; });
 }
 
 int run_store(std::span<char* const> args) {
@@ -324,10 +334,14 @@ int run_store(std::span<char* const> args) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  return fail("store", "unknown subcommand \"" + sub + "\" (add, export, list, name, matrix, import-baselines)", kExitBadInput);
+  return fail(
+      "store",
+      "unknown subcommand \"" + sub + "\" (add, export, list, name, matrix, import-baselines)",
+      kExitBadInput);
 }
 
-const CommandRegistration kStore{"store", "the results store: add, export, list, name, matrix, import-baselines", &run_store};
+const CommandRegistration kStore{
+    "store", "the results store: add, export, list, name, matrix, import-baselines", &run_store};
 
 }  // namespace
 }  // namespace zerolab::cli

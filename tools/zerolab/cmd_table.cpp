@@ -84,7 +84,8 @@ int run_table(std::span<char* const> args) {
   return 0;
 }
 
-const CommandRegistration kTable{"table", "benchmark results as a markdown table (fmtbench)", &run_table};
+const CommandRegistration kTable{"table", "benchmark results as a markdown table (fmtbench)",
+                                 &run_table};
 
 }  // namespace
 }  // namespace zerolab::cli

@@ -179,8 +179,9 @@ bool record_fits(std::string& error) {
       limit.rlim_cur >= sizeof(zerolab::waste::Record)) {
     return true;
   }
-  error = "the file size limit (ulimit -f) is " + std::to_string(limit.rlim_cur) + " bytes, below the " +
-          std::to_string(sizeof(zerolab::waste::Record)) + " bytes of the record each process writes";
+  error = "the file size limit (ulimit -f) is " + std::to_string(limit.rlim_cur) +
+          " bytes, below the " + std::to_string(sizeof(zerolab::waste::Record)) +
+          " bytes of the record each process writes";
   return false;
 }
 
@@ -332,7 +333,8 @@ int run_waste(std::span<char* const> args) {
   if (!waste::find_preload(preload, error)) return fail(kExitBadUsage, error);
   if (!record_fits(error)) return fail(kExitBadUsage, error);
   ReportFile report_file;
-  if (!flags.output.empty() && !report_file.prepare(flags.output, error)) return fail(kExitBadUsage, error);
+  if (!flags.output.empty() && !report_file.prepare(flags.output, error))
+    return fail(kExitBadUsage, error);
   if (!flags.profile_dir.empty() && !prepare_profile_dir(flags.profile_dir, error)) {
     return fail(kExitBadUsage, error);
   }
@@ -342,7 +344,8 @@ int run_waste(std::span<char* const> args) {
 
   const auto start = std::chrono::steady_clock::now();
   const int status = run_program(path, flags, preload, run_dir, error);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (status < 0) {
     remove_run_dir(run_dir);
     return fail(kExitFailed, error);
@@ -422,7 +425,8 @@ int run_waste(std::span<char* const> args) {
   }
   if (code != 0) return code;
   if (!written) return kExitFailed;
-  if (const std::string reached = waste::failed_threshold(report, flags.fail_on); !reached.empty()) {
+  if (const std::string reached = waste::failed_threshold(report, flags.fail_on);
+      !reached.empty()) {
     return fail(kExitThreshold, "-fail-on " + reached);
   }
   return 0;

@@ -25,7 +25,9 @@ double best_seconds(int repetitions, Fn&& fn) {
   return best;
 }
 
-void escape(void* p) { asm volatile("" : : "g"(p) : "memory"); }
+void escape(void* p) {
+  asm volatile("" : : "g"(p) : "memory");
+}
 
 }  // namespace
 
@@ -60,37 +62,41 @@ Calibration calibrate(const CalibrationNeeds& needs) {
   }
   constexpr std::size_t kFaultPages = 64;
   if (needs.faults) {
-    c.fault_seconds = best_seconds(3, [&] {
-                        void* m = mmap(nullptr, kFaultPages * 4096, PROT_READ | PROT_WRITE,
-                                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-                        if (m == MAP_FAILED) return;
-                        auto* p = static_cast<volatile char*>(m);
-                        for (std::size_t i = 0; i < kFaultPages; ++i) p[i * 4096] = 1;
-                        munmap(m, kFaultPages * 4096);
-                      }) /
+    c.fault_seconds = best_seconds(3,
+                                   [&] {
+                                     void* m =
+                                         mmap(nullptr, kFaultPages * 4096, PROT_READ | PROT_WRITE,
+                                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                                     if (m == MAP_FAILED) return;
+                                     auto* p = static_cast<volatile char*>(m);
+                                     for (std::size_t i = 0; i < kFaultPages; ++i) p[i * 4096] = 1;
+                                     munmap(m, kFaultPages * 4096);
+                                   }) /
                       kFaultPages;
   }
   constexpr int kPairs = 2000;
   if (needs.malloc_free) {
-    c.malloc_free_seconds = best_seconds(3, [] {
-                              for (int i = 0; i < kPairs; ++i) {
-                                void* p = std::malloc(64);
-                                escape(p);
-                                std::free(p);
-                              }
-                            }) /
+    c.malloc_free_seconds = best_seconds(3,
+                                         [] {
+                                           for (int i = 0; i < kPairs; ++i) {
+                                             void* p = std::malloc(64);
+                                             escape(p);
+                                             std::free(p);
+                                           }
+                                         }) /
                             kPairs;
   }
   constexpr int kLarge = 50;
   if (needs.large_block) {
-    c.large_block_seconds = best_seconds(3, [] {
-                              for (int i = 0; i < kLarge; ++i) {
-                                auto* p = static_cast<char*>(std::malloc(64 * 1024));
-                                if (p != nullptr) p[0] = 1;
-                                escape(p);
-                                std::free(p);
-                              }
-                            }) /
+    c.large_block_seconds = best_seconds(3,
+                                         [] {
+                                           for (int i = 0; i < kLarge; ++i) {
+                                             auto* p = static_cast<char*>(std::malloc(64 * 1024));
+                                             if (p != nullptr) p[0] = 1;
+                                             escape(p);
+                                             std::free(p);
+                                           }
+                                         }) /
                             kLarge;
   }
   return c;

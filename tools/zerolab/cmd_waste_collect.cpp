@@ -24,7 +24,9 @@ std::string real_path(const char* path) {
   return realpath(path, buf) != nullptr ? std::string(buf) : std::string(path);
 }
 
-std::uint64_t get(const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); }
+std::uint64_t get(const std::atomic<std::uint64_t>& a) {
+  return a.load(std::memory_order_relaxed);
+}
 
 // The path of the mapping that holds `pc`, or null.
 const std::string* module_at(const std::vector<MapEntry>& maps, std::uint64_t pc) {
@@ -47,7 +49,8 @@ class WrittenPages {
       if (data < 0) break;  // ENXIO: no data past `at` (other errors: treat all as data below)
       off_t hole = lseek(fd, data, SEEK_HOLE);
       if (hole < 0) hole = static_cast<off_t>(sizeof(rec::Record));
-      for (off_t p = data / kPage; p * kPage < hole && static_cast<std::size_t>(p) < pages_.size(); ++p) {
+      for (off_t p = data / kPage; p * kPage < hole && static_cast<std::size_t>(p) < pages_.size();
+           ++p) {
         pages_[static_cast<std::size_t>(p)] = true;
       }
       at = hole;
@@ -68,18 +71,22 @@ class WrittenPages {
   std::vector<bool> pages_;
 };
 
-void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& symbols, Collected& out) {
+void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& symbols,
+                Collected& out) {
   out.images.push_back({static_cast<long>(r.pid), static_cast<long>(r.ppid),
                         std::string(r.exe, strnlen(r.exe, sizeof r.exe))});
   const std::uint32_t current = r.maps_current.load(std::memory_order_acquire) & 1;
   const std::uint32_t length = std::min(r.maps_length[current], rec::kMapsBytes);
   const std::vector<MapEntry> maps = parse_maps(std::string_view(r.maps[current], length));
-  const std::string preload = real_path(std::string(r.preload, strnlen(r.preload, sizeof r.preload)).c_str());
+  const std::string preload =
+      real_path(std::string(r.preload, strnlen(r.preload, sizeof r.preload)).c_str());
 
   std::uint64_t zero_bytes = 0;
   for (const rec::ThreadSlot& s : r.slots) {
-    out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].calls += static_cast<double>(get(s.temp_calls));
-    out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].bytes += static_cast<double>(get(s.temp_bytes));
+    out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].calls +=
+        static_cast<double>(get(s.temp_calls));
+    out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].bytes +=
+        static_cast<double>(get(s.temp_bytes));
     zero_bytes += get(s.zero_bytes);
   }
   const rec::Totals& t = r.totals;
@@ -90,7 +97,8 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
   // Zeroed zeros: hit bytes scaled by population / samples (1 when every
   // byte is sampled); calls are the preload's weighted count.
   const std::uint64_t samples = get(t.zero_samples);
-  const double byte_scale = samples == 0 ? 0 : static_cast<double>(zero_bytes) / static_cast<double>(samples);
+  const double byte_scale =
+      samples == 0 ? 0 : static_cast<double>(zero_bytes) / static_cast<double>(samples);
   KindTotals& zeros = out.totals[static_cast<int>(WasteKind::kZeroedZeros)];
   zeros.bytes += static_cast<double>(get(t.zero_hits)) * byte_scale;
   zeros.calls += static_cast<double>(get(t.zero_hit_weight_1024)) / 1024.0;
@@ -115,10 +123,13 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
   out.sites_dropped += get(t.sites_dropped);
 
   for (const rec::Site& s : r.sites) {
-    const auto offset = static_cast<std::size_t>(reinterpret_cast<const char*>(&s) - reinterpret_cast<const char*>(&r));
+    const auto offset = static_cast<std::size_t>(reinterpret_cast<const char*>(&s) -
+                                                 reinterpret_cast<const char*>(&r));
     if (!written.any(offset, sizeof s)) continue;
     if (get(s.key) == 0 || s.ready.load(std::memory_order_acquire) == 0) continue;
-    if (s.kind >= static_cast<std::uint32_t>(kWasteKinds) || s.depth > static_cast<std::uint32_t>(rec::kMaxFrames)) continue;
+    if (s.kind >= static_cast<std::uint32_t>(kWasteKinds) ||
+        s.depth > static_cast<std::uint32_t>(rec::kMaxFrames))
+      continue;
     SiteRecord site;
     site.kind = static_cast<WasteKind>(s.kind);
     site.src = s.src < kFdTypes ? s.src : static_cast<int>(rec::FdType::kOther);
@@ -137,14 +148,18 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
     std::uint32_t first = 0;
     while (first < s.depth) {
       const std::string* module = module_at(maps, s.pcs[first]);
-      if (module == nullptr || (*module != preload && module->find("/libgcc_s.so") == std::string::npos)) break;
+      if (module == nullptr ||
+          (*module != preload && module->find("/libgcc_s.so") == std::string::npos))
+        break;
       ++first;
     }
-    for (std::uint32_t i = first; i < s.depth; ++i) site.stack.push_back(symbols.add(maps, s.pcs[i]));
+    for (std::uint32_t i = first; i < s.depth; ++i)
+      site.stack.push_back(symbols.add(maps, s.pcs[i]));
     if (site.kind == WasteKind::kTemporaryInFrame) {  // src: innermost live frame, as a stack index
       site.src = s.src > first ? static_cast<int>(s.src - first) : 0;
       site.dst = 0;
-      out.totals[static_cast<int>(site.kind)].calls += site.calls;  // any frame live; the report narrows
+      out.totals[static_cast<int>(site.kind)].calls +=
+          site.calls;  // any frame live; the report narrows
       out.totals[static_cast<int>(site.kind)].bytes += site.bytes;
     }
     if (!site.stack.empty()) out.sites.push_back(std::move(site));
@@ -154,7 +169,8 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
 }  // namespace
 
 const char* fd_type_name(int type) {
-  static const char* const kNames[kFdTypes] = {"file", "pipe", "tcp", "udp", "unix", "tty", "other", "tcp-loopback"};
+  static const char* const kNames[kFdTypes] = {"file", "pipe", "tcp",   "udp",
+                                               "unix", "tty",  "other", "tcp-loopback"};
   return type >= 0 && type < kFdTypes ? kNames[type] : "other";
 }
 

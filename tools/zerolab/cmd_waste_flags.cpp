@@ -39,16 +39,22 @@ const char* const kWasteUsage =
 namespace {
 
 constexpr std::array<std::string_view, kWasteKinds> kKindNames = {
-    "zeroed-fresh-pages", "zeroed-zeros", "temporary-allocations", "oversized-buffers",
-    "user-space-copies", "temporary-allocations-in-frame"};
+    "zeroed-fresh-pages", "zeroed-zeros",      "temporary-allocations",
+    "oversized-buffers",  "user-space-copies", "temporary-allocations-in-frame"};
 
 }  // namespace
 
-std::string quote_arg(std::string_view text) { return internal::quote_text(text); }
+std::string quote_arg(std::string_view text) {
+  return internal::quote_text(text);
+}
 
-std::string shown_arg(std::string_view text) { return internal::shown_text(text); }
+std::string shown_arg(std::string_view text) {
+  return internal::shown_text(text);
+}
 
-std::string_view kind_name(WasteKind kind) { return kKindNames[static_cast<std::size_t>(kind)]; }
+std::string_view kind_name(WasteKind kind) {
+  return kKindNames[static_cast<std::size_t>(kind)];
+}
 
 std::optional<WasteKind> kind_from_name(std::string_view name) {
   for (std::size_t i = 0; i < kKindNames.size(); ++i) {
@@ -76,8 +82,7 @@ bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
     return false;
   }
   if (!internal::parse_byte_size(bytes, out.bytes)) {
-    error = "bad byte count " + quote_arg(bytes) +
-            " (want digits with an optional K, M or G)";
+    error = "bad byte count " + quote_arg(bytes) + " (want digits with an optional K, M or G)";
     return false;
   }
   return true;
@@ -86,10 +91,14 @@ bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
 bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::string& error) {
   internal::FlagSet set;  // flags end at "--" or at the program (Go's rule)
   set.value("format", [&flags](const std::string& v) -> std::string {
-    if (v == "text") flags.format = WasteFormat::kText;
-    else if (v == "json") flags.format = WasteFormat::kJson;
-    else if (v == "markdown") flags.format = WasteFormat::kMarkdown;
-    else return "want text, json or markdown";
+    if (v == "text")
+      flags.format = WasteFormat::kText;
+    else if (v == "json")
+      flags.format = WasteFormat::kJson;
+    else if (v == "markdown")
+      flags.format = WasteFormat::kMarkdown;
+    else
+      return "want text, json or markdown";
     return "";
   });
   set.value("o", [&flags](const std::string& v) -> std::string {
@@ -110,12 +119,13 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
     return "";
   });
   for (std::uint64_t* rate : {&flags.check_rate, &flags.sample_rate}) {
-    set.value(rate == &flags.check_rate ? "check-rate" : "sample-rate", [rate](const std::string& v) -> std::string {
-      std::uint64_t n = 0;
-      if (!internal::parse_byte_size(v, n) || n == 0) return "want a byte count >= 1";
-      *rate = n;
-      return "";
-    });
+    set.value(rate == &flags.check_rate ? "check-rate" : "sample-rate",
+              [rate](const std::string& v) -> std::string {
+                std::uint64_t n = 0;
+                if (!internal::parse_byte_size(v, n) || n == 0) return "want a byte count >= 1";
+                *rate = n;
+                return "";
+              });
   }
   set.boolean("no-follow", [&flags](bool v) {
     flags.follow = !v;

@@ -53,8 +53,8 @@ struct FailOn {
 struct WasteFlags {
   bool help = false;
   WasteFormat format = WasteFormat::kText;
-  std::string output;        // -o FILE; "" = stdout
-  std::string profile_dir;   // --profile DIR; "" = none
+  std::string output;       // -o FILE; "" = stdout
+  std::string profile_dir;  // --profile DIR; "" = none
   std::vector<FailOn> fail_on;
   std::uint64_t check_rate = 256 * 1024;   // --check-rate BYTES (zeroed zeros)
   std::uint64_t sample_rate = 512 * 1024;  // --sample-rate BYTES (temporary allocation sites)

@@ -20,7 +20,8 @@ bool write_profiles(const std::string& dir, const Collected& collected, const Sy
     const auto kind = static_cast<WasteKind>(k);
     const KindTotals& t = collected.totals[k];
     if (std::llround(t.bytes) == 0 && std::llround(t.calls) == 0) continue;
-    const bool has_extra = kind == WasteKind::kZeroedFreshPages || kind == WasteKind::kOversizedBuffers;
+    const bool has_extra =
+        kind == WasteKind::kZeroedFreshPages || kind == WasteKind::kOversizedBuffers;
     std::vector<std::pair<std::string, std::string>> types;
     if (kind == WasteKind::kZeroedFreshPages) types.emplace_back("pages", "count");
     if (kind == WasteKind::kOversizedBuffers) types.emplace_back("touched", "bytes");

@@ -25,11 +25,13 @@ bool executable_file(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
 }
 
-std::string quoted(const std::string& s) { return zerolab::cli::quote_arg(s); }
+std::string quoted(const std::string& s) {
+  return zerolab::cli::quote_arg(s);
+}
 
 struct ElfFacts {
   bool elf = false;
-  bool dynamic = false;      // has PT_INTERP
+  bool dynamic = false;  // has PT_INTERP
   std::vector<std::string> needed;
 };
 
@@ -38,16 +40,19 @@ ElfFacts read_elf(const std::string& path) {
   ElfFacts facts;
   std::ifstream in(path, std::ios::binary);
   Elf64_Ehdr eh{};
-  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
+  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) ||
+      std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
     return facts;
   }
   facts.elf = true;
-  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 512) {
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr) ||
+      eh.e_phnum > 512) {
     return facts;
   }
   std::vector<Elf64_Phdr> phdrs(eh.e_phnum);
   in.seekg(static_cast<std::streamoff>(eh.e_phoff));
-  if (!in.read(reinterpret_cast<char*>(phdrs.data()), static_cast<std::streamsize>(phdrs.size() * sizeof(Elf64_Phdr)))) {
+  if (!in.read(reinterpret_cast<char*>(phdrs.data()),
+               static_cast<std::streamsize>(phdrs.size() * sizeof(Elf64_Phdr)))) {
     return facts;
   }
   const Elf64_Phdr* dynamic = nullptr;
@@ -58,7 +63,8 @@ ElfFacts read_elf(const std::string& path) {
   if (dynamic == nullptr || dynamic->p_filesz > (1 << 20)) return facts;
   std::vector<Elf64_Dyn> dyn(dynamic->p_filesz / sizeof(Elf64_Dyn));
   in.seekg(static_cast<std::streamoff>(dynamic->p_offset));
-  if (!in.read(reinterpret_cast<char*>(dyn.data()), static_cast<std::streamsize>(dyn.size() * sizeof(Elf64_Dyn)))) {
+  if (!in.read(reinterpret_cast<char*>(dyn.data()),
+               static_cast<std::streamsize>(dyn.size() * sizeof(Elf64_Dyn)))) {
     return facts;
   }
   std::uint64_t strtab = 0;
@@ -98,13 +104,15 @@ bool check_at_depth(const std::string& path, std::string& error, int depth) {
       return false;
     }
     std::size_t end = line.find_first_of(" \t", at);
-    std::string interpreter = line.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    std::string interpreter =
+        line.substr(at, end == std::string::npos ? std::string::npos : end - at);
     if (interpreter.size() >= 4 && interpreter.compare(interpreter.size() - 4, 4, "/env") == 0 &&
         end != std::string::npos) {
       at = line.find_first_not_of(" \t", end);
       if (at != std::string::npos) {
         end = line.find_first_of(" \t", at);
-        const std::string name = line.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        const std::string name =
+            line.substr(at, end == std::string::npos ? std::string::npos : end - at);
         if (name.rfind('-', 0) != 0) {
           std::string resolved;
           if (!find_program(name, resolved, error)) return false;
@@ -132,8 +140,8 @@ bool check_at_depth(const std::string& path, std::string& error, int depth) {
   }
   for (const std::string& lib : facts.needed) {
     if (lib.rfind("libasan.so", 0) == 0 || lib.rfind("libtsan.so", 0) == 0) {
-      error = "program " + quoted(path) + " is built with " + lib.substr(3, 4) +
-              " (needs " + lib + "), whose runtime must be loaded first: run zerolab waste on a "
+      error = "program " + quoted(path) + " is built with " + lib.substr(3, 4) + " (needs " + lib +
+              "), whose runtime must be loaded first: run zerolab waste on a "
               "build without sanitizers";
       return false;
     }
@@ -180,7 +188,9 @@ bool find_program(const std::string& name, std::string& path, std::string& error
   return false;
 }
 
-bool check_program(const std::string& path, std::string& error) { return check_at_depth(path, error, 0); }
+bool check_program(const std::string& path, std::string& error) {
+  return check_at_depth(path, error, 0);
+}
 
 bool find_preload(std::string& path, std::string& error) {
   std::vector<std::string> candidates;

@@ -22,7 +22,9 @@ using internal::markdown_text;
 
 namespace {
 
-bool library_header(const std::string& file) { return file.rfind("/usr/include/", 0) == 0; }
+bool library_header(const std::string& file) {
+  return file.rfind("/usr/include/", 0) == 0;
+}
 
 // The frame a site is named by: the first (inlined frames included) outside
 // the C/C++ runtime libraries and the system headers (std::vector's memset
@@ -127,24 +129,33 @@ struct KindText {
   const char* fix;
 };
 constexpr std::array<KindText, kWasteKinds> kKindTexts = {{
-    {"memset/bzero of 0 over pages the kernel had not handed out yet (it zeroes them at first touch)",
-     "allocate zeroed memory instead of zeroing it: calloc, or zerolab::PageHeap (it knows which pages "
+    {"memset/bzero of 0 over pages the kernel had not handed out yet (it zeroes them at first "
+     "touch)",
+     "allocate zeroed memory instead of zeroing it: calloc, or zerolab::PageHeap (it knows which "
+     "pages "
      "are still fresh)"},
     {"memset/bzero of 0 over bytes that already read as zero",
      "drop the memset: the bytes are already zero (calloc'd or zeroed before)"},
     {"blocks freed before the same thread allocated anything else",
-     "reuse one buffer (hoist it out of the loop), or take blocks from zerolab::Pool / zerolab::Arena"},
+     "reuse one buffer (hoist it out of the loop), or take blocks from zerolab::Pool / "
+     "zerolab::Arena"},
     {"blocks of 16 KiB or more freed with fewer than half their bytes on touched pages",
-     "allocate what is used: a small per-connection buffer, plus a large one from a zerolab::Pool when "
+     "allocate what is used: a small per-connection buffer, plus a large one from a zerolab::Pool "
+     "when "
      "needed"},
     {"bytes read into a buffer and written unchanged to another descriptor",
-     "zerolab::copy_fd(src, dst): the kernel moves the bytes (copy_file_range, sendfile or splice)"},
-    {"blocks freed before the function that allocated them returned (sampled allocations, weighted)",
-     "the block never outlives its function: a stack buffer, one reused buffer, or a zerolab::Arena "
+     "zerolab::copy_fd(src, dst): the kernel moves the bytes (copy_file_range, sendfile or "
+     "splice)"},
+    {"blocks freed before the function that allocated them returned (sampled allocations, "
+     "weighted)",
+     "the block never outlives its function: a stack buffer, one reused buffer, or a "
+     "zerolab::Arena "
      "reset per call"},
 }};
 
-const char* kind_blurb(WasteKind kind) { return kKindTexts[static_cast<std::size_t>(kind)].blurb; }
+const char* kind_blurb(WasteKind kind) {
+  return kKindTexts[static_cast<std::size_t>(kind)].blurb;
+}
 
 std::string render_text(const Report& r) {
   std::string out;
@@ -173,7 +184,9 @@ std::string render_text(const Report& r) {
     cost(c.large_block_seconds, "64 KiB block " + human_seconds(c.large_block_seconds));
     std::snprintf(line, sizeof line, "%.1f GB/s", c.copy_bytes_per_second / 1e9);
     cost(c.copy_bytes_per_second, std::string("memcpy ") + line);
-    out += "Times are estimates, priced with costs measured on this machine after the run: " + costs + ".\n";
+    out +=
+        "Times are estimates, priced with costs measured on this machine after the run: " + costs +
+        ".\n";
   }
   int rank = 0;
   for (const Finding& f : r.findings) {
@@ -188,8 +201,10 @@ std::string render_text(const Report& r) {
     if (f.kind == WasteKind::kZeroedFreshPages) {
       out += "   " + count_text(f.extra) + " fresh pages\n";
     } else if (f.kind == WasteKind::kOversizedBuffers) {
-      out += "   " + human_bytes(f.bytes) + " requested, " + human_bytes(f.extra) + " on touched pages\n";
-    } else if ((f.kind == WasteKind::kTemporaryAllocations || f.kind == WasteKind::kTemporaryInFrame) &&
+      out += "   " + human_bytes(f.bytes) + " requested, " + human_bytes(f.extra) +
+             " on touched pages\n";
+    } else if ((f.kind == WasteKind::kTemporaryAllocations ||
+                f.kind == WasteKind::kTemporaryInFrame) &&
                run.wall_seconds > 0) {
       std::snprintf(line, sizeof line, "   %.0f allocations/s, %s/s of run time\n",
                     f.calls / run.wall_seconds, human_bytes(f.bytes / run.wall_seconds).c_str());
@@ -201,7 +216,8 @@ std::string render_text(const Report& r) {
     }
     for (const CopyPairRow& p : f.pairs) {
       std::snprintf(line, sizeof line, "   %s -> %s: %s in %llu calls; copy_fd would use %s\n",
-                    fd_type_name(p.src), fd_type_name(p.dst), human_bytes(static_cast<double>(p.bytes)).c_str(),
+                    fd_type_name(p.src), fd_type_name(p.dst),
+                    human_bytes(static_cast<double>(p.bytes)).c_str(),
                     static_cast<unsigned long long>(p.calls), copy_fd_path(p.src, p.dst));
       out += line;
     }
@@ -211,13 +227,15 @@ std::string render_text(const Report& r) {
     for (std::size_t i = 0; i < shown; ++i) {
       const ReportSite& s = f.sites[i];
       std::string pair;
-      if (s.src >= 0) pair = std::string("  [") + fd_type_name(s.src) + " -> " + fd_type_name(s.dst) + "]";
+      if (s.src >= 0)
+        pair = std::string("  [") + fd_type_name(s.src) + " -> " + fd_type_name(s.dst) + "]";
       std::snprintf(line, sizeof line, "   %12s %8s calls  %s%s\n", human_bytes(s.bytes).c_str(),
                     count_text(s.calls).c_str(), site_location(s).c_str(), pair.c_str());
       out += line;
     }
     if (f.sites.size() > shown) {
-      out += "   ... " + std::to_string(f.sites.size() - shown) + " more sites (--format json lists all)\n";
+      out += "   ... " + std::to_string(f.sites.size() - shown) +
+             " more sites (--format json lists all)\n";
     }
   }
   for (const std::string& n : r.notes) out += "\nnote: " + n + "\n";
@@ -240,7 +258,8 @@ std::string render_markdown(const Report& r) {
     for (const Finding& f : r.findings) {
       out += "| " + std::to_string(++rank) + " | " + std::string(kind_name(f.kind)) + " | " +
              human_bytes(f.bytes) + (f.exact ? "" : " (est.)") + " | " + count_text(f.calls) +
-             " | " + human_seconds(f.estimated_seconds) + " | " + markdown_text(fix_for(f.kind)) + " |\n";
+             " | " + human_seconds(f.estimated_seconds) + " | " + markdown_text(fix_for(f.kind)) +
+             " |\n";
     }
     for (const Finding& f : r.findings) {
       out += "\n## " + std::string(kind_name(f.kind)) + "\n\n";
@@ -256,8 +275,9 @@ std::string render_markdown(const Report& r) {
       }
       out += "| bytes | calls | function | file:line |\n|---|---|---|---|\n";
       for (const ReportSite& s : f.sites) {
-        out += "| " + count_text(s.bytes) + " | " + count_text(s.calls) + " | `" + markdown_code_cell(s.function) +
-               "` | " + markdown_text(s.file.empty() ? "?" : s.file + ":" + std::to_string(s.line)) + " |\n";
+        out += "| " + count_text(s.bytes) + " | " + count_text(s.calls) + " | `" +
+               markdown_code_cell(s.function) + "` | " +
+               markdown_text(s.file.empty() ? "?" : s.file + ":" + std::to_string(s.line)) + " |\n";
       }
     }
   }
@@ -270,9 +290,10 @@ std::string render_json(const Report& r) {
   ordered_json j;
   const RunFacts& run = r.run;
   j["program"] = run.program.empty() ? "" : run.program[0];
-  j["arguments"] = run.program.size() > 1
-                       ? ordered_json(std::vector<std::string>(run.program.begin() + 1, run.program.end()))
-                       : ordered_json::array();
+  j["arguments"] =
+      run.program.size() > 1
+          ? ordered_json(std::vector<std::string>(run.program.begin() + 1, run.program.end()))
+          : ordered_json::array();
   j["exit_status"] = run.exit_status;
   j["signal"] = run.signal != 0 ? ordered_json(signal_name(run.signal)) : ordered_json(nullptr);
   j["processes"] = r.processes;
@@ -301,7 +322,8 @@ std::string render_json(const Report& r) {
     if (f.kind == WasteKind::kZeroedZeros) fj["sampled_fraction"] = f.sampled_fraction;
     if ((f.kind == WasteKind::kTemporaryAllocations || f.kind == WasteKind::kTemporaryInFrame) &&
         run.wall_seconds > 0) {
-      fj["per_second"] = {{"calls", f.calls / run.wall_seconds}, {"bytes", f.bytes / run.wall_seconds}};
+      fj["per_second"] = {{"calls", f.calls / run.wall_seconds},
+                          {"bytes", f.bytes / run.wall_seconds}};
     }
     if (f.kind == WasteKind::kUserSpaceCopies) {
       ordered_json pairs = ordered_json::array();
@@ -346,19 +368,27 @@ const char* copy_fd_path(int src, int dst) {
   // record_format.hpp's FdType, as zerolab::io's CopyEnd.
   const auto end = [](int type) {
     switch (type) {
-      case 0: return CopyEnd::kFile;
-      case 1: return CopyEnd::kPipe;
-      case 2: return CopyEnd::kRemoteStream;
-      case 4: return CopyEnd::kUnixStream;
-      case 7: return CopyEnd::kLoopbackStream;
-      default: return CopyEnd::kOther;  // udp, tty, other
+      case 0:
+        return CopyEnd::kFile;
+      case 1:
+        return CopyEnd::kPipe;
+      case 2:
+        return CopyEnd::kRemoteStream;
+      case 4:
+        return CopyEnd::kUnixStream;
+      case 7:
+        return CopyEnd::kLoopbackStream;
+      default:
+        return CopyEnd::kOther;  // udp, tty, other
     }
   };
   const CopyPlan plan = plan_copy(end(src), end(dst));
   return plan.path == CopyPath::kNone ? "read_write" : to_string(plan.path).data();
 }
 
-const char* fix_for(WasteKind kind) { return kKindTexts[static_cast<std::size_t>(kind)].fix; }
+const char* fix_for(WasteKind kind) {
+  return kKindTexts[static_cast<std::size_t>(kind)].fix;
+}
 
 Report build_report(const Collected& collected, const Symbolizer& symbols,
                     const Calibration& calibration, const RunFacts& run) {
@@ -416,7 +446,8 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     if (kind == WasteKind::kUserSpaceCopies) {
       for (int s = 0; s < kFdTypes; ++s) {
         for (int d = 0; d < kFdTypes; ++d) {
-          if (collected.copy_calls[s][d] == 0 || std::string(copy_fd_path(s, d)) == "read_write") continue;
+          if (collected.copy_calls[s][d] == 0 || std::string(copy_fd_path(s, d)) == "read_write")
+            continue;
           f.pairs.push_back({s, d, collected.copy_calls[s][d], collected.copy_bytes[s][d]});
         }
       }
@@ -427,7 +458,9 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     std::map<std::tuple<std::string, std::string, int, int, int>, std::size_t> index;
     for (const SiteRecord& s : collected.sites) {
       if (s.kind != kind) continue;
-      if (kind == WasteKind::kUserSpaceCopies && std::string(copy_fd_path(s.src, s.dst)) == "read_write") continue;
+      if (kind == WasteKind::kUserSpaceCopies &&
+          std::string(copy_fd_path(s.src, s.dst)) == "read_write")
+        continue;
       if (kind == WasteKind::kTemporaryInFrame && !in_site_frame(s)) continue;
       std::size_t at = 0;
       const Frame& top = site_frame(s, symbols, at);
@@ -463,9 +496,10 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
         "or one that clears LD_PRELOAD)");
   }
   if (plain_copy_bytes > 0) {
-    r.notes.push_back(std::to_string(plain_copy_bytes) +
-                      " bytes went through user space between descriptors zerolab::copy_fd has no "
-                      "kernel path for (a tty, a character device such as /dev/null): not counted as waste");
+    r.notes.push_back(
+        std::to_string(plain_copy_bytes) +
+        " bytes went through user space between descriptors zerolab::copy_fd has no "
+        "kernel path for (a tty, a character device such as /dev/null): not counted as waste");
   }
   if (collected.sites_dropped > 0) {
     r.notes.push_back(std::to_string(collected.sites_dropped) +

@@ -14,7 +14,8 @@
 //    "findings": [{
 //      "kind": "zeroed-fresh-pages" | "zeroed-zeros" | "temporary-allocations"
 //              | "oversized-buffers" | "user-space-copies"
-//              | "temporary-allocations-in-frame",  // freed before the allocating function returned
+//              | "temporary-allocations-in-frame",  // freed before the allocating function
+//              returned
 //      "bytes": 1048576, "calls": 1,
 //      "estimated_seconds": 0.00011,      // an estimate from the calibration
 //      "exact": true,                     // false: bytes/calls scaled from samples
@@ -75,7 +76,8 @@ struct ReportSite {
   double extra = 0;
   int src = -1;  // copies only
   int dst = -1;
-  std::vector<std::string> stack;  // "function (file:line)", innermost first (one stack of the site)
+  std::vector<std::string>
+      stack;  // "function (file:line)", innermost first (one stack of the site)
 };
 
 struct CopyPairRow {

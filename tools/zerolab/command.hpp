@@ -39,8 +39,8 @@ struct CommandRegistration {
 // Returns -1 to go on (flags.operands() holds the rest); 0 after printing
 // `usage` on stdout (-h or -help asked for it); 2 after printing
 // "zerolab <command>: <error>" on stderr (a mistake: one line, no usage).
-int parse_command_flags(internal::FlagSet& flags, std::span<char* const> args, std::string_view command,
-                        std::string_view usage);
+int parse_command_flags(internal::FlagSet& flags, std::span<char* const> args,
+                        std::string_view command, std::string_view usage);
 
 // A usage mistake that is not a flag's (a missing or extra operand): prints
 // "zerolab <command>: <message>" on stderr and returns 2.

@@ -8,8 +8,8 @@
 
 namespace zerolab::cli {
 
-int parse_command_flags(internal::FlagSet& flags, std::span<char* const> args, std::string_view command,
-                        std::string_view usage) {
+int parse_command_flags(internal::FlagSet& flags, std::span<char* const> args,
+                        std::string_view command, std::string_view usage) {
   switch (flags.parse(args)) {
     case internal::FlagSet::Outcome::kParsed:
       return -1;

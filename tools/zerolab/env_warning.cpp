@@ -25,8 +25,8 @@ struct EnvironmentWarning {
     // zero_config() is read only when one of its variables is set: resolving
     // it costs a calibration of about a millisecond otherwise spent on first use.
     bool any = false;
-    for (const char* name : {"ZEROLAB_ZERO_ISA", "ZEROLAB_ZERO_STOSB", "ZEROLAB_ZERO_NT",
-                             "ZEROLAB_ZERO_CALIBRATE"}) {
+    for (const char* name :
+         {"ZEROLAB_ZERO_ISA", "ZEROLAB_ZERO_STOSB", "ZEROLAB_ZERO_NT", "ZEROLAB_ZERO_CALIBRATE"}) {
       any = any || std::getenv(name) != nullptr;
     }
     if (any) warn(zero_config().env_error);

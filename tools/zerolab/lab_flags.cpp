@@ -91,7 +91,8 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
   f.experiments = flags.operands();
 
   if (f.list && !f.experiments.empty()) {
-    error = "flag -list takes no experiment names (got " + internal::quote_text(f.experiments.front()) + ")";
+    error = "flag -list takes no experiment names (got " +
+            internal::quote_text(f.experiments.front()) + ")";
     return false;
   }
   if (f.no_store && !f.store_url.empty()) {

@@ -29,20 +29,20 @@ struct LabFlags {
   bool quick = false;
   bool help = false;
   std::vector<std::string> experiments;
-  int count = 10;                   // 1 with --quick
+  int count = 10;                        // 1 with --quick
   std::string benchtime_text = "500ms";  // "20ms" with --quick
   std::chrono::nanoseconds benchtime{std::chrono::milliseconds(500)};
-  std::int64_t iterations = 0;      // --benchtime Nx
-  std::string out_dir;              // "" means the default
+  std::int64_t iterations = 0;  // --benchtime Nx
+  std::string out_dir;          // "" means the default
   std::string cpuprofile_dir;
   int cpuprofile_rate = 100;
   std::string memprofile_dir;
   std::uint64_t memprofile_rate = 512 * 1024;
-  std::string save_name;       // --save NAME (checked: lab/baseline_name.hpp)
-  std::string baseline_name;   // --baseline NAME
-  std::string baseline_dir;    // --baseline-dir DIR; "" means $ZEROLAB_BASELINE_DIR or the default
-  std::string store_url;        // --store URL; "" means the default store (checked by cmd_lab)
-  bool no_store = false;        // --no-store
+  std::string save_name;      // --save NAME (checked: lab/baseline_name.hpp)
+  std::string baseline_name;  // --baseline NAME
+  std::string baseline_dir;   // --baseline-dir DIR; "" means $ZEROLAB_BASELINE_DIR or the default
+  std::string store_url;      // --store URL; "" means the default store (checked by cmd_lab)
+  bool no_store = false;      // --no-store
   std::vector<std::string> labels;  // --label k=v, repeatable (checked by cmd_lab)
   bool fail_on_regression = false;  // --fail-on-regression[=PCT]; needs --baseline
   double fail_percent = 0;          // PCT, >= 0 ("5" or "5%")

@@ -54,7 +54,8 @@ bool check_directory_path(const std::string& path, std::string& error) {
     }
   }
   if (::access(deepest.c_str(), W_OK | X_OK) != 0) {
-    error = (exists ? "cannot write to directory " + path : "cannot create directory " + path + " in " + deepest) +
+    error = (exists ? "cannot write to directory " + path
+                    : "cannot create directory " + path + " in " + deepest) +
             ": " + std::strerror(errno);
     return false;
   }
@@ -76,7 +77,8 @@ bool make_directories(const std::string& path, std::string& error) {
 }
 
 bool ends_with(const std::string& name, const std::string& tail) {
-  return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  return name.size() > tail.size() &&
+         name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 // The names in `dir` (not . and ..), each with whether it is a directory;
@@ -98,7 +100,8 @@ bool list_directory(const std::string& dir, std::vector<std::pair<std::string, b
 // files (baseline/) and a profile directory inside -o (only *.prof).
 bool lab_output_entry(const std::string& dir, const std::string& name, bool directory) {
   if (!directory) {
-    return name == "report.md" || name == "report.html" || ends_with(name, ".txt") || ends_with(name, ".prof");
+    return name == "report.md" || name == "report.html" || ends_with(name, ".txt") ||
+           ends_with(name, ".prof");
   }
   if (name == "baseline") return true;
   std::vector<std::pair<std::string, bool>> inside;
@@ -111,18 +114,22 @@ bool lab_output_entry(const std::string& dir, const std::string& name, bool dire
 // previous lab report), else why not (without the "flag -o: " prefix).
 std::string replace_problem(const std::string& given, const std::string& dir) {
   std::vector<std::pair<std::string, bool>> entries;
-  if (!list_directory(dir, entries)) return "cannot read directory " + given + ": " + std::strerror(errno);
+  if (!list_directory(dir, entries))
+    return "cannot read directory " + given + ": " + std::strerror(errno);
   if (entries.empty()) return "";
-  const std::string refused = given + " is not empty and not a previous zerolab lab report, so it is not replaced";
+  const std::string refused =
+      given + " is not empty and not a previous zerolab lab report, so it is not replaced";
   for (const auto& [name, directory] : entries) {
     if (!lab_output_entry(dir, name, directory)) {
-      return refused + " (it holds " + internal::quote_text(name) + "); choose a new or empty directory";
+      return refused + " (it holds " + internal::quote_text(name) +
+             "); choose a new or empty directory";
     }
   }
   std::ifstream report(dir + "/report.md");
   std::string first;
   if (!std::getline(report, first) || first != kReportTitle) {
-    return refused + " (its report.md is missing or not the lab's); choose a new or empty directory";
+    return refused +
+           " (its report.md is missing or not the lab's); choose a new or empty directory";
   }
   return "";
 }
@@ -142,7 +149,8 @@ std::string swap_target(const std::string& dir) {
 // `path` with symlinks of its existing part resolved and the rest normalized.
 std::string comparable(const std::string& path) {
   std::error_code ec;
-  std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  std::filesystem::path p =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
   std::string s = p.lexically_normal().string();
   while (s.size() > 1 && s.back() == '/') s.pop_back();
   return s;
@@ -162,9 +170,10 @@ std::string staged(const std::string& profile_dir, const LabOutput& o) {
 bool prepare_lab_output(const std::string& out_dir, const std::string& cpuprofile_dir,
                         const std::string& memprofile_dir, LabOutput& output, std::string& error) {
   // Every check before anything is created.
-  for (const auto& [flag, dir] : {std::pair<const char*, const std::string*>{"cpuprofile", &cpuprofile_dir},
-                                  {"memprofile", &memprofile_dir},
-                                  {"o", &out_dir}}) {
+  for (const auto& [flag, dir] :
+       {std::pair<const char*, const std::string*>{"cpuprofile", &cpuprofile_dir},
+        {"memprofile", &memprofile_dir},
+        {"o", &out_dir}}) {
     if (!dir->empty() && !check_directory_path(*dir, error)) {
       error = "flag -" + std::string(flag) + ": " + error;
       return false;
@@ -178,8 +187,8 @@ bool prepare_lab_output(const std::string& out_dir, const std::string& cpuprofil
     // The run is staged beside the directory it replaces.
     const std::string beside = parent.empty() ? (slash == 0 ? "/" : ".") : parent;
     if (error.empty() && ::access(beside.c_str(), W_OK | X_OK) != 0) {
-      error = "cannot replace directory " + out_dir + ": its parent " + beside + " takes no new entries (" +
-              std::strerror(errno) + ")";
+      error = "cannot replace directory " + out_dir + ": its parent " + beside +
+              " takes no new entries (" + std::strerror(errno) + ")";
     }
     if (!error.empty()) {
       error = "flag -o: " + error;
@@ -200,8 +209,9 @@ bool prepare_lab_output(const std::string& out_dir, const std::string& cpuprofil
     error = "flag -o: cannot create directory " + output.staging + ": " + std::strerror(errno);
     return false;
   }
-  for (const auto& [flag, dir] : {std::pair<const char*, const std::string*>{"cpuprofile", &output.cpuprofile_dir},
-                                  {"memprofile", &output.memprofile_dir}}) {
+  for (const auto& [flag, dir] :
+       {std::pair<const char*, const std::string*>{"cpuprofile", &output.cpuprofile_dir},
+        {"memprofile", &output.memprofile_dir}}) {
     if (!dir->empty() && !make_directories(*dir, error)) {
       error = "flag -" + std::string(flag) + ": " + error;
       lab::remove_tree(output.staging);

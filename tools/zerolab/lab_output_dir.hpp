@@ -21,7 +21,8 @@
 // Example:
 //   LabOutput o;
 //   std::string error;
-//   if (!prepare_lab_output("results/today", "", "results/today", o, error)) { fail(error); exit 2; }
+//   if (!prepare_lab_output("results/today", "", "results/today", o, error)) { fail(error); exit 2;
+//   }
 //   // o.staging == "results/today+tmp.4242", o.memprofile_dir == "results/today+tmp.4242"
 //   settings.out_dir = o.staging; settings.final_dir = o.target;
 #ifndef ZEROLAB_TOOLS_ZEROLAB_LAB_OUTPUT_DIR_HPP_
@@ -32,8 +33,8 @@
 namespace zerolab::cli {
 
 struct LabOutput {
-  std::string target;          // -o's directory (its real path when given as a symlink, "." or "..")
-  std::string staging;         // where the run writes: target+tmp.<pid>, created
+  std::string target;   // -o's directory (its real path when given as a symlink, "." or "..")
+  std::string staging;  // where the run writes: target+tmp.<pid>, created
   std::string cpuprofile_dir;  // as the run uses them: moved into staging when inside target;
   std::string memprofile_dir;  // "" when not given
 };

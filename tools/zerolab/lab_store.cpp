@@ -19,8 +19,12 @@ namespace zerolab::cli {
 namespace {
 
 // The "pkg" lines the lab writes above an experiment's results.
-std::string cpp_package(const lab::Experiment& e) { return "zerolab/lab/" + e.id; }
-std::string go_package(const lab::Experiment& e) { return "zerolab/peers/go/" + e.go_peer; }
+std::string cpp_package(const lab::Experiment& e) {
+  return "zerolab/lab/" + e.id;
+}
+std::string go_package(const lab::Experiment& e) {
+  return "zerolab/peers/go/" + e.go_peer;
+}
 
 // Adds a results file's records to the run being built.
 void add_file(store::RunBuilder& builder, const std::string& path) {
@@ -36,8 +40,9 @@ void add_file(store::RunBuilder& builder, const std::string& path) {
 // The results of `run` under the "pkg: <package>" line.
 store::Run package_part(const store::Run& run, const std::string& package) {
   return store::select_results(run, [&](const std::vector<store::KeyValue>& config) {
-    return std::any_of(config.begin(), config.end(),
-                       [&](const store::KeyValue& kv) { return kv.first == "pkg" && kv.second == package; });
+    return std::any_of(config.begin(), config.end(), [&](const store::KeyValue& kv) {
+      return kv.first == "pkg" && kv.second == package;
+    });
   });
 }
 
@@ -51,14 +56,16 @@ int runs_per_benchmark(const store::Run& run) {
 
 }  // namespace
 
-std::string this_machine(const std::vector<store::KeyValue>& labels, const lab::MachineInfo& machine) {
+std::string this_machine(const std::vector<store::KeyValue>& labels,
+                         const lab::MachineInfo& machine) {
   store::Run probe;
   probe.configs.emplace_back(machine.config.begin(), machine.config.end());
   store::set_labels(probe, labels);
   return probe.machine;
 }
 
-store::Run lab_run_record(const LabStoreSettings& settings, const std::vector<lab::ExperimentOutcome>& outcomes,
+store::Run lab_run_record(const LabStoreSettings& settings,
+                          const std::vector<lab::ExperimentOutcome>& outcomes,
                           const lab::MachineInfo& machine) {
   store::RunBuilder builder;
   for (const lab::ExperimentOutcome& o : outcomes) {
@@ -70,8 +77,9 @@ store::Run lab_run_record(const LabStoreSettings& settings, const std::vector<la
   if (run.configs.empty()) run.configs.emplace_back(machine.config.begin(), machine.config.end());
   run.id = store::random_uuid();
   run.kind = "lab";
-  run.unix_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  run.unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count();
   run.command = settings.command;
   run.source = settings.out_dir;
   for (const lab::ExperimentOutcome& o : outcomes) {
@@ -98,8 +106,10 @@ store::Run lab_run_record(const LabStoreSettings& settings, const std::vector<la
   return run;
 }
 
-bool store_lab_run(const LabStoreSettings& settings, const std::vector<lab::ExperimentOutcome>& outcomes,
-                   const lab::MachineInfo& machine, std::FILE* out, std::FILE* err, std::string* stored_id) {
+bool store_lab_run(const LabStoreSettings& settings,
+                   const std::vector<lab::ExperimentOutcome>& outcomes,
+                   const lab::MachineInfo& machine, std::FILE* out, std::FILE* err,
+                   std::string* stored_id) {
   try {
     const store::Run run = lab_run_record(settings, outcomes, machine);
     store::Store s = store::Store::open(settings.url, store::OpenMode::kWrite);
@@ -109,7 +119,8 @@ bool store_lab_run(const LabStoreSettings& settings, const std::vector<lab::Expe
     std::fflush(out);
     return true;
   } catch (const std::exception& e) {
-    std::fprintf(err, "zerolab lab: cannot store the run (the result files are written): %s\n", e.what());
+    std::fprintf(err, "zerolab lab: cannot store the run (the result files are written): %s\n",
+                 e.what());
     return false;
   }
 }
@@ -126,23 +137,26 @@ bool check_store_writable(const store::StoreUrl& url, std::string& error, int& c
   }
 }
 
-int name_stored_run(const LabStoreSettings& settings, const std::string& stored_id, int code, std::FILE* out,
-                    std::FILE* err) {
+int name_stored_run(const LabStoreSettings& settings, const std::string& stored_id, int code,
+                    std::FILE* out, std::FILE* err) {
   const char* name = settings.save_name.c_str();
   if (stored_id.empty()) {
     std::fprintf(err, "zerolab lab: baseline %s not saved: the run is not in the store\n", name);
     return code == 0 ? 1 : code;
   }
   if (code != 0) {
-    std::fprintf(err, "zerolab lab: baseline %s not saved: this run %s (it is stored as run %s)\n", name,
-                 code == 3 ? "regressed against its baseline" : "had failed benchmarks, errored claims or failed writes",
+    std::fprintf(err, "zerolab lab: baseline %s not saved: this run %s (it is stored as run %s)\n",
+                 name,
+                 code == 3 ? "regressed against its baseline"
+                           : "had failed benchmarks, errored claims or failed writes",
                  stored_id.c_str());
     return code;
   }
   try {
     store::Store s = store::Store::open(settings.url, store::OpenMode::kWrite);
     s.set_name(settings.save_name, stored_id);
-    std::fprintf(out, "saved as baseline %s: run %s in %s\n", name, stored_id.c_str(), s.display().c_str());
+    std::fprintf(out, "saved as baseline %s: run %s in %s\n", name, stored_id.c_str(),
+                 s.display().c_str());
     std::fflush(out);
     return 0;
   } catch (const store::StoreError& e) {
@@ -151,11 +165,13 @@ int name_stored_run(const LabStoreSettings& settings, const std::string& stored_
   }
 }
 
-bool find_stored_baseline(const store::StoreUrl& url, const std::string& ref, const std::string& machine,
-                          store::Run& run, std::string& error, int& code, bool* absent) {
+bool find_stored_baseline(const store::StoreUrl& url, const std::string& ref,
+                          const std::string& machine, store::Run& run, std::string& error,
+                          int& code, bool* absent) {
   if (absent != nullptr) *absent = false;
   try {
-    if (url.engine == store::Engine::kSqlite && ::access(url.target.c_str(), F_OK) != 0 && errno == ENOENT) {
+    if (url.engine == store::Engine::kSqlite && ::access(url.target.c_str(), F_OK) != 0 &&
+        errno == ENOENT) {
       if (absent != nullptr) *absent = true;
     }
     store::Store s = store::Store::open(url, store::OpenMode::kRead);
@@ -166,9 +182,11 @@ bool find_stored_baseline(const store::StoreUrl& url, const std::string& ref, co
     }
     if (id.empty() && !named.empty()) {
       std::string others;
-      for (const store::NamedRun& n : named) others += (others.empty() ? "" : ", ") + n.machine + " (run " + n.id + ")";
-      error = "baseline \"" + ref + "\" in " + s.display() + " has no run from this machine (" + machine +
-              "), only from " + others + "; give --baseline a run id to compare with another machine's run";
+      for (const store::NamedRun& n : named)
+        others += (others.empty() ? "" : ", ") + n.machine + " (run " + n.id + ")";
+      error = "baseline \"" + ref + "\" in " + s.display() + " has no run from this machine (" +
+              machine + "), only from " + others +
+              "; give --baseline a run id to compare with another machine's run";
       code = 2;
       return false;
     }
@@ -177,22 +195,24 @@ bool find_stored_baseline(const store::StoreUrl& url, const std::string& ref, co
         id = s.resolve(ref);
       } catch (const store::StoreError&) {
         if (absent != nullptr) *absent = true;
-        error = "baseline \"" + ref + "\" not found: no run is named " + ref + " in " + s.display() +
-                " (zerolab lab --save " + ref + " names one; zerolab store list shows the runs)";
+        error = "baseline \"" + ref + "\" not found: no run is named " + ref + " in " +
+                s.display() + " (zerolab lab --save " + ref +
+                " names one; zerolab store list shows the runs)";
         code = 2;
         return false;
       }
     }
     run = s.load_run(id);
     if (run.kind != "lab") {
-      error = "baseline \"" + ref + "\" is run " + id + " in " + s.display() + ", which is not a lab run (" +
-              run.source + ")";
+      error = "baseline \"" + ref + "\" is run " + id + " in " + s.display() +
+              ", which is not a lab run (" + run.source + ")";
       code = 2;
       return false;
     }
     return true;
   } catch (const store::StoreError& e) {
-    error = (absent != nullptr && *absent ? "baseline \"" + ref + "\" not found: " : std::string("--baseline: ")) +
+    error = (absent != nullptr && *absent ? "baseline \"" + ref + "\" not found: "
+                                          : std::string("--baseline: ")) +
             e.what();
     code = e.exit_code();
     return false;
@@ -203,7 +223,8 @@ bool write_stored_baseline(const store::Run& run, const std::string& name,
                            const std::vector<lab::Experiment>& catalog, const std::string& out_dir,
                            lab::Baseline& baseline, std::string& error) {
   const std::string dir = out_dir + "/baseline";
-  const std::string files = dir + "/" + name + "+files";  // no name has '+': never read as a baseline
+  const std::string files =
+      dir + "/" + name + "+files";  // no name has '+': never read as a baseline
   std::error_code ec;
   std::filesystem::remove_all(files, ec);
   std::filesystem::create_directories(files, ec);
@@ -221,10 +242,12 @@ bool write_stored_baseline(const store::Run& run, const std::string& name,
     if (cpp.results.empty()) continue;
     ids.push_back(e.id);
     runs = std::max(runs, runs_per_benchmark(cpp));
-    ok = ok && internal::write_file_atomically(files + "/" + e.id + ".txt", store::to_go_format(cpp), error);
+    ok = ok && internal::write_file_atomically(files + "/" + e.id + ".txt",
+                                               store::to_go_format(cpp), error);
     const store::Run go = e.go_peer.empty() ? store::Run{} : package_part(run, go_package(e));
     if (!go.results.empty()) {
-      ok = ok && internal::write_file_atomically(files + "/" + e.id + ".go.txt", store::to_go_format(go), error);
+      ok = ok && internal::write_file_atomically(files + "/" + e.id + ".go.txt",
+                                                 store::to_go_format(go), error);
     }
   }
   const lab::BaselineRecord record{store::format_time_ms(run.unix_ms), run.command, runs, ""};

@@ -15,12 +15,13 @@
 // compared stay beside the run's), then loaded.
 //
 // Example:
-//   LabStoreSettings st{url, {{"commit", "abc"}}, "main", "zerolab lab --quick", "zerolab-results/x"};
-//   store::Run base;
-//   if (!find_stored_baseline(st.url, "main", this_machine(st.labels, machine), base, error, code, nullptr)) fail;
+//   LabStoreSettings st{url, {{"commit", "abc"}}, "main", "zerolab lab --quick",
+//   "zerolab-results/x"}; store::Run base; if (!find_stored_baseline(st.url, "main",
+//   this_machine(st.labels, machine), base, error, code, nullptr)) fail;
 //   ... create the output directory ...
 //   write_stored_baseline(base, "main", lab::catalog(), st.out_dir, baseline, error);
-//   settings.on_finished = [&](const auto& outcomes, const auto& machine, const std::string& results_dir) {
+//   settings.on_finished = [&](const auto& outcomes, const auto& machine, const std::string&
+//   results_dir) {
 //     st.out_dir = results_dir;
 //     return store_lab_run(st, outcomes, machine, stdout, stderr, &stored_id);
 //   };
@@ -47,22 +48,26 @@ struct LabStoreSettings {
   std::vector<store::KeyValue> labels;
   std::string save_name;  // --save NAME: the stored run's name on this machine
   std::string command;
-  std::string out_dir;    // where the run's <id>.txt and <id>.go.txt files are
+  std::string out_dir;  // where the run's <id>.txt and <id>.go.txt files are
 };
 
 // The machine a run is stored under: its machine= label, else the cpu
 // config line, else "unknown" (as store::set_labels decides).
-std::string this_machine(const std::vector<store::KeyValue>& labels, const lab::MachineInfo& machine);
+std::string this_machine(const std::vector<store::KeyValue>& labels,
+                         const lab::MachineInfo& machine);
 
 // The run as the store keeps it (no name: see name_stored_run).
-store::Run lab_run_record(const LabStoreSettings& settings, const std::vector<lab::ExperimentOutcome>& outcomes,
+store::Run lab_run_record(const LabStoreSettings& settings,
+                          const std::vector<lab::ExperimentOutcome>& outcomes,
                           const lab::MachineInfo& machine);
 
 // Submits the run and sets *stored_id; prints "stored: run <id> in <store>"
 // on out, or "zerolab lab: cannot store the run ...: <why>" on err and
 // returns false.
-bool store_lab_run(const LabStoreSettings& settings, const std::vector<lab::ExperimentOutcome>& outcomes,
-                   const lab::MachineInfo& machine, std::FILE* out, std::FILE* err, std::string* stored_id);
+bool store_lab_run(const LabStoreSettings& settings,
+                   const std::vector<lab::ExperimentOutcome>& outcomes,
+                   const lab::MachineInfo& machine, std::FILE* out, std::FILE* err,
+                   std::string* stored_id);
 
 // Before anything runs, for --save: the store opens (created and migrated
 // if need be) and takes writes. False with `error` and the exit `code`
@@ -72,15 +77,16 @@ bool check_store_writable(const store::StoreUrl& url, std::string& error, int& c
 // After the run, for --save: names the stored run when the run's exit code
 // is 0 (prints "saved as NAME: run <id> in <store>"); otherwise says on err
 // why it was not named. Returns the exit code (1 if naming failed).
-int name_stored_run(const LabStoreSettings& settings, const std::string& stored_id, int code, std::FILE* out,
-                    std::FILE* err);
+int name_stored_run(const LabStoreSettings& settings, const std::string& stored_id, int code,
+                    std::FILE* out, std::FILE* err);
 
 // --baseline REF: this machine's run named REF, or the run whose id (or
 // unique prefix) REF is. False with `error` and `code` (2: no such run, a
 // name only other machines have, a refused store; 1: unreachable); with
 // *absent set when the store has no such run or does not exist yet.
-bool find_stored_baseline(const store::StoreUrl& url, const std::string& ref, const std::string& machine,
-                          store::Run& run, std::string& error, int& code, bool* absent);
+bool find_stored_baseline(const store::StoreUrl& url, const std::string& ref,
+                          const std::string& machine, store::Run& run, std::string& error,
+                          int& code, bool* absent);
 
 // Writes `run` as baseline `name` under <out_dir>/baseline/ (each
 // experiment's C++ and Go-here results as the lab wrote them) and loads it.

@@ -41,7 +41,8 @@ const Command* find_command(std::string_view name) {
 // `zerolab help` lists the commands; `zerolab help CMD` is `zerolab CMD -h`.
 int run_help(std::span<char* const> args) {
   internal::FlagSet flags;
-  if (const int rc = parse_command_flags(flags, args, "help", "usage: zerolab help [command]\n"); rc >= 0) {
+  if (const int rc = parse_command_flags(flags, args, "help", "usage: zerolab help [command]\n");
+      rc >= 0) {
     return rc;
   }
   const std::vector<std::string>& rest = flags.operands();
@@ -49,7 +50,8 @@ int run_help(std::span<char* const> args) {
     print_usage(stdout);
     return 0;
   }
-  if (rest.size() > 1) return usage_error("help", "want one command, got " + std::to_string(rest.size()));
+  if (rest.size() > 1)
+    return usage_error("help", "want one command, got " + std::to_string(rest.size()));
   const Command* c = find_command(rest[0]);
   if (c == nullptr || c->name == "help") {
     return usage_error("help", "unknown command " + internal::quote_text(rest[0]) +
@@ -62,11 +64,13 @@ int run_help(std::span<char* const> args) {
 
 int run_version(std::span<char* const> args) {
   internal::FlagSet flags;
-  if (const int rc = parse_command_flags(flags, args, "version", "usage: zerolab version\n"); rc >= 0) {
+  if (const int rc = parse_command_flags(flags, args, "version", "usage: zerolab version\n");
+      rc >= 0) {
     return rc;
   }
   if (!flags.operands().empty()) {
-    return usage_error("version", "unexpected argument " + internal::quote_text(flags.operands()[0]));
+    return usage_error("version",
+                       "unexpected argument " + internal::quote_text(flags.operands()[0]));
   }
   std::printf("zerolab %s\n", ZEROLAB_VERSION);
   return 0;
@@ -77,7 +81,9 @@ const CommandRegistration kVersion{"version", "print zerolab's version", &run_ve
 
 }  // namespace
 
-const std::vector<Command>& commands() { return mutable_commands(); }
+const std::vector<Command>& commands() {
+  return mutable_commands();
+}
 
 CommandRegistration::CommandRegistration(std::string_view name, std::string_view summary,
                                          CommandFunction run) {

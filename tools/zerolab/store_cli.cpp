@@ -26,7 +26,8 @@ bool parse_store_flags(std::span<char* const> args, const StoreFlagSpec& spec, P
     if (flag.takes_value) {
       flags.value(flag.name, keep);
     } else {
-      flags.optional(flag.name, [keep](const std::optional<std::string>& v) { return keep(v.value_or("")); });
+      flags.optional(flag.name,
+                     [keep](const std::optional<std::string>& v) { return keep(v.value_or("")); });
     }
   }
   if (!flags.parse(args, out.help, error)) return false;
@@ -38,8 +39,10 @@ bool parse_store_flags(std::span<char* const> args, const StoreFlagSpec& spec, P
 bool write_output(const std::string& text, const std::string& path, std::string& error) {
   if (!path.empty()) return internal::write_file_atomically(path, text, error);
   errno = 0;
-  const bool ok = std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
-  if (!ok) error = std::string("write stdout: ") + (errno != 0 ? std::strerror(errno) : "short write");
+  const bool ok =
+      std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+  if (!ok)
+    error = std::string("write stdout: ") + (errno != 0 ? std::strerror(errno) : "short write");
   return ok;
 }
 
