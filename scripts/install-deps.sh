@@ -42,13 +42,16 @@
 #                                            zerolab lab beside the C++ port;
 #                                            go tool pprof reads the profiles
 #                                            in the tests
+#   valgrind                                 callgrind and valgrind/callgrind.h:
+#                                            the benchmarks' counting mode
+#                                            (-benchmeasure=instructions)
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
           libmimalloc-dev libre2-dev chromium chromium-driver python3
           libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils
-          libc6-dbg golang-go)
+          libc6-dbg golang-go valgrind)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -12,3 +12,17 @@ zerolab_add_test(bench_unit_test SOURCES bench_unit_test.cpp LIBS zerolab_bench)
 zerolab_add_test(bench_report_test SOURCES bench_report_test.cpp LIBS zerolab_bench)
 # The one byte-size grammar (src/format/byte_size.hpp, header-only).
 zerolab_add_test(byte_size_test SOURCES byte_size_test.cpp)
+
+# The counting mode (-benchmeasure=instructions): counting_fixture's
+# hand-written loops and example_bench run under callgrind.
+add_executable(counting_fixture counting_fixture.cpp)
+target_link_libraries(counting_fixture PRIVATE zerolab::bench_main zerolab_warnings)
+zerolab_add_test(counting_test SOURCES counting_test.cpp LIBS zerolab_bench)
+target_compile_definitions(counting_test PRIVATE
+  ZEROLAB_COUNTING_FIXTURE="$<TARGET_FILE:counting_fixture>")
+add_dependencies(counting_test counting_fixture)
+if(TARGET example_bench)
+  target_compile_definitions(counting_test PRIVATE
+    ZEROLAB_EXAMPLE_BENCH="$<TARGET_FILE:example_bench>")
+  add_dependencies(counting_test example_bench)
+endif()

@@ -28,9 +28,10 @@ struct ParsedResult {
 struct ParsedOutput {
   std::map<std::string, std::string> config;
   std::vector<ParsedResult> results;
-  std::vector<std::string> messages;  // "--- ..." lines and indented lines
-  std::string status;                 // "PASS" or "FAIL"
-  std::string error;                  // first violation, "" if none
+  std::vector<std::string> messages;    // "--- ..." lines and indented lines
+  std::vector<std::string> unit_lines;  // "Unit <unit> <key>=<value>..." lines, as printed
+  std::string status;                   // "PASS" or "FAIL"
+  std::string error;                    // first violation, "" if none
 };
 
 inline bool parse_number(const std::string& s, double& out) {
@@ -57,6 +58,15 @@ inline ParsedOutput parse_go_output(const std::string& text) {
     }
     if (line.rfind("--- ", 0) == 0 || line.rfind("    ", 0) == 0) {
       out.messages.push_back(line);
+      continue;
+    }
+    if (line.rfind("Unit ", 0) == 0) {
+      std::istringstream fields(line.substr(5));
+      std::string unit, pair;
+      if (!(fields >> unit >> pair) || pair.find('=') == std::string::npos) {
+        fail("a Unit line needs a unit and key=value");
+      }
+      out.unit_lines.push_back(line);
       continue;
     }
     if (line.rfind("Benchmark", 0) == 0) {

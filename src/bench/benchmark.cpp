@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "alloc_hooks/alloc_stats.hpp"
+#include "bench/counting.hpp"
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
 #include "profile/profile_gate.hpp"
@@ -72,10 +73,13 @@ void B::start_timer() {
   timer_on_ = true;
   internal::profile::set_timer_running(true);
   start_ = Clock::now();
+  // Last, so the counting run counts as little of the harness as it can.
+  if (state_->counting) internal::counting::collect_on();
 }
 
 void B::stop_timer() {
   if (!timer_on_) return;
+  if (state_->counting) internal::counting::collect_off();
   duration_ += Clock::now() - start_;
   internal::profile::set_timer_running(false);
   const Counters now = read_counters();
@@ -93,6 +97,7 @@ void B::reset_timer() {
   }
   duration_ = nanoseconds(0);
   net_ = Counters{};
+  if (state_->counting) internal::counting::zero_counts();
 }
 
 nanoseconds B::elapsed() const {
@@ -147,7 +152,11 @@ bool B::loop_slow_path(std::uint64_t& i, std::uint64_t& n) {
   const internal::BenchTime& bt = state_->options.benchtime;
   if (n == 0) {
     // First call: start counting from here, so setup is not measured.
-    n = bt.iterations > 0 ? static_cast<std::uint64_t>(bt.iterations) : 1;
+    if (counting_pass_n_ > 0) {
+      n = counting_pass_n_;
+    } else {
+      n = bt.iterations > 0 ? static_cast<std::uint64_t>(bt.iterations) : 1;
+    }
     n_ = 0;
     reset_timer();
     i = 1;
@@ -263,6 +272,10 @@ bool B::run1() {
 }
 
 void B::launch() {
+  if (state_->counting) {
+    launch_counting();
+    return;
+  }
   const internal::BenchTime& bt = state_->options.benchtime;
   // b.loop() ramps up inside its single call; nothing more to run.
   if (loop_n_ == 0) {
@@ -282,6 +295,30 @@ void B::launch() {
   result_n_ = n_;
   result_duration_ = duration_;
   result_net_ = net_;
+}
+
+void B::launch_counting() {
+  // Two passes, of N and 2N iterations; the parent reports the difference
+  // over N, so what a pass spends once (the timer calls, entering and
+  // leaving the loop, setup timed in a b.n() loop) cancels out.
+  const std::int64_t n = std::max<std::int64_t>(state_->options.benchtime.iterations, 1);
+  const std::string bench_name = benchmark_name(name_, state_->procs);
+  Counters first;
+  for (std::int64_t pass = 1; pass <= 2; ++pass) {
+    counting_pass_n_ = static_cast<std::uint64_t>(n * pass);
+    run_n(n * pass);
+    if (failed_ || skipped_) break;
+    internal::counting::dump_counts("zerolab-bench pass " + std::to_string(pass) + " n " +
+                                    std::to_string(n * pass) + " " + bench_name);
+    if (pass == 1) first = net_;
+  }
+  counting_pass_n_ = 0;
+  auto minus = [](std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; };
+  result_n_ = n;
+  result_duration_ = nanoseconds(0);
+  result_net_.allocs = minus(net_.allocs, first.allocs);
+  result_net_.bytes = minus(net_.bytes, first.bytes);
+  result_net_.faults = 0;
 }
 
 void B::process_bench() {
@@ -342,7 +379,8 @@ benchfmt::Result B::result_record(const std::string& bench_name) const {
 
   double ns = static_cast<double>(result_duration_.count()) / n;
   if (const auto it = extra_.find("ns/op"); it != extra_.end()) ns = it->second;
-  if (result_n_ <= 0) ns = 0;
+  // A counting run's times are callgrind's: not reported.
+  if (result_n_ <= 0 || state_->counting) ns = 0;
   if (ns != 0) r.metrics.push_back({ns, "ns/op"});
 
   double mbs = 0;
@@ -352,11 +390,11 @@ benchfmt::Result B::result_record(const std::string& bench_name) const {
     mbs = static_cast<double>(bytes_) * static_cast<double>(result_n_) / 1e6 /
           (static_cast<double>(result_duration_.count()) / 1e9);
   }
-  if (mbs != 0) r.metrics.push_back({mbs, "MB/s"});
+  if (mbs != 0 && !state_->counting) r.metrics.push_back({mbs, "MB/s"});
 
   // Custom metrics, the harness's faults/op and heap metrics, sorted by unit.
   std::map<std::string, double, std::less<>> extras;
-  if (state_->options.faults) {
+  if (state_->options.faults && !state_->counting) {
     extras["faults/op"] = static_cast<double>(result_net_.faults) / n;
   }
   const bool memory = (state_->options.benchmem || report_allocs_) && state_->count_allocs;
@@ -407,11 +445,13 @@ void B::run_parallel_impl(void (*call)(void*, PB&), void* context) {
     std::uint64_t n;
     void (*call)(void*, PB&);
     void* context;
+    bool counting;
   } shared;
   shared.grain = grain;
   shared.n = static_cast<std::uint64_t>(n_);
   shared.call = call;
   shared.context = context;
+  shared.counting = state_->counting;
 
   const int threads = parallelism_ * std::max(1, state_->procs);
   state_->pool.run(
@@ -419,7 +459,10 @@ void B::run_parallel_impl(void (*call)(void*, PB&), void* context) {
       [](void* p, int) {
         auto* s = static_cast<Shared*>(p);
         PB pb(&s->counter, s->grain, s->n);
+        // callgrind's collection is per thread: each worker counts its body.
+        if (s->counting) internal::counting::collect_on();
         s->call(s->context, pb);
+        if (s->counting) internal::counting::collect_off();
       },
       &shared);
   if (shared.counter.load() <= shared.n && !failed_) {

@@ -176,6 +176,16 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
     }
     return "";
   });
+  flags.value("benchmeasure", [&](const std::string& v) -> std::string {
+    if (v == "time") {
+      options.measure = Measure::kTime;
+    } else if (v == "instructions") {
+      options.measure = Measure::kInstructions;
+    } else {
+      return "must be time or instructions";
+    }
+    return "";
+  });
   flags.boolean("benchmem", options.benchmem);
   flags.boolean("faults", options.faults);
   flags.boolean("heap", options.heap);
@@ -184,6 +194,11 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
                                     static_cast<std::size_t>(argc > 1 ? argc - 1 : 0));
   if (!flags.parse(args, options.help, error)) return false;
   if (options.help) return true;
+  if (options.measure == Measure::kInstructions &&
+      (!options.cpuprofile.empty() || !options.memprofile.empty())) {
+    error = "-benchmeasure=instructions cannot be combined with -cpuprofile or -memprofile";
+    return false;
+  }
   if (!flags.operands().empty()) {
     error = "unexpected argument " + quote_text(flags.operands().front()) + " (flags start with -)";
     return false;
@@ -198,6 +213,10 @@ std::string usage_text(const std::string& program) {
          "                     match sub-benchmarks, as in Go); default: all\n"
          "  -benchtime D       run each benchmark for duration D (1s, 500ms) or exactly\n"
          "                     N iterations (100x); default 1s\n"
+         "  -benchmeasure M    time (default) or instructions: re-run under valgrind's\n"
+         "                     callgrind and report exact instructions/op, L1-misses/op,\n"
+         "                     LL-misses/op and estimated cycles/op, at -benchtime Nx\n"
+         "                     iterations (default 100x; docs/counting.md)\n"
          "  -count N           run each benchmark N times; default 1\n"
          "  -cpu LIST          comma-separated parallelism levels for run_parallel;\n"
          "                     names get a -N suffix when N != 1; default: CPU count\n"

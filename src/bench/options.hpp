@@ -27,21 +27,26 @@ struct BenchTime {
   std::int64_t iterations = 0;  // > 0 for the "Nx" form
 };
 
+// -benchmeasure: what a result measures. kInstructions re-runs the binary
+// under callgrind and reports exact counts per op (counting_run.hpp).
+enum class Measure { kTime, kInstructions };
+
 struct Options {
-  std::string bench = ".";          // -bench: which benchmarks run (default: all)
-  BenchTime benchtime;              // -benchtime
-  int count = 1;                    // -count: runs of each benchmark
-  std::vector<int> cpus;            // -cpu: parallelism levels; empty means the CPU count
-  bool benchmem = true;             // -benchmem: B/op and allocs/op
-  bool faults = true;               // -faults: faults/op
-  bool heap = false;                // -heap: live-heap metrics
-  bool exact_memory = false;        // no flag: RunSettings::exact_memory (mallocs/op, malloc-B/op)
-  std::string output_file;          // -o: also write the results here
-  std::optional<std::string> list;  // -list: print matching names, run nothing
-  bool help = false;                // -h
-  std::string cpuprofile;           // -cpuprofile: write a CPU profile of the timed code here
-  int cpuprofilerate = 100;         // -cpuprofilerate: CPU samples per second
-  std::string memprofile;           // -memprofile: write an allocation profile here
+  std::string bench = ".";           // -bench: which benchmarks run (default: all)
+  BenchTime benchtime;               // -benchtime
+  int count = 1;                     // -count: runs of each benchmark
+  std::vector<int> cpus;             // -cpu: parallelism levels; empty means the CPU count
+  bool benchmem = true;              // -benchmem: B/op and allocs/op
+  bool faults = true;                // -faults: faults/op
+  bool heap = false;                 // -heap: live-heap metrics
+  bool exact_memory = false;         // no flag: RunSettings::exact_memory (mallocs/op, malloc-B/op)
+  Measure measure = Measure::kTime;  // -benchmeasure=time|instructions
+  std::string output_file;           // -o: also write the results here
+  std::optional<std::string> list;   // -list: print matching names, run nothing
+  bool help = false;                 // -h
+  std::string cpuprofile;            // -cpuprofile: write a CPU profile of the timed code here
+  int cpuprofilerate = 100;          // -cpuprofilerate: CPU samples per second
+  std::string memprofile;            // -memprofile: write an allocation profile here
   std::uint64_t memprofilerate = 512 * 1024;  // -memprofilerate: bytes per sample (1: all)
   // -profileformat pprof|legacy: both profiles' format (legacy: google-pprof's)
   profile::ProfileFormat profileformat = profile::ProfileFormat::kPprof;

@@ -43,6 +43,7 @@ struct RunState {
   bool any_failed = false;
   bool count_allocs = true;                    // hooks linked
   bool silent = false;                         // run_benchmark: print nothing
+  bool counting = false;                       // the child of a counting run (counting.hpp)
   std::vector<benchfmt::Result> results;       // every result line, as records
   std::vector<benchfmt::MessageBlock> blocks;  // every FAIL/SKIP/BENCH block, in order
   WorkerPool pool;

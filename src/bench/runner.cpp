@@ -10,6 +10,8 @@
 #include <string>
 
 #include "alloc_hooks/alloc_stats.hpp"
+#include "bench/counting.hpp"
+#include "bench/counting_run.hpp"
 #include "bench/machine.hpp"
 #include "bench/options.hpp"
 #include "bench/profiles.hpp"
@@ -99,6 +101,15 @@ int run_benchmarks(const std::string& program, int argc, char** argv,
     std::fprintf(stderr, "%s: -o: %s\n", program.c_str(), error.c_str());
     return 2;
   }
+  const bool counting_child = options.measure == Measure::kInstructions && counting::is_child();
+  if (options.measure == Measure::kInstructions && !counting_child) {
+    return run_counting_parent(program, argc, argv, options);
+  }
+  if (counting_child) {
+    options.output_file.clear();  // the parent writes -o, with the counts
+    if (options.benchtime.iterations <= 0)
+      options.benchtime.iterations = kDefaultCountingIterations;
+  }
   ProfileSession profiles;
   if (!profiles.start(options, error)) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), error.c_str());
@@ -106,6 +117,7 @@ int run_benchmarks(const std::string& program, int argc, char** argv,
   }
 
   RunState state(options, program);
+  state.counting = counting_child;
   if (state.options.benchmem && !state.count_allocs) {
     std::fprintf(stderr,
                  "%s: allocation counting is off: link zerolab::alloc_hooks (or "

@@ -1,0 +1,99 @@
+// Benchmarks whose instruction counts are known by construction, run by
+// counting_test.cpp with -benchmeasure=instructions. Their loop bodies are
+// hand-written assembly, so the compiler cannot change how many
+// instructions an iteration executes.
+//
+// Example:
+//   ./counting_fixture -benchmeasure=instructions -bench 'AsmAdds' -benchtime 20x -cpu 1
+#include <zerolab/bench.hpp>
+
+#include <cstdint>
+
+namespace {
+
+// Three additions per iteration.
+inline void three_adds(std::uint64_t& x) {
+  asm volatile(
+      "add $1, %0\n\t"
+      "add $2, %0\n\t"
+      "add $3, %0"
+      : "+r"(x));
+}
+
+// Ten additions per iteration: seven more than three_adds.
+inline void ten_adds(std::uint64_t& x) {
+  asm volatile(
+      "add $1, %0\n\tadd $2, %0\n\tadd $3, %0\n\tadd $4, %0\n\tadd $5, %0\n\t"
+      "add $6, %0\n\tadd $7, %0\n\tadd $8, %0\n\tadd $9, %0\n\tadd $10, %0"
+      : "+r"(x));
+}
+
+// `count` additions that the compiler cannot remove or fold.
+std::uint64_t busy_work(int count) {
+  std::uint64_t x = 0;
+  for (int i = 0; i < count; ++i) asm volatile("add $1, %0" : "+r"(x));
+  return x;
+}
+
+}  // namespace
+
+ZEROLAB_BENCHMARK(AsmAdds3) {
+  std::uint64_t x = 0;
+  for (auto _ : b.loop()) three_adds(x);
+  zerolab::do_not_optimize(x);
+}
+
+ZEROLAB_BENCHMARK(AsmAdds10) {
+  std::uint64_t x = 0;
+  for (auto _ : b.loop()) ten_adds(x);
+  zerolab::do_not_optimize(x);
+}
+
+// Three adds after `setup` additions of setup; one function for every
+// setup size, so the loop's code is the same.
+__attribute__((noinline)) void adds_after_setup(zerolab::B& b, int setup) {
+  std::uint64_t x = busy_work(setup);
+  for (auto _ : b.loop()) three_adds(x);
+  zerolab::do_not_optimize(x);
+}
+
+ZEROLAB_BENCHMARK(AsmAdds3AfterSetup) {
+  b.run("setup=0", [](zerolab::B& sub) { adds_after_setup(sub, 0); });
+  b.run("setup=100000", [](zerolab::B& sub) { adds_after_setup(sub, 100000); });
+}
+
+// The classic b.n() loop: the setup before it is timed, so only the
+// difference of the two passes keeps it out.
+ZEROLAB_BENCHMARK(AsmAdds3ClassicLoop) {
+  std::uint64_t x = busy_work(100000);
+  for (std::int64_t i = 0; i < b.n(); ++i) three_adds(x);
+  zerolab::do_not_optimize(x);
+}
+
+// Three adds, and `work` additions per iteration done while the timer is
+// stopped: every size of work must read the same.
+__attribute__((noinline)) void adds_with_stopped_work(zerolab::B& b, int work) {
+  std::uint64_t x = 0;
+  for (auto _ : b.loop()) {
+    b.stop_timer();
+    x += busy_work(work);
+    b.start_timer();
+    three_adds(x);
+  }
+  zerolab::do_not_optimize(x);
+}
+
+ZEROLAB_BENCHMARK(AsmAdds3StoppedWork) {
+  b.run("work=1000", [](zerolab::B& sub) { adds_with_stopped_work(sub, 1000); });
+  b.run("work=5000", [](zerolab::B& sub) { adds_with_stopped_work(sub, 5000); });
+}
+
+// Walks 64 KiB, one load per 64-byte line: twice the simulated 32 KiB L1,
+// so every line misses L1 and hits the 8 MiB LL.
+ZEROLAB_BENCHMARK(Walk64KiB) {
+  static char buffer[64 * 1024];
+  const volatile char* lines = buffer;
+  for (auto _ : b.loop()) {
+    for (std::size_t i = 0; i < sizeof buffer; i += 64) (void)lines[i];
+  }
+}
