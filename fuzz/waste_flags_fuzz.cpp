@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cmd_waste_flags.hpp"
+#include "waste/flags.hpp"
 #include "format/byte_size.hpp"
 #include "fuzz_args.hpp"
 
@@ -20,19 +20,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > 4096) return 0;
   std::vector<std::string> args = zerolab_fuzz::split_at_nul(data, size);
   std::vector<char*> argv = zerolab_fuzz::argv_of(args);
-  zerolab::cli::WasteFlags flags;
+  zerolab::waste::WasteFlags flags;
   std::string error;
-  if (zerolab::cli::parse_waste_flags(argv, flags, error)) {
+  if (zerolab::waste::parse_waste_flags(argv, flags, error)) {
     if (flags.check_rate < 1 || flags.sample_rate < 1) __builtin_trap();
     if (flags.program.empty() && !flags.help) __builtin_trap();
   } else if (error.empty() || error.find('\n') != std::string::npos) {
     __builtin_trap();
   }
   for (const std::string& a : args) {
-    zerolab::cli::FailOn f;
+    zerolab::waste::FailOn f;
     std::string why;
-    if (zerolab::cli::parse_fail_on(a, f, why)) {
-      const std::string kind = f.kind ? std::string(zerolab::cli::kind_name(*f.kind)) : "any";
+    if (zerolab::waste::parse_fail_on(a, f, why)) {
+      const std::string kind = f.kind ? std::string(zerolab::waste::kind_name(*f.kind)) : "any";
       if (a.compare(0, kind.size() + 1, kind + "=") != 0) __builtin_trap();
     } else if (why.empty() || why.find('\n') != std::string::npos) {
       __builtin_trap();

@@ -1,7 +1,7 @@
 // glibc's real allocator and the argument rules of the malloc family, for
 // every zerolab front that defines malloc & co. itself: alloc_hooks'
 // interpose.cpp and tsan_fixups.cpp, and the zerolab::waste preload
-// (src/waste/preload_alloc.cpp). Header-only and free of libstdc++, so the
+// (src/waste/preload/preload_alloc.cpp). Header-only and free of libstdc++, so the
 // preload (which links no C++ runtime) can use it.
 //
 // glibc exports its allocator a second time as __libc_malloc, ... @GLIBC_2.2.5.

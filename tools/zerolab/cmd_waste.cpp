@@ -35,12 +35,12 @@
 #include <string>
 #include <vector>
 
-#include "cmd_waste_calibrate.hpp"
-#include "cmd_waste_collect.hpp"
-#include "cmd_waste_flags.hpp"
-#include "cmd_waste_profile.hpp"
-#include "cmd_waste_program.hpp"
-#include "cmd_waste_report.hpp"
+#include "waste/calibrate.hpp"
+#include "waste/collect.hpp"
+#include "waste/flags.hpp"
+#include "waste/profile.hpp"
+#include "waste/program.hpp"
+#include "waste/report.hpp"
 #include "command.hpp"
 #include "waste/record_format.hpp"
 

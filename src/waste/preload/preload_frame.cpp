@@ -32,8 +32,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "waste/address_table.hpp"
-#include "waste/preload_state.hpp"
+#include "waste/preload/address_table.hpp"
+#include "waste/preload/preload_state.hpp"
 
 namespace zerolab::waste {
 namespace {

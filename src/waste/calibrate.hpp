@@ -11,7 +11,7 @@
 #ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_CALIBRATE_HPP_
 #define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_CALIBRATE_HPP_
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 
 struct Calibration {
   double zero_bytes_per_second = 0;  // memset 0 over 1 MiB already touched
@@ -32,6 +32,6 @@ struct CalibrationNeeds {
 
 Calibration calibrate(const CalibrationNeeds& needs);
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste
 
 #endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_CALIBRATE_HPP_

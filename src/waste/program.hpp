@@ -16,7 +16,7 @@
 
 #include <string>
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 
 // `name` with a '/' is taken as is; otherwise the first executable match on
 // $PATH. False with a one-line `error` if there is none.
@@ -30,6 +30,6 @@ bool check_program(const std::string& path, std::string& error);
 // absolute, canonical path; false with `error` if none exists.
 bool find_preload(std::string& path, std::string& error);
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste
 
 #endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_PROGRAM_HPP_

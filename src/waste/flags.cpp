@@ -1,5 +1,5 @@
 // Parsing of `zerolab waste`'s flags (cmd_waste_flags.hpp).
-#include "cmd_waste_flags.hpp"
+#include "waste/flags.hpp"
 
 #include <array>
 #include <limits>
@@ -8,7 +8,7 @@
 #include "format/go_flags.hpp"
 #include "format/quote.hpp"
 
-namespace zerolab::cli {
+namespace zerolab::waste {
 
 const char* const kWasteUsage =
     "Usage: zerolab waste [flags] [--] PROGRAM [ARG...]\n"
@@ -141,4 +141,4 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
   return true;
 }
 
-}  // namespace zerolab::cli
+}  // namespace zerolab::waste

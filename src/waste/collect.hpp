@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "cmd_waste_flags.hpp"
+#include "waste/flags.hpp"
 #include "profile/symbolizer.hpp"
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 
 // The profilers' symbolizer (profile/symbolizer.hpp) names waste's sites too.
 using internal::profile::Frame;
@@ -80,6 +80,6 @@ struct Collected {
 bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out,
                      std::string& error);
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste
 
 #endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_COLLECT_HPP_

@@ -52,11 +52,11 @@
 #include <string>
 #include <vector>
 
-#include "cmd_waste_calibrate.hpp"
-#include "cmd_waste_collect.hpp"
-#include "cmd_waste_flags.hpp"
+#include "waste/calibrate.hpp"
+#include "waste/collect.hpp"
+#include "waste/flags.hpp"
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 
 struct RunFacts {
   std::vector<std::string> program;  // PROGRAM ARG...
@@ -125,6 +125,6 @@ std::string render_report(const Report& report, WasteFormat format);
 // (N bytes)"; "" if none.
 std::string failed_threshold(const Report& report, const std::vector<FailOn>& fail_on);
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste
 
 #endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_REPORT_HPP_

@@ -28,7 +28,7 @@
 
 #include <cstring>
 
-#include "waste/preload_state.hpp"
+#include "waste/preload/preload_state.hpp"
 
 extern "C" [[noreturn]] void __chk_fail();  // glibc: "buffer overflow detected"
 

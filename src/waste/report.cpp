@@ -1,5 +1,5 @@
 // `zerolab waste`'s findings and their renderings (cmd_waste_report.hpp).
-#include "cmd_waste_report.hpp"
+#include "waste/report.hpp"
 
 #include "zerolab/copy.hpp"
 
@@ -15,7 +15,7 @@
 
 #include "format/markdown.hpp"
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 
 using internal::markdown_code_cell;
 using internal::markdown_text;
@@ -546,4 +546,4 @@ std::string failed_threshold(const Report& report, const std::vector<FailOn>& fa
   return "";
 }
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste

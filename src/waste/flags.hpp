@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-namespace zerolab::cli {
+namespace zerolab::waste {
 
 // The five kinds, in the report's and the JSON's spelling.
 enum class WasteKind {
@@ -79,6 +79,6 @@ std::string shown_arg(std::string_view text);
 
 extern const char* const kWasteUsage;
 
-}  // namespace zerolab::cli
+}  // namespace zerolab::waste
 
 #endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_FLAGS_HPP_

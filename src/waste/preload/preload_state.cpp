@@ -27,7 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "waste/preload_state.hpp"
+#include "waste/preload/preload_state.hpp"
 
 namespace zerolab::waste {
 

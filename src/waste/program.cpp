@@ -1,7 +1,7 @@
 // `zerolab waste`'s program checks (cmd_waste_program.hpp).
-#include "cmd_waste_program.hpp"
+#include "waste/program.hpp"
 
-#include "cmd_waste_flags.hpp"
+#include "waste/flags.hpp"
 
 #include <elf.h>
 #include <sys/stat.h>
@@ -17,7 +17,7 @@
 #define ZEROLAB_WASTE_LIBDIR_FROM_BINDIR "../lib"
 #endif
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 namespace {
 
 bool executable_file(const std::string& path) {
@@ -220,4 +220,4 @@ bool find_preload(std::string& path, std::string& error) {
   return false;
 }
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste

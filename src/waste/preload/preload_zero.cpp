@@ -29,7 +29,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "waste/preload_state.hpp"
+#include "waste/preload/preload_state.hpp"
 
 namespace zerolab::waste {
 namespace {

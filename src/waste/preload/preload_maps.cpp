@@ -16,7 +16,7 @@
 
 #include <cstdarg>
 
-#include "waste/preload_state.hpp"
+#include "waste/preload/preload_state.hpp"
 
 ZEROLAB_WASTE_EXPORT void* mmap(void* addr, size_t n, int prot, int flags, int fd,
                                 off_t offset) noexcept {

@@ -38,8 +38,8 @@
 #include <cstring>
 
 #include "alloc_hooks/glibc_alloc.hpp"
-#include "waste/address_table.hpp"
-#include "waste/preload_state.hpp"
+#include "waste/preload/address_table.hpp"
+#include "waste/preload/preload_state.hpp"
 
 namespace zerolab::waste {
 namespace {

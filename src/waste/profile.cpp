@@ -1,5 +1,5 @@
 // `zerolab waste`'s pprof profiles (cmd_waste_profile.hpp).
-#include "cmd_waste_profile.hpp"
+#include "waste/profile.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "format/atomic_file.hpp"
 #include "profile/pprof_stacks.hpp"
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 
 namespace pp = zerolab::internal::profile;
 
@@ -49,4 +49,4 @@ bool write_profiles(const std::string& dir, const Collected& collected, const Sy
   return true;
 }
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste

@@ -1,5 +1,5 @@
 // `zerolab waste`'s record reader (cmd_waste_collect.hpp).
-#include "cmd_waste_collect.hpp"
+#include "waste/collect.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 
 #include "waste/record_format.hpp"
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 namespace {
 
 namespace rec = zerolab::waste;
@@ -215,4 +215,4 @@ bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out
   return true;
 }
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste

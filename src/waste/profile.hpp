@@ -14,14 +14,14 @@
 
 #include <string>
 
-#include "cmd_waste_collect.hpp"
+#include "waste/collect.hpp"
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 
 // False with `error` (one line) if a file cannot be written.
 bool write_profiles(const std::string& dir, const Collected& collected, const Symbolizer& symbols,
                     double wall_seconds, std::string& error);
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste
 
 #endif  // ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_PROFILE_HPP_

@@ -1,5 +1,5 @@
 // `zerolab waste`'s calibration (cmd_waste_calibrate.hpp).
-#include "cmd_waste_calibrate.hpp"
+#include "waste/calibrate.hpp"
 
 #include <sys/mman.h>
 
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace zerolab::cli::waste {
+namespace zerolab::waste {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -102,4 +102,4 @@ Calibration calibrate(const CalibrationNeeds& needs) {
   return c;
 }
 
-}  // namespace zerolab::cli::waste
+}  // namespace zerolab::waste
