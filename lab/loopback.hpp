@@ -1,5 +1,5 @@
 // lab/loopback.hpp — the loopback TCP plumbing the copy measurements share
-// (lab/experiments/copy.cpp, examples/copy_bench.cpp, examples/copy_probe.cpp):
+// (lab/experiments/copy.cpp, bench/rigs/copy_bench.cpp, bench/rigs/copy_probe.cpp):
 // a connected pair of sockets on 127.0.0.1, and a thread that keeps the far
 // end busy, draining it or streaming into it, until it is destroyed.
 // Header-only, POSIX only, nothing of zerolab.

@@ -1,5 +1,5 @@
 // lab/mimalloc_peer.hpp — mimalloc as an optional peer of zerolab::Arena,
-// for the `arena` lab experiment and examples/mem_bench.
+// for the `arena` lab experiment and bench/rigs/mem_bench.
 //
 // Built with ZEROLAB_HAVE_MIMALLOC (cmake/MimallocPeer.cmake: mimalloc.h and
 // the library were found), mimalloc() dlopen()s ZEROLAB_MIMALLOC_LIBRARY with

@@ -1,7 +1,7 @@
 // lab/simple_pool.hpp — the baseline the lab measures zerolab::Pool
 // against: one mutex around one vector of free objects, with Pool's
 // get/put/borrow. Not library API (it was zerolab::SimplePool in
-// zerolab/pool.hpp); examples/mem_bench and the pool tests use it.
+// zerolab/pool.hpp); bench/rigs/mem_bench and the pool tests use it.
 //
 // Thread-safety: every call takes the mutex; safe from any thread.
 //

@@ -1,5 +1,5 @@
 // Tests of copy_fd's path choice (zerolab/copy.hpp): plan_copy's rule for
-// every pair of descriptor kinds; for each pair examples/copy_bench
+// every pair of descriptor kinds; for each pair bench/rigs/copy_bench
 // measures, the path copy_fd takes on its own is the one plan_copy names
 // and one the pair allows; CopyOptions::path forces every allowed path
 // (the bytes arrive exactly) and refuses the others with EINVAL before a

@@ -30,7 +30,7 @@
 //   Lock/alloc-free-parallel   alloc-free from GOMAXPROCS-like threads (contended)
 //
 // Example:
-//   ./build/release/examples/page_heap_bench -bench 'Fresh|Dirty' -count 10 > ph.txt
+//   ./build/release/bench/rigs/page_heap_bench -bench 'Fresh|Dirty' -count 10 > ph.txt
 //   zerolab compare -filter ... ph.txt
 #include <algorithm>
 #include <chrono>

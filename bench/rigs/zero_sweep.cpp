@@ -29,10 +29,10 @@
 // the worst.
 //
 // Example:
-//   ./build/release/examples/zero_sweep -bench 'Zero/method=(memset|zero_fill)/size=4KiB' -count 6
-//   ZEROLAB_ZERO_ISA=avx512 ./build/release/examples/zero_sweep -bench 'Zero/.*zero_fill'
+//   ./build/release/bench/rigs/zero_sweep -bench 'Zero/method=(memset|zero_fill)/size=4KiB' -count 6
+//   ZEROLAB_ZERO_ISA=avx512 ./build/release/bench/rigs/zero_sweep -bench 'Zero/.*zero_fill'
 //   for c in 0 1; do for r in 1 2 3; do
-//     taskset -c $c ./build/release/examples/zero_sweep -bench Race -benchtime 1x -count 10 >>
+//     taskset -c $c ./build/release/bench/rigs/zero_sweep -bench Race -benchtime 1x -count 10 >>
 //     race.txt
 //   done; done
 //   zerolab compare -table /cpu -row /size -col /vs -filter .unit:x race.txt

@@ -78,7 +78,7 @@ const char* to_string(ZeroIsa isa) noexcept;
 // How zero_fill writes the zeros of one band of sizes.
 enum class ZeroMethod : unsigned char { kVector, kRepStosb, kNonTemporal, kMemset };
 
-// "vector", "rep-stosb", "nt", "memset" (the names of examples/zero_sweep).
+// "vector", "rep-stosb", "nt", "memset" (the names of bench/rigs/zero_sweep).
 const char* to_string(ZeroMethod method) noexcept;
 
 // From `from` bytes up to the next band's `from`, zero_fill uses `method`.
