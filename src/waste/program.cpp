@@ -26,7 +26,7 @@ bool executable_file(const std::string& path) {
 }
 
 std::string quoted(const std::string& s) {
-  return zerolab::cli::quote_arg(s);
+  return quote_arg(s);
 }
 
 struct ElfFacts {

@@ -35,19 +35,25 @@
 #include <string>
 #include <vector>
 
+#include "command.hpp"
 #include "waste/calibrate.hpp"
 #include "waste/collect.hpp"
 #include "waste/flags.hpp"
 #include "waste/profile.hpp"
 #include "waste/program.hpp"
-#include "waste/report.hpp"
-#include "command.hpp"
 #include "waste/record_format.hpp"
+#include "waste/report.hpp"
 
 extern char** environ;
 
 namespace zerolab::cli {
 namespace {
+
+using waste::kWasteUsage;
+using waste::parse_waste_flags;
+using waste::shown_arg;
+using waste::WasteFlags;
+using waste::WasteKind;
 
 constexpr int kExitFailed = 1;
 constexpr int kExitBadUsage = 2;
