@@ -2,6 +2,7 @@
 #include "waste/calibrate.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -31,48 +32,56 @@ void escape(void* p) {
 
 }  // namespace
 
-// Sizes are kept small so that the whole calibration costs about 1.5 ms of
-// the fixed cost `zerolab waste` adds to a run (bench/waste/overhead.sh).
+// A buffer past the last-level cache: a quarter larger than it, at least
+// 16 MiB, at most 256 MiB, in whole pages.
+std::size_t memory_sized_buffer() {
+  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (cache <= 0) cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  std::size_t bytes = cache > 0 ? static_cast<std::size_t>(cache) / 4 * 5 : 0;
+  bytes = std::clamp<std::size_t>(bytes, 16u << 20, 256u << 20);
+  return bytes / 4096 * 4096;
+}
+
 Calibration calibrate(const CalibrationNeeds& needs) {
   Calibration c;
-  constexpr std::size_t kBuffer = 1 << 20;  // past L2: zeroing and copying at memory speed
+  if (needs.faults) {
+    // The first write to each page of a fresh 8 MiB mapping (past L2): a
+    // real fault each, the kernel zeroing a page that is not in cache.
+    constexpr std::size_t kFaultBytes = 8 << 20;
+    void* m =
+        mmap(nullptr, kFaultBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m != MAP_FAILED) {
+      auto* p = static_cast<volatile char*>(m);
+      const auto t0 = Clock::now();
+      for (std::size_t i = 0; i < kFaultBytes; i += 4096) p[i] = 1;
+      const auto t1 = Clock::now();
+      c.fault_seconds =
+          std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(kFaultBytes / 4096);
+      munmap(m, kFaultBytes);
+    }
+  }
   if (needs.zeroing || needs.copying) {
-    // memset over the first half, memcpy into the second; MAP_POPULATE takes
-    // the buffer's faults in one call instead of one per page.
-    const std::size_t bytes = needs.copying ? 2 * kBuffer : kBuffer;
+    const std::size_t bytes = memory_sized_buffer();
     void* buffer = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (buffer != MAP_FAILED) {
       char* a = static_cast<char*>(buffer);
       std::memset(a, 1, bytes);
       if (needs.zeroing) {
-        c.zero_bytes_per_second = static_cast<double>(kBuffer) / best_seconds(3, [&] {
-                                    std::memset(a, 0, kBuffer);
+        c.zero_bytes_per_second = static_cast<double>(bytes) / best_seconds(2, [&] {
+                                    std::memset(a, 0, bytes);
                                     escape(a);
                                   });
       }
       if (needs.copying) {
-        c.copy_bytes_per_second = static_cast<double>(kBuffer) / best_seconds(3, [&] {
-                                    std::memcpy(a + kBuffer, a, kBuffer);
+        const std::size_t half = bytes / 2;
+        c.copy_bytes_per_second = static_cast<double>(half) / best_seconds(2, [&] {
+                                    std::memcpy(a + half, a, half);
                                     escape(a);
                                   });
       }
       munmap(buffer, bytes);
     }
-  }
-  constexpr std::size_t kFaultPages = 64;
-  if (needs.faults) {
-    c.fault_seconds = best_seconds(3,
-                                   [&] {
-                                     void* m =
-                                         mmap(nullptr, kFaultPages * 4096, PROT_READ | PROT_WRITE,
-                                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-                                     if (m == MAP_FAILED) return;
-                                     auto* p = static_cast<volatile char*>(m);
-                                     for (std::size_t i = 0; i < kFaultPages; ++i) p[i * 4096] = 1;
-                                     munmap(m, kFaultPages * 4096);
-                                   }) /
-                      kFaultPages;
   }
   constexpr int kPairs = 2000;
   if (needs.malloc_free) {
