@@ -104,6 +104,7 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
   zeros.calls += static_cast<double>(get(t.zero_hit_weight_1024)) / 1024.0;
   out.zero_population += zero_bytes;
   out.zero_samples += samples;
+  out.zero_hits += get(t.zero_hits);
   KindTotals& over = out.totals[static_cast<int>(WasteKind::kOversizedBuffers)];
   over.calls += static_cast<double>(get(t.over_calls));
   over.bytes += static_cast<double>(get(t.over_bytes));
@@ -121,6 +122,17 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
   out.large_blocks += get(t.large_blocks);
   out.large_untracked += get(t.large_untracked);
   out.sites_dropped += get(t.sites_dropped);
+  const auto lost_at = static_cast<std::size_t>(reinterpret_cast<const char*>(&r.lost_count) -
+                                                reinterpret_cast<const char*>(&r));
+  const std::uint32_t lost =
+      written.any(lost_at, sizeof r.lost_count) ? r.lost_count.load(std::memory_order_relaxed) : 0;
+  for (std::uint32_t i = 0; i < std::min(lost, rec::kMaxLostChildren); ++i) {
+    const rec::LostChild& c = r.lost[i];
+    if (c.pid == 0) continue;  // an exec that failed
+    out.unrecorded_children.push_back(
+        {static_cast<long>(c.pid), std::string(c.command, strnlen(c.command, sizeof c.command))});
+  }
+  if (lost > rec::kMaxLostChildren) out.unrecorded_children_dropped += lost - rec::kMaxLostChildren;
 
   for (const rec::Site& s : r.sites) {
     const auto offset = static_cast<std::size_t>(reinterpret_cast<const char*>(&s) -
@@ -140,7 +152,13 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
     if (site.kind == WasteKind::kZeroedZeros) {
       site.calls = site.extra / 1024.0;
       site.extra = 0;
+      site.samples = site.bytes;  // zero samples (one byte each)
       site.bytes *= byte_scale;
+    }
+    if (site.kind == WasteKind::kTemporaryAllocations ||
+        site.kind == WasteKind::kTemporaryInFrame) {
+      site.samples = site.extra;
+      site.extra = 0;
     }
     if (site.calls == 0 && site.bytes == 0) continue;  // e.g. a large block that was not oversized
     // The preload's (and the unwinder's) own frames are cut before they reach
@@ -161,6 +179,7 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
       out.totals[static_cast<int>(site.kind)].calls +=
           site.calls;  // any frame live; the report narrows
       out.totals[static_cast<int>(site.kind)].bytes += site.bytes;
+      out.totals[static_cast<int>(site.kind)].samples += site.samples;
     }
     if (!site.stack.empty()) out.sites.push_back(std::move(site));
   }

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "waste/flags.hpp"
 #include "profile/symbolizer.hpp"
+#include "waste/flags.hpp"
 
 namespace zerolab::waste {
 
@@ -45,6 +45,12 @@ struct ProcessImage {
   std::string exe;
 };
 
+// A child that ran without the preload (its environment dropped it).
+struct UnrecordedChild {
+  long pid = 0;
+  std::string command;  // path and arguments, as the exec or spawn call had them (cut)
+};
+
 struct SiteRecord {
   WasteKind kind{};
   int src = 0;  // copies: FdType of the source and destination; in frame: innermost live frame
@@ -53,12 +59,16 @@ struct SiteRecord {
   double calls = 0;
   double bytes = 0;
   double extra = 0;  // fresh pages: pages; oversized: touched bytes
+  // Sampled sites: the samples behind calls and bytes (temporaries: the
+  // sampled allocations; zeroed zeros: the zero samples). 0: exact counts.
+  double samples = 0;
 };
 
 struct KindTotals {
   double calls = 0;
   double bytes = 0;
-  double extra = 0;  // as SiteRecord::extra
+  double extra = 0;    // as SiteRecord::extra
+  double samples = 0;  // as SiteRecord::samples, for totals that are sums of samples
 };
 
 struct Collected {
@@ -66,6 +76,7 @@ struct Collected {
   KindTotals totals[kWasteKinds];
   std::uint64_t zero_population = 0;  // bytes zero-filled on touched pages
   std::uint64_t zero_samples = 0;     // of which sampled
+  std::uint64_t zero_hits = 0;        // of the samples, those that read zero
   std::uint64_t copy_calls[kFdTypes][kFdTypes] = {};
   std::uint64_t copy_bytes[kFdTypes][kFdTypes] = {};
   std::uint64_t large_blocks = 0;
@@ -73,6 +84,8 @@ struct Collected {
   std::uint64_t frame_untracked = 0;  // sampled blocks the frame table had no room for
   std::uint64_t sites_dropped = 0;
   std::vector<SiteRecord> sites;
+  std::vector<UnrecordedChild> unrecorded_children;
+  std::uint64_t unrecorded_children_dropped = 0;  // past the record's list
 };
 
 // Reads every <pid>.<n>.rec in `dir`. False with `error` only if the

@@ -15,20 +15,23 @@ const char* const kWasteUsage =
     "\n"
     "waste runs PROGRAM (a dynamically linked Linux program) with the zerolab::waste\n"
     "preload library and, when it exits, reports the memory work it did for nothing:\n"
-    "zeroed-fresh-pages, zeroed-zeros, temporary-allocations, oversized-buffers and\n"
-    "user-space-copies, each with its bytes, calls, an estimated time cost measured on\n"
-    "this machine, the top call sites and the zerolab fix. PROGRAM's own stdout and\n"
-    "stderr pass through; its exit status is waste's (3 if --fail-on trips on a\n"
-    "program that succeeded).\n"
+    "zeroed-fresh-pages, zeroed-zeros, temporary-allocations,\n"
+    "temporary-allocations-in-frame, oversized-buffers and user-space-copies, each\n"
+    "with its bytes, calls, an estimated time cost measured on this machine, the top\n"
+    "call sites and the zerolab fix. The report goes to stderr (or -o FILE), never\n"
+    "into PROGRAM's stdout; PROGRAM's own stdout and stderr pass through; its exit\n"
+    "status is waste's (3 if --fail-on trips on a program that succeeded).\n"
     "\n"
     "  -format text|json|markdown\n"
     "    \treport format (default text)\n"
     "  -o FILE\n"
-    "    \twrite the report to FILE instead of stdout\n"
+    "    \twrite the report to FILE instead of stderr\n"
     "  -profile DIR\n"
     "    \twrite one gzipped pprof profile per kind found, DIR/<kind>.pb.gz\n"
     "  -fail-on KIND=BYTES\n"
-    "    \texit 3 if KIND (or any) wasted at least BYTES; repeatable\n"
+    "    \texit 3 if KIND (or any) wasted at least BYTES; repeatable. KIND: zeroed-fresh-pages,\n"
+    "    \tzeroed-zeros, temporary-allocations, temporary-allocations-in-frame,\n"
+    "    \toversized-buffers, user-space-copies or any\n"
     "  -check-rate BYTES\n"
     "    \tmean bytes between zeroed-zeros content checks (default 256K; 1 = every line)\n"
     "  -sample-rate BYTES\n"
@@ -77,8 +80,8 @@ bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
     out.kind = k;
   } else {
     error = "unknown kind " + quote_arg(kind) +
-            " (zeroed-fresh-pages, zeroed-zeros, temporary-allocations, oversized-buffers, "
-            "user-space-copies or any)";
+            " (zeroed-fresh-pages, zeroed-zeros, temporary-allocations, "
+            "temporary-allocations-in-frame, oversized-buffers, user-space-copies or any)";
     return false;
   }
   if (!internal::parse_byte_size(bytes, out.bytes)) {

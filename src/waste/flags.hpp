@@ -25,7 +25,7 @@
 
 namespace zerolab::waste {
 
-// The five kinds, in the report's and the JSON's spelling.
+// The six kinds, in the report's and the JSON's spelling.
 enum class WasteKind {
   kZeroedFreshPages,
   kZeroedZeros,
@@ -53,7 +53,7 @@ struct FailOn {
 struct WasteFlags {
   bool help = false;
   WasteFormat format = WasteFormat::kText;
-  std::string output;       // -o FILE; "" = stdout
+  std::string output;       // -o FILE; "" = stderr
   std::string profile_dir;  // --profile DIR; "" = none
   std::vector<FailOn> fail_on;
   std::uint64_t check_rate = 256 * 1024;   // --check-rate BYTES (zeroed zeros)

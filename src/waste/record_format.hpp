@@ -29,7 +29,7 @@
 namespace zerolab::waste {
 
 inline constexpr std::uint64_t kRecordMagic = 0x315453415742'5a4cULL;  // "LZBWAST1"
-inline constexpr std::uint32_t kRecordVersion = 3;
+inline constexpr std::uint32_t kRecordVersion = 4;
 
 // Environment the CLI hands the preload.
 inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";                 // where .rec files go
@@ -99,10 +99,12 @@ struct Totals {
 // own frames included; the CLI cuts them) and what happened there.
 //   fresh pages:   calls, bytes, extra = pages                 (exact)
 //   zeroed zeros:  calls = calls with a zero sample, bytes = zero sampled bytes (scaled by the
-//   CLI),
-//                  extra = those calls weighted as Totals::zero_hit_weight_1024
-//   temporary:     calls, bytes (weighted by the allocation sampler; exact at --sample-rate 1)
-//   in frame:      calls, bytes (as temporary), src = index of the innermost frame
+//                  CLI), extra = those calls weighted as Totals::zero_hit_weight_1024,
+//                  dst = 1 if the fill lay in the block calloc had just returned (safe to
+//                  drop), 0 if the bytes were zero by coincidence
+//   temporary:     calls, bytes (weighted by the allocation sampler; exact at --sample-rate 1),
+//                  extra = samples (allocations whose stacks were kept)
+//   in frame:      calls, bytes, extra (as temporary), src = index of the innermost frame
 //                  still live at the free (the CLI decides which frame is the site)
 //   oversized:     calls, bytes = requested, extra = touched   (exact)
 //   copies:        calls, bytes, src/dst = FdType              (exact)
@@ -118,6 +120,14 @@ struct Site {
   std::atomic<std::uint64_t> calls;
   std::atomic<std::uint64_t> bytes;
   std::atomic<std::uint64_t> extra;
+};
+
+// A child started without the preload (its environment dropped it):
+// preload_exec.cpp. pid 0: an exec that failed took its entry back.
+inline constexpr std::uint32_t kMaxLostChildren = 32;
+struct LostChild {
+  std::int64_t pid;
+  char command[248];  // path and arguments, space separated, cut to fit
 };
 
 struct Record {
@@ -140,6 +150,8 @@ struct Record {
   Totals totals;
   ThreadSlot slots[kThreadSlots + 1];
   Site sites[kMaxSites];
+  std::atomic<std::uint32_t> lost_count;  // children noted (may exceed kMaxLostChildren)
+  LostChild lost[kMaxLostChildren];
 };
 
 }  // namespace zerolab::waste

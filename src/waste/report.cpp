@@ -47,6 +47,28 @@ const Frame& site_frame(const SiteRecord& s, const Symbolizer& symbols, std::siz
   return symbols.get(s.stack[at]).frames.front();
 }
 
+// The relative standard error of a total estimated from `samples` Poisson
+// samples (each sampled event stands for 1/P events): 1/sqrt(samples).
+double poisson_error(double samples) {
+  return samples > 0 ? 1 / std::sqrt(samples) : 1;
+}
+
+// The relative standard error of population * hits / samples, the hits
+// being a binomial draw: sqrt((1 - p) / hits), p = hits / samples.
+double binomial_error(double hits, double samples) {
+  if (hits <= 0 || samples <= 0) return 1;
+  return std::sqrt(std::max(0.0, 1 / hits - 1 / samples));
+}
+
+// " (estimated from N samples, ±X%)" for a sampled figure, "" for an exact one.
+std::string estimate_label(double samples, double relative_error) {
+  if (relative_error <= 0 && samples <= 0) return "";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " (estimate from %.0f samples, ±%.0f%%)", samples,
+                relative_error * 100);
+  return buf;
+}
+
 std::string frame_text(const Frame& f) {
   if (f.file.empty()) return f.function;
   return f.function + " (" + f.file + ":" + std::to_string(f.line) + ")";
@@ -135,8 +157,10 @@ constexpr std::array<KindText, kWasteKinds> kKindTexts = {{
      "pages "
      "are still fresh)"},
     {"memset/bzero of 0 over bytes that already read as zero",
-     "drop the memset: the bytes are already zero (calloc'd or zeroed before)"},
-    {"blocks freed before the same thread allocated anything else",
+     "drop the memset only where the allocator guarantees zeroed memory (calloc, "
+     "zerolab::PageHeap): elsewhere the bytes were zero by coincidence and the memset stays"},
+    {"blocks freed before the same thread allocated anything else, in a size class where the "
+     "thread does that at least twice (not heaptrack's rule: see docs/waste.md)",
      "reuse one buffer (hoist it out of the loop), or take blocks from zerolab::Pool / "
      "zerolab::Arena"},
     {"blocks of 16 KiB or more freed with fewer than half their bytes on touched pages",
@@ -146,12 +170,20 @@ constexpr std::array<KindText, kWasteKinds> kKindTexts = {{
     {"bytes read into a buffer and written unchanged to another descriptor",
      "zerolab::copy_fd(src, dst): the kernel moves the bytes (copy_file_range, sendfile or "
      "splice)"},
-    {"blocks freed before the function that allocated them returned (sampled allocations, "
-     "weighted)",
+    {"blocks freed before the function that allocated them returned, having lived through at "
+     "most 16 allocations and frees of their thread, in a size class where that repeats "
+     "(sampled allocations, weighted)",
      "the block never outlives its function: a stack buffer, one reused buffer, or a "
      "zerolab::Arena "
      "reset per call"},
 }};
+
+constexpr const char* kDropAfterCalloc =
+    "drop the memset: calloc returned this block zeroed and nothing was allocated since";
+constexpr const char* kKeepCoincidence =
+    "keep the memset: the bytes were zero by coincidence (a recycled block, an allocator's own "
+    "memory); nothing guarantees it. To save the fill, allocate with calloc or "
+    "zerolab::PageHeap, which hand out zeroed memory, and drop it there";
 
 const char* kind_blurb(WasteKind kind) {
   return kKindTexts[static_cast<std::size_t>(kind)].blurb;
@@ -195,7 +227,7 @@ std::string render_text(const Report& r) {
                   std::string(kind_name(f.kind)).c_str(), human_bytes(f.bytes).c_str(),
                   count_text(f.calls).c_str(), std::round(f.calls) == 1 ? "" : "s",
                   human_seconds(f.estimated_seconds).c_str(),
-                  f.exact ? "" : " (bytes and calls estimated from samples)");
+                  f.exact ? "" : estimate_label(f.samples, f.relative_error).c_str());
     out += line;
     out += std::string("   ") + kind_blurb(f.kind) + "\n";
     if (f.kind == WasteKind::kZeroedFreshPages) {
@@ -221,16 +253,30 @@ std::string render_text(const Report& r) {
                     static_cast<unsigned long long>(p.calls), copy_fd_path(p.src, p.dst));
       out += line;
     }
-    out += std::string("   fix: ") + fix_for(f.kind) + "\n";
-    if (!f.sites.empty()) out += "   top sites:\n";
+    out += "   fix: " + fix_for(f) + "\n";
+    if (!f.sites.empty()) {
+      const bool sampled = std::any_of(f.sites.begin(), f.sites.end(),
+                                       [](const ReportSite& s) { return s.relative_error > 0; });
+      out += sampled ? "   top sites (estimates from samples, ± one standard error):\n"
+                     : "   top sites:\n";
+    }
     const std::size_t shown = std::min<std::size_t>(f.sites.size(), 5);
     for (std::size_t i = 0; i < shown; ++i) {
       const ReportSite& s = f.sites[i];
       std::string pair;
       if (s.src >= 0)
         pair = std::string("  [") + fd_type_name(s.src) + " -> " + fd_type_name(s.dst) + "]";
-      std::snprintf(line, sizeof line, "   %12s %8s calls  %s%s\n", human_bytes(s.bytes).c_str(),
-                    count_text(s.calls).c_str(), site_location(s).c_str(), pair.c_str());
+      if (s.after_calloc == 1) pair = "  [after calloc: safe to drop]";
+      if (s.after_calloc == 0) pair = "  [zero by coincidence: keep]";
+      std::string error;
+      if (s.relative_error > 0) {
+        char e[32];
+        std::snprintf(e, sizeof e, " ±%.0f%%", s.relative_error * 100);
+        error = e;
+      }
+      std::snprintf(line, sizeof line, "   %12s %8s calls%s  %s%s\n", human_bytes(s.bytes).c_str(),
+                    count_text(s.calls).c_str(), error.c_str(), site_location(s).c_str(),
+                    pair.c_str());
       out += line;
     }
     if (f.sites.size() > shown) {
@@ -239,6 +285,10 @@ std::string render_text(const Report& r) {
     }
   }
   for (const std::string& n : r.notes) out += "\nnote: " + n + "\n";
+  if (!r.blind_spots.empty()) {
+    out += "\nnot seen by zerolab waste:\n";
+    for (const std::string& b : r.blind_spots) out += "  - " + b + "\n";
+  }
   return out;
 }
 
@@ -257,9 +307,9 @@ std::string render_markdown(const Report& r) {
     int rank = 0;
     for (const Finding& f : r.findings) {
       out += "| " + std::to_string(++rank) + " | " + std::string(kind_name(f.kind)) + " | " +
-             human_bytes(f.bytes) + (f.exact ? "" : " (est.)") + " | " + count_text(f.calls) +
-             " | " + human_seconds(f.estimated_seconds) + " | " + markdown_text(fix_for(f.kind)) +
-             " |\n";
+             human_bytes(f.bytes) + (f.exact ? "" : estimate_label(f.samples, f.relative_error)) +
+             " | " + count_text(f.calls) + " | " + human_seconds(f.estimated_seconds) + " | " +
+             markdown_text(fix_for(f)) + " |\n";
     }
     for (const Finding& f : r.findings) {
       out += "\n## " + std::string(kind_name(f.kind)) + "\n\n";
@@ -273,15 +323,22 @@ std::string render_markdown(const Report& r) {
         }
         out += "\n";
       }
-      out += "| bytes | calls | function | file:line |\n|---|---|---|---|\n";
+      out += "| bytes | calls | expected error | function | file:line |\n|---|---|---|---|---|\n";
       for (const ReportSite& s : f.sites) {
-        out += "| " + count_text(s.bytes) + " | " + count_text(s.calls) + " | `" +
+        char error[32] = "exact";
+        if (s.relative_error > 0)
+          std::snprintf(error, sizeof error, "±%.0f%%", s.relative_error * 100);
+        out += "| " + count_text(s.bytes) + " | " + count_text(s.calls) + " | " + error + " | `" +
                markdown_code_cell(s.function) + "` | " +
                markdown_text(s.file.empty() ? "?" : s.file + ":" + std::to_string(s.line)) + " |\n";
       }
     }
   }
   for (const std::string& n : r.notes) out += "\n> note: " + markdown_text(n) + "\n";
+  if (!r.blind_spots.empty()) {
+    out += "\n## Not seen by zerolab waste\n\n";
+    for (const std::string& b : r.blind_spots) out += "- " + markdown_text(b) + "\n";
+  }
   return out;
 }
 
@@ -316,7 +373,11 @@ std::string render_json(const Report& r) {
     fj["calls"] = std::llround(f.calls);
     fj["estimated_seconds"] = f.estimated_seconds;
     fj["exact"] = f.exact;
-    fj["fix"] = fix_for(f.kind);
+    if (!f.exact && f.relative_error > 0) {
+      fj["samples"] = std::llround(f.samples);
+      fj["relative_error"] = f.relative_error;
+    }
+    fj["fix"] = fix_for(f);
     if (f.kind == WasteKind::kZeroedFreshPages) fj["pages"] = std::llround(f.extra);
     if (f.kind == WasteKind::kOversizedBuffers) fj["touched_bytes"] = std::llround(f.extra);
     if (f.kind == WasteKind::kZeroedZeros) fj["sampled_fraction"] = f.sampled_fraction;
@@ -344,8 +405,16 @@ std::string render_json(const Report& r) {
       sj["line"] = s.line;
       sj["bytes"] = std::llround(s.bytes);
       sj["calls"] = std::llround(s.calls);
+      if (s.relative_error > 0) {
+        sj["samples"] = std::llround(s.samples);
+        sj["relative_error"] = s.relative_error;
+      }
       if (f.kind == WasteKind::kZeroedFreshPages) sj["pages"] = std::llround(s.extra);
       if (f.kind == WasteKind::kOversizedBuffers) sj["touched_bytes"] = std::llround(s.extra);
+      if (s.after_calloc >= 0) {
+        sj["safe_to_drop"] = s.after_calloc == 1;
+        sj["fix"] = zeroed_zeros_site_fix(s.after_calloc);
+      }
       if (s.src >= 0) {
         sj["source"] = fd_type_name(s.src);
         sj["destination"] = fd_type_name(s.dst);
@@ -359,6 +428,12 @@ std::string render_json(const Report& r) {
   }
   j["findings"] = std::move(findings);
   j["notes"] = r.notes;
+  ordered_json children = ordered_json::array();
+  for (const UnrecordedChild& child : r.unrecorded_children) {
+    children.push_back({{"pid", child.pid}, {"command", child.command}});
+  }
+  j["unrecorded_children"] = std::move(children);
+  j["blind_spots"] = r.blind_spots;
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -388,6 +463,25 @@ const char* copy_fd_path(int src, int dst) {
 
 const char* fix_for(WasteKind kind) {
   return kKindTexts[static_cast<std::size_t>(kind)].fix;
+}
+
+const char* zeroed_zeros_site_fix(int after_calloc) {
+  return after_calloc == 1 ? kDropAfterCalloc : kKeepCoincidence;
+}
+
+std::string fix_for(const Finding& finding) {
+  if (finding.kind != WasteKind::kZeroedZeros || finding.sites.empty()) {
+    return fix_for(finding.kind);
+  }
+  bool any_safe = false;
+  bool any_coincidence = false;
+  for (const ReportSite& s : finding.sites) {
+    (s.after_calloc == 1 ? any_safe : any_coincidence) = true;
+  }
+  if (!any_coincidence) return kDropAfterCalloc;
+  if (!any_safe) return kKeepCoincidence;
+  return "per site: drop the memset where it follows calloc (safe_to_drop); keep it elsewhere "
+         "(zero by coincidence)";
 }
 
 Report build_report(const Collected& collected, const Symbolizer& symbols,
@@ -422,6 +516,7 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     if (s.kind != WasteKind::kTemporaryInFrame || !in_site_frame(s)) continue;
     in_frame.calls += s.calls;
     in_frame.bytes += s.bytes;
+    in_frame.samples += s.samples;
   }
   for (int k = 0; k < kWasteKinds; ++k) {
     const auto kind = static_cast<WasteKind>(k);
@@ -434,13 +529,27 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     f.calls = t.calls;
     f.bytes = t.bytes;
     f.extra = t.extra;
-    if (kind == WasteKind::kTemporaryInFrame) f.exact = run.sample_rate <= 1;
+    // Sites are estimates where the preload sampled them.
+    bool sites_sampled = false;
+    if (kind == WasteKind::kTemporaryAllocations) sites_sampled = run.sample_rate > 1;
+    if (kind == WasteKind::kTemporaryInFrame) {
+      // Exact only when every allocation was sampled and tracked.
+      f.exact = run.sample_rate <= 1 && collected.frame_untracked == 0;
+      sites_sampled = run.sample_rate > 1;
+      f.samples = t.samples;
+      if (run.sample_rate > 1) f.relative_error = poisson_error(t.samples);
+    }
     if (kind == WasteKind::kZeroedZeros) {
       f.exact = collected.zero_samples == collected.zero_population;
+      sites_sampled = !f.exact;
       f.sampled_fraction = collected.zero_population == 0
                                ? 1
                                : static_cast<double>(collected.zero_samples) /
                                      static_cast<double>(collected.zero_population);
+      if (!f.exact) {
+        f.samples = static_cast<double>(collected.zero_samples);
+        f.relative_error = binomial_error(static_cast<double>(collected.zero_hits), f.samples);
+      }
     }
     f.estimated_seconds = estimate_seconds(kind, f, calibration);
     if (kind == WasteKind::kUserSpaceCopies) {
@@ -465,21 +574,55 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
       std::size_t at = 0;
       const Frame& top = site_frame(s, symbols, at);
       const int src = kind == WasteKind::kUserSpaceCopies ? s.src : -1;
-      const int dst = kind == WasteKind::kUserSpaceCopies ? s.dst : -1;
+      int dst = kind == WasteKind::kUserSpaceCopies ? s.dst : -1;
+      const int after_calloc = kind == WasteKind::kZeroedZeros ? (s.dst == 1 ? 1 : 0) : -1;
+      if (after_calloc >= 0) dst = 100 + after_calloc;  // zeroed zeros: merged per kind of zero
       const auto key = std::make_tuple(top.function, top.file, top.line, src, dst);
       auto it = index.find(key);
       if (it == index.end()) {
-        ReportSite rs{top.function, top.file, top.line, 0, 0, 0, src, dst, {}};
+        ReportSite rs;
+        rs.function = top.function;
+        rs.file = top.file;
+        rs.line = top.line;
+        rs.src = src;
+        rs.dst = after_calloc >= 0 ? -1 : dst;
+        rs.after_calloc = after_calloc;
         for (std::size_t i = at; i < s.stack.size() && rs.stack.size() < 16; ++i) {
           for (const Frame& fr : symbols.get(s.stack[i]).frames) rs.stack.push_back(frame_text(fr));
         }
         it = index.emplace(key, f.sites.size()).first;
         f.sites.push_back(std::move(rs));
       }
+      f.records.push_back(static_cast<std::size_t>(&s - collected.sites.data()));
       ReportSite& rs = f.sites[it->second];
       rs.calls += s.calls;
       rs.bytes += s.bytes;
       rs.extra += s.extra;
+      rs.samples += s.samples;
+    }
+    if (sites_sampled) {
+      double site_calls = 0;
+      double site_bytes = 0;
+      for (ReportSite& rs : f.sites) {
+        rs.relative_error =
+            kind == WasteKind::kZeroedZeros
+                ? binomial_error(rs.samples, static_cast<double>(collected.zero_samples))
+                : poisson_error(rs.samples);
+        site_calls += rs.calls;
+        site_bytes += rs.bytes;
+      }
+      // Weighted samples can add up past the exact total they estimate a
+      // share of: sites are scaled down to it, so none exceeds its finding.
+      const double call_scale = site_calls > f.calls ? f.calls / site_calls : 1;
+      const double byte_scale = site_bytes > f.bytes ? f.bytes / site_bytes : 1;
+      for (ReportSite& rs : f.sites) {
+        rs.calls *= call_scale;
+        rs.bytes *= byte_scale;
+      }
+      f.record_call_scale = call_scale;
+      f.record_byte_scale = byte_scale;
+    } else {
+      for (ReportSite& rs : f.sites) rs.samples = 0;
     }
     std::stable_sort(f.sites.begin(), f.sites.end(), [](const ReportSite& a, const ReportSite& b) {
       return a.bytes != b.bytes ? a.bytes > b.bytes : a.calls > b.calls;
@@ -508,9 +651,37 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
   }
   if (collected.frame_untracked > 0) {
     r.notes.push_back(std::to_string(collected.frame_untracked) +
-                      " sampled allocations were not tracked (more than 1023 live at once): "
-                      "temporary-allocations-in-frame may miss some");
+                      " sampled allocations were not tracked (more than 512 live at once): "
+                      "temporary-allocations-in-frame misses those, and is not exact");
   }
+  r.unrecorded_children = collected.unrecorded_children;
+  if (!collected.unrecorded_children.empty() || collected.unrecorded_children_dropped > 0) {
+    std::string list;
+    for (const UnrecordedChild& c : collected.unrecorded_children) {
+      list += (list.empty() ? "" : "; ") + std::string("pid ") + std::to_string(c.pid) + ": " +
+              c.command;
+    }
+    const std::size_t n =
+        collected.unrecorded_children.size() + collected.unrecorded_children_dropped;
+    r.notes.push_back(
+        std::to_string(n) + " child process" + (n == 1 ? "" : "es") +
+        " ran without the preload (started with an environment that dropped "
+        "LD_PRELOAD or ZEROLAB_WASTE_DIR), so their waste is not in this report: " +
+        list +
+        (collected.unrecorded_children_dropped > 0
+             ? "; and " + std::to_string(collected.unrecorded_children_dropped) + " more"
+             : ""));
+  }
+  r.blind_spots = {
+      "memsets the compiler inlines (a small constant size at -O2) never reach the preload: "
+      "build with -fno-builtin-memset, or zero through zerolab::zero_fill, to count them",
+      "copies through stdio (fread then fwrite) and through other libraries' internal calls "
+      "are not seen: only read/write/send/recv family calls the program makes itself are",
+      "oversized-buffers judges the pages a block's memory ever touched: a large block on "
+      "reused heap pages looks touched, so it is not reported even if its bytes went unused",
+      "programs started without the environment zerolab waste set (a static or set-user-ID "
+      "program, a raw execve system call) are not recorded; those started through exec or "
+      "posix_spawn with an environment that drops the preload are listed"};
   if (collected.large_untracked > 0) {
     r.notes.push_back(std::to_string(collected.large_untracked) +
                       " blocks of 16 KiB or more were not tracked (more than 32768 live at once): "

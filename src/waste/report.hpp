@@ -19,6 +19,7 @@
 //      "bytes": 1048576, "calls": 1,
 //      "estimated_seconds": 0.00011,      // an estimate from the calibration
 //      "exact": true,                     // false: bytes/calls scaled from samples
+//      "samples": 400, "relative_error": 0.05,  // estimates only: one standard error, relative
 //      "fix": "…",
 //      "pages": 256,                      // zeroed-fresh-pages only
 //      "touched_bytes": 4080,             // oversized-buffers only
@@ -27,10 +28,14 @@
 //      "pairs": [{"source": "file", "destination": "pipe", "bytes": 4096,
 //                 "calls": 1, "copy_fd_path": "sendfile"}],  // user-space-copies only
 //      "sites": [{"function": "main", "file": "/src/prog.c", "line": 42,
+//                 "safe_to_drop": false, "fix": "keep the memset: …",  // zeroed-zeros only
 //                 "bytes": 1048576, "calls": 1,
+//                 "samples": 12, "relative_error": 0.29,  // sampled sites only
 //                 "source": "file", "destination": "pipe", "copy_fd_path": "sendfile",  // copies
 //                 "stack": ["main (/src/prog.c:42)", …]}]}],
-//    "notes": ["…"]}
+//    "notes": ["…"],
+//    "unrecorded_children": [{"pid": 1234, "command": "/bin/ls -l"}],  // ran without the preload
+//    "blind_spots": ["…"]}                  // what the preload cannot see, and how to see it
 // user-space-copies counts only descriptor pairs zerolab::copy_fd moves in
 // the kernel (copy_fd_path != "read_write"); the rest is one note.
 // Sites are the first frame outside the preload and the C/C++ runtime
@@ -76,6 +81,14 @@ struct ReportSite {
   double extra = 0;
   int src = -1;  // copies only
   int dst = -1;
+  // zeroed zeros only: 1 if the fill lay in the block calloc had just
+  // returned (dropping the memset is safe), 0 if the bytes were zero by
+  // coincidence (nothing guarantees them: keep it); -1 for other kinds.
+  int after_calloc = -1;
+  // Sampled sites: the samples behind calls and bytes, and the expected
+  // error of both (one standard error, relative: 0.1 = ±10%). 0: exact.
+  double samples = 0;
+  double relative_error = 0;
   std::vector<std::string>
       stack;  // "function (file:line)", innermost first (one stack of the site)
 };
@@ -94,9 +107,19 @@ struct Finding {
   double extra = 0;
   double estimated_seconds = 0;
   bool exact = true;
+  // Estimated totals (exact false): the samples behind them and their
+  // expected error, as ReportSite's (0 when exact).
+  double samples = 0;
+  double relative_error = 0;
   double sampled_fraction = 1;
   std::vector<ReportSite> sites;
   std::vector<CopyPairRow> pairs;
+  // The Collected::sites records behind `sites` (indices), and the scale
+  // their calls and bytes took (sampled sites scaled down to the total):
+  // what the pprof profiles carry (profile.hpp).
+  std::vector<std::size_t> records;
+  double record_call_scale = 1;
+  double record_byte_scale = 1;
 };
 
 struct Report {
@@ -105,6 +128,10 @@ struct Report {
   Calibration calibration;
   std::vector<Finding> findings;  // ranked
   std::vector<std::string> notes;
+  // What no run can see (inlined memsets, stdio copies, ...), and what to
+  // do to see it; and the children that ran without the preload.
+  std::vector<std::string> blind_spots;
+  std::vector<UnrecordedChild> unrecorded_children;
 };
 
 // The kernel path zerolab::copy_fd takes for a pair of FdTypes: io's own
@@ -115,6 +142,11 @@ struct Report {
 const char* copy_fd_path(int src, int dst);
 // The zerolab fix for a kind, one sentence.
 const char* fix_for(WasteKind kind);
+// The fix for one finding: fix_for(kind), except zeroed zeros, whose fix
+// says to drop the memset only where the allocator guarantees the zeros.
+std::string fix_for(const Finding& finding);
+// The fix for one zeroed-zeros site (after_calloc 1 or 0).
+const char* zeroed_zeros_site_fix(int after_calloc);
 
 Report build_report(const Collected& collected, const Symbolizer& symbols,
                     const Calibration& calibration, const RunFacts& run);

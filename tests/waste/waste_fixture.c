@@ -10,7 +10,23 @@
 //   waste_fixture kill       "all", then SIGKILL to itself
 //   waste_fixture closefds   closes fds 1 and 2, then "all"
 //   waste_fixture clean      allocates and fills, wastes nothing
+//   waste_fixture stdout     writes one line to stdout, then "all"
 //   waste_fixture frames     temporaries of one definition or both (see frames())
+//   waste_fixture longlived  no waste: a chained hash table that lives through the
+//                            whole computation (1000 nodes, freed at the end) and
+//                            one work buffer, allocated once, used, freed: no
+//                            temporary of either definition
+//   waste_fixture filter DIR writes DIR/in (1 MiB), then reads it 64 KiB at a
+//                            time and writes each chunk to DIR/out with one
+//                            byte changed: no copy (copy_fd would corrupt it)
+//   waste_fixture cat DIR    the same without the change: 16 copies of 64 KiB,
+//                            file -> file                         SITE:cat
+//   waste_fixture calloczero calloc(1000) then memset of it (safe to drop:
+//                            SITE:after_calloc); a malloc'd block zeroed, freed, and
+//                            a new block, zero by coincidence, zeroed (keep it:
+//                            SITE:coincidence)
+//   waste_fixture dropenv    forks; the child execs "clean" with an environment
+//                            of its own (no LD_PRELOAD): a child without the preload
 //   waste_fixture touch PATH creates PATH (tests check the program was not started)
 //   waste_fixture remap PATH a zeroed fresh anonymous mapping, then a private
 //                            mapping of file PATH at its address, zeroed too
@@ -27,17 +43,19 @@
 //   zeroed-fresh-pages     1 call, 1048576 bytes, 256 pages     SITE:fresh
 //   zeroed-zeros           1 call, 1000 bytes                   SITE:zeros
 //   temporary-allocations  1000 calls x 60 bytes                SITE:temp
-//                          + the 262144-byte block below, also temporary
-//   temporary-allocations-in-frame: those 1001, + the 1000-byte block  SITE:zeros_block
+//                          (not the 262144-byte block below: alone in its size class)
+//   temporary-allocations-in-frame: the same 1000 (not the 1000-byte block
+//                          SITE:zeros_block: it lives through 2000 allocations and frees)
 //   oversized-buffers      1 call, 262144 bytes requested, 4080 touched  SITE:oversized
 //   user-space-copies      1 call, 4096 bytes, file -> pipe     SITE:copy
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -127,6 +145,46 @@ static void frames(void) {
   }
 }
 
+struct node {
+  struct node* next;
+  unsigned key;
+  unsigned value;
+};
+
+static int long_lived(void) {
+  enum { kBuckets = 512, kKeys = 1000 };
+  struct node** table = calloc(kBuckets, sizeof *table);
+  if (table == NULL) return 1;
+  for (unsigned k = 0; k < kKeys; ++k) {
+    struct node* n = malloc(sizeof *n);
+    if (n == NULL) return 1;
+    n->key = k;
+    n->value = k * 2654435761u;
+    n->next = table[k % kBuckets];
+    table[k % kBuckets] = n;
+  }
+  unsigned sum = 0;
+  for (int round = 0; round < 100; ++round) {
+    for (unsigned k = 0; k < kKeys; ++k) {
+      for (struct node* n = table[(k * 7) % kBuckets]; n != NULL; n = n->next) sum += n->value;
+    }
+  }
+  for (unsigned b = 0; b < kBuckets; ++b) {
+    for (struct node* n = table[b]; n != NULL;) {
+      struct node* next = n->next;
+      free(n);
+      n = next;
+    }
+  }
+  free(table);
+  unsigned char* work = malloc(100000);
+  if (work == NULL) return 1;
+  for (int i = 0; i < 100000; ++i) work[i] = (unsigned char)(sum + (unsigned)i);
+  for (int i = 0; i < 100000; ++i) sum += work[i];
+  free(work);
+  return sum == 1 ? 2 : 0;
+}
+
 static int remap(const char* path) {
   char* anon = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (anon == MAP_FAILED) return 1;
@@ -178,6 +236,50 @@ static int failed_realloc(void) {
   return 0;
 }
 
+// DIR/in: 1 MiB of a pattern, then DIR/in to DIR/out in 64 KiB chunks;
+// `change`: one byte of each chunk changed on the way (a filter).
+static int pass_through(const char* dir, int change) {
+  char in_path[4096];
+  char out_path[4096];
+  snprintf(in_path, sizeof in_path, "%s/in", dir);
+  snprintf(out_path, sizeof out_path, "%s/out", dir);
+  static char buf[64 * 1024];
+  for (size_t i = 0; i < sizeof buf; ++i) buf[i] = (char)(i * 7 + 3);
+  int in = open(in_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (in < 0 || out < 0) return 1;
+  for (int i = 0; i < 16; ++i) {
+    if (write(in, buf, sizeof buf) != (ssize_t)sizeof buf) return 1;
+  }
+  if (lseek(in, 0, SEEK_SET) != 0) return 1;
+  for (;;) {
+    ssize_t got = read(in, buf, sizeof buf);
+    if (got < 0) return 1;
+    if (got == 0) break;
+    if (change) buf[12345] ^= 1;
+    if (write(out, buf, (size_t)got) != got) return 1;  // SITE:cat
+  }
+  close(in);
+  close(out);
+  return 0;
+}
+
+static int calloc_zero(void) {
+  char* fresh = calloc(1000, 1);
+  if (fresh == NULL) return 1;
+  memset(fresh, 0, 1000);  // SITE:after_calloc
+  free(fresh);
+  char* used = malloc(4000);
+  if (used == NULL) return 1;
+  memset(used, 0, 4000);
+  free(used);
+  char* again = malloc(4000);  // most likely the same block: zero but for glibc's free list words
+  if (again == NULL) return 1;
+  memset(again, 0, 4000);  // SITE:coincidence
+  free(again);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   self_path = argv[0];
   const char* mode = argc > 1 ? argv[1] : "all";
@@ -221,8 +323,14 @@ int main(int argc, char** argv) {
     char* more = malloc(100);
     memcpy(more, keep, 100);
     if (more[0] != 'x') return 1;
+  } else if (strcmp(mode, "stdout") == 0) {
+    static const char line[] = "the program's own output\n";
+    if (write(1, line, sizeof line - 1) != (ssize_t)(sizeof line - 1)) return 1;
+    waste_all();
   } else if (strcmp(mode, "frames") == 0) {
     frames();
+  } else if (strcmp(mode, "longlived") == 0) {
+    return long_lived();
   } else if (strcmp(mode, "remap") == 0 && argc > 2) {
     return remap(argv[2]);
   } else if (strcmp(mode, "wide") == 0) {
@@ -231,6 +339,21 @@ int main(int argc, char** argv) {
     return errno_kept();
   } else if (strcmp(mode, "failedrealloc") == 0) {
     return failed_realloc();
+  } else if (strcmp(mode, "filter") == 0 && argc > 2) {
+    return pass_through(argv[2], 1);
+  } else if (strcmp(mode, "cat") == 0 && argc > 2) {
+    return pass_through(argv[2], 0);
+  } else if (strcmp(mode, "dropenv") == 0) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      char* const child_argv[] = {argv[0], "clean", NULL};
+      char* const child_env[] = {"PATH=/usr/bin:/bin", NULL};
+      execve(argv[0], child_argv, child_env);
+      _exit(95);
+    }
+    return wait_child(pid);
+  } else if (strcmp(mode, "calloczero") == 0) {
+    return calloc_zero();
   } else if (strcmp(mode, "touch") == 0 && argc > 2) {
     int fd = open(argv[2], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return 1;

@@ -9,7 +9,9 @@
 // checked first (one line, exit 2, nothing started); then the program runs
 // with its stdin/stdout/stderr untouched, SIGINT/SIGTERM/SIGHUP/SIGQUIT sent
 // to zerolab waste by kill(2) are forwarded to it (a terminal's ^C reaches
-// both already); once it exits the report is written, even if it failed.
+// both already); once it exits the report is written, even if it failed, to
+// stderr (or -o FILE): never to stdout, which is the program's output
+// (`zerolab waste -- prog > out` leaves `out` as prog wrote it).
 // Exit status: the program's (a program killed by a signal: zerolab waste
 // re-raises that signal, core dumps off), or 3 if a --fail-on threshold is
 // reached by a program that succeeded, or 1 if the report cannot be written.
@@ -356,7 +358,7 @@ int run_waste(std::span<char* const> args) {
     remove_run_dir(run_dir);
     return fail(kExitFailed, error);
   }
-  // From here on a closed stdout must not kill the report's error handling.
+  // From here on a closed stderr pipe must not kill the report's error handling.
   signal(SIGPIPE, SIG_IGN);
 
   waste::RunFacts run;
@@ -403,17 +405,17 @@ int run_waste(std::span<char* const> args) {
   int code = run.exit_status;
   bool written = true;
   if (flags.output.empty()) {
-    std::fflush(stdout);
-    if (!ReportFile::write_all(1, text)) {
+    std::fflush(stderr);
+    if (!ReportFile::write_all(2, text)) {
       written = false;
-      fail(kExitFailed, std::string("writing the report to stdout: ") + std::strerror(errno));
+      fail(kExitFailed, std::string("writing the report to stderr: ") + std::strerror(errno));
     }
   } else if (!report_file.commit(text, error)) {
     written = false;
     fail(kExitFailed, error);
   }
   if (!flags.profile_dir.empty() &&
-      !waste::write_profiles(flags.profile_dir, collected, symbols, wall, error)) {
+      !waste::write_profiles(flags.profile_dir, report, collected, symbols, error)) {
     written = false;
     fail(kExitFailed, error);
   }

@@ -2,9 +2,20 @@
 // buffers. Every entry point forwards to glibc's exported __libc_* allocator
 // (the same interposition as src/alloc_hooks, here as a preloaded library).
 //
-// Temporary allocations (heaptrack's definition): a block freed before its
-// thread allocates anything else. Each thread remembers its last allocation;
-// free() of that pointer counts one, exactly, in the thread's slot. Call
+// Temporary allocations: a block freed before its thread allocates anything
+// else, of a size class (bit length of the size) in which the thread frees
+// such blocks at least twice. Each thread remembers its last allocation;
+// free() of that pointer is a candidate. The first candidate of a size
+// class is held back (its bytes kept); the second counts both, and every
+// later one counts itself, exactly, in the thread's slot. So a long-lived
+// buffer the program allocates once, works with for a while without
+// allocating, and frees (a table built at start and freed at exit) is not
+// a temporary: the advice, "reuse one buffer", is for blocks that repeat.
+// This is not heaptrack's rule: heaptrack counts a block whose free is the
+// very next allocation event of the process (no other malloc or free
+// between, a realloc counting as both), with no repetition; here frees of
+// other blocks may come between, other threads do not interfere, and a
+// realloc is an allocation. The counts differ from heaptrack's. Call
 // sites are sampled: one allocation per ~--sample-rate requested bytes
 // (Go's MemProfileRate countdown) keeps its stack, and if it turns out
 // temporary its site gets the sample's weight 1/(1-exp(-size/rate)) (1 at
@@ -104,15 +115,28 @@ __attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n
   }
 }
 
-__attribute__((noinline)) void temporary_sampled(ThreadState& t) {
+void add_to_site(Site* s, std::uint64_t calls, std::uint64_t bytes) {
+  s->calls.fetch_add(calls, std::memory_order_relaxed);
+  s->bytes.fetch_add(bytes, std::memory_order_relaxed);
+  s->extra.fetch_add(1, std::memory_order_relaxed);  // samples behind the weighted counts
+}
+
+// A sampled temporary: its site gets the sample's weight, now or (`held`,
+// the first of its size class) when a second one confirms it.
+__attribute__((noinline)) void temporary_sampled(ThreadState& t, bool held) {
   InHook guard(t);
   Site* s = find_or_add_site(Kind::kTemporaryAllocations, t.last_pcs, t.last_depth);
-  if (s == nullptr) return;
-  s->calls.fetch_add(static_cast<std::uint64_t>(std::llround(t.last_weight)),
-                     std::memory_order_relaxed);
-  s->bytes.fetch_add(
-      static_cast<std::uint64_t>(std::llround(t.last_weight * static_cast<double>(t.last_size))),
-      std::memory_order_relaxed);
+  const auto calls = static_cast<std::uint64_t>(std::llround(t.last_weight));
+  const auto bytes =
+      static_cast<std::uint64_t>(std::llround(t.last_weight * static_cast<double>(t.last_size)));
+  if (held) {
+    const int c = size_class(t.last_size);
+    t.temp_pending_site[c] = s;
+    t.temp_pending_site_calls[c] = calls;
+    t.temp_pending_site_bytes[c] = bytes;
+    return;
+  }
+  if (s != nullptr) add_to_site(s, calls, bytes);
 }
 
 // Judges a large block at free: how many of its bytes lie on touched pages.
@@ -167,6 +191,7 @@ __attribute__((noinline)) void restore_large(ThreadState& t, const LiveBlock& ta
 
 // One allocation of a thread that may count.
 inline void count_alloc(ThreadState& t, void* p, std::size_t n) {
+  ++t.events;
   t.last_alloc = p;
   t.last_size = n;
   t.last_sampled = false;
@@ -187,20 +212,48 @@ __attribute__((noinline)) void free_watched(ThreadState& t, void* p, LiveBlock* 
   }
 }
 
-// A free of the thread's last allocation: a temporary, counted in the
-// thread's slot (`owned`: its own, else the shared slot 0).
+// The first candidate of its size class is held back (true); the second
+// confirms it (false): the caller counts both, and the first's sample, if
+// it was sampled, goes to its site now.
+__attribute__((noinline)) bool hold_back_first(ThreadState& t, int c) {
+  if (t.temp_seen[c] == 0) {
+    t.temp_seen[c] = 1;
+    t.temp_pending[c] = t.last_size;
+    t.temp_pending_site[c] = nullptr;
+    if (t.last_sampled) temporary_sampled(t, true);
+    return true;
+  }
+  if (Site* first = t.temp_pending_site[c]) {
+    add_to_site(first, t.temp_pending_site_calls[c], t.temp_pending_site_bytes[c]);
+    t.temp_pending_site[c] = nullptr;
+  }
+  return false;
+}
+
+// A free of the thread's last allocation: a temporary if its size class
+// repeats, counted in the thread's slot (`owned`: its own, else the shared
+// slot 0) with the class's held-back first block.
 inline void count_temporary(ThreadState& t, ThreadSlot& slot, bool owned) {
+  t.last_alloc = nullptr;
+  const int c = size_class(t.last_size);
+  std::uint64_t calls = 1;
+  std::uint64_t bytes = t.last_size;
+  if (__builtin_expect(t.temp_seen[c] != 2, 0)) {
+    if (hold_back_first(t, c)) return;
+    t.temp_seen[c] = 2;
+    calls = 2;
+    bytes += t.temp_pending[c];
+  }
   if (owned) {
-    slot.temp_calls.store(slot.temp_calls.load(std::memory_order_relaxed) + 1,
+    slot.temp_calls.store(slot.temp_calls.load(std::memory_order_relaxed) + calls,
                           std::memory_order_relaxed);
-    slot.temp_bytes.store(slot.temp_bytes.load(std::memory_order_relaxed) + t.last_size,
+    slot.temp_bytes.store(slot.temp_bytes.load(std::memory_order_relaxed) + bytes,
                           std::memory_order_relaxed);
   } else {
-    slot_add(t, slot.temp_calls, 1);
-    slot_add(t, slot.temp_bytes, t.last_size);
+    slot_add(t, slot.temp_calls, calls);
+    slot_add(t, slot.temp_bytes, bytes);
   }
-  t.last_alloc = nullptr;
-  if (__builtin_expect(t.last_sampled, 0)) temporary_sampled(t);
+  if (__builtin_expect(t.last_sampled, 0)) temporary_sampled(t, false);
 }
 
 // The hot path's way out when the thread is not armed: first event of the
@@ -214,6 +267,7 @@ __attribute__((noinline)) void alloc_unarmed(ThreadState& t, void* p, std::size_
 __attribute__((noinline)) void free_unarmed(ThreadState& t, void* p, LiveBlock* taken) {
   if (t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
   arm(t);
+  ++t.events;
   if (p == t.last_alloc && taken == nullptr) count_temporary(t, thread_slot(t), false);
   if (maybe_watched(p)) free_watched(t, p, taken);
 }
@@ -235,6 +289,7 @@ inline void note_free(void* p) {
     free_unarmed(t, p, nullptr);
     return;
   }
+  ++t.events;
   if (p == t.last_alloc) count_temporary(t, *slot, true);
   if (__builtin_expect(maybe_watched(p), 0)) free_watched(t, p, nullptr);
 }
@@ -291,7 +346,14 @@ ZEROLAB_WASTE_EXPORT void free(void* p) noexcept {
 
 ZEROLAB_WASTE_EXPORT void* calloc(size_t count, size_t size) noexcept {
   void* p = __libc_calloc(count, size);
-  if (p != nullptr) note_alloc(p, count * size);
+  if (p != nullptr) {
+    note_alloc(p, count * size);
+    // Zero fills over it are known redundant while it stays the thread's
+    // latest allocation (preload_zero.cpp).
+    zerolab::waste::ThreadState& t = zerolab::waste::t_state;
+    t.calloc_block = p;
+    t.calloc_bytes = count * size;
+  }
   return p;
 }
 

@@ -2,16 +2,24 @@
 //
 // Each thread remembers its last successful read (read, pread, readv, recv,
 // recvfrom and their _chk forms): the descriptor, the byte ranges filled
-// (up to 4 iovecs) and 8 probe words spread over them. A later write
+// (up to 4 iovecs) and a 64-bit hash of each chunk of them (chunks of 4 KiB,
+// or the power of two that keeps a read within 64 chunks). A later write
 // (write, pwrite, writev, send, sendto) by the same thread to a different
-// descriptor whose bytes all lie inside those ranges, with every probe that
-// falls inside the written bytes unchanged, is a copy through user space:
-// the bytes it wrote count (exactly), per source and destination descriptor
-// type and per call site. Calls glibc makes internally (stdio's fread/
+// descriptor is a copy through user space only if each of its buffers lies
+// inside one segment, starts on a chunk boundary, ends on one (or at the
+// segment's end), and every chunk it covers hashes as it did at the read:
+// the written bytes are the read bytes. Those bytes count (exactly), per
+// source and destination descriptor type and per call site. A program that
+// changes even one byte per chunk (a filter, an encoder) writes no copy;
+// a write of part of a chunk is not counted (it cannot be checked). The
+// hash tells any change confined to one 8-byte lane of a chunk with
+// certainty (each step is a bijection of the lane); other changes escape it
+// with probability about 2^-64. Calls glibc makes internally (stdio's fread/
 // fwrite, sendmsg) do not pass through here.
 //
-// Cost: a read pays 8 loads after the system call; a write pays a few
-// compares, and a detected copy an fstat per descriptor and a stack.
+// Cost: a read hashes the bytes it returned (about 10 bytes per cycle); a
+// write pays a few compares, a candidate copy a hash of its bytes, and a
+// detected copy an fstat per descriptor and a stack.
 //
 // Example: under zerolab waste, `n = read(in, buf, 65536); write(out, buf, n);`
 // with `in` a file and `out` a pipe counts one file→pipe copy of n bytes.
@@ -136,10 +144,29 @@ FdType fd_type(int fd) {
   return FdType::kOther;
 }
 
-std::uint64_t load_probe(std::uintptr_t at, std::uintptr_t end) {
-  std::uint64_t v = 0;
-  std::memcpy(&v, reinterpret_cast<const void*>(at), end - at >= 8 ? 8 : end - at);
-  return v;
+// A 64-bit hash of [p, p + n): four multiply-xor lanes over 8-byte words
+// (the tail bytes go into lane 0 one by one), then the lanes mixed.
+std::uint64_t chunk_hash(const unsigned char* p, std::size_t n) {
+  constexpr std::uint64_t kOdd = 0x9fb21c651e98df25ULL;
+  std::uint64_t lane[4] = {0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL, 0xa4093822299f31d0ULL,
+                           0x082efa98ec4e6c89ULL};
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, p + i + 8 * k, 8);
+      lane[k] = (lane[k] ^ w) * kOdd;
+    }
+  }
+  for (; i < n; ++i) lane[0] = (lane[0] ^ p[i]) * kOdd;
+  std::uint64_t h = n;
+  for (int k = 0; k < 4; ++k) {
+    std::uint64_t x = lane[k] + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(k + 1);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    h += x ^ (x >> 31);  // a sum: a change in one lane always changes it
+  }
+  return h;
 }
 
 // After a read of `got` bytes into `iov`.
@@ -159,34 +186,41 @@ void note_read(int fd, const iovec* iov, int count, ssize_t got) {
     ++m.segments;
     left -= n;
   }
-  // Probes at equal steps through the first segment (most reads have one).
-  m.probes = 0;
-  const std::uint64_t span = m.end[0] - m.begin[0];
-  for (int i = 0; i < ReadMemory::kProbes; ++i) {
-    const std::uintptr_t at =
-        m.begin[0] + span * static_cast<std::uint64_t>(i) / ReadMemory::kProbes;
-    if (m.probes > 0 && m.probe_at[m.probes - 1] == at) continue;
-    m.probe_at[m.probes] = at;
-    m.probe_value[m.probes] = load_probe(at, m.end[0]);
-    ++m.probes;
+  // Chunks: 4 KiB, doubled until every segment's chunks fit.
+  m.chunk_bytes = kPageBytes;
+  for (;;) {
+    std::uint64_t chunks = 0;
+    for (int i = 0; i < m.segments; ++i)
+      chunks += (m.end[i] - m.begin[i] + m.chunk_bytes - 1) / m.chunk_bytes;
+    if (chunks <= ReadMemory::kChunks) break;
+    m.chunk_bytes *= 2;
+  }
+  int next = 0;
+  for (int i = 0; i < m.segments; ++i) {
+    m.first_chunk[i] = next;
+    for (std::uintptr_t at = m.begin[i]; at < m.end[i]; at += m.chunk_bytes) {
+      const std::uint64_t n = m.end[i] - at < m.chunk_bytes ? m.end[i] - at : m.chunk_bytes;
+      m.chunk_hash[next++] = chunk_hash(reinterpret_cast<const unsigned char*>(at), n);
+    }
   }
 }
 
-bool inside_read(const ReadMemory& m, std::uintptr_t b, std::uintptr_t e) {
+// True if [b, e) holds exactly bytes of the last read: inside one segment,
+// on chunk boundaries (or the segment's end), each chunk as hashed then.
+bool same_as_read(const ReadMemory& m, std::uintptr_t b, std::uintptr_t e) {
   for (int i = 0; i < m.segments; ++i) {
-    if (b >= m.begin[i] && e <= m.end[i]) return true;
+    if (b < m.begin[i] || e > m.end[i]) continue;
+    const std::uint64_t from = b - m.begin[i];
+    const std::uint64_t to = e - m.begin[i];
+    if (from % m.chunk_bytes != 0 || (to % m.chunk_bytes != 0 && e != m.end[i])) return false;
+    for (std::uint64_t at = from; at < to; at += m.chunk_bytes) {
+      const std::uint64_t n = to - at < m.chunk_bytes ? to - at : m.chunk_bytes;
+      const auto* p = reinterpret_cast<const unsigned char*>(m.begin[i] + at);
+      if (chunk_hash(p, n) != m.chunk_hash[m.first_chunk[i] + at / m.chunk_bytes]) return false;
+    }
+    return true;
   }
   return false;
-}
-
-bool probes_unchanged(const ReadMemory& m, std::uintptr_t b, std::uintptr_t e) {
-  for (int i = 0; i < m.probes; ++i) {
-    const std::uintptr_t at = m.probe_at[i];
-    if (at < b || at >= e) continue;
-    const std::uintptr_t seg_end = m.end[0];
-    if (load_probe(at, seg_end) != m.probe_value[i]) return false;
-  }
-  return true;
 }
 
 __attribute__((noinline)) void record_copy(ThreadState& t, int src, int dst, std::uint64_t bytes) {
@@ -216,7 +250,7 @@ void note_write(int fd, const iovec* iov, int count, ssize_t wrote) {
   for (int i = 0; i < count && left > 0; ++i) {
     const std::uint64_t n = iov[i].iov_len < left ? iov[i].iov_len : left;
     const auto b = reinterpret_cast<std::uintptr_t>(iov[i].iov_base);
-    if (n > 0 && (!inside_read(m, b, b + n) || !probes_unchanged(m, b, b + n))) return;
+    if (n > 0 && !same_as_read(m, b, b + n)) return;
     left -= n;
   }
   record_copy(t, m.fd, fd, static_cast<std::uint64_t>(wrote));

@@ -1,7 +1,13 @@
 // zerolab::waste's second definition of a temporary allocation: a block
 // freed while the function that allocated it is still running, i.e.
-// within that call site's frame (heaptrack's definition, "freed before the
-// thread's next allocation", is counted in preload_alloc.cpp).
+// within that call site's frame, and short-lived: its thread made at most
+// 16 other allocations and frees while it lived, and the thread frees such
+// blocks in its size class at least twice (the first is held back until
+// the second comes, as in preload_alloc.cpp, whose definition is "freed
+// before the thread's next allocation"). Without those two conditions every
+// long-lived block of main (a hash map's nodes and buckets, freed at the
+// end of main) counted: they live through the nodes' allocations and frees,
+// or are alone in their class.
 //
 // Which frame is "the call site" is the CLI's call (the first frame outside
 // the runtime libraries and outside inlined /usr/include code, as for every
@@ -40,9 +46,13 @@ namespace {
 
 constexpr int kCapacityBits = 10;  // at most half used: 512 blocks
 
+// The most allocations and frees of its thread a block may live through.
+constexpr std::uint64_t kShortLifetimeEvents = 16;
+
 struct FrameBlock {
   std::uintptr_t address;  // 0: empty
   std::uint64_t owner;     // ThreadState::serial of the allocating thread
+  std::uint64_t events;    // ThreadState::events at the allocation
   std::uint64_t size;
   double weight;
   int depth;
@@ -86,6 +96,7 @@ void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight,
   }
   FrameBlock& b = *claimed;
   b.owner = t.serial;
+  b.events = t.events;
   b.size = n;
   b.weight = weight;
   b.depth = depth;
@@ -110,6 +121,8 @@ void frame_note_free(ThreadState& t, void* p, bool resized) {
   const bool found = g_table.remove(reinterpret_cast<std::uintptr_t>(p), b);
   g_lock.unlock();
   if (!found || resized || b.owner != t.serial) return;
+  // t.events counts this free too.
+  if (t.events - b.events > kShortLifetimeEvents + 1) return;  // long-lived
   const auto sp = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
   if (sp < t.stack_lo || sp >= t.stack_hi) return;  // on another stack
   // The innermost frame still live: below its CFA, with its return address
@@ -127,10 +140,27 @@ void frame_note_free(ThreadState& t, void* p, bool resized) {
   const auto bytes =
       static_cast<std::uint64_t>(std::llround(b.weight * static_cast<double>(b.size)));
   const auto live_from = static_cast<FdType>(live < 255 ? live : 255);
-  if (Site* s =
-          find_or_add_site(Kind::kTemporaryInFrame, b.pcs, b.depth, live_from, FdType::kFile)) {
+  Site* s = find_or_add_site(Kind::kTemporaryInFrame, b.pcs, b.depth, live_from, FdType::kFile);
+  const int c = size_class(b.size);
+  if (t.frame_seen[c] == 0) {  // the first of its class: held back
+    t.frame_seen[c] = 1;
+    t.frame_pending_site[c] = s;
+    t.frame_pending_calls[c] = calls;
+    t.frame_pending_bytes[c] = bytes;
+    return;
+  }
+  if (t.frame_seen[c] == 1) {
+    t.frame_seen[c] = 2;
+    if (Site* first = t.frame_pending_site[c]) {
+      first->calls.fetch_add(t.frame_pending_calls[c], std::memory_order_relaxed);
+      first->bytes.fetch_add(t.frame_pending_bytes[c], std::memory_order_relaxed);
+      first->extra.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  if (s != nullptr) {
     s->calls.fetch_add(calls, std::memory_order_relaxed);
     s->bytes.fetch_add(bytes, std::memory_order_relaxed);
+    s->extra.fetch_add(1, std::memory_order_relaxed);  // samples behind the weighted counts
   }
 }
 

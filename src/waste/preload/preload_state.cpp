@@ -15,7 +15,9 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -36,6 +38,7 @@ std::atomic<std::uint64_t> g_maps_generation{0};
 Record* g_record = nullptr;
 std::uint64_t g_sample_rate = 512 * 1024;
 std::uint64_t g_check_rate = 256 * 1024;
+bool g_follow = true;
 constinit ZEROLAB_WASTE_TLS thread_local ThreadState t_state{};
 
 namespace {
@@ -46,6 +49,7 @@ SpinLock g_site_lock;  // adding sites and refreshing the maps snapshot
 SpinLock g_anon_lock;  // the anonymous-mapping cache
 int g_pagemap_fd = -1;
 char g_dir[512];
+std::uint64_t g_process_random = 0;  // process_random(), read once at start
 
 // ---- raw system calls -------------------------------------------------------
 
@@ -67,6 +71,37 @@ std::uint64_t parse_rate(const char* s, std::uint64_t fallback) {
   char* end = nullptr;
   const unsigned long long v = std::strtoull(s, &end, 10);
   return (*end != '\0' || v == 0) ? fallback : v;
+}
+
+// splitmix64's finalizer: every input bit reaches every output bit.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// 64 bits the kernel chose at random for this process image (AT_RANDOM,
+// 16 bytes on the initial stack; getrandom where the auxiliary vector lacks them).
+std::uint64_t process_random() {
+  std::uint64_t r = 0;
+  if (const auto at = getauxval(AT_RANDOM); at != 0) {
+    std::memcpy(&r, reinterpret_cast<const void*>(at), sizeof r);
+  }
+  if (r == 0) syscall(SYS_getrandom, &r, sizeof r, GRND_NONBLOCK);
+  return r;
+}
+
+// A thread's first sampler state: the process's random bits, its pid, the
+// thread id and the clock, each through the mixer, so threads started in
+// the same nanosecond, and processes started in the same second, draw
+// unrelated first samples. A fork child reseeds (fork_child resets rng).
+std::uint64_t thread_seed() {
+  std::uint64_t h = splitmix64(g_process_random);
+  h = splitmix64(h ^ static_cast<std::uint64_t>(getpid()));
+  h = splitmix64(h ^ static_cast<std::uint64_t>(syscall(SYS_gettid)));
+  h = splitmix64(h ^ static_cast<std::uint64_t>(monotonic_ns()));
+  return h == 0 ? 1 : h;  // xorshift's state must not be zero
 }
 
 // ---- /proc/self/maps ----------------------------------------------------------
@@ -332,6 +367,15 @@ void fork_child() {
   t.slot = nullptr;
   t.slot_shared = false;
   t.detached = false;
+  // The child draws its own samples: the parent's next draws would repeat in it.
+  t.rng = 0;
+  set_countdowns(t);
+  // Held-back temporaries belong to the parent's record (and its sites are
+  // not mapped here).
+  std::memset(t.temp_seen, 0, sizeof t.temp_seen);
+  std::memset(t.temp_pending_site, 0, sizeof t.temp_pending_site);
+  std::memset(t.frame_seen, 0, sizeof t.frame_seen);
+  std::memset(t.frame_pending_site, 0, sizeof t.frame_pending_site);
   Record* parent = g_record;
   g_record = create_record();
   if (parent != nullptr) munmap(parent, sizeof(Record));
@@ -346,10 +390,12 @@ __attribute__((constructor)) void start_preload() {
   const char* dir = std::getenv(kEnvDir);
   if (dir == nullptr || *dir == '\0') return;
   copy_cstr(g_dir, sizeof g_dir, dir);
+  g_process_random = process_random();
   g_sample_rate = parse_rate(std::getenv(kEnvSampleRate), g_sample_rate);
   g_check_rate = parse_rate(std::getenv(kEnvCheckRate), g_check_rate);
   const char* follow = std::getenv(kEnvFollow);
   if (follow != nullptr && std::strcmp(follow, "0") == 0) {
+    g_follow = false;
     drop_from_ld_preload(this_library_path());
     unsetenv(kEnvDir);
     unsetenv(kEnvSampleRate);
@@ -435,7 +481,7 @@ void arm(ThreadState& t) {
 
 std::int64_t draw_countdown(ThreadState& t, std::uint64_t rate) {
   if (rate <= 1) return 1;
-  if (t.rng == 0) t.rng = static_cast<std::uint64_t>(monotonic_ns()) | 1;
+  if (t.rng == 0) t.rng = thread_seed();
   t.rng ^= t.rng << 13;
   t.rng ^= t.rng >> 7;
   t.rng ^= t.rng << 17;

@@ -39,17 +39,26 @@
 
 namespace zerolab::waste {
 
-// What a thread remembers about its last read (copies through user space).
+inline constexpr int kSizeClasses = 64;  // bit lengths of a size_t
+// A block's size class: the bit length of its size (60 -> 6, 4096 -> 13).
+inline int size_class(std::uint64_t n) {
+  const int bits = 64 - __builtin_clzll(n | 1);
+  return bits < kSizeClasses ? bits : kSizeClasses - 1;
+}
+
+// What a thread remembers about its last read (copies through user space):
+// the ranges it filled and a hash of every chunk of them, so a later write
+// is counted as a copy only if its bytes are the bytes read (preload_copy.cpp).
 struct ReadMemory {
   static constexpr int kSegments = 4;
-  static constexpr int kProbes = 8;
+  static constexpr int kChunks = 64;  // hashes kept per read, over all its segments
   int fd;
   int segments;
   std::uintptr_t begin[kSegments];
   std::uintptr_t end[kSegments];
-  std::uintptr_t probe_at[kProbes];    // addresses sampled at the read...
-  std::uint64_t probe_value[kProbes];  // ...and what they held
-  int probes;
+  int first_chunk[kSegments];  // index of the segment's first chunk in chunk_hash
+  std::uint64_t chunk_bytes;   // a power of two >= 4096: the read's bytes fit in kChunks chunks
+  std::uint64_t chunk_hash[kChunks];
 };
 
 struct ThreadState {
@@ -62,17 +71,33 @@ struct ThreadState {
   bool detached;     // the thread's exit destructor ran: slot 0 from now on
   int in_hook;       // > 0 while a slow path runs: nested calls are not looked at
   // Allocations.
+  std::uint64_t events;  // the thread's allocations and frees so far (a lifetime clock)
+  // Temporaries repeat: per size class (bit length of the size), 0 none
+  // seen yet, 1 one seen and held back (its bytes in temp_pending), 2 counting.
+  std::uint8_t temp_seen[kSizeClasses];
+  std::uint64_t temp_pending[kSizeClasses];
+  // The held-back block's site and weighted counts, if it was sampled.
+  Site* temp_pending_site[kSizeClasses];
+  std::uint64_t temp_pending_site_calls[kSizeClasses];
+  std::uint64_t temp_pending_site_bytes[kSizeClasses];
   void* last_alloc;  // the thread's most recent allocation, until freed
   std::uint64_t last_size;
   bool last_sampled;  // last_pcs holds its stack, last_weight its weight
   double last_weight;
   int last_depth;
   std::uint64_t last_pcs[kMaxFrames];
+  void* calloc_block;  // the thread's latest calloc block (fresh while it is last_alloc)
+  std::uint64_t calloc_bytes;
   std::int64_t alloc_countdown;  // bytes to the next sampled allocation
   std::int64_t zero_countdown;   // bytes to the next content check
   bool countdowns_set;
   std::uint64_t rng;
-  // Temporaries in the allocating frame (preload_frame.cpp).
+  // Temporaries in the allocating frame (preload_frame.cpp): as temp_seen,
+  // and the held-back block's site and weighted counts.
+  std::uint8_t frame_seen[kSizeClasses];
+  Site* frame_pending_site[kSizeClasses];
+  std::uint64_t frame_pending_calls[kSizeClasses];
+  std::uint64_t frame_pending_bytes[kSizeClasses];
   std::uint64_t serial;     // 0 until the thread's first sampled allocation
   std::uintptr_t stack_lo;  // the thread's stack, [lo, hi); 0 until looked up
   std::uintptr_t stack_hi;
@@ -83,6 +108,7 @@ extern std::atomic<bool> g_active;  // the record is mapped and hooks may count
 extern Record* g_record;
 extern std::uint64_t g_sample_rate;
 extern std::uint64_t g_check_rate;
+extern bool g_follow;  // children are to run with the preload ($ZEROLAB_WASTE_FOLLOW != "0")
 extern constinit ZEROLAB_WASTE_TLS thread_local ThreadState t_state;
 
 // The calling thread's counter slot (claims one on first use).

@@ -22,6 +22,14 @@
 // in proportion to its size (scaling by all calls / sampled calls
 // overstated `zerolab compare`'s small memsets 6.6x).
 //
+// Whether dropping such a memset is safe is a different question: only an
+// allocator that guarantees zeroed memory makes it so. A fill inside the
+// block calloc just returned (it is still the thread's latest allocation)
+// is recorded with Site::dst = 1 ("after calloc": the allocator knows the
+// block is zero); every other hit is zero by coincidence as far as anything
+// can tell (a recycled block that happens to be zero, an allocator's own
+// arena), and its site has dst = 0.
+//
 // Example: under zerolab waste, `char* p = mmap(1 MiB); memset(p, 0, 1 MiB);`
 // counts one call, 1048576 bytes and 256 pages of zeroed fresh pages.
 #include <dlfcn.h>
@@ -101,8 +109,18 @@ void check_segment(ThreadState& t, std::uintptr_t begin, std::uintptr_t end, Zer
   t.zero_countdown -= static_cast<std::int64_t>(end - at);
 }
 
-// `checked`: the bytes of the call the countdown ran over.
-void record_zero_check(ThreadState& t, const ZeroCheck& c, std::size_t checked) {
+// True if [p, p + n) lies in the block calloc returned to this thread, with
+// no allocation since (so the block was not freed and handed out again).
+bool inside_fresh_calloc(const ThreadState& t, const void* p, std::size_t n) {
+  const auto block = reinterpret_cast<std::uintptr_t>(t.calloc_block);
+  const auto b = reinterpret_cast<std::uintptr_t>(p);
+  return block != 0 && t.last_alloc == t.calloc_block && b >= block &&
+         b + n <= block + t.calloc_bytes;
+}
+
+// `checked`: the bytes of the call the countdown ran over; [fill, fill + n) the fill.
+void record_zero_check(ThreadState& t, const ZeroCheck& c, std::size_t checked, const void* fill,
+                       std::size_t n) {
   if (c.samples == 0) return;
   Totals& totals = g_record->totals;
   totals.zero_samples.fetch_add(c.samples, std::memory_order_relaxed);
@@ -120,12 +138,13 @@ void record_zero_check(ThreadState& t, const ZeroCheck& c, std::size_t checked) 
   totals.zero_hit_weight_1024.fetch_add(weight, std::memory_order_relaxed);
   std::uint64_t pcs[kMaxFrames];
   const int depth = capture_stack(pcs, kMaxFrames);
-  if (Site* s = find_or_add_site(Kind::kZeroedZeros, pcs, depth)) {
+  const FdType after_calloc =
+      inside_fresh_calloc(t, fill, n) ? FdType::kPipe : FdType::kFile;  // 1 : 0
+  if (Site* s = find_or_add_site(Kind::kZeroedZeros, pcs, depth, FdType::kFile, after_calloc)) {
     s->calls.fetch_add(1, std::memory_order_relaxed);
     s->bytes.fetch_add(c.hits, std::memory_order_relaxed);
     s->extra.fetch_add(weight, std::memory_order_relaxed);
   }
-  (void)t;
 }
 
 __attribute__((noinline)) void zero_small_sampled(ThreadState& t, void* p, std::size_t n) {
@@ -137,7 +156,7 @@ __attribute__((noinline)) void zero_small_sampled(ThreadState& t, void* p, std::
   ZeroCheck c;
   const auto begin = reinterpret_cast<std::uintptr_t>(p);
   check_segment(t, begin, begin + n, c);
-  record_zero_check(t, c, n);
+  record_zero_check(t, c, n, p, n);
 }
 
 // A fill of a page or more: pagemap first, then the content check over the
@@ -182,7 +201,7 @@ __attribute__((noinline)) void zero_large(ThreadState& t, void* p, std::size_t n
     ThreadSlot& slot = t.slot != nullptr ? *t.slot : thread_slot(t);
     slot_add(t, slot.zero_calls, 1);
     slot_add(t, slot.zero_bytes, touched_bytes);
-    record_zero_check(t, c, touched_bytes);
+    record_zero_check(t, c, touched_bytes, p, n);
   }
   if (fresh_bytes == 0) return;
   Totals& totals = g_record->totals;
