@@ -24,8 +24,11 @@ release asan tsan fuzz: deps
 # The tests check zerolab's own behaviour: every ZEROLAB_COPY_* and
 # ZEROLAB_ZERO_* variable in the caller's environment (the overrides of copy
 # paths, learning and zero-fill methods, whatever their names) is unset for
-# them; the tests that check an override set it themselves.
-TEST_ENV := env $(foreach v,$(filter ZEROLAB_COPY_% ZEROLAB_ZERO_%,$(.VARIABLES)),-u $(v))
+# them; the tests that check an override set it themselves. XDG_CACHE_HOME
+# points at a cache of the build's own, so a machine profile written by
+# `zerolab calibrate` in the user's cache never decides a test.
+TEST_ENV := env $(foreach v,$(filter ZEROLAB_COPY_% ZEROLAB_ZERO_%,$(.VARIABLES)),-u $(v)) \
+  XDG_CACHE_HOME=$(CURDIR)/build/test-cache
 
 # make test-release runs ctest --preset release after make release (asan, tsan alike).
 test-release test-asan test-tsan: test-%: %

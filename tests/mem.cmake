@@ -15,7 +15,7 @@ add_executable(zero_config_probe zero_config_probe.cpp)
 target_link_libraries(zero_config_probe PRIVATE zerolab_mem zerolab_warnings)
 zerolab_add_test(zero_env_test
   SOURCES zero_env_test.cpp
-  LIBS zerolab_mem
+  LIBS zerolab_mem zerolab_machine
   LABELS mem)
 target_compile_definitions(zero_env_test PRIVATE
   ZERO_CONFIG_PROBE="$<TARGET_FILE:zero_config_probe>" ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
@@ -45,3 +45,8 @@ zerolab_add_test(intern_test
   SOURCES intern_test.cpp
   LIBS zerolab_mem
   LABELS mem concurrent)
+# The machine profile file: format, refusals, atomic writes, no symlinks.
+zerolab_add_test(machine_profile_test
+  SOURCES machine_profile_test.cpp
+  LIBS zerolab_machine
+  LABELS mem)

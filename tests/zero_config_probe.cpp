@@ -7,6 +7,7 @@
 //   source=environment
 //   bands=1048576 nt
 //   ...
+//   calibration_runs=0
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,8 +27,10 @@ int main() {
     bands +=
         (bands.empty() ? "" : ",") + std::to_string(b.from) + " " + zerolab::to_string(b.method);
   }
-  std::printf("source=%s\nisa=%s\nbands=%s\nstosb=%zu nt=%zu\nenv_error=%s\n", c.source.c_str(),
-              zerolab::to_string(c.isa), bands.c_str(), c.stosb_threshold, c.nt_threshold,
-              c.env_error.c_str());
+  std::printf(
+      "source=%s\nisa=%s\nbands=%s\nstosb=%zu nt=%zu\nenv_error=%s\ncalibration_runs=%d\n"
+      "reason=%s\n",
+      c.source.c_str(), zerolab::to_string(c.isa), bands.c_str(), c.stosb_threshold, c.nt_threshold,
+      c.env_error.c_str(), c.calibration_runs, c.reason.c_str());
   return 0;
 }

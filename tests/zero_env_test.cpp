@@ -1,18 +1,30 @@
-// Tests of zero_fill's environment overrides and calibration provenance:
-// ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT (or ZEROLAB_ZERO_CALIBRATE=0) make the
-// bands the same on every run; bad values of every ZEROLAB_ZERO_* variable
-// are ignored and reported in zero_config().env_error, naming the variable
-// and the value; the zerolab CLI warns about them once on stderr. Each case
-// runs zero_config_probe (or zerolab) in a fresh process, since the
-// settings are read once per process.
+// Tests of where zero_fill's bands come from, each in a fresh process
+// (zero_config_probe, or zerolab), since the settings are read once per
+// process: nothing is timed on first use (zero_config().calibration_runs
+// stays 0); without a machine profile the CPUID rule; with one written for
+// this machine its bands, the same in every process; a stale, foreign,
+// truncated or hostile profile is refused with its reason and the rule
+// applies; ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT (or ZEROLAB_ZERO_CALIBRATE=0)
+// make the bands the same on every run; bad values of every ZEROLAB_ZERO_*
+// variable are ignored and reported in zero_config().env_error, naming the
+// variable and the value; the zerolab CLI warns about them once on stderr.
+// Every probe gets its own XDG_CACHE_HOME, so a profile in the user's
+// cache never decides a test.
 //
 // Example:
 //   ./zero_env_test --gtest_filter='ZeroEnvironment.*'
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "machine/machine_profile.hpp"
 #include "zerolab/zero.hpp"
 
 namespace zerolab {
@@ -23,13 +35,41 @@ struct Output {
   int status = -1;
 };
 
+// A fresh cache directory for one test (XDG_CACHE_HOME), removed after.
+class CacheHome {
+ public:
+  CacheHome() {
+    char dir[] = "/tmp/zero_env_test.XXXXXX";
+    if (mkdtemp(dir) != nullptr) path_ = dir;
+  }
+  ~CacheHome() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+  std::string profile() const { return path_ + "/zerolab/machine-profile"; }
+  // Writes `text` as the profile, mode 0600 (the directory 0700).
+  void write_profile_text(const std::string& text) const {
+    ::mkdir((path_ + "/zerolab").c_str(), 0700);
+    std::ofstream(profile(), std::ios::trunc) << text;
+    ::chmod(profile().c_str(), 0600);
+  }
+
+ private:
+  std::string path_;
+};
+
 // Runs `command` under sh with `env` prepended, the other ZEROLAB_ZERO_*
-// variables cleared; stdout (and stderr when `with_stderr`) captured.
-Output run(const std::string& env, const std::string& command, bool with_stderr = false) {
+// variables cleared and XDG_CACHE_HOME at `cache` (an empty directory of
+// its own when not given); stdout (and stderr when `with_stderr`) captured.
+Output run(const std::string& env, const std::string& command, bool with_stderr = false,
+           const CacheHome* cache = nullptr) {
+  const CacheHome own;
   const std::string line =
       "env -u ZEROLAB_ZERO_ISA -u ZEROLAB_ZERO_STOSB -u ZEROLAB_ZERO_NT "
-      "-u ZEROLAB_ZERO_CALIBRATE " +
-      env + " " + command + (with_stderr ? " 2>&1" : " 2>/dev/null");
+      "-u ZEROLAB_ZERO_CALIBRATE XDG_CACHE_HOME=" +
+      (cache != nullptr ? cache->path() : own.path()) + " " + env + " " + command +
+      (with_stderr ? " 2>&1" : " 2>/dev/null");
   Output out;
   FILE* p = popen(line.c_str(), "r");
   if (p == nullptr) return out;
@@ -40,8 +80,26 @@ Output run(const std::string& env, const std::string& command, bool with_stderr 
   return out;
 }
 
-std::string probe(const std::string& env) {
-  return run(env, ZERO_CONFIG_PROBE).text;
+std::string probe(const std::string& env, const CacheHome* cache = nullptr) {
+  return run(env, ZERO_CONFIG_PROBE, false, cache).text;
+}
+
+std::string bands_text(const std::vector<ZeroBand>& bands) {
+  std::string out;
+  for (const ZeroBand& b : bands) {
+    out += (out.empty() ? "" : ",") + std::to_string(b.from) + " " + to_string(b.method);
+  }
+  return out;
+}
+
+// A profile for this machine with bands no rule gives (so a test can tell).
+machine::MachineProfile test_profile() {
+  machine::MachineProfile p;
+  p.key = machine::this_machine_key();
+  p.written = "2026-01-01T00:00:00Z";
+  p.zero_isa = default_zero_config().isa;
+  p.zero_bands = {{12288, ZeroMethod::kMemset}, {3 << 20, ZeroMethod::kNonTemporal}};
+  return p;
 }
 
 std::string field(const std::string& text, const std::string& name) {
@@ -74,16 +132,100 @@ TEST(ZeroEnvironment, CalibrateZeroGivesTheCpuidRule) {
   EXPECT_EQ(probe("ZEROLAB_ZERO_CALIBRATE=0"), first);
 }
 
-TEST(ZeroEnvironment, WithoutOverridesTheBandsAreCalibrated) {
-  const std::string out = probe("");
-  EXPECT_EQ(field(out, "source"), "calibrated");
+// The first zero_fill of a process times nothing: without a profile the
+// bands are the CPUID rule's, and no calibration ran.
+TEST(ZeroEnvironment, FirstUseMeasuresNothingAndWithoutAProfileTakesTheRule) {
+  const CacheHome cache;
+  const std::string out = probe("", &cache);
+  EXPECT_EQ(field(out, "calibration_runs"), "0");
+  EXPECT_EQ(field(out, "source"), "cpuid");
+  EXPECT_EQ(field(out, "bands"), bands_text(default_zero_config().bands));
+  EXPECT_NE(field(out, "reason").find("(no profile at " + cache.profile() + ")"), std::string::npos)
+      << out;
   EXPECT_EQ(field(out, "env_error"), "");
 }
 
-TEST(ZeroEnvironment, IsaOverrideIsKeptThroughCalibration) {
+TEST(ZeroEnvironment, IsaOverrideKeepsTheRule) {
   const std::string out = probe("ZEROLAB_ZERO_ISA=sse2");
   EXPECT_EQ(field(out, "isa"), "sse2");
-  EXPECT_EQ(field(out, "source"), "calibrated");
+  EXPECT_EQ(field(out, "source"), "cpuid");
+  EXPECT_EQ(field(out, "calibration_runs"), "0");
+}
+
+// A profile written for this machine gives its bands, the same in two
+// processes, with no timing; ZEROLAB_ZERO_CALIBRATE=0 and the thresholds
+// still override it.
+TEST(ZeroEnvironment, AProfileForThisMachineGivesItsBandsInEveryProcess) {
+  const CacheHome cache;
+  ASSERT_EQ(machine::write_profile(cache.profile(), test_profile()), "");
+  const std::string first = probe("", &cache);
+  EXPECT_EQ(field(first, "source"), "profile");
+  EXPECT_EQ(field(first, "bands"), "12288 memset,3145728 nt");
+  EXPECT_EQ(field(first, "calibration_runs"), "0");
+  EXPECT_EQ(field(first, "reason"),
+            "the machine profile " + cache.profile() + ", written 2026-01-01T00:00:00Z");
+  EXPECT_EQ(probe("", &cache), first);
+  EXPECT_EQ(field(probe("ZEROLAB_ZERO_CALIBRATE=0", &cache), "source"), "cpuid");
+  EXPECT_EQ(field(probe("ZEROLAB_ZERO_NT=1M", &cache), "source"), "environment");
+  // Bands measured with another vector width are not this process's.
+  const std::string other =
+      default_zero_config().isa == ZeroIsa::kSse2 ? "" : "ZEROLAB_ZERO_ISA=sse2";
+  if (!other.empty()) {
+    const std::string sse2 = probe(other, &cache);
+    EXPECT_EQ(field(sse2, "source"), "cpuid");
+    EXPECT_NE(field(sse2, "reason").find("the machine profile's bands are for "), std::string::npos)
+        << sse2;
+  }
+}
+
+// Each way a profile can be wrong: refused with its reason, the rule applies.
+TEST(ZeroEnvironment, AStaleForeignTruncatedOrHostileProfileIsRefusedWithItsReason) {
+  const std::string rule = bands_text(default_zero_config().bands);
+  const std::string good = machine::format_profile(test_profile());
+  machine::MachineProfile stale_profile = test_profile();
+  stale_profile.key.kernel += "-older";
+  const struct {
+    std::string text;
+    std::string reason;
+  } cases[] = {
+      {machine::format_profile(stale_profile), ": stale: kernel is \""},
+      {"some-other-tool 1\n" + good.substr(good.find('\n') + 1),
+       ": refused: line 1: not a zerolab machine profile"},
+      {"zerolab-machine-profile 2\n" + good.substr(good.find('\n') + 1),
+       ": refused: line 1: version \"2\", this build reads version 1"},
+      {good.substr(0, good.size() - 4), ": refused: truncated: no final end line"},
+      {good.substr(0, good.size() - 6), ": refused: truncated: line "},
+      {good.substr(0, good.size() - 4) + "zero-band 99999999999999999999 nt\nend\n",
+       ": refused: line "},
+      {std::string(20000, 'x'), ": refused: larger than 16384 bytes"},
+  };
+  for (const auto& c : cases) {
+    const CacheHome cache;
+    cache.write_profile_text(c.text);
+    const std::string out = probe("", &cache);
+    EXPECT_EQ(field(out, "source"), "cpuid") << c.reason;
+    EXPECT_EQ(field(out, "bands"), rule) << c.reason;
+    EXPECT_NE(field(out, "reason").find(cache.profile() + c.reason), std::string::npos)
+        << c.reason << "\n"
+        << out;
+  }
+  // A profile others may write, or a symlink to one: refused.
+  {
+    const CacheHome cache;
+    cache.write_profile_text(good);
+    ::chmod(cache.profile().c_str(), 0622);
+    EXPECT_NE(probe("", &cache).find(": refused: writable by group or others"), std::string::npos);
+  }
+  {
+    const CacheHome cache;
+    cache.write_profile_text(good);
+    const std::string real = cache.path() + "/real";
+    ASSERT_EQ(::rename(cache.profile().c_str(), real.c_str()), 0);
+    ASSERT_EQ(::symlink(real.c_str(), cache.profile().c_str()), 0);
+    const std::string out = probe("", &cache);
+    EXPECT_EQ(field(out, "source"), "cpuid");
+    EXPECT_NE(out.find(cache.profile() + ": refused: a symlink"), std::string::npos) << out;
+  }
 }
 
 TEST(ZeroEnvironment, BadValuesAreIgnoredAndNamed) {
@@ -96,7 +238,7 @@ TEST(ZeroEnvironment, BadValuesAreIgnoredAndNamed) {
             "ZEROLAB_ZERO_NT=-1: not a size in bytes (K/M/G allowed); "
             "ZEROLAB_ZERO_CALIBRATE=maybe: not 0 or 1");
   EXPECT_EQ(field(out, "isa"), to_string(default_zero_config().isa));
-  EXPECT_EQ(field(out, "source"), "calibrated");  // the bad values changed nothing
+  EXPECT_EQ(field(out, "source"), "cpuid");  // the bad values changed nothing
   // One bad value beside a good one: the good one holds.
   const std::string mixed = probe("ZEROLAB_ZERO_STOSB=8K ZEROLAB_ZERO_NT=32Q");
   EXPECT_EQ(field(mixed, "env_error"), "ZEROLAB_ZERO_NT=32Q: not a size in bytes (K/M/G allowed)");

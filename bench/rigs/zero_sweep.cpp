@@ -29,9 +29,9 @@
 // the worst.
 //
 // Example:
-//   ./build/release/bench/rigs/zero_sweep -bench 'Zero/method=(memset|zero_fill)/size=4KiB' -count 6
-//   ZEROLAB_ZERO_ISA=avx512 ./build/release/bench/rigs/zero_sweep -bench 'Zero/.*zero_fill'
-//   for c in 0 1; do for r in 1 2 3; do
+//   ./build/release/bench/rigs/zero_sweep -bench 'Zero/method=(memset|zero_fill)/size=4KiB' -count
+//   6 ZEROLAB_ZERO_ISA=avx512 ./build/release/bench/rigs/zero_sweep -bench 'Zero/.*zero_fill' for c
+//   in 0 1; do for r in 1 2 3; do
 //     taskset -c $c ./build/release/bench/rigs/zero_sweep -bench Race -benchtime 1x -count 10 >>
 //     race.txt
 //   done; done
@@ -285,9 +285,9 @@ ZEROLAB_BENCHMARK(Zero) {
       b.run(std::string("method=") + name + "/size=" + size_name(n), [fn = fn, n](zerolab::B& sb) {
         unsigned char* p = buffer(sb);
         sb.set_bytes(static_cast<std::int64_t>(n));
-        // One untimed call, the same for every method: zero_fill's first
-        // call in a process calibrates (zero.hpp), which is not its
-        // steady-state speed.
+        // One untimed call, the same for every method: the code and the
+        // buffer's lines in place (zero_fill's first call also resolves its
+        // bands, without timing anything: zero.hpp).
         fn(p, n);
         for (auto _ : sb.loop()) {
           fn(p, n);

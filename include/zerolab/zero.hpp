@@ -5,39 +5,35 @@
 // overlapping stores for small sizes (no loop; up to 64 bytes inline, no
 // call), vector stores below 4 KiB, and from there for each band of sizes
 // one of vector stores, rep stosb, non-temporal (cache-bypassing) stores
-// and glibc's memset. The bands start from the CPUID rule:
-//   - vector stores below 8 KiB;
-//   - with ERMS, rep stosb from 8 KiB (its microcode writes whole lines;
-//     glibc's memset switches to it at 2 KiB, but here vector stores were
-//     faster at 4 KiB in the vCPU's better state and 5% slower in its worse);
-//   - non-temporal stores from half the L3 (rounded down to a power of two,
-//     2-32 MiB): a buffer that large does not stay in a shared L3 from one
-//     zeroing to the next; on AMD family 1Ah (Zen 5) from the whole L3,
-//     where rep stosb into a 32 MiB L3 beat them by 1.1-1.3x at 16-24 MiB.
-// At first use (or zero_calibrate()) the rule is checked once per process
-// at 4 KiB .. 512 KiB on a scratch buffer: nine paired rounds of the
-// rule's method against the others, about 1 ms, never more than 3 ms of
-// measuring (a preempted calibration leaves the remaining sizes to the
-// rule; zero_config().calibration_ms says how long it took); another method
-// takes a size over only when it beat the rule's by 11% or more in the
-// median (1/0.90), so the bands do not change from process to process with
-// the noise: on an Ice Lake vCPU the methods traded places by up to 20%
-// from one moment to the next at 4-32 KiB, where a 1.25x bar kept rep
-// stosb; on an AMD EPYC vCPU (Firecracker) vector stores beat rep stosb by
-// 1.13-1.32x at 64-256 KiB in every calibration, which that bar left at
-// 0.65x of the best. Sizes from 1 MiB follow the rule unmeasured (nothing is
-// timed on the caller's buffers). zero_config() says which bands are in
-// force and why: the rule, and each size's verdict.
-// Without calibration (ZEROLAB_ZERO_CALIBRATE=0) the bands are the rule.
+// and glibc's memset. Nothing is measured on a caller's call: at first use
+// the bands come, once, from
+//   - the machine profile, when `zerolab calibrate` (or
+//     zerolab::calibrate_machine(), calibrate.hpp) wrote one for this
+//     machine: the methods measured per size band here, read from
+//     $XDG_CACHE_HOME/zerolab/machine-profile (~/.cache/zerolab/...) and
+//     used only while its CPU model, microcode, kernel and glibc match
+//     this machine's (any difference: stale, and the rule applies);
+//   - otherwise the CPUID rule:
+//     - vector stores below 8 KiB;
+//     - with ERMS, rep stosb from 8 KiB (from the L2 on AMD family 1Ah);
+//     - non-temporal stores from half the L3 (the whole L3 on AMD family
+//       1Ah), rounded down to a power of two, 2-32 MiB.
+// The first call costs what later ones cost plus reading CPUID, the cache
+// sizes and (when the file exists) the profile. zero_config() says which
+// bands are in force and what chose them (source "profile", "cpuid",
+// "environment", "set_zero_config" or "calibrated"), and why the profile
+// was not used when it was not. docs/zero_fill.md has the measurements.
 // Overrides, read once at first use (a bad value is ignored and reported in
 // zero_config().env_error; the library itself never prints):
 //   ZEROLAB_ZERO_ISA=sse2|avx2|avx512  the vector width (default: avx2 if present)
 //   ZEROLAB_ZERO_STOSB=<bytes>         rep stosb from this size (0: never)
 //   ZEROLAB_ZERO_NT=<bytes>            non-temporal stores from this size (0: never)
-//   ZEROLAB_ZERO_CALIBRATE=0|1         measure (default) or use the CPUID rule
-// Setting ZEROLAB_ZERO_STOSB or ZEROLAB_ZERO_NT skips calibration: the
-// bands are then the CPUID rule's with those thresholds, the same on every
-// run. set_zero_config() installs any bands at run time.
+//   ZEROLAB_ZERO_CALIBRATE=0|1         0: the CPUID rule, the profile unread; 1 (default): the
+//   profile if any
+// Setting ZEROLAB_ZERO_STOSB or ZEROLAB_ZERO_NT gives the CPUID rule's
+// bands with those thresholds, the same on every run. zero_calibrate()
+// measures now, in the calling process, and installs what it found;
+// set_zero_config() installs any bands at run time.
 //
 // zero_chunked clears in pieces with a callback between them and still uses
 // non-temporal stores when the whole range is in a non-temporal band.
@@ -45,7 +41,7 @@
 // reads as zero on the next touch, without writing a byte.
 //
 // Thread-safety: zero_fill and friends are safe from any thread; the
-// calibration runs once (other first callers wait for it);
+// settings are resolved once (other first callers wait for it);
 // set_zero_config is a process-wide switch (atomics; calls in flight finish
 // with the method they chose).
 //
@@ -102,11 +98,14 @@ struct ZeroConfig {
   std::size_t stosb_threshold = 0;
   std::size_t nt_threshold = 0;
 
-  // Where the bands came from ("calibrated", "cpuid", "environment",
-  // "set_zero_config") and, for a calibration, what it measured.
+  // Where the bands came from ("profile", "cpuid", "environment",
+  // "set_zero_config", "calibrated": zero_calibrate()) and why: the
+  // profile's path, or the rule and why no profile was used, or what a
+  // calibration measured.
   std::string source;
   std::string reason;
-  double calibration_ms = 0;  // wall time the calibration took (0: none ran)
+  double calibration_ms = 0;  // wall time zero_calibrate() took (0: none ran)
+  int calibration_runs = 0;   // timed calibrations in this process (zero_fill runs none)
 
   // What the CPU offers (read-only in set_zero_config).
   bool has_erms = false;
@@ -124,14 +123,15 @@ struct ZeroConfig {
   std::string to_string() const;
 };
 
-// The settings in force (resolving them, and calibrating, on first use).
+// The settings in force (resolving them on first use: nothing is timed).
 ZeroConfig zero_config();
 
-// The settings of the CPUID rule, ignoring overrides and calibration.
+// The settings of the CPUID rule, ignoring overrides and the profile.
 ZeroConfig default_zero_config();
 
-// Measures the methods now on the calling CPU, installs the bands found
-// (the ISA in force stays) and returns the settings.
+// Measures the methods now on the calling CPU (about a millisecond),
+// installs the bands found (the ISA in force stays) and returns the
+// settings. calibrate_machine() (calibrate.hpp) uses it; zero_fill never does.
 ZeroConfig zero_calibrate();
 
 // Installs `config`'s isa and bands (see ZeroConfig::stosb_threshold). An

@@ -19,6 +19,7 @@
 #include <mutex>
 
 #include "format/byte_size.hpp"
+#include "machine/machine_profile.hpp"
 #include "mem/cpu_features.hpp"
 #include "mem/zero_calibrate.hpp"
 #include "mem/zero_kernels.hpp"
@@ -211,6 +212,30 @@ void append_error(std::string& errors, const std::string& one) {
   errors += one;
 }
 
+// Whether the machine profile's bands can be installed for `isa`; if not,
+// `why` says so ("no profile at ...", "...: stale: kernel ...").
+bool profile_bands_usable(ZeroIsa isa, std::string& why) {
+  const machine::LoadedProfile& p = machine::machine_profile();
+  if (!p.usable) {
+    why = p.why;
+    return false;
+  }
+  if (!p.profile.zero_isa) {
+    why = "the machine profile " + p.path + " has no zero_fill bands";
+    return false;
+  }
+  if (*p.profile.zero_isa != isa) {
+    why = std::string("the machine profile's bands are for ") + to_string(*p.profile.zero_isa) +
+          ", the ISA in force is " + to_string(isa);
+    return false;
+  }
+  if (!valid_bands(p.profile.zero_bands)) {
+    why = "the machine profile's bands are not valid here";
+    return false;
+  }
+  return true;
+}
+
 void resolve() {
   Provenance& s = provenance();
   std::call_once(s.once, [&s] {
@@ -219,7 +244,6 @@ void resolve() {
     std::size_t stosb = d.stosb_threshold;
     std::size_t nt = d.nt_threshold;
     bool thresholds_given = false;
-    bool calibrate = true;
     std::string errors;
     if (const char* v = std::getenv("ZEROLAB_ZERO_ISA")) {
       const std::string name = v;
@@ -248,28 +272,42 @@ void resolve() {
         append_error(errors, std::string(name) + "=" + v + ": not a size in bytes (K/M/G allowed)");
       }
     }
+    bool use_profile = true;
     if (const char* v = std::getenv("ZEROLAB_ZERO_CALIBRATE")) {
       const std::string value = v;
       if (value == "0") {
-        calibrate = false;
+        use_profile = false;
       } else if (value != "1") {
         append_error(errors, "ZEROLAB_ZERO_CALIBRATE=" + value + ": not 0 or 1");
       }
     }
     std::lock_guard lock(s.mu);
     s.env_error = errors;
-    if (thresholds_given || !calibrate) {
+    if (thresholds_given) {
       install(isa, bands_from_thresholds(stosb, nt));
-      s.source = thresholds_given ? "environment" : "cpuid";
-      s.reason = thresholds_given ? "ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT given: no calibration"
-                                  : "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule, " + rule_reason(d);
+      s.source = "environment";
+      s.reason = "ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT given: the machine profile is not read";
       return;
     }
-    const internal::Calibration c = internal::calibrate_bands(isa, d);
-    install(isa, c.bands);
-    s.source = "calibrated";
-    s.reason = "the CPUID rule, " + rule_reason(d) + "; " + c.reason;
-    s.calibration_ms = c.ms;
+    if (!use_profile) {
+      install(isa, d.bands);
+      s.source = "cpuid";
+      s.reason = "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule, " + rule_reason(d);
+      return;
+    }
+    // Nothing is measured here: the machine profile (zerolab calibrate)
+    // when there is one for this machine, else the CPUID rule.
+    std::string why_not;
+    if (profile_bands_usable(isa, why_not)) {
+      const machine::LoadedProfile& p = machine::machine_profile();
+      install(isa, p.profile.zero_bands);
+      s.source = "profile";
+      s.reason = "the machine profile " + p.path + ", written " + p.profile.written;
+      return;
+    }
+    install(isa, d.bands);
+    s.source = "cpuid";
+    s.reason = "the CPUID rule, " + rule_reason(d) + " (" + why_not + ")";
   });
 }
 
@@ -363,6 +401,7 @@ ZeroConfig zero_config() {
   c.source = s.source;
   c.reason = s.reason;
   c.calibration_ms = s.calibration_ms;
+  c.calibration_runs = internal::calibration_runs();
   return c;
 }
 

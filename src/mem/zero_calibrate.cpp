@@ -38,6 +38,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -183,7 +184,16 @@ ZeroMethod method_at(const std::vector<ZeroBand>& bands, std::size_t n) noexcept
   return m;
 }
 
+namespace {
+constinit std::atomic<int> g_calibration_runs{0};
+}  // namespace
+
+int calibration_runs() noexcept {
+  return g_calibration_runs.load(std::memory_order_relaxed);
+}
+
 Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule, double budget_ms) {
+  g_calibration_runs.fetch_add(1, std::memory_order_relaxed);
   const double t0 = now_ns();
   Calibration out;
   // MAP_POPULATE: one call maps every page, where 128 first-touch faults

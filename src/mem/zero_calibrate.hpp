@@ -39,6 +39,10 @@ struct Calibration {
 // 0.76-1.10 ms otherwise) the sizes not yet measured keep the rule.
 Calibration calibrate_bands(ZeroIsa isa, const ZeroConfig& rule, double budget_ms = 3);
 
+// How many times calibrate_bands has run in this process (zero_fill itself
+// never runs it: only zero_calibrate() and the machine calibration do).
+int calibration_runs() noexcept;
+
 // Where the CPUID rule switches to non-temporal stores: from half the L3
 // (what one core of a shared L3 can count on), or from the whole L3 where
 // `whole_l3`; rounded down to a power of two, within 2-32 MiB (32 MiB, Go's

@@ -22,8 +22,8 @@ namespace {
 
 struct EnvironmentWarning {
   EnvironmentWarning() {
-    // zero_config() is read only when one of its variables is set: resolving
-    // it costs a calibration of about a millisecond otherwise spent on first use.
+    // zero_config() is read only when one of its variables is set: a
+    // command that never zero-fills need not resolve the bands.
     bool any = false;
     for (const char* name :
          {"ZEROLAB_ZERO_ISA", "ZEROLAB_ZERO_STOSB", "ZEROLAB_ZERO_NT", "ZEROLAB_ZERO_CALIBRATE"}) {
