@@ -622,6 +622,7 @@ TEST_F(WasteTest, BadInputIsOneLineExit2AndNothingRuns) {
       {"--frobnicate -- " + touch, "flag provided but not defined: -frobnicate"},
       {"--format xml -- " + touch, "invalid value \"xml\" for flag -format"},
       {"--fail-on bogus=1 -- " + touch, "unknown kind \"bogus\""},
+      {"--fail-on bogus=1 -- " + touch, "temporary-allocations-in-frame, oversized-buffers"},
       {"--fail-on zeroed-zeros=lots -- " + touch, "bad byte count"},
       {"--check-rate 0 -- " + touch, "-check-rate"},
       {"-o /nonexistent-dir/report.txt -- " + touch, "-o /nonexistent-dir/report.txt"},
@@ -638,6 +639,21 @@ TEST_F(WasteTest, BadInputIsOneLineExit2AndNothingRuns) {
     EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << ": " << r.err;
     EXPECT_FALSE(exists(marker)) << c.args;
   }
+}
+
+// --help names all six kinds, and each is a --fail-on kind.
+TEST_F(WasteTest, HelpAndFailOnKnowEverySixKinds) {
+  const CliRun help = waste("--help");
+  EXPECT_EQ(help.code(), 0);
+  for (const char* kind :
+       {"zeroed-fresh-pages", "zeroed-zeros", "temporary-allocations,",
+        "temporary-allocations-in-frame", "oversized-buffers", "user-space-copies"}) {
+    EXPECT_NE(help.out.find(kind), std::string::npos) << kind << "\n" << help.out;
+    const std::string name = std::string(kind).substr(0, std::string(kind).find(','));
+    const CliRun r = waste("--fail-on " + name + "=1G -- " + std::string(WASTE_FIXTURE) + " clean");
+    EXPECT_EQ(r.code(), 0) << name << ": " << r.err;
+  }
+  EXPECT_NE(help.out.find("stderr"), std::string::npos);
 }
 
 TEST_F(WasteTest, FailOnThresholds) {
@@ -712,6 +728,14 @@ TEST_F(WasteTest, PprofProfilesPerKind) {
   const std::string text = read_file(top);
   EXPECT_NE(text.find("waste_all"), std::string::npos) << text;
   EXPECT_NE(text.find("1000 total"), std::string::npos) << text;
+  // The in-frame profile carries the report's finding: its 1000 blocks,
+  // not the blocks whose site frame had returned or that lived long.
+  ASSERT_EQ(std::system(("HOME=" + dir_ + " go tool pprof -top -sample_index=calls " + profiles +
+                         "/temporary-allocations-in-frame.pb.gz >" + top + " 2>&1")
+                            .c_str()),
+            0)
+      << read_file(top);
+  EXPECT_NE(read_file(top).find("1000 total"), std::string::npos) << read_file(top);
 }
 
 }  // namespace
