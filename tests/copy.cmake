@@ -19,9 +19,9 @@ zerolab_add_test(copy_small_file_test SOURCES copy_small_file_test.cpp LIBS zero
 zerolab_add_test(copy_env_test SOURCES copy_env_test.cpp LIBS zerolab_io LABELS io)
 target_compile_definitions(copy_env_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
 add_dependencies(copy_env_test zerolab)
-# copy_fd's choice of path learned from the first large copies of a kind, and reviewed.
-zerolab_add_test(copy_learning_test SOURCES copy_learning_test.cpp LIBS zerolab_io
-  LABELS io concurrent)
+# copy_fd's path per pair kind from a machine profile, the same in every process.
+zerolab_add_test(copy_profile_test SOURCES copy_profile_test.cpp LIBS zerolab_io zerolab_machine
+  LABELS io)
 # copy_fd on a pair prepared once (prepare_copy).
 zerolab_add_test(copy_prepared_test SOURCES copy_prepared_test.cpp LIBS zerolab_io LABELS io)
 zerolab_add_test(copy_fault_test SOURCES copy_fault_test.cpp LIBS zerolab_io LABELS io)

@@ -1,6 +1,6 @@
 // copy_fd's small file → file copies by read and write, the path a process
 // takes when it learned that read and write beat copy_file_range for them
-// (src/io/path_learning.hpp). ZEROLAB_COPY_SMALL_FILE=read_write decides it
+// (src/io/path_choice.hpp). ZEROLAB_COPY_SMALL_FILE=read_write decides it
 // for this whole binary, so every copy here is deterministic: exact bytes
 // and positions, every guarantee of the inspected copy (bad modes, O_APPEND,
 // one file), and the one-shot hint staying copy_file_range.
@@ -15,7 +15,7 @@
 #include <string>
 
 #include "copy_test_util.hpp"
-#include "io/path_learning.hpp"
+#include "io/path_choice.hpp"
 #include "zerolab/copy.hpp"
 
 namespace zerolab {
@@ -47,9 +47,8 @@ class CopySmallFile : public ::testing::Test {
 };
 
 TEST_F(CopySmallFile, TheOverrideDecides) {
-  EXPECT_EQ(io::learned_small_file_path(), CopyPath::kReadWrite);
-  EXPECT_EQ(io::choose_small_file_path(16384).path, CopyPath::kReadWrite);
-  EXPECT_EQ(io::choose_small_file_path(1).path, CopyPath::kReadWrite);
+  EXPECT_EQ(io::small_file_path(), CopyPath::kReadWrite);
+  EXPECT_STREQ(io::small_file_source(), "ZEROLAB_COPY_SMALL_FILE");
 }
 
 TEST_F(CopySmallFile, PlanCopySaysSo) {
@@ -57,8 +56,7 @@ TEST_F(CopySmallFile, PlanCopySaysSo) {
   ASSERT_FALSE(plan.error);
   EXPECT_EQ(plan.path, CopyPath::kReadWrite);
   EXPECT_STREQ(plan.reason,
-               "a small file → file copy: read/write, which this process learned (or "
-               "ZEROLAB_COPY_SMALL_FILE says) beats copy_file_range here");
+               "a small file → file copy: read/write, as ZEROLAB_COPY_SMALL_FILE says");
   const std::string big = pattern(io::kSmallFileCopy + 1, 9);
   const int src = create_file(dir_.file("big"), big);
   ASSERT_GE(src, 0);

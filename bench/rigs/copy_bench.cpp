@@ -19,9 +19,9 @@
 //                                       x-vs-best the smallest of them;
 //                                       p-vs-best the same for copy_fd on a
 //                                       pair prepared once (prepare_copy);
-//                                       from 256 KiB, copy_fd's learning
-//                                       copies run untimed first (stderr
-//                                       says how many, and its path)
+//                                       stderr says copy_fd's path and
+//                                       why (the machine profile's, or
+//                                       the table's)
 //   BenchmarkFloor/pair=P/size=16KiB    P: file-file, file-tcp, pipe-file,
 //                                       file-unix (the one-shot 16 KiB pairs
 //                                       that read below 0.95 at times): as
@@ -77,7 +77,6 @@
 #include <vector>
 
 #include "lab/loopback.hpp"
-#include "src/io/path_learning.hpp"
 #include "zerolab/bench.hpp"
 #include "zerolab/copy.hpp"
 
@@ -87,8 +86,6 @@ namespace {
 
 constexpr std::size_t kBig = std::size_t{1} << 30;
 constexpr std::size_t kNet = std::size_t{64} << 20;
-// More than the copies copy_fd learns from (up to 3 paths, 5 each).
-constexpr int kMaxLearningCopies = 16;
 constexpr std::size_t kLoopBuffer = 64 << 10;
 
 std::string way() {
@@ -502,25 +499,9 @@ void race_bench(zerolab::B& b, const PairSpec& pair, std::size_t size,
     prepared[w] = ways[w].prepared ? &once : nullptr;
     copy(w);
   }
-  // copy_fd's learning copies (a process's first copies of 256 KiB or more
-  // of a stream pair kind take its paths in turn, 5 each) run untimed, so
-  // that the rounds time the path it settles on; what learning costs is
-  // the first copies of a process, not the path's speed. File → file
-  // copies this large never learn; those of at most 128 KiB do, in the
-  // first round (between copy_file_range and read/write).
-  const bool learns = size >= zerolab::io::kLearnFrom && zerolab::io::learning_enabled() &&
-                      !(pair.src == End::kFile && pair.dst == End::kFile);
-  int learning_copies = 0;
-  zerolab::CopyPlan settled = zerolab::plan_copy(rig.src, rig.dst, options[0]);
-  while (learns && learning_copies < kMaxLearningCopies &&
-         zerolab::io::learned_path(settled) == zerolab::CopyPath::kNone) {
-    copy(0);
-    ++learning_copies;
-    settled = zerolab::plan_copy(rig.src, rig.dst, options[0]);
-  }
-  std::fprintf(stderr, "copy_bench: %s: copy_fd takes %s after %d untimed learning copies: %s\n",
-               b.name().c_str(), std::string(zerolab::to_string(settled.path)).c_str(),
-               learning_copies, settled.reason);
+  const zerolab::CopyPlan settled = zerolab::plan_copy(rig.src, rig.dst, options[0]);
+  std::fprintf(stderr, "copy_bench: %s: copy_fd takes %s: %s\n", b.name().c_str(),
+               std::string(zerolab::to_string(settled.path)).c_str(), settled.reason);
   const std::size_t block = std::max<std::size_t>(1, (std::size_t{2} << 20) / size);
   std::vector<std::vector<double>> ns(ways.size());
   std::vector<std::size_t> order(ways.size());

@@ -14,7 +14,7 @@
 #include "io/copier.hpp"
 #include "io/copy_plan.hpp"
 #include "io/fd_info.hpp"
-#include "io/path_learning.hpp"
+#include "io/path_choice.hpp"
 #include "io/thread_cache.hpp"
 #include "zerolab/copy.hpp"
 
@@ -225,17 +225,15 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   // The first path: forced, the file → file chain, sendfile for a small
   // copy into a stream socket, or the rule for the pair (an O_APPEND
   // destination is seen as a file until its flags are read).
-  // A large copy may take the path this process learned for the pair
-  // kind, or be one of the copies it learns from (path_learning.hpp).
+  // A large copy takes the machine profile's path for the pair kind, when
+  // it has one (path_choice.hpp).
   CopyPath first = options.path;
   const std::uint64_t expected = io::expected_bytes(si, options.max_bytes, size_hint);
-  io::PathTrial trial;
   if (!forced && !(src_file && di.kind == FdKind::kRegular)) {
     if (io::small_into_socket(si, di, expected)) {
       first = io::small_into_socket_path(dst, di);
     } else {
-      trial = io::choose_path(known != nullptr ? *known : auto_plan(src, dst, si, di), expected);
-      first = trial.path;
+      first = io::path_for(known != nullptr ? *known : auto_plan(src, dst, si, di), expected);
     }
   }
   // The open flags cost a system call per descriptor, so they are read up
@@ -254,8 +252,7 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
   if (!lazy_flags) {
     if (CopyResult bad = load_and_check_flags(src, dst, si, di, options); bad.error) return bad;
     if (!forced && known == nullptr && di.kind == FdKind::kRegular && di.append()) {
-      trial = {};
-      first = auto_plan(src, dst, si, di).path;
+      first = io::path_for(auto_plan(src, dst, si, di), expected);
     }
   }
   const bool dst_file = di.kind == FdKind::kRegular && !di.append();
@@ -316,10 +313,9 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
     }
     if (step == Step::kFallback && !options.reflink && !options.sparse &&
         expected <= io::kSmallFileCopy) {
-      // A small copy takes the path this process learned for small file →
-      // file copies, or is one it learns from (path_learning.hpp).
-      trial = io::choose_small_file_path(expected);
-      if (trial.path == CopyPath::kReadWrite) {
+      // A small copy takes the path of small file → file copies
+      // (ZEROLAB_COPY_SMALL_FILE, the profile, or copy_file_range).
+      if (io::small_file_path() == CopyPath::kReadWrite) {
         c.path = CopyPath::kReadWrite;
         step = c.read_write_loop();
       }
@@ -350,8 +346,6 @@ CopyResult copy_inspected(int src, int dst, FdInfo& si, FdInfo& di, const CopyOp
     c.path = CopyPath::kReadWrite;
     step = c.read_write_loop();
   }
-
-  io::record_trial(trial, c.path, c.written - already, step == Step::kDone);
 
   if (step == Step::kError && c.unwritten > 0 && !c.src_positional && si.seekable()) {
     // Leave a seekable source just after the bytes the destination got.
@@ -386,15 +380,14 @@ struct PairNumbers {
 };
 
 // The numbers of this thread's last copy that copy_file_range, or read
-// and write as the learned small file → file path, finished file → file.
+// and write as the small file → file path, finished file → file.
 // Only an order of attempts: the first call below, a copy_file_range, is
 // one the kernel checks in full (both regular, on filesystems that can,
 // the destination not O_APPEND, ranges of one file apart), so a stale hint
 // costs the one call that fails before copy_fd inspects as usual. It stays
-// copy_file_range where this process learned read and write for small
-// copies: read and write between numbers that now name one file would need
-// both inodes to refuse overlapping ranges, two more calls than the hint
-// saves (prepare_copy knows them, and takes the learned path).
+// copy_file_range where small copies take read and write: read and write between numbers that now
+// name one file would need both inodes to refuse overlapping ranges, two more calls than the hint
+// saves (prepare_copy knows them, and takes the small-file path).
 thread_local PairNumbers last_file_pair;
 
 bool hinted_file_pair(int src, int dst, const CopyOptions& o) noexcept {
@@ -555,7 +548,7 @@ std::optional<SplicedPair> spliced_pair_of(int src, int dst, const FdInfo& si, c
   if (di.kind == FdKind::kPipe && kernel_path) return SplicedPair{{src, dst}, true, si.kind};
   if (di.kind != FdKind::kRegular || di.pseudo_fs) return std::nullopt;
   // Into a file: from a pipe after a splice; from a socket after the
-  // table's read/write (or a splice a process learned).
+  // table's read/write (or a splice the profile chose).
   if ((si.kind == FdKind::kPipe && kernel_path) ||
       (si.kind == FdKind::kStreamSocket && (kernel_path || path == CopyPath::kReadWrite))) {
     return SplicedPair{{src, dst}, false, si.kind};
@@ -865,7 +858,7 @@ CopyResult copy_fd(const PreparedCopy& pair, const CopyOptions& options) {
     return copy_fd(src, dst, options);
   }
   // A small file → file copy that this process makes by read and write
-  // (learned, or ZEROLAB_COPY_SMALL_FILE): at most kSmallFileCopy bytes
+  // (ZEROLAB_COPY_SMALL_FILE, or the profile): at most kSmallFileCopy bytes
   // asked for (max_bytes; the source's size is not asked per copy), from
   // the descriptors' positions, on no forced path, is the plain loop.
   std::uint64_t already = 0;
@@ -873,7 +866,7 @@ CopyResult copy_fd(const PreparedCopy& pair, const CopyOptions& options) {
       options.max_bytes <= io::kSmallFileCopy &&
       pair.src_.kind == static_cast<int>(FdKind::kRegular) && !pair.src_.pseudo_fs &&
       pair.dst_.kind == static_cast<int>(FdKind::kRegular) &&
-      io::learned_small_file_path() == CopyPath::kReadWrite) {
+      io::small_file_path() == CopyPath::kReadWrite) {
     if (copy_small_file_loop(src, dst, options.max_bytes, already)) {
       return copied_by(already, CopyPath::kReadWrite);
     }

@@ -5,10 +5,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <string>
 
 #include "io/fd_info.hpp"
-#include "io/path_learning.hpp"
+#include "io/path_choice.hpp"
 
 namespace zerolab {
 namespace {
@@ -78,6 +79,13 @@ bool splice_file_to_file(int src, int dst, const FdInfo& si, const FdInfo& di,
                          std::uint64_t expected) noexcept {
   if (expected < kSpliceFileFrom || expected == CopyOptions::kNoLimit || si.same_file(di))
     return false;
+  // The machine profile's file → file line, when there is one, decides.
+  constexpr unsigned kEither = (1u << static_cast<unsigned>(CopyPath::kSplice)) |
+                               (1u << static_cast<unsigned>(CopyPath::kCopyFileRange));
+  if (const CopyPath chosen = profile_path_for(CopyEnd::kFile, CopyEnd::kFile, kEither);
+      chosen != CopyPath::kNone) {
+    return chosen == CopyPath::kSplice;
+  }
   if (!copy_file_range_is_splice(src)) return false;
   return si.st.st_dev == di.st.st_dev || copy_file_range_is_splice(dst);
 }
@@ -196,32 +204,26 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
              io::splice_file_to_file(src, dst, si, di, expected)) {
     plan.path = CopyPath::kSplice;
     plan.reason =
-        "a file → file copy of 1 MiB or more where copy_file_range is the kernel's "
-        "splice through a 64 KiB pipe (ext2/3/4, tmpfs): splice through copy_fd's pipe "
-        "of up to 1 MiB (copy_bench Race: copy_file_range took 1.04-1.16x its time)";
-  } else if (const CopyPath small = io::learned_small_file_path();
-             file_to_file && !options.sparse && expected <= io::kSmallFileCopy &&
-             small != CopyPath::kNone) {
-    plan.path = small;
-    plan.reason = plan.path == CopyPath::kReadWrite
-                      ? "a small file → file copy: read/write, which this process learned (or "
-                        "ZEROLAB_COPY_SMALL_FILE says) beats copy_file_range here"
-                      : "a small file → file copy: copy_file_range, kept after this process timed "
-                        "read/write (or as ZEROLAB_COPY_SMALL_FILE says)";
+        io::profile_path_for(CopyEnd::kFile, CopyEnd::kFile, ~0u) == CopyPath::kSplice
+            ? "a file → file copy of 1 MiB or more: splice, the machine profile's choice"
+            : "a file → file copy of 1 MiB or more where copy_file_range is the kernel's "
+              "splice through a 64 KiB pipe (ext2/3/4, tmpfs): splice through copy_fd's pipe "
+              "of up to 1 MiB (the table)";
+  } else if (file_to_file && !options.sparse && expected <= io::kSmallFileCopy &&
+             io::small_file_path() == CopyPath::kReadWrite) {
+    plan.path = CopyPath::kReadWrite;
+    plan.reason = std::strcmp(io::small_file_source(), "profile") == 0
+                      ? "a small file → file copy: read/write, the machine profile's choice"
+                      : "a small file → file copy: read/write, as ZEROLAB_COPY_SMALL_FILE says";
   } else if (io::small_into_socket(si, di, std::min(options.max_bytes, io::file_size(si))) &&
              plan.allows(CopyPath::kSendfile)) {
     plan.path = CopyPath::kSendfile;
     plan.reason =
         "a small copy from a file into a stream socket: sendfile, one call (copy_bench "
         "Race, 16 KiB)";
-  } else if (const CopyPath learned = io::learned_path(plan);
-             learned != CopyPath::kNone && expected >= io::kLearnFrom) {
-    plan.reason = learned == plan.path
-                      ? "the table's path, kept after this process last timed the others on "
-                        "large copies of this kind (none was 5% faster)"
-                      : "learned in this process: the fastest when it last timed its large "
-                        "copies of this kind";
-    plan.path = learned;
+  } else if (const CopyPath chosen = io::path_for(plan, expected); chosen != plan.path) {
+    plan.path = chosen;
+    plan.reason = "the machine profile's choice for this pair kind (zerolab calibrate)";
   }
   return plan;
 }
