@@ -675,8 +675,9 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
   r.blind_spots = {
       "memsets the compiler inlines (a small constant size at -O2) never reach the preload: "
       "build with -fno-builtin-memset, or zero through zerolab::zero_fill, to count them",
-      "copies through stdio (fread then fwrite) and through other libraries' internal calls "
-      "are not seen: only read/write/send/recv family calls the program makes itself are",
+      "copies through stdio calls other than fread/fwrite (fgets, getline, fputs, printf) and "
+      "through other libraries' internal calls are not seen: only the read/write/send/recv "
+      "family and fread/fwrite calls the program makes itself are",
       "oversized-buffers judges the pages a block's memory ever touched: a large block on "
       "reused heap pages looks touched, so it is not reported even if its bytes went unused",
       "programs started without the environment zerolab waste set (a static or set-user-ID "

@@ -21,6 +21,8 @@
 //                            byte changed: no copy (copy_fd would corrupt it)
 //   waste_fixture cat DIR    the same without the change: 16 copies of 64 KiB,
 //                            file -> file                         SITE:cat
+//   waste_fixture stdiocat DIR  the "cat" copy through stdio: fread and fwrite
+//                            of 64 KiB, 16 times                SITE:stdiocat
 //   waste_fixture calloczero calloc(1000) then memset of it (safe to drop:
 //                            SITE:after_calloc); a malloc'd block zeroed, freed, and
 //                            a new block, zero by coincidence, zeroed (keep it:
@@ -264,6 +266,25 @@ static int pass_through(const char* dir, int change) {
   return 0;
 }
 
+// DIR/in (pass_through's, 1 MiB) to DIR/out through stdio.
+static int stdio_cat(const char* dir) {
+  if (pass_through(dir, 0) != 0) return 1;
+  char in_path[4096];
+  char out_path[4096];
+  snprintf(in_path, sizeof in_path, "%s/in", dir);
+  snprintf(out_path, sizeof out_path, "%s/out", dir);
+  FILE* in = fopen(in_path, "rb");
+  FILE* out = fopen(out_path, "wb");
+  if (in == NULL || out == NULL) return 1;
+  static char buf[64 * 1024];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, in)) > 0) {
+    if (fwrite(buf, 1, got, out) != got) return 1;  // SITE:stdiocat
+  }
+  fclose(in);
+  return fclose(out) == 0 ? 0 : 1;
+}
+
 static int calloc_zero(void) {
   char* fresh = calloc(1000, 1);
   if (fresh == NULL) return 1;
@@ -352,6 +373,8 @@ int main(int argc, char** argv) {
       _exit(95);
     }
     return wait_child(pid);
+  } else if (strcmp(mode, "stdiocat") == 0 && argc > 2) {
+    return stdio_cat(argv[2]);
   } else if (strcmp(mode, "calloczero") == 0) {
     return calloc_zero();
   } else if (strcmp(mode, "touch") == 0 && argc > 2) {

@@ -14,8 +14,12 @@
 // a write of part of a chunk is not counted (it cannot be checked). The
 // hash tells any change confined to one 8-byte lane of a chunk with
 // certainty (each step is a bijection of the lane); other changes escape it
-// with probability about 2^-64. Calls glibc makes internally (stdio's fread/
-// fwrite, sendmsg) do not pass through here.
+// with probability about 2^-64. stdio's fread and fwrite (and their
+// _unlocked forms) count as a read and a write of their stream's descriptor:
+// `fread(buf, 1, n, in); fwrite(buf, 1, n, out);` is a copy through user
+// space too (through two stdio buffers). Calls glibc makes internally (the
+// read and write system calls under stdio, sendmsg, fgets, getline, fputs)
+// do not pass through here.
 //
 // Cost: a read hashes the bytes it returned (about 10 bytes per cycle); a
 // write pays a few compares, a candidate copy a hash of its bytes, and a
@@ -34,6 +38,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "waste/preload/preload_state.hpp"
@@ -53,6 +58,8 @@ using PwriteFn = ssize_t (*)(int, const void*, size_t, off_t);
 using WritevFn = ssize_t (*)(int, const iovec*, int);
 using SendFn = ssize_t (*)(int, const void*, size_t, int);
 using SendtoFn = ssize_t (*)(int, const void*, size_t, int, const sockaddr*, socklen_t);
+using FreadFn = size_t (*)(void*, size_t, size_t, FILE*);
+using FwriteFn = size_t (*)(const void*, size_t, size_t, FILE*);
 
 struct Real {
   ReadFn read;
@@ -65,6 +72,10 @@ struct Real {
   WritevFn writev;
   SendFn send;
   SendtoFn sendto;
+  FreadFn fread;
+  FreadFn fread_unlocked;
+  FwriteFn fwrite;
+  FwriteFn fwrite_unlocked;
 };
 Real g_real{};
 
@@ -84,6 +95,10 @@ __attribute__((constructor(101))) void find_glibc_io() {
   find(g_real.writev, "writev");
   find(g_real.send, "send");
   find(g_real.sendto, "sendto");
+  find(g_real.fread, "fread");
+  find(g_real.fread_unlocked, "fread_unlocked");
+  find(g_real.fwrite, "fwrite");
+  find(g_real.fwrite_unlocked, "fwrite_unlocked");
 }
 
 // As zerolab::io decides it (src/io/fd_info.cpp): the peer is a loopback
@@ -380,4 +395,63 @@ ZEROLAB_WASTE_EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) 
   const iovec v = w::one(buf, n);
   w::note_write(fd, &v, 1, wrote);
   return wrote;
+}
+
+namespace zerolab::waste {
+namespace {
+
+// After fread/fwrite moved `items` items of `size` bytes at `buf` through `f`.
+void note_stdio(bool reading, FILE* f, const void* buf, size_t size, size_t items) {
+  if (items == 0 || size == 0) return;
+  const int fd = fileno_unlocked(f);
+  if (fd < 0) return;  // a memory stream
+  const iovec v = one(buf, size * items);
+  const auto bytes = static_cast<ssize_t>(size * items);
+  if (reading) {
+    note_read(fd, &v, 1, bytes);
+  } else {
+    note_write(fd, &v, 1, bytes);
+  }
+}
+
+}  // namespace
+}  // namespace zerolab::waste
+
+ZEROLAB_WASTE_EXPORT size_t fread(void* buf, size_t size, size_t n, FILE* f) {
+  if (w::g_real.fread == nullptr) return 0;
+  const size_t got = w::g_real.fread(buf, size, n, f);
+  w::note_stdio(true, f, buf, size, got);
+  return got;
+}
+
+ZEROLAB_WASTE_EXPORT size_t fread_unlocked(void* buf, size_t size, size_t n, FILE* f) {
+  if (w::g_real.fread_unlocked == nullptr) return 0;
+  const size_t got = w::g_real.fread_unlocked(buf, size, n, f);
+  w::note_stdio(true, f, buf, size, got);
+  return got;
+}
+
+ZEROLAB_WASTE_EXPORT size_t fwrite(const void* buf, size_t size, size_t n, FILE* f) {
+  if (w::g_real.fwrite == nullptr) return 0;
+  const size_t wrote = w::g_real.fwrite(buf, size, n, f);
+  w::note_stdio(false, f, buf, size, wrote);
+  return wrote;
+}
+
+ZEROLAB_WASTE_EXPORT size_t fwrite_unlocked(const void* buf, size_t size, size_t n, FILE* f) {
+  if (w::g_real.fwrite_unlocked == nullptr) return 0;
+  const size_t wrote = w::g_real.fwrite_unlocked(buf, size, n, f);
+  w::note_stdio(false, f, buf, size, wrote);
+  return wrote;
+}
+
+ZEROLAB_WASTE_EXPORT size_t __fread_chk(void* buf, size_t room, size_t size, size_t n, FILE* f) {
+  if (size != 0 && n > room / size) __chk_fail();
+  return fread(buf, size, n, f);
+}
+
+ZEROLAB_WASTE_EXPORT size_t __fread_unlocked_chk(void* buf, size_t room, size_t size, size_t n,
+                                                 FILE* f) {
+  if (size != 0 && n > room / size) __chk_fail();
+  return fread_unlocked(buf, size, n, f);
 }
