@@ -228,6 +228,39 @@ TEST(ZeroEnvironment, AStaleForeignTruncatedOrHostileProfileIsRefusedWithItsReas
   }
 }
 
+// zerolab calibrate writes a profile for this machine that the next
+// process's zero_fill takes, and prints its time and decisions; it refuses
+// to write through a symlink.
+TEST(ZeroEnvironment, CalibrateWritesTheProfileTheNextProcessReads) {
+  const CacheHome cache;
+  const Output out = run("", std::string(ZEROLAB_CLI) + " calibrate", true, &cache);
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(out.text.rfind("zerolab calibrate: wrote " + cache.profile() + " in ", 0), 0u)
+      << out.text;
+  EXPECT_NE(out.text.find("\nzero_fill ("), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("\ncopy pipe → file: "), std::string::npos) << out.text;
+  const machine::LoadedProfile loaded =
+      machine::load_profile(cache.profile(), machine::this_machine_key());
+  ASSERT_TRUE(loaded.usable) << loaded.why;
+  const std::string next = probe("", &cache);
+  EXPECT_EQ(field(next, "source"), "profile");
+  EXPECT_EQ(field(next, "bands"), bands_text(loaded.profile.zero_bands));
+  EXPECT_EQ(field(next, "calibration_runs"), "0");
+
+  const std::string victim = cache.path() + "/victim";
+  std::ofstream(victim) << "keep\n";
+  const std::string link = cache.path() + "/link";
+  ASSERT_EQ(::symlink(victim.c_str(), link.c_str()), 0);
+  const Output refused = run("", std::string(ZEROLAB_CLI) + " calibrate -o " + link, true, &cache);
+  EXPECT_NE(refused.status, 0);
+  EXPECT_EQ(refused.text,
+            "zerolab calibrate: " + link + ": refused: exists and is not a regular file\n");
+  std::ifstream in(victim);
+  std::string kept;
+  std::getline(in, kept);
+  EXPECT_EQ(kept, "keep");
+}
+
 TEST(ZeroEnvironment, BadValuesAreIgnoredAndNamed) {
   const std::string out = probe(
       "ZEROLAB_ZERO_ISA=bogus ZEROLAB_ZERO_STOSB=12x ZEROLAB_ZERO_NT=-1 "
