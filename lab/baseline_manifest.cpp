@@ -47,7 +47,7 @@ bool parse_counted_id(const std::string& where, const std::string& key, const st
   const std::string id = value.substr(0, space);
   const std::string count = space == std::string::npos ? "" : value.substr(space + 1);
   std::string why;
-  if (!check_baseline_name(id, why)) {
+  if (!check_baseline_reference(id, why)) {
     error = where + "invalid experiment id " + internal::quote_text(id);
     return false;
   }

@@ -1,6 +1,7 @@
 // lab/baseline_name.hpp — the rule for a baseline's name (`zerolab lab
-// --save NAME`, `--baseline NAME`): one path component of A-Z a-z 0-9 . _ -,
-// at most 200 bytes, not "." or "..". Header-only so the flag parser (and
+// --save NAME`, `--baseline NAME`): a run's name (store/run_name.hpp: one
+// path component of A-Z a-z 0-9 . _ -, at most 200 bytes, not "." or "..",
+// not read as a run id). Header-only so the flag parser (and
 // its fuzz target) checks names without linking the lab. No valid name
 // contains '+', which is what keeps save_baseline's temporary directories
 // ("NAME+tmp.<pid>") from ever being read as a baseline.
@@ -17,32 +18,35 @@
 #include <string>
 
 #include "format/quote.hpp"
+#include "store/run_name.hpp"
 
 namespace zerolab::lab {
 
-constexpr std::size_t kMaxBaselineName = 200;
+constexpr std::size_t kMaxBaselineName = store::kMaxRunName;
 
-// What is wrong with name as a baseline name ("" when nothing): "empty",
-// "not a name", "longer than 200 bytes" or the rule above.
+// What is wrong with name as a baseline name ("" when nothing): a baseline
+// is a named run, so the rule is store/run_name.hpp's.
 inline std::string baseline_name_problem(const std::string& name) {
-  auto allowed = [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '_' || c == '-';
-  };
-  if (name.empty()) return "empty";
-  if (name == "." || name == "..") return "not a name";
-  if (name.size() > kMaxBaselineName)
-    return "longer than " + std::to_string(kMaxBaselineName) + " bytes";
-  for (const char c : name) {
-    if (!allowed(c)) return "use only letters, digits, '.', '_' and '-' (one path component)";
-  }
-  return "";
+  return store::run_name_problem(name);
+}
+// The same for a baseline to compare with, which may also be a run's id.
+inline std::string baseline_reference_problem(const std::string& ref) {
+  return store::run_reference_problem(ref);
 }
 
 // Returns false with `error` ("invalid baseline name \"a/b\": ...", the name
 // quoted by format/quote.hpp) when name breaks the rule above.
 inline bool check_baseline_name(const std::string& name, std::string& error) {
   const std::string why = baseline_name_problem(name);
+  if (why.empty()) return true;
+  error = "invalid baseline name " + internal::quote_text(name) + ": " + why;
+  return false;
+}
+
+// The same for a name that is read, not given to a run (a baseline folder
+// to load, an experiment id): the rule without the run-id check.
+inline bool check_baseline_reference(const std::string& name, std::string& error) {
+  const std::string why = baseline_reference_problem(name);
   if (why.empty()) return true;
   error = "invalid baseline name " + internal::quote_text(name) + ": " + why;
   return false;

@@ -16,6 +16,7 @@
 #include "format/quote.hpp"
 #include "format/whole_file.hpp"
 #include "lab/directory_swap.hpp"
+#include "lab/staging_cleanup.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::lab {
@@ -64,7 +65,7 @@ bool read_results(const std::string& path, const std::string& text, std::size_t&
 bool save_baseline(const std::string& results_dir, const std::vector<std::string>& experiment_ids,
                    const std::string& dir, const std::string& name, const BaselineRecord& record,
                    std::string& error) {
-  if (!check_baseline_name(name, error)) return false;
+  if (!check_baseline_reference(name, error)) return false;
   const std::string target = dir + "/" + name;
   const std::string temp = staging_directory_name(target);
   sweep_stale_directories(target);  // of earlier saves that were killed
@@ -73,13 +74,14 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
     error = "cannot create " + temp + ": " + std::strerror(errno);
     return false;
   }
+  remove_on_fatal_signal(temp);
   BaselineManifest manifest;
   manifest.record = record;
   for (const std::string& id : experiment_ids) {
     std::string text;
     std::size_t results = 0;
     const std::string source = results_dir + "/" + id + ".txt";
-    if (!check_baseline_name(id, error)) {
+    if (!check_baseline_reference(id, error)) {
       error = "cannot save experiment " + internal::quote_text(id) + " in a baseline: " + error;
       remove_tree(temp);
       return false;
@@ -117,7 +119,7 @@ bool save_baseline(const std::string& results_dir, const std::vector<std::string
 
 bool load_baseline(const std::string& dir, const std::string& name,
                    const std::vector<std::string>& known_ids, Baseline& out, std::string& error) {
-  if (!check_baseline_name(name, error)) return false;
+  if (!check_baseline_reference(name, error)) return false;
   out = Baseline{};
   out.name = name;
   out.path = dir + "/" + name;

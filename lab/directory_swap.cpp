@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "lab/staging_cleanup.hpp"
+
 namespace zerolab::lab {
 
 std::string staging_directory_name(const std::string& target) {
@@ -94,13 +96,18 @@ void sweep_stale_directories(const std::string& target) {
 }
 
 bool install_directory(const std::string& temp, const std::string& target, std::string& error) {
-  if (::rename(temp.c_str(), target.c_str()) == 0) return true;
+  if (::rename(temp.c_str(), target.c_str()) == 0) {
+    keep_on_fatal_signal(temp);
+    return true;
+  }
   if (errno != EEXIST && errno != ENOTEMPTY) {
     error = "cannot rename " + temp + " to " + target + ": " + std::strerror(errno);
     return false;
   }
   if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
-    remove_tree(temp);  // now the old tree
+    // temp holds the old tree now: still removed by a signal, then here.
+    remove_tree(temp);
+    keep_on_fatal_signal(temp);
     return true;
   }
   if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
@@ -118,6 +125,7 @@ bool install_directory(const std::string& temp, const std::string& target, std::
     ::rename(old.c_str(), target.c_str());
     return false;
   }
+  keep_on_fatal_signal(temp);
   remove_tree(old);
   return true;
 }

@@ -8,6 +8,8 @@
 // Example:
 //   ctest --test-dir build/release -R LabBaseline
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +28,7 @@
 #include "lab/experiment.hpp"
 #include "lab/lab_run.hpp"
 #include "lab/machine_info.hpp"
+#include "lab/staging_cleanup.hpp"
 #include "lab_cli_util.hpp"
 #include "lab_test_experiment.hpp"
 
@@ -151,6 +154,9 @@ TEST(LabBaselineName, OnePathComponentOfSafeCharacters) {
        "component)"},
       {std::string(201, 'n'),
        "invalid baseline name \"" + std::string(201, 'n') + "\": longer than 200 bytes"},
+      {"beef",
+       "invalid baseline name \"beef\": looks like a run id (only hex digits and '-'); add a "
+       "letter from g to z"},
   };
   for (const auto& [name, message] : bad) {
     error.clear();
@@ -545,6 +551,52 @@ TEST(LabBaseline, AStagedRunsWarningsNameTheFilesWhereTheyEndUp) {
 }
 
 // --save and --baseline on the results store: tests/store_baseline_test.cpp.
+
+// A staging directory ("out+tmp.<pid>") armed for removal is gone when a
+// fatal signal ends the process (SIGTERM sent, SIGXFSZ from a write past
+// ulimit -f), and the process still ends by that signal; once disarmed
+// (the directory put in place) a signal leaves it.
+TEST(LabStagingCleanup, AFatalSignalRemovesTheStagingDirectory) {
+  const std::string dir = temp_dir();
+  struct Case {
+    int signal;
+    bool disarm;
+  };
+  for (const Case c : {Case{SIGTERM, false}, Case{SIGXFSZ, false}, Case{SIGINT, true}}) {
+    SCOPED_TRACE(c.signal);
+    const std::string staging = dir + "/out+tmp." + std::to_string(c.signal);
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      const rlimit no_core{0, 0};
+      ::setrlimit(RLIMIT_CORE, &no_core);
+      ::mkdir(staging.c_str(), 0777);
+      ::mkdir((staging + "/deep").c_str(), 0777);
+      ::mkdir((staging + "/deep/er").c_str(), 0777);
+      for (int i = 0; i < 300; ++i) {
+        write_file(staging + "/deep/er/f" + std::to_string(i), "x");
+        write_file(staging + "/f" + std::to_string(i), "x");
+      }
+      ::symlink("/", (staging + "/root-link").c_str());
+      remove_on_fatal_signal(staging);
+      if (c.disarm) keep_on_fatal_signal(staging);
+      if (c.signal == SIGXFSZ) {
+        const rlimit small{4096, 4096};
+        ::setrlimit(RLIMIT_FSIZE, &small);
+        write_file(staging + "/big", std::string(1 << 20, 'b'));
+      } else {
+        ::kill(::getpid(), c.signal);
+      }
+      ::_exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == c.signal) << status;
+    EXPECT_EQ(exists(staging), c.disarm);
+  }
+  EXPECT_TRUE(exists("/etc"));
+}
 
 TEST(LabBaselineCli, BadUsageAndBadBaselinesExit2AndRunNothing) {
   const std::string dir = temp_dir();

@@ -26,6 +26,21 @@ add_dependencies(store_test zerolab)
 gtest_discover_tests(store_test PROPERTIES LABELS store FIXTURES_REQUIRED store_pg DISCOVERY_TIMEOUT 60
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
 
+# The store under concurrency and damage (tests/store_concurrency_test.cpp):
+# a reader beside a writer, one add's files in order, eight processes on a
+# new store, damaged rows, FIFOs. Label "concurrent": run under TSan too.
+add_executable(store_concurrency_test store_concurrency_test.cpp)
+target_include_directories(store_concurrency_test PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/src
+                           ${PROJECT_SOURCE_DIR}/tests)
+target_link_libraries(store_concurrency_test PRIVATE zerolab_store PkgConfig::LIBPQ Threads::Threads GTest::gtest
+                      GTest::gtest_main zerolab_warnings)
+target_compile_definitions(store_concurrency_test PRIVATE
+  ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
+  ZEROLAB_PG_TEST_DIR="${ZEROLAB_PG_TEST_DIR}")
+add_dependencies(store_concurrency_test zerolab)
+gtest_discover_tests(store_concurrency_test PROPERTIES LABELS "store,concurrent" FIXTURES_REQUIRED store_pg
+  DISCOVERY_TIMEOUT 60 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+
 # zerolab lab --save / --baseline on the store (tests/store_baseline_test.cpp).
 add_executable(store_baseline_test store_baseline_test.cpp)
 target_include_directories(store_baseline_test PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/src

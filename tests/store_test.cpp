@@ -277,6 +277,15 @@ TEST(StoreUrlTest, MalformedAndUnknownUrlsAreExit2) {
       {"postgres:db", "malformed store URL \"postgres:db\": expected postgres://..."},
       {"postgresql://h/db?frob=1",
        "malformed store URL \"postgresql://h/db?frob=1\": invalid URI query parameter: \"frob\""},
+      {"sqlite::memory:",
+       "malformed store URL \"sqlite::memory:\": an in-memory database keeps nothing (write "
+       "sqlite:./:memory: for a file of that name)"},
+      {"postgres://u:p@ss@h/db",
+       "malformed store URL \"postgres://u:***@h/db\": more than one '@' before the host (write "
+       "an '@' in the user name or password as %40)"},
+      {"postgresql:///db?host=/nowhere&port=abc",
+       "malformed store URL \"postgresql:///db?host=/nowhere&port=abc\": invalid integer value "
+       "\"abc\" for connection option \"port\""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.url);

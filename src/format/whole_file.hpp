@@ -1,7 +1,7 @@
 // The one bounded whole-file reader: what zerolab reads whole (a baseline's
-// manifest and results) is read with a size cap, so a path that is endless
-// (/dev/zero, a FIFO that never closes) or huge is a clear error naming the
-// file instead of an allocation failure.
+// manifest and results) must be a regular file and is read with a size cap,
+// so a FIFO (which would block forever), a device (/dev/zero) or a huge file
+// is a clear error naming the file instead of a hang or an allocation failure.
 //
 // Thread-safety: safe from any thread.
 //
@@ -18,7 +18,8 @@
 namespace zerolab::internal {
 
 // Reads path into text, at most max_bytes. False with `error` ("cannot
-// read <path>: <cause>") and *error_number (errno, or EFBIG past the cap).
+// read <path>: <cause>") and *error_number (errno, EFBIG past the cap,
+// EINVAL for a path that is not a regular file).
 bool read_whole_file(const std::string& path, std::size_t max_bytes, std::string& text,
                      std::string& error, int* error_number = nullptr);
 

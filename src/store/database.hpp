@@ -58,6 +58,8 @@ class Row {
 };
 
 using RowCallback = std::function<void(const Row&)>;
+// Fills values (cleared by the caller) with one row's values.
+using RowValues = std::function<void(std::size_t row, std::vector<Param>& values)>;
 
 enum class OpenMode { kRead, kWrite };
 
@@ -79,12 +81,22 @@ class Database {
   // A transaction that will write: SQLite takes the write lock at once
   // (BEGIN IMMEDIATE, waiting up to the busy timeout).
   virtual void begin_write() = 0;
+  // A read-only transaction that sees one snapshot of the store: every
+  // query until commit()/rollback() sees the same committed runs, whatever
+  // other processes write meanwhile (SQLite: a deferred transaction;
+  // PostgreSQL: REPEATABLE READ READ ONLY).
+  virtual void begin_read() = 0;
+  // True inside a transaction begun by begin_write() or begin_read().
+  virtual bool in_transaction() const = 0;
   virtual void commit() = 0;
   // Never throws.
   virtual void rollback() noexcept = 0;
-  // Inserts rows (row-major, columns.size() values each) into table.
+  // Inserts `rows` rows into table, asking row_values(i, values) for row
+  // i's values (columns.size() of them, in order) one row at a time, for
+  // i = 0, 1, 2, ... in order, once each, so a large run is never held
+  // twice in memory.
   virtual void bulk_insert(const std::string& table, const std::vector<std::string>& columns,
-                           const std::vector<Param>& values) = 0;
+                           std::size_t rows, const RowValues& row_values) = 0;
 };
 
 // The lock timeout: $ZEROLAB_STORE_LOCK_TIMEOUT seconds (a decimal number

@@ -109,6 +109,12 @@ ZEROLAB_PQ_FORWARD(PGresult*, PQexecParams,
                     const char* const* values, const int* lengths, const int* formats,
                     int result_format),
                    (conn, command, n, types, values, lengths, formats, result_format))
+ZEROLAB_PQ_FORWARD(int, PQsendQueryParams,
+                   (PGconn * conn, const char* command, int n, const Oid* types,
+                    const char* const* values, const int* lengths, const int* formats,
+                    int result_format),
+                   (conn, command, n, types, values, lengths, formats, result_format))
+ZEROLAB_PQ_FORWARD(int, PQsetSingleRowMode, (PGconn * conn), (conn))
 ZEROLAB_PQ_FORWARD(PGresult*, PQgetResult, (PGconn * conn), (conn))
 ZEROLAB_PQ_FORWARD(int, PQputCopyData, (PGconn * conn, const char* buffer, int bytes),
                    (conn, buffer, bytes))

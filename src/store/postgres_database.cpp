@@ -96,6 +96,12 @@ class PostgresDatabase final : public Database {
           conn_ != nullptr ? first_line(PQerrorMessage(conn_)) : "out of memory";
       PQfinish(conn_);
       conn_ = nullptr;
+      // libpq checks option values (port, sslmode, ...) only when it
+      // connects: "invalid integer value ...", "invalid sslmode value ...".
+      if (msg.rfind("invalid ", 0) == 0) {
+        throw StoreError(StoreError::Kind::kBadInput,
+                         "malformed store URL \"" + display_ + "\": " + msg);
+      }
       throw StoreError(StoreError::Kind::kFailed, "cannot reach " + display_ + ": " + msg);
     }
     PQsetNoticeProcessor(conn_, &ignore_notice, nullptr);
@@ -136,15 +142,45 @@ class PostgresDatabase final : public Database {
       values[i] = texts[i].c_str();
     }
     const std::string pg_sql = numbered_placeholders(sql);
-    Result r(PQexecParams(conn_, pg_sql.c_str(), static_cast<int>(params.size()), nullptr,
-                          values.data(), nullptr, nullptr, 0));
-    check(r);
-    if (!on_row) return;
-    const int rows = PQntuples(r.get());
-    for (int i = 0; i < rows; ++i) on_row(PgRow(r.get(), i));
+    if (!on_row) {
+      check(Result(PQexecParams(conn_, pg_sql.c_str(), static_cast<int>(params.size()), nullptr,
+                                values.data(), nullptr, nullptr, 0)));
+      return;
+    }
+    // Row by row (single-row mode): a large run's results are never held
+    // by libpq all at once beside what the caller builds from them.
+    if (PQsendQueryParams(conn_, pg_sql.c_str(), static_cast<int>(params.size()), nullptr,
+                          values.data(), nullptr, nullptr, 0) != 1) {
+      check(Result(nullptr));
+    }
+    PQsetSingleRowMode(conn_);
+    Result failed;
+    while (PGresult* raw = PQgetResult(conn_)) {
+      Result r(raw);
+      const ExecStatusType st = PQresultStatus(raw);
+      if (failed) continue;  // drained, then reported
+      if (st == PGRES_SINGLE_TUPLE || st == PGRES_TUPLES_OK) {
+        const int rows = PQntuples(raw);
+        for (int i = 0; i < rows; ++i) {
+          try {
+            on_row(PgRow(raw, i));
+          } catch (...) {
+            while (PGresult* rest = PQgetResult(conn_)) PQclear(rest);
+            throw;
+          }
+        }
+      } else {
+        failed = std::move(r);
+      }
+    }
+    if (failed) check(failed);
   }
 
   void begin_write() override { exec("BEGIN"); }
+  void begin_read() override { exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); }
+  bool in_transaction() const override {
+    return conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE;
+  }
   void commit() override { exec("COMMIT"); }
   void rollback() noexcept override {
     if (conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE)
@@ -152,18 +188,22 @@ class PostgresDatabase final : public Database {
   }
 
   void bulk_insert(const std::string& table, const std::vector<std::string>& columns,
-                   const std::vector<Param>& values) override {
-    if (columns.empty() || values.empty()) return;
+                   std::size_t rows, const RowValues& row_values) override {
+    if (columns.empty() || rows == 0) return;
     std::string sql = "COPY " + table + "(";
     for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? "," : "") + columns[i];
     sql += ") FROM STDIN";
     Result start(PQexec(conn_, sql.c_str()));
     if (PQresultStatus(start.get()) != PGRES_COPY_IN) check(start);
     std::string buf;
-    const std::size_t n = columns.size();
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      append_copy_value(buf, values[i]);
-      buf += (i % n == n - 1) ? '\n' : '\t';
+    std::vector<Param> values;
+    for (std::size_t row = 0; row < rows; ++row) {
+      values.clear();
+      row_values(row, values);
+      for (std::size_t c = 0; c < values.size(); ++c) {
+        append_copy_value(buf, values[c]);
+        buf += c + 1 == values.size() ? '\n' : '\t';
+      }
       if (buf.size() >= (1u << 20)) put_copy(buf);
     }
     put_copy(buf);

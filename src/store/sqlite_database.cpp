@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "store/database.hpp"
 
@@ -53,6 +54,9 @@ class SqliteDatabase final : public Database {
     const bool exists = ::stat(path_.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode))
       fail(StoreError::Kind::kBadInput, "is a directory, not a database file");
+    // A FIFO would block the open forever, a device would be written to.
+    if (exists && !S_ISREG(st.st_mode))
+      fail(StoreError::Kind::kBadInput, "is not a regular file (a FIFO, socket or device)");
     if (!exists && mode == OpenMode::kRead) {
       fail(StoreError::Kind::kBadInput, "no such store (nothing has been stored there yet)");
     }
@@ -76,9 +80,16 @@ class SqliteDatabase final : public Database {
     sqlite3_busy_timeout(db_, static_cast<int>(lock_timeout_.count()));
     try {
       // Reading the schema tells a database from any other file.
-      exec("SELECT count(*) FROM sqlite_master");
+      retry_while_busy([&] { exec("SELECT count(*) FROM sqlite_master"); });
       if (mode == OpenMode::kWrite && sqlite3_db_readonly(db_, "main") == 0) {
-        exec("PRAGMA journal_mode=WAL");
+        // Switching a new file to WAL takes an exclusive lock that SQLite
+        // does not wait for through the busy timeout: when another process
+        // is opening the same new store, it is retried here instead.
+        retry_while_busy([&] {
+          bool wal = false;
+          query("PRAGMA journal_mode", {}, [&](const Row& r) { wal = r.text(0) == "wal"; });
+          if (!wal) exec("PRAGMA journal_mode=WAL");
+        });
         exec("PRAGMA synchronous=NORMAL");
       }
       // Keep the -wal and -shm files when the last connection closes (a
@@ -129,24 +140,28 @@ class SqliteDatabase final : public Database {
   }
 
   void begin_write() override { exec("BEGIN IMMEDIATE"); }
+  void begin_read() override { exec("BEGIN DEFERRED"); }
+  bool in_transaction() const override { return sqlite3_get_autocommit(db_) == 0; }
   void commit() override { exec("COMMIT"); }
   void rollback() noexcept override {
     if (sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
   }
 
   void bulk_insert(const std::string& table, const std::vector<std::string>& columns,
-                   const std::vector<Param>& values) override {
-    if (columns.empty() || values.empty()) return;
+                   std::size_t rows, const RowValues& row_values) override {
+    if (columns.empty() || rows == 0) return;
     std::string sql = "INSERT INTO " + table + "(";
     for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? "," : "") + columns[i];
     sql += ") VALUES(";
     for (std::size_t i = 0; i < columns.size(); ++i) sql += i ? ",?" : "?";
     sql += ")";
     Statement stmt{prepare(sql)};
-    const std::size_t n = columns.size();
-    for (std::size_t row = 0; row + n <= values.size(); row += n) {
-      for (std::size_t c = 0; c < n; ++c)
-        bind(stmt.get(), static_cast<int>(c + 1), values[row + c]);
+    std::vector<Param> values;
+    for (std::size_t row = 0; row < rows; ++row) {
+      values.clear();
+      row_values(row, values);
+      for (std::size_t c = 0; c < columns.size() && c < values.size(); ++c)
+        bind(stmt.get(), static_cast<int>(c + 1), values[c]);
       const int rc = sqlite3_step(stmt.get());
       if (rc != SQLITE_DONE) fail(kind_of(rc), sqlite3_errmsg(db_));
       sqlite3_reset(stmt.get());
@@ -164,6 +179,16 @@ class SqliteDatabase final : public Database {
       throw StoreError(kind, display_ + ": " + msg + " (another writer held the lock; waited " +
                                  waited + " s, $ZEROLAB_STORE_LOCK_TIMEOUT)");
     }
+    // SQLite says "disk I/O error" for every failed write: name the cause.
+    const int system_errno = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
+    if (kind == StoreError::Kind::kFailed && system_errno == EFBIG) {
+      throw StoreError(kind,
+                       display_ + ": " + msg +
+                           " (the file size limit, ulimit -f, was reached; nothing was added)");
+    }
+    if (kind == StoreError::Kind::kFailed && system_errno == ENOSPC) {
+      throw StoreError(kind, display_ + ": " + msg + " (no space left on the device)");
+    }
     throw StoreError(kind, display_ + ": " + msg);
   }
 
@@ -177,6 +202,24 @@ class SqliteDatabase final : public Database {
         return StoreError::Kind::kBadInput;
       default:
         return StoreError::Kind::kFailed;
+    }
+  }
+
+  // Runs step again while it fails with kBusy, up to the lock timeout.
+  template <class Step>
+  void retry_while_busy(const Step& step) {
+    const auto started = std::chrono::steady_clock::now();
+    for (int attempt = 0;; ++attempt) {
+      try {
+        step();
+        return;
+      } catch (const StoreError& e) {
+        if (e.kind() != StoreError::Kind::kBusy ||
+            std::chrono::steady_clock::now() - started >= lock_timeout_) {
+          throw;
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2 + 2 * std::min(attempt, 25)));
     }
   }
 

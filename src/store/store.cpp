@@ -2,7 +2,11 @@
 // version; a step is never edited once released, only followed by another.
 #include "store/store.hpp"
 
+#include "format/quote.hpp"
+#include "store/run_name.hpp"
+
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <functional>
 #include <thread>
@@ -95,11 +99,19 @@ int read_version(Database& db, std::string* foreign) {
                }
              });
   } else {
-    db.query("SELECT to_regclass('zerolab_meta') IS NOT NULL, to_regclass('runs') IS NOT NULL", {},
-             [&](const Row& r) {
-               has_meta = r.text(0) == "t";
-               if (r.text(1) == "t") others.push_back("runs");
-             });
+    // pg_tables is read in the statement's snapshot (to_regclass would
+    // read the connection's catalog cache, which may not yet show a table
+    // another connection just created).
+    db.query(
+        "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND "
+        "tablename IN ('zerolab_meta', 'runs')",
+        {}, [&](const Row& r) {
+          if (r.text(0) == "zerolab_meta") {
+            has_meta = true;
+          } else {
+            others.push_back(r.text(0));
+          }
+        });
   }
   if (!has_meta) {
     if (!others.empty() && foreign != nullptr) {
@@ -109,36 +121,82 @@ int read_version(Database& db, std::string* foreign) {
     }
     return -1;
   }
+  std::string text;
+  bool found = false;
+  db.query("SELECT value FROM zerolab_meta WHERE key = 'schema_version'", {}, [&](const Row& r) {
+    text = r.text(0);
+    found = true;
+  });
+  // Written as a decimal from 1 up, in the transaction that creates the
+  // tables: anything else was edited or damaged.
   int version = 0;
-  db.query("SELECT value FROM zerolab_meta WHERE key = 'schema_version'", {},
-           [&](const Row& r) { version = std::atoi(r.text(0).c_str()); });
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, version);
+  if (!found || ec != std::errc() || ptr != end || version < 1) {
+    throw StoreError(StoreError::Kind::kBadInput,
+                     db.display() + ": the store's schema version " +
+                         (found ? "\"" + text.substr(0, 40) + "\"" : std::string("(missing)")) +
+                         " in zerolab_meta is not a version number; the store is damaged");
+  }
   return version;
 }
 
 // Inserts one row per item: row(item, position) gives its values, in the
-// order of columns.
+// order of columns; rows are made one at a time as the engine takes them.
 template <class Item, class MakeRow>
 void insert_rows(Database& db, const char* table, std::initializer_list<const char*> columns,
                  const std::vector<Item>& items, MakeRow row) {
-  std::vector<Param> values;
-  values.reserve(items.size() * columns.size());
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    for (Param& p : row(items[i], static_cast<std::int64_t>(i))) values.push_back(std::move(p));
-  }
-  db.bulk_insert(table, std::vector<std::string>(columns.begin(), columns.end()), values);
+  db.bulk_insert(table, std::vector<std::string>(columns.begin(), columns.end()), items.size(),
+                 [&](std::size_t i, std::vector<Param>& values) {
+                   for (Param& p : row(items[i], static_cast<std::int64_t>(i)))
+                     values.push_back(std::move(p));
+                 });
 }
 
-// One row per (block, position) of the run's configuration, and per
-// (result, value): the nested lists flattened with their indexes.
+// One row per (block, position) of the run's configuration: the nested
+// lists flattened with their indexes.
 struct ConfigRow {
   std::int64_t block, pos;
   const KeyValue* kv;
 };
-struct ValueRow {
-  std::int64_t seq, pos;
-  const StoredResult* result;
-  const benchfmt::Metric* value;
+
+// Holds one read snapshot for its lifetime, unless the connection is in a
+// transaction already (then that one's view is used): the several SELECTs
+// of a load see the same committed runs while other processes write.
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(Database& db) : db_(db), owns_(!db.in_transaction()) {
+    if (owns_) db_.begin_read();
+  }
+  ~ReadSnapshot() {
+    if (owns_) db_.rollback();
+  }
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  Database& db_;
+  bool owns_;
 };
+
+// A configuration block index no real run reaches (one block per result at
+// most); a larger or negative one is a damaged row.
+constexpr std::int64_t kMaxConfigBlock = std::int64_t{1} << 22;
+
+[[noreturn]] void damaged(const Database& db, const std::string& what) {
+  throw StoreError(StoreError::Kind::kBadInput,
+                   db.display() + ": the store is damaged: " + what + " (refusing to read it)");
+}
+
+// Every engine, every command: a name breaking store/run_name.hpp's rule
+// is refused before anything is written.
+void check_name(const std::string& name) {
+  const std::string why = run_name_problem(name);
+  if (!why.empty()) {
+    throw StoreError(StoreError::Kind::kBadInput,
+                     "invalid run name " + internal::quote_text(name) + ": " + why);
+  }
+}
 
 // Names point at runs per machine: INSERT ... SELECT the run's machine.
 constexpr const char* kNameRunSql =
@@ -181,14 +239,45 @@ void Store::migrate(int target) {
   };
   check(seen);
   if (seen >= target) return;
-  // Another process may be migrating too: decide again under the lock.
+  // Another process may be creating or migrating the schema too: decide
+  // again under a lock that serializes them. PostgreSQL: a connection-level advisory
+  // lock taken before the transaction begins, so the transaction sees
+  // whatever the previous holder committed; SQLite: BEGIN IMMEDIATE.
+  const auto started = std::chrono::steady_clock::now();
+  for (int attempt = 0;; ++attempt) {
+    try {
+      migrate_locked(target, check);
+      return;
+    } catch (const StoreError& e) {
+      if (e.kind() != StoreError::Kind::kBusy ||
+          std::chrono::steady_clock::now() - started >= db_->lock_timeout()) {
+        throw;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5 + 5 * std::min(attempt, 20)));
+    }
+  }
+}
+
+void Store::migrate_locked(int target, const std::function<void(int)>& check) {
+  const bool postgres = db_->engine() == Engine::kPostgres;
+  if (postgres) db_->query("SELECT pg_advisory_lock(?)", {Param(kMetaLock)}, {});
+  auto unlock = [&] {
+    if (!postgres) return;
+    try {
+      db_->query("SELECT pg_advisory_unlock(?)", {Param(kMetaLock)}, {});
+    } catch (const StoreError&) {
+      // The lock goes with the connection.
+    }
+  };
   db_->begin_write();
   try {
-    if (db_->engine() == Engine::kPostgres) {
-      db_->query("SELECT pg_advisory_xact_lock(?)", {Param(kMetaLock)}, {});
-    }
-    foreign.clear();
+    std::string foreign;
     int version = read_version(*db_, &foreign);
+    if (version < 0 && !foreign.empty()) {
+      throw StoreError(
+          StoreError::Kind::kBadInput,
+          db_->display() + ": not a zerolab store (it has other tables: " + foreign + ")");
+    }
     check(version);
     if (version < 0) {
       db_->exec("CREATE TABLE zerolab_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
@@ -197,7 +286,7 @@ void Store::migrate(int target) {
     }
     for (int v = version + 1; v <= target; ++v) {
       const SchemaStep& step = kSteps[v - 1];
-      db_->exec(db_->engine() == Engine::kSqlite ? step.sqlite : step.postgres);
+      db_->exec(postgres ? step.postgres : step.sqlite);
     }
     if (version < target) {
       db_->query("UPDATE zerolab_meta SET value = ? WHERE key = 'schema_version'",
@@ -206,8 +295,10 @@ void Store::migrate(int target) {
     db_->commit();
   } catch (...) {
     db_->rollback();
+    unlock();
     throw;
   }
+  unlock();
 }
 
 int Store::schema_version() {
@@ -218,6 +309,7 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
   if (!is_uuid(run.id)) {
     throw StoreError(StoreError::Kind::kBadInput, "run id \"" + run.id + "\" is not a UUID");
   }
+  if (!run.name.empty()) check_name(run.name);
   const auto started = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     try {
@@ -254,25 +346,30 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
                     return std::vector<Param>{Param(rid), Param(c.block), Param(c.pos),
                                               Param(c.kv->first), Param(c.kv->second)};
                   });
-      std::vector<ValueRow> value_rows;
-      for (std::size_t q = 0; q < run.results.size(); ++q) {
-        for (std::size_t p = 0; p < run.results[q].values.size(); ++p) {
-          value_rows.push_back({static_cast<std::int64_t>(q), static_cast<std::int64_t>(p),
-                                &run.results[q], &run.results[q].values[p]});
-        }
-      }
-      insert_rows(*db_, "results",
-                  {"rid", "seq", "pos", "block", "name", "iterations", "unit", "value"}, value_rows,
-                  [&](const ValueRow& v, std::int64_t) {
-                    return std::vector<Param>{Param(rid),
-                                              Param(v.seq),
-                                              Param(v.pos),
-                                              Param(std::int64_t{v.result->block}),
-                                              Param(v.result->name),
-                                              Param(v.result->iterations),
-                                              Param(v.value->unit),
-                                              Param(v.value->value)};
-                  });
+      // One row per (result, value), walked in order as the engine asks
+      // for rows 0, 1, 2, ... (nothing flattened beside the run).
+      std::size_t value_count = 0;
+      for (const StoredResult& r : run.results) value_count += r.values.size();
+      std::size_t q = 0, p = 0;
+      db_->bulk_insert("results",
+                       {"rid", "seq", "pos", "block", "name", "iterations", "unit", "value"},
+                       value_count, [&](std::size_t, std::vector<Param>& values) {
+                         while (p >= run.results[q].values.size()) {
+                           ++q;
+                           p = 0;
+                         }
+                         const StoredResult& r = run.results[q];
+                         const benchfmt::Metric& m = r.values[p];
+                         values = {Param(rid),
+                                   Param(static_cast<std::int64_t>(q)),
+                                   Param(static_cast<std::int64_t>(p)),
+                                   Param(std::int64_t{r.block}),
+                                   Param(r.name),
+                                   Param(r.iterations),
+                                   Param(m.unit),
+                                   Param(m.value)};
+                         ++p;
+                       });
       insert_rows(*db_, "unit_notes", {"rid", "pos", "unit", "key", "value"}, run.units,
                   [&](const UnitNote& u, std::int64_t pos) {
                     return std::vector<Param>{Param(rid), Param(pos), Param(u.unit), Param(u.key),
@@ -333,6 +430,7 @@ void Store::check_writable() {
 }
 
 void Store::set_name(const std::string& name, const std::string& run_id) {
+  check_name(name);
   db_->begin_write();
   try {
     bool found = false;
@@ -372,12 +470,17 @@ std::string Store::resolve(std::string_view ref) {
                                                       which + "); give the run's id");
   }
   std::vector<std::string> found;
+  // Ids are stored in lower case; a prefix is matched in either case.
+  std::string prefix = text;
   bool hex = ref.size() >= 4;
-  for (const char c : ref)
+  for (char& c : prefix) {
+    if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
     hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-');
+  }
   if (hex) {
     db_->query("SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
-               {Param(text), Param(text + "~")}, [&](const Row& r) { found.push_back(r.text(0)); });
+               {Param(prefix), Param(prefix + "~")},
+               [&](const Row& r) { found.push_back(r.text(0)); });
   }
   if (found.empty()) {
     throw StoreError(StoreError::Kind::kBadInput, "no run \"" + text + "\" in " + db_->display());
@@ -407,11 +510,12 @@ std::vector<Run> Store::load_lab_claims() {
 
 std::vector<Run> Store::load_where(const std::string& where, const std::vector<Param>& params,
                                    Detail detail) {
+  ReadSnapshot snapshot(*db_);
   std::vector<Run> runs;
   std::unordered_map<std::int64_t, std::size_t> index;
   db_->query(
       "SELECT r.rid, r.id, r.unix_ms, r.kind, r.command, r.source, r.machine FROM runs r WHERE " +
-          where + " ORDER BY r.unix_ms, r.id",
+          where + " ORDER BY r.unix_ms, r.rid",
       params, [&](const Row& row) {
         index.emplace(row.integer(0), runs.size());
         Run run;
@@ -429,15 +533,25 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
   auto rows_of = [&](const std::string& columns, const char* table, const char* order,
                      const std::function<void(Run&, const Row&)>& add) {
     db_->query("SELECT x.rid, " + columns + " FROM " + table + join + order, params,
-               [&](const Row& row) { add(runs[index.at(row.integer(0))], row); });
+               [&](const Row& row) {
+                 // Every row's run was selected above in the same snapshot.
+                 const auto it = index.find(row.integer(0));
+                 if (it == index.end())
+                   damaged(*db_, std::string(table) + " row of an unknown run");
+                 add(runs[it->second], row);
+               });
   };
   rows_of("x.key, x.value", "run_labels", "x.key",
           [](Run& run, const Row& row) { run.labels.emplace_back(row.text(1), row.text(2)); });
   rows_of("x.name", "run_names", "x.name",
           [](Run& run, const Row& row) { run.names.push_back(row.text(1)); });
   if (detail == Detail::kHeaders) return runs;
-  rows_of("x.block, x.key, x.value", "run_config", "x.block, x.pos", [](Run& run, const Row& row) {
-    const auto block = static_cast<std::size_t>(row.integer(1));
+  rows_of("x.block, x.key, x.value", "run_config", "x.block, x.pos", [&](Run& run, const Row& row) {
+    const std::int64_t stored_block = row.integer(1);
+    if (stored_block < 0 || stored_block >= kMaxConfigBlock) {
+      damaged(*db_, "run " + run.id + " has configuration block " + std::to_string(stored_block));
+    }
+    const auto block = static_cast<std::size_t>(stored_block);
     if (run.configs.size() <= block) run.configs.resize(block + 1);
     run.configs[block].emplace_back(row.text(2), row.text(3));
   });
@@ -470,6 +584,11 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
   rows_of("x.seq, x.block, x.name, x.iterations, x.unit, x.value", "results", "x.seq, x.pos",
           [&](Run& run, const Row& row) {
             const std::int64_t seq = row.integer(1);
+            const std::int64_t block = row.integer(2);
+            if (block < -1 || block >= kMaxConfigBlock) {
+              damaged(*db_, "run " + run.id + " has a result in configuration block " +
+                                std::to_string(block));
+            }
             if (&run != last_run || seq != last_seq) {
               run.results.push_back(
                   StoredResult{row.text(3), row.integer(4), static_cast<int>(row.integer(2)), {}});
@@ -483,6 +602,7 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
 
 std::vector<RunSummary> Store::list_runs(std::int64_t since_ms) {
   const std::vector<Param> p = {Param(since_ms)};
+  ReadSnapshot snapshot(*db_);
   std::unordered_map<std::string, std::int64_t> values;
   db_->query(
       "SELECT r.id, count(*) FROM results x JOIN runs r ON r.rid = x.rid WHERE r.unix_ms >= ? "

@@ -93,7 +93,9 @@ class Store {
   std::string resolve(std::string_view ref);
 
   Run load_run(const std::string& id);
-  // Every run at or after since_ms, oldest first, with all its rows.
+  // Every run at or after since_ms, oldest first (runs of one millisecond,
+  // such as the files of one `store add`, in the order they were stored),
+  // with all its rows, read in one snapshot.
   std::vector<Run> load_runs(std::int64_t since_ms);
   // Every lab run's header and claims (no results), oldest first.
   std::vector<Run> load_lab_claims();
@@ -107,6 +109,9 @@ class Store {
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   void migrate(int target_version);
+  // One attempt at migrate under the schema lock; check throws for a
+  // version this zerolab must refuse.
+  void migrate_locked(int target_version, const std::function<void(int)>& check);
   // How much of each run load_where reads: labels and names; also the
   // configuration and claims; everything.
   enum class Detail { kHeaders, kClaims, kAll };

@@ -145,6 +145,14 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
       error = "malformed store URL " + quoted(text) + ": sqlite: needs a file path (sqlite:PATH)";
       return false;
     }
+    // SQLite would keep ":memory:" in memory only: the runs "added" would
+    // be gone when the command ends.
+    if (path == ":memory:") {
+      error = "malformed store URL " + quoted(text) +
+              ": an in-memory database keeps nothing (write sqlite:./:memory: for a file of "
+              "that name)";
+      return false;
+    }
     url.engine = Engine::kSqlite;
     url.target.assign(path);
     url.display.assign(text);
@@ -162,6 +170,18 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
         error = "malformed store URL " + quoted(redact_url(text)) + ": space in URL";
         return false;
       }
+    }
+    // libpq ends the user name and password at the first '@': another one
+    // would make the rest of the password part of the host name, and so of
+    // libpq's error messages.
+    const std::size_t authority_end = rest.find('/', 2);
+    const std::string_view authority = rest.substr(
+        2, authority_end == std::string_view::npos ? std::string_view::npos : authority_end - 2);
+    if (authority.find('@') != authority.rfind('@')) {
+      error = "malformed store URL " + quoted(redact_url(text)) +
+              ": more than one '@' before the host (write an '@' in the user name or password as "
+              "%40)";
+      return false;
     }
     url.engine = Engine::kPostgres;
     url.target.assign(text);

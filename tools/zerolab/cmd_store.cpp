@@ -16,6 +16,7 @@
 //   zerolab store import-baselines --baseline-dir zerolab-results/baselines
 //   zerolab store add --store postgres://ci@db.example/bench results.txt
 #include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -322,6 +323,9 @@ int run_store(std::span<char* const> args) {
     std::fputs(kUsage, stderr);
     return kExitBadInput;
   }
+  // Past the file size limit (ulimit -f) a write fails with EFBIG and the
+  // command says so, instead of dying of SIGXFSZ mid-transaction.
+  ::signal(SIGXFSZ, SIG_IGN);
   const std::string sub = args[0];
   const auto rest = args.subspan(1);
   if (sub == "add") return run_add(rest);

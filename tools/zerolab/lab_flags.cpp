@@ -57,15 +57,16 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
     }
     return "";
   });
-  for (const auto& flag : {std::pair<const char*, std::string*>{"save", &f.save_name},
-                           {"baseline", &f.baseline_name}}) {
-    std::string* target = flag.second;
-    flags.value(flag.first, [target](const std::string& v) {
-      std::string why = lab::baseline_name_problem(v);
-      if (why.empty()) *target = v;
-      return why;
-    });
-  }
+  flags.value("save", [&f](const std::string& v) {
+    std::string why = lab::baseline_name_problem(v);
+    if (why.empty()) f.save_name = v;
+    return why;
+  });
+  flags.value("baseline", [&f](const std::string& v) {
+    std::string why = lab::baseline_reference_problem(v);
+    if (why.empty()) f.baseline_name = v;
+    return why;
+  });
   flags.string("count", count_text);
   flags.string("benchtime", benchtime_text);
   flags.string("cpuprofilerate", cpu_rate_text);

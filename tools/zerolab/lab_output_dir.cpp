@@ -15,6 +15,7 @@
 
 #include "format/quote.hpp"
 #include "lab/directory_swap.hpp"
+#include "lab/staging_cleanup.hpp"
 
 namespace zerolab::cli {
 namespace {
@@ -209,6 +210,8 @@ bool prepare_lab_output(const std::string& out_dir, const std::string& cpuprofil
     error = "flag -o: cannot create directory " + output.staging + ": " + std::strerror(errno);
     return false;
   }
+  // Interrupted (^C, kill, the file size limit), the run leaves no staging behind.
+  lab::remove_on_fatal_signal(output.staging);
   for (const auto& [flag, dir] :
        {std::pair<const char*, const std::string*>{"cpuprofile", &output.cpuprofile_dir},
         {"memprofile", &output.memprofile_dir}}) {

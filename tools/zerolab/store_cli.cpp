@@ -20,6 +20,8 @@ bool parse_store_flags(std::span<char* const> args, const StoreFlagSpec& spec, P
     auto keep = [&out, &flag](const std::string& v) -> std::string {
       auto& slot = out.values[flag.name];
       if (!slot.empty() && !flag.repeatable) return "flag given twice";
+      // "-o ''" is a mistake, not stdout (that is "-o -" or no -o).
+      if (flag.name == "o" && v.empty()) return "empty file name";
       slot.push_back(v);
       return "";
     };
