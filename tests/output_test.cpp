@@ -73,18 +73,40 @@ TEST_F(OutputPaths, AReadOnlyTargetIsRefusedAndKept) {
   EXPECT_EQ(mode_of(target) & 07777, 0444u);
 }
 
-// B12: a symlink is written through; the target keeps its mode.
-TEST_F(OutputPaths, ASymlinkIsWrittenThroughAndTheModeIsKept) {
+// A symlink is refused, never written through nor replaced (a link planted
+// in a shared directory must not let a root run overwrite its target).
+TEST_F(OutputPaths, ASymlinkIsRefusedAndItsTargetKept) {
   const std::string target = dir_ + "/real.txt";
   const std::string link = dir_ + "/link.txt";
   write_file(target, "old\n");
   ASSERT_EQ(::chmod(target.c_str(), 0640), 0);
   ASSERT_EQ(::symlink("real.txt", link.c_str()), 0);
   const CommandResult r = compare("-o " + link + " " + old_ + " " + new_);
-  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write " + link +
+                                    ": it is a symbolic link (zerolab does not write through "
+                                    "links; give the path of the file itself)");
   EXPECT_TRUE(S_ISLNK(mode_of(link)));
   EXPECT_EQ(mode_of(target) & 07777, 0640u);
-  EXPECT_NE(read_file(target).find("sec/op"), std::string::npos);
+  EXPECT_EQ(read_file(target), "old\n");
+}
+
+// A regular file keeps its mode when replaced; a FIFO is refused at once
+// (opening it would wait for a reader).
+TEST_F(OutputPaths, TheModeIsKeptAndAFifoIsRefused) {
+  const std::string out = dir_ + "/out.txt";
+  write_file(out, "old\n");
+  ASSERT_EQ(::chmod(out.c_str(), 0600), 0);
+  ASSERT_EQ(compare("-o " + out + " " + old_ + " " + new_).code, 0);
+  EXPECT_EQ(mode_of(out) & 07777, 0600u);
+  EXPECT_NE(read_file(out).find("sec/op"), std::string::npos);
+
+  const std::string fifo = dir_ + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const CommandResult r = compare("-o " + fifo + " " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write " + fifo +
+                                    ": not a regular file (a FIFO, socket or block device)");
 }
 
 // B2: errors name the path the user gave and the real cause.
@@ -193,15 +215,22 @@ TEST_F(OutputPaths, AnEndlessBaselineFileIsExit2NamingIt) {
       kCli + " lab merge --baseline z --baseline-dir " + dir_ + "/baselines -o " + dir_ + "/r";
   CommandResult r = zerolab::test::run(lab, dir_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(),
-            "zerolab lab: cannot read " + base + "/manifest: larger than 1048576 bytes");
+  EXPECT_EQ(r.first_err_line(), "zerolab lab: cannot read " + base +
+                                    "/manifest: not a regular file (a FIFO, socket or device)");
   ASSERT_EQ(::unlink((base + "/manifest").c_str()), 0);
   write_file(base + "/manifest", "format: 1\nname: z\nexperiment: merge 1\n");
   ASSERT_EQ(::symlink("/dev/zero", (base + "/merge.txt").c_str()), 0);
   r = zerolab::test::run(lab, dir_);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.first_err_line(),
-            "zerolab lab: cannot read " + base + "/merge.txt: larger than 67108864 bytes");
+  EXPECT_EQ(r.first_err_line(), "zerolab lab: cannot read " + base +
+                                    "/merge.txt: not a regular file (a FIFO, socket or device)");
+  // A FIFO manifest is refused at once, not waited on.
+  ASSERT_EQ(::unlink((base + "/manifest").c_str()), 0);
+  ASSERT_EQ(::mkfifo((base + "/manifest").c_str(), 0600), 0);
+  r = zerolab::test::run("timeout 20 " + lab, dir_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(), "zerolab lab: cannot read " + base +
+                                    "/manifest: not a regular file (a FIFO, socket or device)");
 }
 
 }  // namespace

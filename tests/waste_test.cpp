@@ -3,6 +3,7 @@
 // known calls at marked lines; the report must say exactly that. Every run
 // uses --sample-rate 1 --check-rate 1, where sites and zeroed zeros are
 // exact too.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -642,8 +643,9 @@ TEST_F(WasteTest, BadInputIsOneLineExit2AndNothingRuns) {
       {"--fail-on bogus=1 -- " + touch, "temporary-allocations-in-frame, oversized-buffers"},
       {"--fail-on zeroed-zeros=lots -- " + touch, "bad byte count"},
       {"--check-rate 0 -- " + touch, "-check-rate"},
-      {"-o /nonexistent-dir/report.txt -- " + touch, "-o /nonexistent-dir/report.txt"},
-      {"-o " + dir_ + " -- " + touch, "is a directory"},
+      {"-o /nonexistent-dir/report.txt -- " + touch,
+       "-o: cannot write /nonexistent-dir/report.txt"},
+      {"-o " + dir_ + " -- " + touch, "-o: cannot write " + dir_ + ": Is a directory"},
       {"--profile " + a_file + " -- " + touch, "not a directory"},
       {"--profile /proc/zerolab -- " + touch, "-profile /proc/zerolab"},
   };
@@ -714,10 +716,72 @@ TEST_F(WasteTest, MarkdownAndTextReports) {
   EXPECT_EQ(read_file(file).rfind("# zerolab waste: ", 0), 0U);
 }
 
+// Once the program has exited and been reaped, SIGTERM is zerolab waste's
+// own again: sent while waste is stuck writing the report to a full pipe,
+// it ends waste (before, it went to the reaped program's pid and waste
+// wrote on forever).
+TEST_F(WasteTest, SignalsAfterTheProgramExitsAreNotForwarded) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  // A full pipe nobody reads: the report's first write blocks.
+  ASSERT_GT(::fcntl(fds[1], F_SETPIPE_SZ, 4096), 0);
+  ASSERT_EQ(::fcntl(fds[1], F_SETFL, O_NONBLOCK), 0);
+  const std::string fill(4096, 'x');
+  while (::write(fds[1], fill.data(), fill.size()) > 0) {
+  }
+  ASSERT_EQ(::fcntl(fds[1], F_SETFL, 0), 0);
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    // The report goes to stderr.
+    ::dup2(fds[1], STDERR_FILENO);
+    const int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, STDIN_FILENO);
+    ::dup2(null, STDOUT_FILENO);
+    ::execl(ZEROLAB_CLI, ZEROLAB_CLI, "waste", "--", WASTE_FIXTURE, "clean",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Waits until waste is blocked writing (the program is gone by then).
+  auto blocked_in_write = [&] {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    std::ifstream syscall_file(proc + "/syscall");
+    std::string number;
+    if (syscall_file >> number && number == "1") return true;  // write(2) on x86-64
+    std::ifstream wchan(proc + "/wchan");
+    std::string where;
+    return static_cast<bool>(wchan >> where) && where == "pipe_write";
+  };
+  int status = 0;
+  bool stuck = false;
+  for (int i = 0; i < 6000 && !stuck; ++i) {
+    ASSERT_EQ(::waitpid(pid, &status, WNOHANG), 0) << "waste ended before the report was written";
+    stuck = blocked_in_write();
+    if (!stuck) ::usleep(10000);
+  }
+  ASSERT_TRUE(stuck) << "waste never blocked writing its report";
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  bool ended = false;
+  for (int i = 0; i < 1000 && !ended; ++i) {
+    ended = ::waitpid(pid, &status, WNOHANG) == pid;
+    if (!ended) ::usleep(10000);
+  }
+  if (!ended) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  ::close(fds[0]);
+  ::close(fds[1]);
+  ASSERT_TRUE(ended) << "SIGTERM did not end zerolab waste after its program exited";
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+}
+
 TEST_F(WasteTest, FullReportFileFailsTheReportNotTheProgram) {
   const CliRun r = waste("-o /dev/full -- " + std::string(WASTE_FIXTURE) + " all");
   EXPECT_EQ(r.code(), 1);
-  EXPECT_NE(r.err.find("-o /dev/full: No space left on device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-o: cannot write /dev/full: No space left on device"), std::string::npos)
+      << r.err;
 }
 
 TEST_F(WasteTest, PprofProfilesPerKind) {

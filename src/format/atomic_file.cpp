@@ -95,45 +95,140 @@ std::string directory_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
-// Where a write of `path` lands: the symlink's target (followed to the end)
-// or path itself.
-std::string resolve_symlinks(const std::string& path) {
-  std::string current = path;
-  for (int depth = 0; depth < 40; ++depth) {
-    char target[PATH_MAX];
-    const ssize_t n = ::readlink(current.c_str(), target, sizeof target - 1);
-    if (n < 0) return current;
-    target[n] = '\0';
-    current = target[0] == '/' ? std::string(target) : directory_of(current) + "/" + target;
-  }
-  return current;
+std::string base_name_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 bool read_only_mode(const struct stat& st) {
   return (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
 }
 
-// Removes "<base>.tmp.<pid>" files of `target`'s directory whose process is gone.
-void sweep_stale_temporaries(const std::string& target) {
-  const std::string dir = directory_of(target);
-  const std::size_t slash = target.rfind('/');
-  const std::string prefix =
-      (slash == std::string::npos ? target : target.substr(slash + 1)) + ".tmp.";
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return;
+// A directory opened once: every later step names the file relative to it,
+// so a directory renamed or swapped for a link meanwhile cannot redirect it.
+class Directory {
+ public:
+  explicit Directory(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
+  ~Directory() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Directory(const Directory&) = delete;
+  Directory& operator=(const Directory&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// What the final name is now, without following a link: false with errno
+// set when it cannot be examined (ENOENT: it does not exist).
+bool examine(int dir_fd, const std::string& name, struct stat& st) {
+  return ::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+// Why an existing entry may not be written ("" when it may): zerolab never
+// writes through a link (the link, planted or not, could point anywhere,
+// such as a system file when run as root) nor to a FIFO, socket or block
+// device (a FIFO blocks until a reader comes); a character device (/dev/null,
+// /dev/full, a terminal) is written in place, a regular file replaced.
+std::string refusal(int dir_fd, const std::string& name, const struct stat& st) {
+  if (S_ISLNK(st.st_mode)) {
+    return "it is a symbolic link (zerolab does not write through links; give the path of the "
+           "file itself)";
+  }
+  if (S_ISDIR(st.st_mode)) return std::strerror(EISDIR);
+  if (S_ISCHR(st.st_mode)) {
+    if (::faccessat(dir_fd, name.c_str(), W_OK, 0) != 0) return std::strerror(errno);
+    return "";
+  }
+  if (!S_ISREG(st.st_mode)) return "not a regular file (a FIFO, socket or block device)";
+  if (read_only_mode(st) || ::faccessat(dir_fd, name.c_str(), W_OK, 0) != 0) {
+    return errno == EROFS ? std::strerror(EROFS) : "the file is read-only";
+  }
+  return "";
+}
+
+constexpr const char* kTempInfix = ".tmp.";
+
+// Removes "<name>.tmp.<pid>" files of the directory whose process is gone.
+void sweep_stale_temporaries(int dir_fd, const std::string& name) {
+  const int fd = ::dup(dir_fd);
+  if (fd < 0) return;
+  DIR* d = ::fdopendir(fd);
+  if (d == nullptr) {
+    ::close(fd);
+    return;
+  }
+  const std::string prefix = name + kTempInfix;
   while (const dirent* e = ::readdir(d)) {
-    const std::string name = e->d_name;
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string digits = name.substr(prefix.size());
+    const std::string entry = e->d_name;
+    if (entry.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = entry.substr(prefix.size());
     if (digits.empty() || digits.size() > 9 ||
         digits.find_first_not_of("0123456789") != std::string::npos)
       continue;
     const pid_t pid = static_cast<pid_t>(std::atol(digits.c_str()));
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
-    ::unlink((dir + "/" + name).c_str());
+    ::unlinkat(dir_fd, entry.c_str(), 0);
   }
   ::closedir(d);
 }
+
+bool write_stdout(std::string_view text, std::string& error) {
+  std::fflush(stdout);
+  if (!write_all(STDOUT_FILENO, text)) {
+    error = cannot("standard output", std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+// Writes a character device in place (never through a link).
+bool write_in_place(int dir_fd, const std::string& path, const std::string& name,
+                    std::string_view text, std::string& error) {
+  const int fd = ::openat(dir_fd, name.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+  if (fd < 0 || !write_all(fd, text)) {
+    error = cannot(path, std::strerror(errno));
+    if (fd >= 0) ::close(fd);
+    return false;
+  }
+  if (::close(fd) != 0) {
+    error = cannot(path, std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+// The checks shared by check_output_path and write_file_atomically. Sets
+// *existing (and st) when the final name exists.
+bool check_entry(const std::string& path, int dir_fd, const std::string& name, struct stat& st,
+                 bool* existing, std::string& error) {
+  *existing = false;
+  if (name.empty() || name == "." || name == "..") {
+    error = cannot(path, std::strerror(EISDIR));
+    return false;
+  }
+  if (examine(dir_fd, name, st)) {
+    *existing = true;
+    const std::string why = refusal(dir_fd, name, st);
+    if (!why.empty()) {
+      error = cannot(path, why);
+      return false;
+    }
+    if (S_ISCHR(st.st_mode)) return true;
+  } else if (errno != ENOENT) {
+    error = cannot(path, std::strerror(errno));
+    return false;
+  }
+  if (::faccessat(dir_fd, ".", W_OK | X_OK, 0) != 0) {
+    error = cannot(path, std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 bool write_all(int fd, std::string_view text) {
   while (!text.empty()) {
@@ -148,33 +243,6 @@ bool write_all(int fd, std::string_view text) {
   return true;
 }
 
-bool write_stdout(std::string_view text, std::string& error) {
-  std::fflush(stdout);
-  if (!write_all(STDOUT_FILENO, text)) {
-    error = cannot("standard output", std::strerror(errno));
-    return false;
-  }
-  return true;
-}
-
-// Writes a device node, FIFO or socket in place.
-bool write_in_place(const std::string& path, const std::string& target, std::string_view text,
-                    std::string& error) {
-  const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0 || !write_all(fd, text)) {
-    error = cannot(path, std::strerror(errno));
-    if (fd >= 0) ::close(fd);
-    return false;
-  }
-  if (::close(fd) != 0) {
-    error = cannot(path, std::strerror(errno));
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 bool check_output_path(const std::string& path, const std::vector<std::string>& inputs,
                        std::string& error) {
   if (path.empty()) {
@@ -182,9 +250,16 @@ bool check_output_path(const std::string& path, const std::vector<std::string>& 
     return false;
   }
   if (path == "-") return true;
-  const std::string target = resolve_symlinks(path);
+  const Directory dir(directory_of(path));
+  if (dir.fd() < 0) {
+    error = cannot(path, std::strerror(errno));
+    return false;
+  }
+  const std::string name = base_name_of(path);
   struct stat st {};
-  if (::stat(target.c_str(), &st) == 0) {
+  bool existing = false;
+  if (!check_entry(path, dir.fd(), name, st, &existing, error)) return false;
+  if (existing) {
     for (const std::string& input : inputs) {
       struct stat in {};
       if (input != "-" && ::stat(input.c_str(), &in) == 0 && in.st_dev == st.st_dev &&
@@ -193,76 +268,76 @@ bool check_output_path(const std::string& path, const std::vector<std::string>& 
         return false;
       }
     }
-    if (S_ISDIR(st.st_mode)) {
-      error = cannot(path, std::strerror(EISDIR));
-      return false;
-    }
-    if (!S_ISREG(st.st_mode)) {
-      if (::access(target.c_str(), W_OK) != 0) {
-        error = cannot(path, std::strerror(errno));
-        return false;
-      }
-      return true;
-    }
-    if (read_only_mode(st) || ::access(target.c_str(), W_OK) != 0) {
-      error = cannot(path, errno == EROFS ? std::strerror(EROFS) : "the file is read-only");
-      return false;
-    }
-  } else if (errno != ENOENT) {
-    error = cannot(path, std::strerror(errno));
-    return false;
-  }
-  const std::string dir = directory_of(target);
-  struct stat dst {};
-  if (::stat(dir.c_str(), &dst) != 0) {
-    error = cannot(path, std::strerror(errno));
-    return false;
-  }
-  if (!S_ISDIR(dst.st_mode)) {
-    error = cannot(path, std::strerror(ENOTDIR));
-    return false;
-  }
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    error = cannot(path, std::strerror(errno));
-    return false;
   }
   return true;
 }
 
 bool write_file_atomically(const std::string& path, std::string_view text, std::string& error) {
   if (path == "-") return write_stdout(text, error);
-  if (!check_output_path(path, {}, error)) return false;
-  const std::string target = resolve_symlinks(path);
+  if (path.empty()) {
+    error = "cannot write \"\": empty output path";
+    return false;
+  }
+  const std::string dir_path = directory_of(path);
+  const Directory dir(dir_path);
+  if (dir.fd() < 0) {
+    error = cannot(path, std::strerror(errno));
+    return false;
+  }
+  const std::string name = base_name_of(path);
   struct stat st {};
-  const bool exists = ::stat(target.c_str(), &st) == 0;
-  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, target, text, error);
+  bool exists = false;
+  if (!check_entry(path, dir.fd(), name, st, &exists, error)) return false;
+  if (exists && S_ISCHR(st.st_mode)) return write_in_place(dir.fd(), path, name, text, error);
 
-  sweep_stale_temporaries(target);
-  const std::string temp = target + ".tmp." + std::to_string(::getpid());
-  TempRegistration registration(temp);
+  sweep_stale_temporaries(dir.fd(), name);
+  const std::string temp = name + kTempInfix + std::to_string(::getpid());
+  TempRegistration registration(dir_path + "/" + temp);
   const mode_t mode = exists ? (st.st_mode & 07777) : 0666;
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  // O_EXCL | O_NOFOLLOW: the temporary is a new file of ours, never an
+  // entry someone planted under its name (that is removed, not followed).
+  const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
+  int fd = ::openat(dir.fd(), temp.c_str(), flags, mode);
+  if (fd < 0 && errno == EEXIST && ::unlinkat(dir.fd(), temp.c_str(), 0) == 0) {
+    fd = ::openat(dir.fd(), temp.c_str(), flags, mode);
+  }
   if (fd < 0) {
     error = cannot(path, std::strerror(errno));
     return false;
   }
   bool ok = write_all(fd, text);
   int saved = errno;
-  if (ok && exists && ::fchmod(fd, st.st_mode & 07777) != 0) {
-    ok = false;
-    saved = errno;
+  if (ok && exists) {
+    // The replacement keeps the old file's permission bits and, where
+    // allowed (as root), its owner.
+    if (::fchmod(fd, st.st_mode & 07777) != 0) {
+      ok = false;
+      saved = errno;
+    } else if (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) {
+      if (::fchown(fd, st.st_uid, st.st_gid) == 0) (void)::fchmod(fd, st.st_mode & 07777);
+    }
   }
   if (::close(fd) != 0 && ok) {
     ok = false;
     saved = errno;
   }
-  if (ok && std::rename(temp.c_str(), target.c_str()) != 0) {
+  std::string why;
+  if (ok) {
+    // The final name again, just before it is replaced: something put there
+    // meanwhile (a link, a FIFO) is refused, not replaced.
+    struct stat now {};
+    if (examine(dir.fd(), name, now)) {
+      why = refusal(dir.fd(), name, now);
+      if (why.empty() && S_ISCHR(now.st_mode)) why = "it became a device while being written";
+    }
+  }
+  if (ok && why.empty() && ::renameat(dir.fd(), temp.c_str(), dir.fd(), name.c_str()) != 0) {
     ok = false;
     saved = errno;
   }
-  if (!ok) {
-    ::unlink(temp.c_str());
-    error = cannot(path, std::strerror(saved));
+  if (!ok || !why.empty()) {
+    ::unlinkat(dir.fd(), temp.c_str(), 0);
+    error = cannot(path, why.empty() ? std::strerror(saved) : why);
     return false;
   }
   return true;

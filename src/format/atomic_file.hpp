@@ -4,16 +4,21 @@
 //
 // write_file_atomically(path, text):
 //   - "-" is stdout; "" is refused.
-//   - a missing path or a regular file is written through "<path>.tmp.<pid>"
-//     in the same directory and renamed over it, keeping an existing file's
-//     permission bits; a read-only file is refused, not replaced;
-//   - a symlink is written through: its target is what gets replaced;
-//   - anything else (a device node, a FIFO) is written in place, never
-//     replaced by a regular file.
-//   The temporary is removed on failure and on SIGINT, SIGTERM, SIGHUP,
-//   SIGXFSZ and SIGPIPE; temporaries of the same path left by processes
-//   that no longer exist are swept before writing. Errors name the path the
-//   user gave and the real cause: "cannot write out.txt: Read-only file system".
+//   - a missing path or a regular file is written through "<path>.tmp.<pid>",
+//     created new (O_EXCL, never through a link) in the directory opened
+//     once, and renamed over the final name, keeping an existing file's
+//     permission bits (and, as root, its owner); a read-only file is
+//     refused, not replaced;
+//   - a symbolic link is refused, never written through or replaced (a link
+//     planted in /tmp must not let a root run overwrite its target);
+//   - a FIFO, socket or block device is refused (a FIFO would block); a
+//     character device (/dev/null, /dev/full, a terminal) is written in place.
+//   The final name is examined again just before the rename. The temporary
+//   is removed on failure and on SIGINT, SIGTERM, SIGHUP, SIGXFSZ and
+//   SIGPIPE; temporaries of the same path left by processes that no longer
+//   exist (killed with SIGKILL) are swept before writing. Errors name the
+//   path the user gave and the real cause: "cannot write out.txt: Read-only
+//   file system".
 //
 // check_output_path(path, inputs): the same refusals before work starts,
 // plus an output that is one of the inputs (same file, by device and inode).
@@ -38,10 +43,16 @@ namespace zerolab::internal {
 // left behind; the old contents of path stay as they were.
 bool write_file_atomically(const std::string& path, std::string_view text, std::string& error);
 
+// Writes all of text to fd, retrying short writes and EINTR: false with
+// errno set on failure (EIO for a write of 0 bytes). The one such loop of
+// the project's output paths.
+bool write_all(int fd, std::string_view text);
+
 // Whether `path` can be written by write_file_atomically: false with
 // `error` ("cannot write x: <cause>" or "cannot write x: it is also an
-// input") for "", a directory, a read-only file, a missing or unwritable
-// directory, or one of `inputs` (paths that will be read; "-" skipped).
+// input") for "", a directory, a symbolic link, a FIFO, socket or block
+// device, a read-only file, a missing or unwritable directory, or one of
+// `inputs` (paths that will be read; "-" skipped).
 bool check_output_path(const std::string& path, const std::vector<std::string>& inputs,
                        std::string& error);
 

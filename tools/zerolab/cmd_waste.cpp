@@ -9,9 +9,10 @@
 // checked first (one line, exit 2, nothing started); then the program runs
 // with its stdin/stdout/stderr untouched, SIGINT/SIGTERM/SIGHUP/SIGQUIT sent
 // to zerolab waste by kill(2) are forwarded to it (a terminal's ^C reaches
-// both already); once it exits the report is written, even if it failed, to
-// stderr (or -o FILE): never to stdout, which is the program's output
-// (`zerolab waste -- prog > out` leaves `out` as prog wrote it).
+// both already) until it exits; then they are zerolab waste's own again
+// and the report is written, even if the program failed, to stderr (or -o
+// FILE): never to stdout, which is the program's output (`zerolab waste --
+// prog > out` leaves `out` as prog wrote it).
 // Exit status: the program's (a program killed by a signal: zerolab waste
 // re-raises that signal, core dumps off), or 3 if a --fail-on threshold is
 // reached by a program that succeeded, or 1 if the report cannot be written.
@@ -33,11 +34,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "format/atomic_file.hpp"
 #include "waste/calibrate.hpp"
 #include "waste/collect.hpp"
 #include "waste/flags.hpp"
@@ -67,96 +70,27 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
-// -o FILE, checked before the program runs: a regular file (or a new one)
-// is written to a temporary beside it and renamed into place; anything
-// else that exists (/dev/stdout, a pipe) is opened for writing then.
+// -o FILE: checked before the program runs and written once it has exited,
+// both by the project's one output writer (format/atomic_file.hpp): a new
+// or regular file is replaced through a temporary, keeping its mode; a
+// link, a FIFO, a read-only file and "" are refused.
 class ReportFile {
  public:
   bool prepare(const std::string& path, std::string& error) {
     path_ = path;
-    struct stat st {};
-    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-      if (S_ISDIR(st.st_mode)) {
-        error = "-o " + shown_arg(path) + ": is a directory";
-        return false;
-      }
-      if (access(path.c_str(), W_OK) != 0) {
-        error = "-o " + shown_arg(path) + ": " + std::strerror(errno);
-        return false;
-      }
-      direct_ = true;
-      return true;
-    }
-    if (stat(path.c_str(), &st) == 0 && access(path.c_str(), W_OK) != 0) {
-      error = "-o " + shown_arg(path) + ": " + std::strerror(errno);
-      return false;
-    }
-    const std::size_t slash = path.rfind('/');
-    temp_ = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "." +
-            (slash == std::string::npos ? path : path.substr(slash + 1)) + ".XXXXXX";
-    fd_ = mkostemp(temp_.data(), O_CLOEXEC);
-    if (fd_ < 0) {
-      error = "-o " + shown_arg(path) + ": cannot create a file there: " + std::strerror(errno);
-      return false;
-    }
-    return true;
+    if (internal::check_output_path(path, {}, error)) return true;
+    error = "-o: " + error;
+    return false;
   }
 
   bool commit(const std::string& text, std::string& error) {
-    int fd = fd_;
-    if (direct_) fd = open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_TRUNC);
-    if (fd < 0 || !write_all(fd, text)) {
-      error = "-o " + shown_arg(path_) + ": " + std::strerror(errno);
-      discard();
-      return false;
-    }
-    if (direct_) {
-      close(fd);
-      return true;
-    }
-    fchmod(fd_, 0644 & ~current_umask());
-    if (close(fd_) != 0 || rename(temp_.c_str(), path_.c_str()) != 0) {
-      fd_ = -1;
-      error = "-o " + shown_arg(path_) + ": " + std::strerror(errno);
-      unlink(temp_.c_str());
-      return false;
-    }
-    fd_ = -1;
-    return true;
-  }
-
-  void discard() {
-    if (fd_ >= 0) {
-      close(fd_);
-      unlink(temp_.c_str());
-      fd_ = -1;
-    }
-  }
-
-  ~ReportFile() { discard(); }
-
-  static bool write_all(int fd, const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      done += static_cast<std::size_t>(n);
-    }
-    return true;
+    if (internal::write_file_atomically(path_, text, error)) return true;
+    error = "-o: " + error;
+    return false;
   }
 
  private:
-  static mode_t current_umask() {
-    const mode_t m = umask(0);
-    umask(m);
-    return m;
-  }
-
   std::string path_;
-  std::string temp_;
-  int fd_ = -1;
-  bool direct_ = false;
 };
 
 bool prepare_profile_dir(const std::string& dir, std::string& error) {
@@ -226,12 +160,42 @@ void forward_signal(int sig, siginfo_t* info, void*) {
   }
 }
 
+struct sigaction g_before_forwarding[std::size(kForwarded)];
+
 void install_forwarding() {
   struct sigaction sa {};
   sa.sa_sigaction = &forward_signal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  for (int sig : kForwarded) sigaction(sig, &sa, nullptr);
+  for (std::size_t i = 0; i < std::size(kForwarded); ++i)
+    sigaction(kForwarded[i], &sa, &g_before_forwarding[i]);
+}
+
+// Waits for the program to exit, then puts the dispositions back and only
+// then reaps it: until it is reaped its pid stays its own (a zombie), so a
+// signal forwarded meanwhile can reach no other process; once reaped, a
+// SIGTERM/SIGINT/SIGHUP/SIGQUIT is zerolab waste's own again (by default it
+// ends it, while it writes the report too). Returns the wait status or -1.
+int wait_and_restore(pid_t pid, int& status) {
+  siginfo_t info{};
+  while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  sigset_t forwarded, before;
+  sigemptyset(&forwarded);
+  for (int sig : kForwarded) sigaddset(&forwarded, sig);
+  sigprocmask(SIG_BLOCK, &forwarded, &before);
+  for (std::size_t i = 0; i < std::size(kForwarded); ++i)
+    sigaction(kForwarded[i], &g_before_forwarding[i], nullptr);
+  g_child = 0;
+  pid_t reaped;
+  while ((reaped = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  const int saved = errno;
+  // A signal that came in between is delivered now, with the old disposition.
+  sigprocmask(SIG_SETMASK, &before, nullptr);
+  errno = saved;
+  return reaped < 0 ? -1 : 0;
 }
 
 void remove_run_dir(const std::string& dir) {
@@ -310,17 +274,17 @@ int run_program(const std::string& path, const WasteFlags& flags, const std::str
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, path.c_str(), nullptr, nullptr, argv.data(), envp.data());
   if (rc != 0) {
+    for (std::size_t i = 0; i < std::size(kForwarded); ++i)
+      sigaction(kForwarded[i], &g_before_forwarding[i], nullptr);
     error = "starting " + path + ": " + std::strerror(rc);
     return -1;
   }
   g_child = pid;
   if (g_pending_signal != 0) kill(pid, g_pending_signal);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      error = "waiting for " + path + ": " + std::strerror(errno);
-      return -1;
-    }
+  if (wait_and_restore(pid, status) != 0) {
+    error = "waiting for " + path + ": " + std::strerror(errno);
+    return -1;
   }
   return status;
 }
@@ -406,7 +370,7 @@ int run_waste(std::span<char* const> args) {
   bool written = true;
   if (flags.output.empty()) {
     std::fflush(stderr);
-    if (!ReportFile::write_all(2, text)) {
+    if (!internal::write_all(STDERR_FILENO, text)) {
       written = false;
       fail(kExitFailed, std::string("writing the report to stderr: ") + std::strerror(errno));
     }
