@@ -31,14 +31,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (flags.count < 1 || flags.count > 100000) __builtin_trap();
     if (flags.cpuprofile_rate < 1 || flags.cpuprofile_rate > 10000) __builtin_trap();
     if (flags.memprofile_rate < 1) __builtin_trap();
-    // Baseline names are one safe path component; the gate needs a baseline.
+    // Baseline names are one safe path component (--baseline may also be a
+    // run id, --save may not); the gate needs a baseline.
     std::string why;
     if (!flags.help && !flags.save_name.empty() &&
         !zerolab::lab::check_baseline_name(flags.save_name, why)) {
       __builtin_trap();
     }
     if (!flags.help && !flags.baseline_name.empty() &&
-        !zerolab::lab::check_baseline_name(flags.baseline_name, why)) {
+        !zerolab::lab::check_baseline_reference(flags.baseline_name, why)) {
       __builtin_trap();
     }
     if (!flags.help && flags.fail_on_regression && flags.baseline_name.empty()) __builtin_trap();
