@@ -34,6 +34,41 @@ std::string_view read_small_file(const char* path, char (&buf)[64]) noexcept {
   return s;
 }
 
+// One cache's size from a deterministic cache leaf's registers (Intel leaf
+// 4, AMD leaf 0x8000001D: the same layout); 0 for a null entry.
+std::size_t cache_leaf_size(unsigned eax, unsigned ebx, unsigned ecx) noexcept {
+  const std::size_t ways = ((ebx >> 22) & 0x3FF) + 1;
+  const std::size_t partitions = ((ebx >> 12) & 0x3FF) + 1;
+  const std::size_t line = (ebx & 0xFFF) + 1;
+  const std::size_t sets = static_cast<std::size_t>(ecx) + 1;
+  return (eax & 0x1F) == 0 ? 0 : ways * partitions * line * sets;
+}
+
+// The data and unified caches of levels 1-3 from CPUID (0 where it says
+// nothing: an old CPU, a hypervisor that hides the leaves).
+CacheSizes cpuid_cache_sizes(bool amd) noexcept {
+  CacheSizes c;
+  unsigned leaf = 4;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (amd) {
+    // Leaf 0x8000001D exists with the topology extensions (0x80000001 ECX bit 22).
+    if (__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) == 0 || ((ecx >> 22) & 1) == 0) return c;
+    leaf = 0x8000001D;
+  } else if (__get_cpuid_max(0, nullptr) < 4) {
+    return c;
+  }
+  for (unsigned sub = 0; sub < 16; ++sub) {
+    __cpuid_count(leaf, sub, eax, ebx, ecx, edx);
+    const unsigned type = eax & 0x1F;  // 0 none, 1 data, 2 instruction, 3 unified
+    if (type == 0) break;
+    if (type == 2) continue;
+    const unsigned level = (eax >> 5) & 0x7;
+    std::size_t* slot = level == 1 ? &c.l1d : level == 2 ? &c.l2 : level == 3 ? &c.l3 : nullptr;
+    if (slot != nullptr) *slot = cache_leaf_size(eax, ebx, ecx);
+  }
+  return c;
+}
+
 CpuFeatures detect() {
   CpuFeatures f;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
@@ -50,10 +85,19 @@ CpuFeatures detect() {
   __builtin_cpu_init();
   f.avx2 = __builtin_cpu_supports("avx2") != 0;
   f.avx512f = __builtin_cpu_supports("avx512f") != 0;
-  const int cpu = sched_getcpu();
-  char dir[64];
-  std::snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache", cpu < 0 ? 0 : cpu);
-  const CacheSizes c = read_cache_sizes(dir);
+  // The cache sizes from CPUID's deterministic cache leaves (a few
+  // instructions), the way the kernel fills sysfs; sysfs (a dozen small
+  // files, tens of microseconds) only where CPUID does not describe a level.
+  CacheSizes c = cpuid_cache_sizes(f.amd);
+  if (c.l1d == 0 || c.l2 == 0 || c.l3 == 0) {
+    const int cpu = sched_getcpu();
+    char dir[64];
+    std::snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache", cpu < 0 ? 0 : cpu);
+    const CacheSizes from_sysfs = read_cache_sizes(dir);
+    if (c.l1d == 0) c.l1d = from_sysfs.l1d;
+    if (c.l2 == 0) c.l2 = from_sysfs.l2;
+    if (c.l3 == 0) c.l3 = from_sysfs.l3;
+  }
   f.l1d = c.l1d != 0 ? c.l1d : sysconf_size(_SC_LEVEL1_DCACHE_SIZE);
   f.l2 = c.l2 != 0 ? c.l2 : sysconf_size(_SC_LEVEL2_CACHE_SIZE);
   f.l3 = c.l3 != 0 ? c.l3 : sysconf_size(_SC_LEVEL3_CACHE_SIZE);

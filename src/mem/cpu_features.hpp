@@ -1,10 +1,14 @@
 // What the CPU offers for zeroing memory: ERMS/FSRM (fast rep stosb), AVX2,
 // AVX-512F with OS support, and the cache sizes. The features come from
-// CPUID; the cache sizes from the kernel's description of the CPU this
-// process first asked on (/sys/devices/system/cpu/cpuN/cache), and from
-// glibc's sysconf only where sysfs says nothing. The kernel's reading wins
-// because glibc's can be far off: on an AMD EPYC (family 25) KVM guest,
-// glibc 2.36 said a 320 MiB L3 where the kernel (and lscpu) said 32 MiB.
+// CPUID; the cache sizes from CPUID's deterministic cache leaves (Intel
+// leaf 4, AMD leaf 0x8000001D: one cache instance each, as the kernel reads
+// them for sysfs), then the kernel's description of the CPU this process
+// first asked on (/sys/devices/system/cpu/cpuN/cache) for a level CPUID
+// leaves out, and glibc's sysconf only where both say nothing. glibc's
+// reading comes last because it can be far off: on an AMD EPYC (family 25)
+// KVM guest, glibc 2.36 said a 320 MiB L3 where the kernel said 32 MiB.
+// Reading sysfs is a dozen small files; CPUID a few instructions (each a
+// trap to the hypervisor in a VM), so zero_fill's first call reads CPUID.
 //
 // Thread-safety: cpu_features() is initialised once (a function-local
 // static) and read-only afterwards.
