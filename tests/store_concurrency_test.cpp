@@ -247,4 +247,20 @@ TEST(StoreFileKindTest, FifoStoreAndManifestAreRefused) {
   EXPECT_NE(import.err.find("main/manifest: not a regular file"), std::string::npos) << import.err;
 }
 
+// Past the file size limit a store add fails with a message naming the
+// limit (exit 1), instead of dying of SIGXFSZ; nothing is added.
+TEST(StoreFileKindTest, FileSizeLimitIsAMessageNotASignal) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_fsize");
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "BenchmarkM/" + std::to_string(i) + " 10 5 ns/op\n";
+  zerolab::test::write_file(dir + "/m.txt", text);
+  const std::string url = "sqlite:" + dir + "/s.db";
+  const auto add = zerolab::test::run("ulimit -f 200; " + std::string(ZEROLAB_CLI) +
+                                          " store add --store " + url + " " + dir + "/m.txt",
+                                      dir);
+  EXPECT_EQ(add.code, 1) << add.err;
+  EXPECT_NE(add.err.find("(the file size limit, ulimit -f, is "), std::string::npos) << add.err;
+  EXPECT_EQ(add.out, "");
+}
+
 }  // namespace

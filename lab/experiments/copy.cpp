@@ -37,8 +37,10 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "format/atomic_file.hpp"
 #include "lab/experiment.hpp"
 #include "lab/loopback.hpp"
 #include "zerolab/copy.hpp"
@@ -132,15 +134,9 @@ class ByteBuffer {
   std::size_t capacity_ = 0;
 };
 
-// Writes all of p[0, n).
+// Writes all of p[0, n) (the project's one write loop).
 bool write_all(int fd, const char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t m = write(fd, p, n);
-    if (m <= 0) return false;
-    p += m;
-    n -= static_cast<std::size_t>(m);
-  }
-  return true;
+  return internal::write_all(fd, std::string_view(p, n));
 }
 
 // The pooled buffer (fasthttp's copyBufPool): one per thread, reused.

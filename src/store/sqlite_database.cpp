@@ -2,6 +2,7 @@
 // WAL journal so readers never wait for a writer, writers serialized by
 // BEGIN IMMEDIATE with a busy timeout. See database.hpp.
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -185,6 +186,14 @@ class SqliteDatabase final : public Database {
       throw StoreError(kind,
                        display_ + ": " + msg +
                            " (the file size limit, ulimit -f, was reached; nothing was added)");
+    }
+    // A write cut short at the limit leaves no errno to name: say the limit.
+    rlimit file_size{};
+    if (kind == StoreError::Kind::kFailed && msg.find("I/O error") != std::string::npos &&
+        ::getrlimit(RLIMIT_FSIZE, &file_size) == 0 && file_size.rlim_cur != RLIM_INFINITY) {
+      throw StoreError(kind, display_ + ": " + msg + " (the file size limit, ulimit -f, is " +
+                                 std::to_string(file_size.rlim_cur) +
+                                 " bytes: a write past it fails; nothing was added)");
     }
     if (kind == StoreError::Kind::kFailed && system_errno == ENOSPC) {
       throw StoreError(kind, display_ + ": " + msg + " (no space left on the device)");
