@@ -130,6 +130,10 @@ TEST_F(OutputPaths, DashIsStdoutAndAnEmptyPathIsAnError) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("sec/op"), std::string::npos);
   EXPECT_EQ(::access((dir_ + "/-").c_str(), F_OK), -1);
+  // The standard streams' names are not refused as links: they are written.
+  r = compare("-o /dev/stdout " + old_ + " " + new_);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("sec/op"), std::string::npos);
   r = compare("-o '' " + old_ + " " + new_);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.first_err_line(), "zerolab compare: -o: cannot write \"\": empty output path");

@@ -175,10 +175,19 @@ void sweep_stale_temporaries(int dir_fd, const std::string& name) {
   ::closedir(d);
 }
 
-bool write_stdout(std::string_view text, std::string& error) {
-  std::fflush(stdout);
-  if (!write_all(STDOUT_FILENO, text)) {
-    error = cannot("standard output", std::strerror(errno));
+// "-" and the names of the standard streams (links into /proc, refused as
+// links otherwise): written to the descriptor this process already has.
+int standard_stream(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  return -1;
+}
+
+bool write_stream(int fd, std::string_view text, std::string& error) {
+  std::fflush(fd == STDOUT_FILENO ? stdout : stderr);
+  if (!write_all(fd, text)) {
+    error =
+        cannot(fd == STDOUT_FILENO ? "standard output" : "standard error", std::strerror(errno));
     return false;
   }
   return true;
@@ -249,7 +258,7 @@ bool check_output_path(const std::string& path, const std::vector<std::string>& 
     error = "cannot write \"\": empty output path";
     return false;
   }
-  if (path == "-") return true;
+  if (standard_stream(path) >= 0) return true;
   const Directory dir(directory_of(path));
   if (dir.fd() < 0) {
     error = cannot(path, std::strerror(errno));
@@ -273,7 +282,7 @@ bool check_output_path(const std::string& path, const std::vector<std::string>& 
 }
 
 bool write_file_atomically(const std::string& path, std::string_view text, std::string& error) {
-  if (path == "-") return write_stdout(text, error);
+  if (const int fd = standard_stream(path); fd >= 0) return write_stream(fd, text, error);
   if (path.empty()) {
     error = "cannot write \"\": empty output path";
     return false;

@@ -3,7 +3,7 @@
 // baselines), and the checks of an output path made before any work.
 //
 // write_file_atomically(path, text):
-//   - "-" is stdout; "" is refused.
+//   - "-" and "/dev/stdout" are stdout, "/dev/stderr" stderr; "" is refused.
 //   - a missing path or a regular file is written through "<path>.tmp.<pid>",
 //     created new (O_EXCL, never through a link) in the directory opened
 //     once, and renamed over the final name, keeping an existing file's
