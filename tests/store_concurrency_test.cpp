@@ -224,6 +224,16 @@ TEST_P(StoreConcurrencyTest, NamesFollowOneRuleOnEveryEngine) {
   EXPECT_EQ(s.resolve("main-1"), r.id);
 }
 
+// history --by commit over runs without commit labels says so (exit 2),
+// not that the store holds no results.
+TEST_P(StoreConcurrencyTest, HistoryByCommitWithoutCommitLabelsSaysSo) {
+  ASSERT_EQ(run({"store", "add", write("a.txt", "BenchmarkA 10 5 ns/op\n")}).code, 0);
+  const auto h = run({"history", "--by", "commit"});
+  EXPECT_EQ(h.code, 2);
+  EXPECT_EQ(h.err, "zerolab history: --by commit: no selected run has a commit label in " +
+                       ts_.url_text + " (add one with zerolab store add --label commit=REV)\n");
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, StoreConcurrencyTest, ::testing::Values("sqlite", "postgres"));
 
 // A FIFO as the store file or as a baseline's manifest is refused at once

@@ -129,6 +129,12 @@ int run_history(std::span<char* const> args) {
   try {
     store::Store s = store::Store::open(url, store::OpenMode::kRead);
     h = store::build_history(s.load_runs(since), *filter, opt);
+    if (h.series.empty() && opt.by_commit && h.runs == 0 && s.run_count() > 0) {
+      return fail("history",
+                  "--by commit: no selected run has a commit label in " + s.display() +
+                      " (add one with zerolab store add --label commit=REV)",
+                  kExitBadInput);
+    }
     if (h.series.empty()) {
       return fail("history",
                   "no stored results" +
