@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -504,14 +505,27 @@ TEST_F(WasteTest, CppFillOfZeros) {
 // but for the times (wall time, calibration, estimated seconds, rates per
 // second) and process ids.
 TEST_F(WasteTest, ExactModeIsDeterministic) {
-  auto without_times = [](json r) {
+  // Estimated seconds sit in the findings, their stacks, call trees and the
+  // per-process rows: dropped at every depth.
+  std::function<void(json&)> drop_seconds = [&](json& j) {
+    if (j.is_object()) {
+      j.erase("estimated_seconds");
+      j.erase("per_second");
+    }
+    if (j.is_object() || j.is_array()) {
+      for (json& v : j) drop_seconds(v);
+    }
+  };
+  auto without_times = [&](json r) {
     r.erase("wall_seconds");
     r.erase("calibration");
-    for (json& f : r["findings"]) {
-      f.erase("estimated_seconds");
-      f.erase("per_second");
-    }
+    drop_seconds(r["findings"]);
+    drop_seconds(r["per_process"]);
     for (json& c : r["unrecorded_children"]) c.erase("pid");
+    for (json& p : r["per_process"]) {
+      p.erase("pid");
+      p.erase("ppid");
+    }
     return r;
   };
   for (const char* mode : {" all", " fork", " threads", " frames"}) {

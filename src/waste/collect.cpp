@@ -71,10 +71,20 @@ class WrittenPages {
   std::vector<bool> pages_;
 };
 
-void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& symbols,
-                Collected& out) {
-  out.images.push_back({static_cast<long>(r.pid), static_cast<long>(r.ppid),
-                        std::string(r.exe, strnlen(r.exe, sizeof r.exe))});
+void add_record(const rec::Record& r, const std::string& name, const WrittenPages& written,
+                Symbolizer& symbols, Collected& out) {
+  ProcessImage image{static_cast<long>(r.pid),
+                     static_cast<long>(r.ppid),
+                     std::string(r.exe, strnlen(r.exe, sizeof r.exe)),
+                     {},
+                     name};
+  const std::size_t command_bytes = std::min<std::size_t>(r.cmdline_length, sizeof r.cmdline);
+  for (std::size_t at = 0; at < command_bytes;) {
+    const std::size_t n = strnlen(r.cmdline + at, command_bytes - at);
+    image.command.emplace_back(r.cmdline + at, n);
+    at += n + 1;
+  }
+  out.images.push_back(std::move(image));
   const std::uint32_t current = r.maps_current.load(std::memory_order_acquire) & 1;
   const std::uint32_t length = std::min(r.maps_length[current], rec::kMapsBytes);
   const std::vector<MapEntry> maps = parse_maps(std::string_view(r.maps[current], length));
@@ -171,6 +181,7 @@ void add_record(const rec::Record& r, const WrittenPages& written, Symbolizer& s
         break;
       ++first;
     }
+    site.truncated = s.depth == static_cast<std::uint32_t>(rec::kMaxFrames);
     for (std::uint32_t i = first; i < s.depth; ++i)
       site.stack.push_back(symbols.add(maps, s.pcs[i]));
     if (site.kind == WasteKind::kTemporaryInFrame) {  // src: innermost live frame, as a stack index
@@ -194,7 +205,7 @@ const char* fd_type_name(int type) {
 }
 
 bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out,
-                     std::string& error) {
+                     std::string& error, std::vector<Collected>* per_image) {
   DIR* d = opendir(dir.c_str());
   if (d == nullptr) {
     error = "reading " + dir + ": " + std::strerror(errno);
@@ -227,7 +238,11 @@ bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out
     const auto* r = static_cast<const rec::Record*>(m);
     if (r->magic == rec::kRecordMagic && r->version == rec::kRecordVersion &&
         r->record_bytes == sizeof(rec::Record)) {
-      add_record(*r, written, symbols, out);
+      add_record(*r, name, written, symbols, out);
+      if (per_image != nullptr) {
+        per_image->emplace_back();
+        add_record(*r, name, written, symbols, per_image->back());
+      }
     }
     munmap(m, sizeof(rec::Record));
   }

@@ -43,6 +43,8 @@ struct ProcessImage {
   long pid = 0;
   long ppid = 0;
   std::string exe;
+  std::vector<std::string> command;  // its arguments (argv), as it started
+  std::string record;                // the record's file name, "<pid>.<n>.rec"
 };
 
 // A child that ran without the preload (its environment dropped it).
@@ -56,6 +58,7 @@ struct SiteRecord {
   int src = 0;  // copies: FdType of the source and destination; in frame: innermost live frame
   int dst = 0;
   std::vector<int> stack;  // Symbolizer ids, innermost first
+  bool truncated = false;  // the preload kept kMaxFrames frames: the outermost may be missing
   double calls = 0;
   double bytes = 0;
   double extra = 0;  // fresh pages: pages; oversized: touched bytes
@@ -90,8 +93,10 @@ struct Collected {
 
 // Reads every <pid>.<n>.rec in `dir`. False with `error` only if the
 // directory cannot be read; unreadable or partial records are skipped.
+// With `per_image`, each image is also collected alone into its own
+// Collected there (in out.images' order).
 bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out,
-                     std::string& error);
+                     std::string& error, std::vector<Collected>* per_image = nullptr);
 
 }  // namespace zerolab::waste
 

@@ -22,8 +22,8 @@ const char* const kWasteUsage =
     "into PROGRAM's stdout; PROGRAM's own stdout and stderr pass through; its exit\n"
     "status is waste's (3 if --fail-on trips on a program that succeeded).\n"
     "\n"
-    "  -format text|json|markdown\n"
-    "    \treport format (default text)\n"
+    "  -format text|json|markdown|html\n"
+    "    \treport format (default text); html: one page with an icicle graph per kind\n"
     "  -o FILE\n"
     "    \twrite the report to FILE instead of stderr\n"
     "  -profile DIR\n"
@@ -37,7 +37,30 @@ const char* const kWasteUsage =
     "  -sample-rate BYTES\n"
     "    \tmean bytes between allocation stack samples (default 512K; 1 = every allocation)\n"
     "  -no-follow\n"
-    "    \tdo not follow into the programs PROGRAM executes\n";
+    "    \tdo not follow into the programs PROGRAM executes\n"
+    "  -skip-frame REGEX\n"
+    "    \tnever name a site by a function matching REGEX (RE2, anywhere in the name; an\n"
+    "    \tallocation wrapper of yours); repeatable. xmalloc, sqlite3Malloc, PyMem_*,\n"
+    "    \tg_malloc, operator new and std:: frames are skipped already\n"
+    "  -baseline FILE\n"
+    "    \ta --format json report of an earlier run: the report adds what grew, shrank,\n"
+    "    \tappeared and vanished since, and -fail-on applies to the growth\n"
+    "\n"
+    "zerolab waste diff OLD.json NEW.json compares two reports (zerolab waste diff -help).\n"
+    "To run a program named diff: zerolab waste -- diff ...\n";
+
+const char* const kWasteDiffUsage =
+    "Usage: zerolab waste diff [flags] OLD.json NEW.json\n"
+    "\n"
+    "diff compares two zerolab waste --format json reports kind by kind and site by\n"
+    "site (function, file and line): what grew, shrank, appeared and vanished.\n"
+    "\n"
+    "  -format text|json|markdown\n"
+    "    \tdiff format (default text)\n"
+    "  -o FILE\n"
+    "    \twrite the diff to FILE instead of stdout\n"
+    "  -fail-on KIND=BYTES\n"
+    "    \texit 3 if KIND (or any: all kinds together) grew by at least BYTES; repeatable\n";
 
 namespace {
 
@@ -91,19 +114,58 @@ bool parse_fail_on(std::string_view text, FailOn& out, std::string& error) {
   return true;
 }
 
-bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::string& error) {
-  internal::FlagSet set;  // flags end at "--" or at the program (Go's rule)
-  set.value("format", [&flags](const std::string& v) -> std::string {
-    if (v == "text")
-      flags.format = WasteFormat::kText;
-    else if (v == "json")
-      flags.format = WasteFormat::kJson;
-    else if (v == "markdown")
-      flags.format = WasteFormat::kMarkdown;
-    else
-      return "want text, json or markdown";
+namespace {
+
+std::string parse_format(const std::string& v, WasteFormat& format, bool html = false) {
+  if (v == "html" && html)
+    format = WasteFormat::kHtml;
+  else if (v == "text")
+    format = WasteFormat::kText;
+  else if (v == "json")
+    format = WasteFormat::kJson;
+  else if (v == "markdown")
+    format = WasteFormat::kMarkdown;
+  else
+    return html ? "want text, json, markdown or html" : "want text, json or markdown";
+  return "";
+}
+
+}  // namespace
+
+bool parse_waste_diff_flags(std::span<char* const> args, WasteDiffFlags& flags,
+                            std::string& error) {
+  internal::FlagSet set;
+  set.allow_interspersed();
+  set.value("format", [&flags](const std::string& v) { return parse_format(v, flags.format); });
+  set.value("o", [&flags](const std::string& v) -> std::string {
+    if (v.empty()) return "empty file name";
+    flags.output = v;
     return "";
   });
+  set.value("fail-on", [&flags](const std::string& v) -> std::string {
+    FailOn f;
+    std::string why;
+    if (!parse_fail_on(v, f, why)) return why;
+    flags.fail_on.push_back(f);
+    return "";
+  });
+  if (!set.parse(args, flags.help, error)) return false;
+  if (flags.help) return true;
+  const std::vector<std::string> files = set.operands();
+  if (files.size() != 2) {
+    error = "diff wants two reports, got " + std::to_string(files.size()) +
+            " (usage: zerolab waste diff [flags] OLD.json NEW.json)";
+    return false;
+  }
+  flags.old_path = files[0];
+  flags.new_path = files[1];
+  return true;
+}
+
+bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::string& error) {
+  internal::FlagSet set;  // flags end at "--" or at the program (Go's rule)
+  set.value("format",
+            [&flags](const std::string& v) { return parse_format(v, flags.format, true); });
   set.value("o", [&flags](const std::string& v) -> std::string {
     if (v.empty()) return "empty file name";
     flags.output = v;
@@ -130,6 +192,16 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
                 return "";
               });
   }
+  set.value("skip-frame", [&flags](const std::string& v) -> std::string {
+    if (v.empty()) return "empty pattern (it would match every frame)";
+    flags.skip_frames.push_back(v);
+    return "";
+  });
+  set.value("baseline", [&flags](const std::string& v) -> std::string {
+    if (v.empty()) return "empty file name";
+    flags.baseline = v;
+    return "";
+  });
   set.boolean("no-follow", [&flags](bool v) {
     flags.follow = !v;
     return std::string();

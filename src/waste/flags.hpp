@@ -41,7 +41,7 @@ inline constexpr int kWasteKinds = 6;
 std::string_view kind_name(WasteKind kind);
 std::optional<WasteKind> kind_from_name(std::string_view name);
 
-enum class WasteFormat { kText, kJson, kMarkdown };
+enum class WasteFormat { kText, kJson, kMarkdown, kHtml };  // kHtml: runs only, not diffs
 
 // --fail-on KIND=BYTES: exit 3 when KIND's bytes reach BYTES. KIND may be
 // "any" (kind == nullopt): the sum of all kinds.
@@ -59,7 +59,9 @@ struct WasteFlags {
   std::uint64_t check_rate = 256 * 1024;   // --check-rate BYTES (zeroed zeros)
   std::uint64_t sample_rate = 512 * 1024;  // --sample-rate BYTES (temporary allocation sites)
   bool follow = true;                      // false with --no-follow
-  std::vector<std::string> program;        // PROGRAM ARG...
+  std::vector<std::string> skip_frames;    // --skip-frame REGEX, repeatable (frame_filter.hpp)
+  std::string baseline;  // --baseline FILE: a --format json report to diff against ("" = none)
+  std::vector<std::string> program;  // PROGRAM ARG...
 };
 
 // "KIND=BYTES", BYTES as digits with an optional K, M, G (binary) suffix or
@@ -78,6 +80,21 @@ std::string quote_arg(std::string_view text);
 std::string shown_arg(std::string_view text);
 
 extern const char* const kWasteUsage;
+
+// `zerolab waste diff [flags] OLD.json NEW.json` (diff.hpp).
+struct WasteDiffFlags {
+  bool help = false;
+  WasteFormat format = WasteFormat::kText;
+  std::string output;  // -o FILE; "" = stdout
+  std::vector<FailOn> fail_on;
+  std::string old_path;
+  std::string new_path;
+};
+
+// As parse_waste_flags; exactly two operands unless --help.
+bool parse_waste_diff_flags(std::span<char* const> args, WasteDiffFlags& flags, std::string& error);
+
+extern const char* const kWasteDiffUsage;
 
 }  // namespace zerolab::waste
 

@@ -29,7 +29,7 @@
 namespace zerolab::waste {
 
 inline constexpr std::uint64_t kRecordMagic = 0x315453415742'5a4cULL;  // "LZBWAST1"
-inline constexpr std::uint32_t kRecordVersion = 4;
+inline constexpr std::uint32_t kRecordVersion = 5;
 
 // Environment the CLI hands the preload.
 inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";                 // where .rec files go
@@ -43,6 +43,7 @@ inline constexpr std::uint32_t kThreadSlots = 255;       // + slot 0, shared by 
 inline constexpr std::uint32_t kMapsBytes = 128 * 1024;  // executable mappings text
 inline constexpr std::uint64_t kLargeBlock = 16 * 1024;  // oversized-buffer candidates
 inline constexpr std::uint64_t kPageBytes = 4096;
+inline constexpr std::uint32_t kCommandBytes = 2048;  // the command line a record keeps
 
 enum class Kind : std::uint32_t {
   kZeroedFreshPages = 0,      // memset 0 over never-touched anonymous pages (exact)
@@ -141,6 +142,10 @@ struct Record {
   std::int64_t start_ns;  // CLOCK_MONOTONIC at the preload's start
   char exe[1024];         // /proc/self/exe at start
   char preload[1024];     // this library's path (its frames are cut)
+  // /proc/self/cmdline at start: the arguments, each ended by a NUL (cut at
+  // kCommandBytes; cmdline_length counts the bytes kept).
+  std::uint32_t cmdline_length;
+  char cmdline[kCommandBytes];
   // Executable mappings ("start-end perms offset dev inode path" lines of
   // /proc/self/maps), refreshed whenever a new site is added; two buffers,
   // maps_current names the complete one.

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "format/markdown.hpp"
+#include "waste/html.hpp"
 
 namespace zerolab::waste {
 
@@ -27,23 +28,33 @@ bool library_header(const std::string& file) {
 }
 
 // The frame a site is named by: the first (inlined frames included) outside
-// the C/C++ runtime libraries and the system headers (std::vector's memset
-// is the caller's vector), else the first outside the runtime, else the
-// innermost. `at` is set to its stack index.
-const Frame& site_frame(const SiteRecord& s, const Symbolizer& symbols, std::size_t& at) {
-  std::size_t first_outside = s.stack.size();
-  for (std::size_t i = 0; i < s.stack.size(); ++i) {
-    const ResolvedPc& pc = symbols.get(s.stack[i]);
-    if (runtime_module(pc.module)) continue;
-    if (first_outside == s.stack.size()) first_outside = i;
-    for (const Frame& f : pc.frames) {
-      if (!library_header(f.file)) {
+// the C/C++ runtime libraries, the system headers (std::vector's memset is
+// the caller's vector) and the frames `skip` names (allocation wrappers),
+// else the first outside the runtime and the system headers, else the first
+// outside the runtime, else the innermost. `at` is set to its stack index,
+// `inlined` to its index among that address's frames.
+const Frame& site_frame(const SiteRecord& s, const Symbolizer& symbols, const FrameFilter& skip,
+                        std::size_t& at, std::size_t& inlined) {
+  for (const bool use_skip : {true, false}) {
+    for (std::size_t i = 0; i < s.stack.size(); ++i) {
+      const ResolvedPc& pc = symbols.get(s.stack[i]);
+      if (runtime_module(pc.module)) continue;
+      for (std::size_t k = 0; k < pc.frames.size(); ++k) {
+        const Frame& f = pc.frames[k];
+        if (library_header(f.file) || (use_skip && skip.skipped(f.function))) continue;
         at = i;
+        inlined = k;
         return f;
       }
     }
   }
+  std::size_t first_outside = 0;
+  while (first_outside < s.stack.size() &&
+         runtime_module(symbols.get(s.stack[first_outside]).module)) {
+    ++first_outside;
+  }
   at = first_outside == s.stack.size() ? 0 : first_outside;
+  inlined = 0;
   return symbols.get(s.stack[at]).frames.front();
 }
 
@@ -69,9 +80,13 @@ std::string estimate_label(double samples, double relative_error) {
   return buf;
 }
 
-std::string frame_text(const Frame& f) {
+std::string frame_text(const CallFrame& f) {
   if (f.file.empty()) return f.function;
   return f.function + " (" + f.file + ":" + std::to_string(f.line) + ")";
+}
+
+CallFrame call_frame(const Frame& f) {
+  return CallFrame{f.function, f.file, f.line};
 }
 
 double estimate_seconds(WasteKind kind, const Finding& f, const Calibration& c) {
@@ -189,6 +204,17 @@ const char* kind_blurb(WasteKind kind) {
   return kKindTexts[static_cast<std::size_t>(kind)].blurb;
 }
 
+// The per-process rows, most estimated time first (then bytes, then pid).
+std::vector<const ProcessRow*> ranked_processes(const Report& r) {
+  std::vector<const ProcessRow*> rows;
+  for (const ProcessRow& p : r.per_process) rows.push_back(&p);
+  std::stable_sort(rows.begin(), rows.end(), [](const ProcessRow* a, const ProcessRow* b) {
+    if (a->total.seconds != b->total.seconds) return a->total.seconds > b->total.seconds;
+    return a->total.bytes > b->total.bytes;
+  });
+  return rows;
+}
+
 std::string render_text(const Report& r) {
   std::string out;
   const RunFacts& run = r.run;
@@ -284,6 +310,27 @@ std::string render_text(const Report& r) {
              " more sites (--format json lists all)\n";
     }
   }
+  if (r.per_process.size() > 1) {
+    std::vector<const ProcessRow*> rows = ranked_processes(r);
+    out +=
+        "\nPer process (" + std::to_string(rows.size()) + " images, most estimated time first):\n";
+    out += "   " + std::string("     pid     ppid        bytes   est. time  command") + "\n";
+    const std::size_t shown = std::min<std::size_t>(rows.size(), 10);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const ProcessRow& p = *rows[i];
+      std::string command = command_line(
+          p.image.command.empty() ? std::vector<std::string>{p.image.exe} : p.image.command);
+      if (command.size() > 80) command = command.substr(0, 77) + "...";
+      std::snprintf(line, sizeof line, "   %8ld %8ld %12s %11s  %s\n", p.image.pid, p.image.ppid,
+                    human_bytes(p.total.bytes).c_str(), human_seconds(p.total.seconds).c_str(),
+                    command.c_str());
+      out += line;
+    }
+    if (rows.size() > shown) {
+      out += "   ... " + std::to_string(rows.size() - shown) +
+             " more processes (--format json lists all)\n";
+    }
+  }
   for (const std::string& n : r.notes) out += "\nnote: " + n + "\n";
   if (!r.blind_spots.empty()) {
     out += "\nnot seen by zerolab waste:\n";
@@ -334,12 +381,39 @@ std::string render_markdown(const Report& r) {
       }
     }
   }
+  if (r.per_process.size() > 1) {
+    out +=
+        "\n## Per process\n\n| pid | ppid | bytes | calls | estimated time | command |\n"
+        "|---|---|---|---|---|---|\n";
+    for (const ProcessRow* p : ranked_processes(r)) {
+      out += "| " + std::to_string(p->image.pid) + " | " + std::to_string(p->image.ppid) + " | " +
+             count_text(p->total.bytes) + " | " + count_text(p->total.calls) + " | " +
+             human_seconds(p->total.seconds) + " | `" +
+             markdown_code_cell(command_line(p->image.command)) + "` |\n";
+    }
+  }
   for (const std::string& n : r.notes) out += "\n> note: " + markdown_text(n) + "\n";
   if (!r.blind_spots.empty()) {
     out += "\n## Not seen by zerolab waste\n\n";
     for (const std::string& b : r.blind_spots) out += "- " + markdown_text(b) + "\n";
   }
   return out;
+}
+
+nlohmann::ordered_json tree_json(const CallNode& node) {
+  using nlohmann::ordered_json;
+  ordered_json j;
+  if (!node.frame.function.empty()) {
+    j["function"] = node.frame.function;
+    j["file"] = node.frame.file;
+  }
+  j["bytes"] = std::llround(node.amount.bytes);
+  j["calls"] = std::llround(node.amount.calls);
+  j["estimated_seconds"] = node.amount.seconds;
+  ordered_json children = ordered_json::array();
+  for (const CallNode& c : node.children) children.push_back(tree_json(c));
+  j["children"] = std::move(children);
+  return j;
 }
 
 std::string render_json(const Report& r) {
@@ -421,12 +495,44 @@ std::string render_json(const Report& r) {
         sj["copy_fd_path"] = copy_fd_path(s.src, s.dst);
       }
       sj["stack"] = s.stack;
+      ordered_json stacks = ordered_json::array();
+      for (const SiteStack& st : s.stacks) {
+        ordered_json frames = ordered_json::array();
+        for (const CallFrame& fr : st.frames) frames.push_back(frame_text(fr));
+        stacks.push_back({{"bytes", std::llround(st.amount.bytes)},
+                          {"calls", std::llround(st.amount.calls)},
+                          {"estimated_seconds", st.amount.seconds},
+                          {"site_frame", st.site_frame},
+                          {"truncated", st.truncated},
+                          {"frames", std::move(frames)}});
+      }
+      sj["stacks"] = std::move(stacks);
       sites.push_back(std::move(sj));
     }
     fj["sites"] = std::move(sites);
+    fj["call_tree"] = tree_json(f.tree);
     findings.push_back(std::move(fj));
   }
   j["findings"] = std::move(findings);
+  ordered_json per_process = ordered_json::array();
+  for (const ProcessRow& p : r.per_process) {
+    ordered_json kinds = ordered_json::object();
+    for (int k = 0; k < kWasteKinds; ++k) {
+      const Amount& a = p.kinds[k];
+      if (std::llround(a.bytes) == 0 && std::llround(a.calls) == 0) continue;
+      kinds[std::string(kind_name(static_cast<WasteKind>(k)))] = {{"bytes", std::llround(a.bytes)},
+                                                                  {"calls", std::llround(a.calls)},
+                                                                  {"estimated_seconds", a.seconds}};
+    }
+    per_process.push_back({{"pid", p.image.pid},
+                           {"ppid", p.image.ppid},
+                           {"exe", p.image.exe},
+                           {"command", p.image.command},
+                           {"bytes", std::llround(p.total.bytes)},
+                           {"estimated_seconds", p.total.seconds},
+                           {"findings", std::move(kinds)}});
+  }
+  j["per_process"] = std::move(per_process);
   j["notes"] = r.notes;
   ordered_json children = ordered_json::array();
   for (const UnrecordedChild& child : r.unrecorded_children) {
@@ -484,8 +590,25 @@ std::string fix_for(const Finding& finding) {
          "(zero by coincidence)";
 }
 
+const char* kind_description(WasteKind kind) {
+  return kind_blurb(kind);
+}
+
+std::string bytes_text(double bytes) {
+  return human_bytes(bytes);
+}
+
+std::string seconds_text(double seconds) {
+  return human_seconds(seconds);
+}
+
+std::string status_text(const RunFacts& run) {
+  return run.signal != 0 ? "killed by " + signal_name(run.signal)
+                         : "exit status " + std::to_string(run.exit_status);
+}
+
 Report build_report(const Collected& collected, const Symbolizer& symbols,
-                    const Calibration& calibration, const RunFacts& run) {
+                    const Calibration& calibration, const RunFacts& run, const FrameFilter& skip) {
   Report r;
   r.run = run;
   r.processes = static_cast<int>(collected.images.size());
@@ -508,7 +631,8 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
   // outside the runtime and library headers) was still live at the free.
   auto in_site_frame = [&](const SiteRecord& s) {
     std::size_t at = 0;
-    site_frame(s, symbols, at);
+    std::size_t inlined = 0;
+    site_frame(s, symbols, skip, at, inlined);
     return static_cast<int>(at) >= s.src;
   };
   KindTotals in_frame;
@@ -563,8 +687,9 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
       std::sort(f.pairs.begin(), f.pairs.end(),
                 [](const CopyPairRow& a, const CopyPairRow& b) { return a.bytes > b.bytes; });
     }
-    // Sites merged by their first frame outside the runtime libraries.
+    // Sites merged by the frame they are named by, each keeping its stacks.
     std::map<std::tuple<std::string, std::string, int, int, int>, std::size_t> index;
+    std::vector<std::map<std::vector<int>, std::size_t>> stack_index;  // per site
     for (const SiteRecord& s : collected.sites) {
       if (s.kind != kind) continue;
       if (kind == WasteKind::kUserSpaceCopies &&
@@ -572,7 +697,8 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
         continue;
       if (kind == WasteKind::kTemporaryInFrame && !in_site_frame(s)) continue;
       std::size_t at = 0;
-      const Frame& top = site_frame(s, symbols, at);
+      std::size_t inlined = 0;
+      const Frame& top = site_frame(s, symbols, skip, at, inlined);
       const int src = kind == WasteKind::kUserSpaceCopies ? s.src : -1;
       int dst = kind == WasteKind::kUserSpaceCopies ? s.dst : -1;
       const int after_calloc = kind == WasteKind::kZeroedZeros ? (s.dst == 1 ? 1 : 0) : -1;
@@ -587,11 +713,9 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
         rs.src = src;
         rs.dst = after_calloc >= 0 ? -1 : dst;
         rs.after_calloc = after_calloc;
-        for (std::size_t i = at; i < s.stack.size() && rs.stack.size() < 16; ++i) {
-          for (const Frame& fr : symbols.get(s.stack[i]).frames) rs.stack.push_back(frame_text(fr));
-        }
         it = index.emplace(key, f.sites.size()).first;
         f.sites.push_back(std::move(rs));
+        stack_index.emplace_back();
       }
       f.records.push_back(static_cast<std::size_t>(&s - collected.sites.data()));
       ReportSite& rs = f.sites[it->second];
@@ -599,6 +723,42 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
       rs.bytes += s.bytes;
       rs.extra += s.extra;
       rs.samples += s.samples;
+      Finding priced;
+      priced.calls = s.calls;
+      priced.bytes = s.bytes;
+      priced.extra = s.extra;
+      const Amount amount{s.bytes, s.calls, estimate_seconds(kind, priced, calibration)};
+      // The stack as recorded, and the tree's path: outermost first, down to
+      // the site's frame, without the runtime's frames around main and
+      // threads' start routines.
+      auto [st, added] = stack_index[it->second].emplace(s.stack, rs.stacks.size());
+      if (added) {
+        SiteStack stack;
+        stack.truncated = s.truncated;
+        for (std::size_t i = 0; i < s.stack.size(); ++i) {
+          const std::vector<Frame>& frames = symbols.get(s.stack[i]).frames;
+          for (std::size_t k = 0; k < frames.size(); ++k) {
+            if (i == at && k == inlined) stack.site_frame = stack.frames.size();
+            stack.frames.push_back(call_frame(frames[k]));
+          }
+        }
+        rs.stacks.push_back(std::move(stack));
+      }
+      Amount& stack_amount = rs.stacks[st->second].amount;
+      stack_amount.bytes += amount.bytes;
+      stack_amount.calls += amount.calls;
+      stack_amount.seconds += amount.seconds;
+      std::vector<CallFrame> path;
+      for (std::size_t i = s.stack.size(); i-- > at;) {
+        const ResolvedPc& pc = symbols.get(s.stack[i]);
+        if (runtime_module(pc.module)) continue;
+        for (std::size_t k = pc.frames.size(); k-- > 0;) {
+          if (i == at && k < inlined) break;
+          if (pc.frames[k].function == "_start") continue;
+          path.push_back(call_frame(pc.frames[k]));
+        }
+      }
+      add_stack(f.tree, path, amount);
     }
     if (sites_sampled) {
       double site_calls = 0;
@@ -621,9 +781,29 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
       }
       f.record_call_scale = call_scale;
       f.record_byte_scale = byte_scale;
+      // The stacks and the call tree are scaled alike (time as its kind is priced).
+      const bool priced_by_calls = kind == WasteKind::kTemporaryAllocations ||
+                                   kind == WasteKind::kTemporaryInFrame ||
+                                   kind == WasteKind::kOversizedBuffers;
+      const Amount scale{byte_scale, call_scale, priced_by_calls ? call_scale : byte_scale};
+      for (ReportSite& rs : f.sites) {
+        for (SiteStack& st : rs.stacks) scale_amount(st.amount, scale);
+      }
+      scale_tree(f.tree, scale);
     } else {
       for (ReportSite& rs : f.sites) rs.samples = 0;
     }
+    for (ReportSite& rs : f.sites) {
+      std::stable_sort(rs.stacks.begin(), rs.stacks.end(),
+                       [](const SiteStack& a, const SiteStack& b) {
+                         return a.amount.bytes != b.amount.bytes ? a.amount.bytes > b.amount.bytes
+                                                                 : a.amount.calls > b.amount.calls;
+                       });
+      const SiteStack& largest = rs.stacks.front();
+      for (std::size_t i = largest.site_frame; i < largest.frames.size(); ++i)
+        rs.stack.push_back(frame_text(largest.frames[i]));
+    }
+    sort_by_bytes(f.tree);
     std::stable_sort(f.sites.begin(), f.sites.end(), [](const ReportSite& a, const ReportSite& b) {
       return a.bytes != b.bytes ? a.bytes > b.bytes : a.calls > b.calls;
     });
@@ -697,6 +877,8 @@ std::string render_report(const Report& report, WasteFormat format) {
       return render_json(report);
     case WasteFormat::kMarkdown:
       return render_markdown(report);
+    case WasteFormat::kHtml:
+      return render_html(report);
     case WasteFormat::kText:
       break;
   }

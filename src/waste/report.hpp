@@ -58,8 +58,10 @@
 #include <vector>
 
 #include "waste/calibrate.hpp"
+#include "waste/call_tree.hpp"
 #include "waste/collect.hpp"
 #include "waste/flags.hpp"
+#include "waste/frame_filter.hpp"
 
 namespace zerolab::waste {
 
@@ -70,6 +72,16 @@ struct RunFacts {
   double wall_seconds = 0;
   std::uint64_t sample_rate = 0;
   std::uint64_t check_rate = 0;
+};
+
+// One distinct stack of a site: every frame the preload recorded (inlined
+// frames expanded, runtime and wrapper frames included), innermost first;
+// frames[site_frame] is the frame the site is named by.
+struct SiteStack {
+  std::vector<CallFrame> frames;
+  std::size_t site_frame = 0;
+  bool truncated = false;  // the stack was deeper than the preload keeps (kMaxFrames)
+  Amount amount;
 };
 
 struct ReportSite {
@@ -89,8 +101,10 @@ struct ReportSite {
   // error of both (one standard error, relative: 0.1 = ±10%). 0: exact.
   double samples = 0;
   double relative_error = 0;
-  std::vector<std::string>
-      stack;  // "function (file:line)", innermost first (one stack of the site)
+  // "function (file:line)", innermost first, from the site's frame out (its
+  // largest stack).
+  std::vector<std::string> stack;
+  std::vector<SiteStack> stacks;  // every stack merged into the site, largest bytes first
 };
 
 struct CopyPairRow {
@@ -120,13 +134,25 @@ struct Finding {
   std::vector<std::size_t> records;
   double record_call_scale = 1;
   double record_byte_scale = 1;
+  // Every site's stacks, outermost first down to the site's frame (runtime
+  // frames outside the program's own left out).
+  CallNode tree;
+};
+
+// One process image's share of the findings: what build_report finds in
+// its record alone (processes.hpp).
+struct ProcessRow {
+  ProcessImage image;
+  Amount kinds[kWasteKinds];  // by WasteKind
+  Amount total;               // every kind: bytes and calls summed, estimated seconds summed
 };
 
 struct Report {
   RunFacts run;
   int processes = 0;
   Calibration calibration;
-  std::vector<Finding> findings;  // ranked
+  std::vector<Finding> findings;        // ranked
+  std::vector<ProcessRow> per_process;  // every image, by pid (filled by process_rows)
   std::vector<std::string> notes;
   // What no run can see (inlined memsets, stdio copies, ...), and what to
   // do to see it; and the children that ran without the preload.
@@ -147,9 +173,18 @@ const char* fix_for(WasteKind kind);
 std::string fix_for(const Finding& finding);
 // The fix for one zeroed-zeros site (after_calloc 1 or 0).
 const char* zeroed_zeros_site_fix(int after_calloc);
+// What a kind is, one phrase ("blocks freed before ...").
+const char* kind_description(WasteKind kind);
+// "1.5 MiB", "812 B"; "3.2 ms", "40 ns": as the text report writes them.
+std::string bytes_text(double bytes);
+std::string seconds_text(double seconds);
+// "exit status 0", "killed by SIGSEGV".
+std::string status_text(const RunFacts& run);
 
+// `skip`: the frames no site is named by (frame_filter.hpp).
 Report build_report(const Collected& collected, const Symbolizer& symbols,
-                    const Calibration& calibration, const RunFacts& run);
+                    const Calibration& calibration, const RunFacts& run,
+                    const FrameFilter& skip = FrameFilter());
 
 std::string render_report(const Report& report, WasteFormat format);
 

@@ -35,6 +35,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,7 +44,10 @@
 #include "format/atomic_file.hpp"
 #include "waste/calibrate.hpp"
 #include "waste/collect.hpp"
+#include "waste/diff.hpp"
 #include "waste/flags.hpp"
+#include "waste/frame_filter.hpp"
+#include "waste/processes.hpp"
 #include "waste/profile.hpp"
 #include "waste/program.hpp"
 #include "waste/record_format.hpp"
@@ -58,6 +62,7 @@ using waste::kWasteUsage;
 using waste::parse_waste_flags;
 using waste::shown_arg;
 using waste::WasteFlags;
+using waste::WasteFormat;
 using waste::WasteKind;
 
 constexpr int kExitFailed = 1;
@@ -289,7 +294,97 @@ int run_program(const std::string& path, const WasteFlags& flags, const std::str
   return status;
 }
 
+// A report file read whole: false with a one-line `error`.
+bool read_whole_file(const std::string& path, const char* flag, std::string& text,
+                     std::string& error) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    error = std::string(flag) + shown_arg(path) + ": is a directory";
+    return false;
+  }
+  if (fd < 0) {
+    error = std::string(flag) + shown_arg(path) + ": " + std::strerror(errno);
+    return false;
+  }
+  text.clear();
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = std::string(flag) + shown_arg(path) + ": " + std::strerror(errno);
+      close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  close(fd);
+  return true;
+}
+
+// A --format json report read and checked (diff.hpp).
+bool read_summary(const std::string& path, const char* flag, waste::WasteSummary& out,
+                  std::string& error) {
+  std::string text;
+  return read_whole_file(path, flag, text, error) &&
+         waste::read_report_json(text, std::string(flag) + shown_arg(path), out, error);
+}
+
+// The report for --baseline: the run's report with what changed since the
+// baseline after it (text, markdown) or in it as "baseline" (JSON).
+std::string with_baseline(const std::string& report_text, const waste::Report& report,
+                          const waste::WasteSummary& baseline, WasteFormat format,
+                          waste::WasteDiff& diff) {
+  const std::string json_text = waste::render_report(report, WasteFormat::kJson);
+  waste::WasteSummary now;
+  std::string error;
+  waste::read_report_json(json_text, "this run", now, error);  // its own output: always reads
+  diff = waste::diff_reports(baseline, now);
+  if (format == WasteFormat::kJson) {
+    auto j = nlohmann::ordered_json::parse(json_text);
+    j["baseline"] = nlohmann::ordered_json::parse(waste::render_diff(diff, WasteFormat::kJson));
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  }
+  return report_text + "\n" + waste::render_diff(diff, format);
+}
+
+// zerolab waste diff [flags] OLD.json NEW.json
+int run_waste_diff(std::span<char* const> args) {
+  waste::WasteDiffFlags flags;
+  std::string error;
+  if (!waste::parse_waste_diff_flags(args, flags, error)) return fail(kExitBadUsage, error);
+  if (flags.help) {
+    std::fputs(waste::kWasteDiffUsage, stdout);
+    return 0;
+  }
+  waste::WasteSummary old_run;
+  waste::WasteSummary new_run;
+  if (!read_summary(flags.old_path, "", old_run, error) ||
+      !read_summary(flags.new_path, "", new_run, error)) {
+    return fail(kExitBadUsage, error);
+  }
+  ReportFile out_file;
+  if (!flags.output.empty() && !out_file.prepare(flags.output, error))
+    return fail(kExitBadUsage, error);
+  const waste::WasteDiff diff = waste::diff_reports(old_run, new_run);
+  const std::string text = waste::render_diff(diff, flags.format);
+  signal(SIGPIPE, SIG_IGN);
+  if (flags.output.empty()) {
+    if (!internal::write_all(STDOUT_FILENO, text))
+      return fail(kExitFailed, std::string("writing the diff to stdout: ") + std::strerror(errno));
+  } else if (!out_file.commit(text, error)) {
+    return fail(kExitFailed, error);
+  }
+  if (const std::string reached = waste::diff_threshold(diff, flags.fail_on); !reached.empty())
+    return fail(kExitThreshold, "-fail-on " + reached);
+  return 0;
+}
+
 int run_waste(std::span<char* const> args) {
+  if (!args.empty() && std::strcmp(args[0], "diff") == 0) return run_waste_diff(args.subspan(1));
   WasteFlags flags;
   std::string error;
   if (!parse_waste_flags(args, flags, error)) return fail(kExitBadUsage, error);
@@ -297,6 +392,16 @@ int run_waste(std::span<char* const> args) {
     std::fputs(kWasteUsage, stdout);
     return 0;
   }
+  waste::FrameFilter skip;
+  if (!waste::FrameFilter::parse(flags.skip_frames, skip, error)) return fail(kExitBadUsage, error);
+  if (!flags.baseline.empty() && flags.format == WasteFormat::kHtml) {
+    return fail(kExitBadUsage,
+                "-baseline with -format html: the page has no diff view (use text, json or "
+                "markdown)");
+  }
+  waste::WasteSummary baseline;
+  if (!flags.baseline.empty() && !read_summary(flags.baseline, "-baseline ", baseline, error))
+    return fail(kExitBadUsage, error);
   std::string path;
   if (!waste::find_program(flags.program[0], path, error) || !waste::check_program(path, error)) {
     return fail(kExitBadUsage, error);
@@ -338,7 +443,8 @@ int run_waste(std::span<char* const> args) {
   }
   waste::Symbolizer symbols;
   waste::Collected collected;
-  const bool collected_ok = waste::collect_records(run_dir, symbols, collected, error);
+  std::vector<waste::Collected> per_image;
+  const bool collected_ok = waste::collect_records(run_dir, symbols, collected, error, &per_image);
   remove_run_dir(run_dir);
   if (!collected_ok) return fail(kExitFailed, error);
   // Runtime libraries get file and line only for the profiles, and names
@@ -363,8 +469,11 @@ int run_waste(std::span<char* const> args) {
   needs.large_block = found(WasteKind::kOversizedBuffers);
   needs.copying = found(WasteKind::kUserSpaceCopies);
   calibration = waste::calibrate(needs);
-  const waste::Report report = waste::build_report(collected, symbols, calibration, run);
-  const std::string text = waste::render_report(report, flags.format);
+  waste::Report report = waste::build_report(collected, symbols, calibration, run, skip);
+  report.per_process = waste::process_rows(per_image, symbols, calibration, run, skip);
+  std::string text = waste::render_report(report, flags.format);
+  waste::WasteDiff diff;
+  if (!flags.baseline.empty()) text = with_baseline(text, report, baseline, flags.format, diff);
 
   int code = run.exit_status;
   bool written = true;
@@ -397,7 +506,9 @@ int run_waste(std::span<char* const> args) {
   }
   if (code != 0) return code;
   if (!written) return kExitFailed;
-  if (const std::string reached = waste::failed_threshold(report, flags.fail_on);
+  if (const std::string reached = flags.baseline.empty()
+                                      ? waste::failed_threshold(report, flags.fail_on)
+                                      : waste::diff_threshold(diff, flags.fail_on);
       !reached.empty()) {
     return fail(kExitThreshold, "-fail-on " + reached);
   }

@@ -253,6 +253,21 @@ const char* this_library_path() {
   return "";
 }
 
+// /proc/self/cmdline into `out` (NUL-separated arguments, cut at `size`);
+// returns the bytes kept.
+std::uint32_t read_cmdline(char* out, std::size_t size) {
+  const int fd = raw_open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  std::size_t used = 0;
+  while (used < size) {
+    const ssize_t got = raw_read(fd, out + used, size - used);
+    if (got <= 0) break;
+    used += static_cast<std::size_t>(got);
+  }
+  raw_close(fd);
+  return static_cast<std::uint32_t>(used);
+}
+
 Record* create_record() {
   char path[640];
   const long pid = static_cast<long>(getpid());
@@ -288,6 +303,7 @@ Record* create_record() {
     exe[len > 0 ? len : 0] = '\0';
     copy_cstr(r->exe, sizeof r->exe, exe);
     copy_cstr(r->preload, sizeof r->preload, this_library_path());
+    r->cmdline_length = read_cmdline(r->cmdline, sizeof r->cmdline);
     // The magic last: a reader that sees it sees a complete header.
     std::atomic_thread_fence(std::memory_order_release);
     r->magic = kRecordMagic;
