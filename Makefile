@@ -23,7 +23,7 @@ release asan tsan fuzz: deps
 
 # The tests check zerolab's own behaviour: every ZEROLAB_COPY_* and
 # ZEROLAB_ZERO_* variable in the caller's environment (the overrides of copy
-# paths, learning and zero-fill methods, whatever their names) is unset for
+# paths, the profile switch and zero-fill methods, whatever their names) is unset for
 # them; the tests that check an override set it themselves. XDG_CACHE_HOME
 # points at a cache of the build's own, so a machine profile written by
 # `zerolab calibrate` in the user's cache never decides a test.

@@ -1,5 +1,5 @@
 // src/io/monotonic.hpp — the io target's clock: CLOCK_MONOTONIC in
-// nanoseconds (copy timeouts, the timing of learning copies).
+// nanoseconds (copy timeouts).
 //
 // Example:
 //   const std::int64_t t0 = io::monotonic_ns();
