@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "calibrate/copy_race.hpp"
@@ -57,10 +59,13 @@ MachineCalibration calibrate_machine(const std::string& path) {
 
   // copy_fd: scratch files beside the profile (the user's filesystem).
   const std::string dir = out.path.substr(0, out.path.rfind('/'));
-  for (std::size_t slash = 1; (slash = dir.find('/', slash)) != std::string::npos; ++slash) {
-    ::mkdir(dir.substr(0, slash).c_str(), 0700);  // the parents ($HOME/.cache), if missing
+  // The default directory's parent ($HOME/.cache) may be missing on a fresh
+  // account; a path the caller gave must have its parent already.
+  if (path.empty()) ::mkdir(dir.substr(0, dir.rfind('/')).c_str(), 0700);
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    out.error = dir + ": mkdir: " + std::strerror(errno);
+    return out;
   }
-  ::mkdir(dir.c_str(), 0700);
   const calibrate::CopyRaces races = calibrate::race_copy_paths(dir, out.decisions);
   if (!races.error.empty()) {
     out.error = races.error;

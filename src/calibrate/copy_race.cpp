@@ -168,15 +168,23 @@ std::vector<CopyPath> candidates(CopyEnd src, CopyEnd dst, std::initializer_list
 
 CopyRaces race_copy_paths(const std::string& dir, std::vector<std::string>& decisions) {
   CopyRaces out;
-  const std::string src_name = dir + "/.calibrate-src";
-  const std::string dst_name = dir + "/.calibrate-dst";
-  const int file = ::open(src_name.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  const int sink = ::open(dst_name.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  const auto cleanup = [&] {
-    if (file >= 0) ::close(file);
-    if (sink >= 0) ::close(sink);
-    ::unlink(src_name.c_str());
-    ::unlink(dst_name.c_str());
+  // Names of this process's own, created (never opened if already there,
+  // nor through a symlink), so two calibrations do not share them.
+  const std::string pid = std::to_string(::getpid());
+  const std::string src_name = dir + "/.calibrate-src." + pid;
+  const std::string dst_name = dir + "/.calibrate-dst." + pid;
+  constexpr int kCreate = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  const int file = ::open(src_name.c_str(), kCreate, 0600);
+  const int sink = ::open(dst_name.c_str(), kCreate, 0600);
+  const auto cleanup = [&] {  // removes only what this call created
+    if (file >= 0) {
+      ::close(file);
+      ::unlink(src_name.c_str());
+    }
+    if (sink >= 0) {
+      ::close(sink);
+      ::unlink(dst_name.c_str());
+    }
   };
   if (file < 0 || sink < 0) {
     out.error = dir + ": cannot create the scratch files: " + std::strerror(errno);
