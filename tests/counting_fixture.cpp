@@ -97,3 +97,19 @@ ZEROLAB_BENCHMARK(Walk64KiB) {
     for (std::size_t i = 0; i < sizeof buffer; i += 64) (void)lines[i];
   }
 }
+
+// A chain of 100 or 101 dependent additions: one instruction (about 1%)
+// apart, the kind of regression a timed run on a noisy machine cannot tell
+// from noise (docs/counting.md uses it).
+ZEROLAB_BENCHMARK(AsmChain) {
+  b.run("adds=100", [](zerolab::B& sub) {
+    std::uint64_t x = 0;
+    for (auto _ : sub.loop()) asm volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+    zerolab::do_not_optimize(x);
+  });
+  b.run("adds=101", [](zerolab::B& sub) {
+    std::uint64_t x = 0;
+    for (auto _ : sub.loop()) asm volatile(".rept 101\n\tadd $1, %0\n\t.endr" : "+r"(x));
+    zerolab::do_not_optimize(x);
+  });
+}

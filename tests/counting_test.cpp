@@ -13,6 +13,7 @@
 #include "bench/callgrind_dump.hpp"
 #include "bench/counting.hpp"
 #include "bench/counting_run.hpp"
+#include "counting_test_util.hpp"
 #include "go_format.hpp"
 #include "test_util.hpp"
 
@@ -21,20 +22,8 @@ namespace {
 using zerolab::internal::CallgrindDump;
 using zerolab::internal::parse_callgrind_dump;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
-// Why a run under callgrind cannot happen here, or "".
-std::string why_no_callgrind() {
-  if (kSanitized) return "valgrind cannot run sanitizer builds";
-  if (!zerolab::internal::counting::built_with_callgrind())
-    return "built without valgrind/callgrind.h";
-  if (std::system("command -v valgrind >/dev/null 2>&1") != 0) return "valgrind is not installed";
-  return "";
-}
+constexpr bool kSanitized = zerolab::test::kSanitizedBuild;
+using zerolab::test::why_no_callgrind;
 
 #define SKIP_WITHOUT_CALLGRIND()                \
   do {                                          \

@@ -748,3 +748,61 @@ TEST(StoreLabTest, BadStoreFlagsRunNothing) {
 }
 
 }  // namespace
+
+namespace {
+
+// Runs of one benchmark in the counting mode's exact unit, one sample
+// each: `values[i]` instructions/op in run i.
+std::vector<store::Run> exact_runs(const std::vector<double>& values) {
+  std::vector<store::Run> runs;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    store::Run run;
+    run.kind = "file";
+    run.unix_ms = 1'700'000'000'000 + static_cast<std::int64_t>(i) * 60'000;
+    run.command = "test";
+    run.source = "count" + std::to_string(i) + ".txt";
+    run.machine = "cpu-a";
+    run.configs = {{{"goos", "linux"}, {"cpu", "cpu-a"}}};
+    run.units = {store::UnitNote{"instructions/op", "assume", "exact"}};
+    run.results.push_back(
+        store::StoredResult{"BenchmarkCount", 100, 0, {{values[i], "instructions/op"}}});
+    run.id = "run" + std::to_string(i) + "-0000000000000000";
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST(HistoryExact, TheFirstRunThatCrossesTheThresholdIsTheChange) {
+  std::string error;
+  auto filter = zerolab::stat::Filter::parse("*", &error);
+  store::HistoryOptions options;
+  options.threshold = 1;
+  // Flat at 1000, then 1001 and 1008 (under 1% from 1000), then 1011: the
+  // first run more than 1% over 1000. No window of points is waited for.
+  const store::History h = store::build_history(
+      exact_runs({1000, 1000, 1000, 1000, 1000, 1000, 1001, 1008, 1011}), *filter, options);
+  ASSERT_EQ(h.series.size(), 1u);
+  ASSERT_EQ(h.series[0].changes.size(), 1u);
+  EXPECT_EQ(h.series[0].changes[0].point, 8u);
+  EXPECT_EQ(store::render_history_text(h),
+            "history of 1 series over 9 runs (window 5, changes over 1% at alpha 0.05)\n"
+            "Count instructions/op: 9 points, latest 1.011k\n"
+            "  change +1.10% at run run8-000 (" +
+                store::format_time_ms(h.series[0].points[8].unix_ms) +
+                "): 1.000k -> 1.011k (n=1) worse\n"
+                "1 change point\n");
+  const auto regressions = store::history_regressions(h, 1);
+  ASSERT_EQ(regressions.size(), 1u);
+  EXPECT_EQ(regressions[0].change->point, 8u);
+  // The same step as the last point: still found, one run after it.
+  const store::History last = store::build_history(
+      exact_runs({1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1011}), *filter, options);
+  ASSERT_EQ(last.series[0].changes.size(), 1u);
+  EXPECT_EQ(last.series[0].changes[0].point, 8u);
+  // Under the threshold, however long it lasts: no change.
+  const store::History small = store::build_history(
+      exact_runs({1000, 1000, 1005, 1005, 1005, 1005, 1005, 1005, 1005}), *filter, options);
+  EXPECT_TRUE(small.series[0].changes.empty());
+}

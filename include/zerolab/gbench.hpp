@@ -162,6 +162,10 @@ class MemoryReporter final : public benchmark::BenchmarkReporter {
 // benchmarks with a MemoryReporter on the console and another around
 // --benchmark_out's JSON or console reporter, benchmark::Shutdown. Returns
 // main's exit code (1 for unrecognized arguments, as BENCHMARK_MAIN does).
+// --benchmark_measure=instructions instead runs the binary again under
+// valgrind's callgrind and prints exact instructions/op, L1-misses/op,
+// LL-misses/op and cycles/op in the Go benchmark format
+// (src/gbench/counting.hpp, docs/counting.md).
 int run_main(int argc, char** argv);
 
 }  // namespace zerolab::gbench

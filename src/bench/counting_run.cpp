@@ -147,6 +147,26 @@ class DumpReader {
 
   std::string prefix_;
   int next_ = 1;
+
+ public:
+  // The loops dumped before `name`'s end marker, as (iterations, dump).
+  bool next_group(const std::string& name,
+                  std::vector<std::pair<std::int64_t, CallgrindDump>>& loops, std::string& error) {
+    const std::string loop = "Client Request: zerolab-gbench loop n ";
+    const std::string end = "Client Request: zerolab-gbench end " + name;
+    loops.clear();
+    while (true) {
+      CallgrindDump dump;
+      if (!read(next_++, dump, error)) return false;
+      if (dump.trigger == end) return true;
+      if (dump.trigger.rfind(loop, 0) == 0) {
+        loops.emplace_back(std::strtoll(dump.trigger.c_str() + loop.size(), nullptr, 10),
+                           std::move(dump));
+      } else if (dump.trigger.rfind("Client Request: zerolab-gbench end ", 0) == 0) {
+        loops.clear();  // a benchmark that printed no result line
+      }
+    }
+  }
 };
 
 std::string format_metrics(const std::vector<benchfmt::Metric>& metrics) {
@@ -190,7 +210,30 @@ std::vector<benchfmt::Metric> counts_per_op(const CallgrindDump& pass1, const Ca
           {cycles / n, kCountUnits[3]}};
 }
 
-int run_counting_parent(const std::string& program, int argc, char** argv, const Options& options) {
+bool counts_from_loops(const std::vector<std::pair<std::int64_t, CallgrindDump>>& loops,
+                       std::vector<benchfmt::Metric>& out, std::string& error) {
+  const std::pair<std::int64_t, CallgrindDump>* longest = nullptr;
+  for (const auto& loop : loops) {
+    if (longest == nullptr || loop.first > longest->first) longest = &loop;
+  }
+  const std::pair<std::int64_t, CallgrindDump>* shorter = nullptr;
+  for (const auto& loop : loops) {
+    if (longest != nullptr && loop.first < longest->first &&
+        (shorter == nullptr || loop.first > shorter->first)) {
+      shorter = &loop;
+    }
+  }
+  if (shorter == nullptr) {
+    error = "every loop ran " + (longest != nullptr ? std::to_string(longest->first) : "no") +
+            " iterations; the counts need two loop lengths (raise --benchmark_min_time)";
+    return false;
+  }
+  out = counts_per_op(shorter->second, longest->second, longest->first - shorter->first);
+  return true;
+}
+
+int run_counting_parent(const std::string& program, int argc, char** argv, const Options& options,
+                        DumpProtocol protocol) {
   if (!counting::built_with_callgrind()) {
     std::fprintf(stderr,
                  "%s: -benchmeasure=instructions: this binary was built without "
@@ -294,10 +337,21 @@ int run_counting_parent(const std::string& program, int argc, char** argv, const
       emit(line);
       return;
     }
-    CallgrindDump pass1, pass2;
-    if (!dumps.next_pair(name, pass1, pass2, error)) {
-      emit(line);
-      return;
+    std::vector<benchfmt::Metric> counts;
+    if (protocol == DumpProtocol::kTwoPasses) {
+      CallgrindDump pass1, pass2;
+      if (!dumps.next_pair(name, pass1, pass2, error)) {
+        emit(line);
+        return;
+      }
+      counts = counts_per_op(pass1, pass2, iterations);
+    } else {
+      std::vector<std::pair<std::int64_t, CallgrindDump>> loops;
+      if (!dumps.next_group(name, loops, error) || !counts_from_loops(loops, counts, error)) {
+        if (error.find(name) == std::string::npos) error = name + ": " + error;
+        emit(line);
+        return;
+      }
     }
     if (!units_printed) {
       units_printed = true;
@@ -305,8 +359,7 @@ int run_counting_parent(const std::string& program, int argc, char** argv, const
       for (const char* u : kCountUnits) units += "Unit " + std::string(u) + " assume=exact\n";
       emit(units);
     }
-    emit(line.substr(0, after_count) + format_metrics(counts_per_op(pass1, pass2, iterations)) +
-         line.substr(after_count));
+    emit(line.substr(0, after_count) + format_metrics(counts) + line.substr(after_count));
   };
   char buf[65536];
   while (true) {

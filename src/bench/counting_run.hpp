@@ -47,16 +47,34 @@ inline constexpr std::int64_t kDefaultCountingIterations = 100;
 inline constexpr const char* kCountUnits[] = {"instructions/op", "L1-misses/op", "LL-misses/op",
                                               "cycles/op"};
 
-// The per-op counts of a benchmark from its two passes' dumps (pass 2 ran
-// 2 * iterations, pass 1 iterations).
+// The per-op counts of a benchmark from two dumps of its loop, the second
+// `iterations` iterations longer than the first: (second - first) / iterations.
 std::vector<benchfmt::Metric> counts_per_op(const CallgrindDump& pass1, const CallgrindDump& pass2,
                                             std::int64_t iterations);
+
+// How the child names its dumps.
+enum class DumpProtocol {
+  // The harness: "zerolab-bench pass 1 n N <name>" and "... pass 2 n 2N
+  // <name>" for each result.
+  kTwoPasses,
+  // Google Benchmark (src/gbench/counting.hpp): "zerolab-gbench loop n N"
+  // for each loop, then "zerolab-gbench end <name>" before its result.
+  kLoopGroups,
+};
+
+// The per-op counts from a result's loop dumps, as (iterations, dump):
+// the two longest loops of different lengths, a and b, give
+// counts_per_op-style figures over n(b) - n(a). False with `error` when
+// no two loops differ in length.
+bool counts_from_loops(const std::vector<std::pair<std::int64_t, CallgrindDump>>& loops,
+                       std::vector<benchfmt::Metric>& out, std::string& error);
 
 // Runs the binary's counting child and prints its output with the counts
 // (to stdout, and to -o). Returns the exit code: the child's (0 or 1), 1
 // when callgrind failed, 2 when it cannot start (no valgrind, a build
 // without callgrind.h).
-int run_counting_parent(const std::string& program, int argc, char** argv, const Options& options);
+int run_counting_parent(const std::string& program, int argc, char** argv, const Options& options,
+                        DumpProtocol protocol = DumpProtocol::kTwoPasses);
 
 }  // namespace zerolab::internal
 

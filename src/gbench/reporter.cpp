@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -14,6 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "bench/counting.hpp"
+#include "bench/counting_run.hpp"
+#include "gbench/counting.hpp"
 #include "gbench/kept_results.hpp"
 #include "zerolab/gbench.hpp"
 
@@ -149,6 +153,31 @@ void MemoryReporter::Finalize() {
 }
 
 int run_main(int argc, char** argv) {
+  const std::vector<char*> original(argv, argv + argc + 1);
+  const char* slash = argc > 0 ? std::strrchr(argv[0], '/') : nullptr;
+  const std::string program = slash != nullptr ? slash + 1 : (argc > 0 ? argv[0] : "benchmark");
+  bool instructions = false;
+  std::string error;
+  if (!internal::take_measure_flag(argc, argv, instructions, error)) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), error.c_str());
+    return 2;
+  }
+  if (instructions) {
+    if (zerolab::internal::counting::is_child()) return internal::run_counting_child(argc, argv);
+    for (int i = 1; i < argc; ++i) {
+      if (std::strstr(argv[i], "benchmark_out") != nullptr) {
+        std::fprintf(stderr,
+                     "%s: --benchmark_measure=instructions prints the Go benchmark format on "
+                     "stdout; --benchmark_out and --benchmark_out_format are not supported with "
+                     "it\n",
+                     program.c_str());
+        return 2;
+      }
+    }
+    return zerolab::internal::run_counting_parent(
+        program, static_cast<int>(original.size()) - 1, const_cast<char**>(original.data()),
+        zerolab::internal::Options{}, zerolab::internal::DumpProtocol::kLoopGroups);
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   install_memory_manager();

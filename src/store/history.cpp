@@ -41,6 +41,34 @@ std::string series_title(const Series& s, bool with_machine) {
   return t;
 }
 
+// An exact unit (assume=exact: instruction counts, say) has no noise to
+// wait out: a change is the first point whose value differs from the last
+// change's (or the first point's) by more than the threshold, so a gate
+// fires on the first run that crosses it, and small steps that add up to
+// more than the threshold are caught where they cross it.
+void find_exact_changes(Series& s, const HistoryOptions& opt, bool higher_better) {
+  if (s.points.empty()) return;
+  std::size_t base = 0;
+  for (std::size_t i = 1; i < s.points.size(); ++i) {
+    const double old_center = s.points[base].center;
+    const double new_center = s.points[i].center;
+    if (old_center == new_center) continue;
+    ChangePoint c;
+    c.old_center = old_center;
+    c.new_center = new_center;
+    c.percent = old_center == 0 ? (new_center > 0 ? INFINITY : -INFINITY)
+                                : (new_center / old_center - 1) * 100;
+    if (!(std::fabs(c.percent) > opt.threshold)) continue;
+    c.comparison =
+        stat::compare(stat::make_sample(s.points[base].samples),
+                      stat::make_sample(s.points[i].samples), stat::Assumption::kExact, opt.alpha);
+    c.point = i;
+    c.worse = higher_better ? c.percent < 0 : c.percent > 0;
+    s.changes.push_back(c);
+    base = i;
+  }
+}
+
 void find_changes(Series& s, const HistoryOptions& opt, const stat::UnitMetadataMap& units) {
   const stat::Assumption assumption = units.assumption(s.unit);
   const bool higher_better = units.better(s.unit) > 0;
@@ -48,6 +76,10 @@ void find_changes(Series& s, const HistoryOptions& opt, const stat::UnitMetadata
     p.center = stat::summarize(stat::make_sample(p.samples), assumption, opt.confidence).center;
   }
   const std::size_t n = s.points.size();
+  if (assumption == stat::Assumption::kExact) {
+    find_exact_changes(s, opt, higher_better);
+    return;
+  }
   const std::size_t w = static_cast<std::size_t>(opt.window < 1 ? 1 : opt.window);
   std::vector<ChangePoint> candidates;
   for (std::size_t i = 1; i < n; ++i) {

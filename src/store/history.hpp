@@ -9,7 +9,9 @@
 // Mann-Whitney U test and alpha `zerolab compare` uses (stat::compare); of
 // a stretch of consecutive significant comparisons whose medians differ by
 // more than the threshold, the point with the largest change is where the
-// change began.
+// change began. A unit with assume=exact metadata (the counting mode's
+// instructions/op) has no window: a change is the first point that differs
+// from the last change (or the first point) by more than the threshold.
 //
 // Thread-safety: pure functions over their arguments.
 //

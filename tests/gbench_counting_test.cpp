@@ -1,0 +1,79 @@
+// The counting mode of Google Benchmark binaries through zerolab::gbench
+// (--benchmark_measure=instructions): exact instruction counts per op from
+// loops of the lengths Google Benchmark chose. Skips, with the reason,
+// where valgrind cannot run.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "counting_test_util.hpp"
+#include "go_format.hpp"
+#include "test_util.hpp"
+
+namespace {
+
+zerolab::test::ParsedOutput count(const std::string& filter) {
+  static const std::string dir = zerolab::test::temp_dir("gbench_counting_test");
+  const auto r = zerolab::test::run(std::string(ZEROLAB_GBENCH_COUNTING_FIXTURE) +
+                                        " --benchmark_measure=instructions --benchmark_filter='" +
+                                        filter + "'",
+                                    dir);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  const auto parsed = zerolab::test::parse_go_output(r.out);
+  EXPECT_EQ(parsed.error, "") << r.out;
+  EXPECT_EQ(parsed.unit_lines.size(), 4u) << r.out;
+  return parsed;
+}
+
+double instructions(const zerolab::test::ParsedOutput& parsed, const std::string& name) {
+  for (const auto& r : parsed.results) {
+    if (r.name == name) {
+      EXPECT_EQ(r.values.count("ns/op"), 0u);
+      return r.values.at("instructions/op");
+    }
+  }
+  ADD_FAILURE() << "no result for " << name;
+  return -1;
+}
+
+TEST(GbenchCounting, SevenMoreInstructionsInTheLoopReadSevenMore) {
+  const std::string why = zerolab::test::why_no_callgrind();
+  if (!why.empty()) GTEST_SKIP() << why;
+  const auto parsed = count("BM_AsmAdds(3|10)$");
+  const double three = instructions(parsed, "BenchmarkBM_AsmAdds3");
+  EXPECT_EQ(instructions(parsed, "BenchmarkBM_AsmAdds10") - three, 7);
+  EXPECT_GE(three, 3);
+  EXPECT_LE(three, 20);
+}
+
+TEST(GbenchCounting, TwoRunsGiveIdenticalCounts) {
+  const std::string why = zerolab::test::why_no_callgrind();
+  if (!why.empty()) GTEST_SKIP() << why;
+  // Google Benchmark picks the iteration counts by time, which differ from
+  // run to run; the counts per op do not.
+  const auto first = count("BM_AsmAdds3$");
+  const auto second = count("BM_AsmAdds3$");
+  EXPECT_EQ(instructions(first, "BenchmarkBM_AsmAdds3"),
+            instructions(second, "BenchmarkBM_AsmAdds3"));
+}
+
+TEST(GbenchCounting, PausedWorkAndSetupAreNotCounted) {
+  const std::string why = zerolab::test::why_no_callgrind();
+  if (!why.empty()) GTEST_SKIP() << why;
+  const auto parsed = count("BM_AsmAdds3PausedWork");
+  const double small = instructions(parsed, "BenchmarkBM_AsmAdds3PausedWork/1000");
+  EXPECT_EQ(instructions(parsed, "BenchmarkBM_AsmAdds3PausedWork/5000"), small);
+  EXPECT_LT(small, 100);
+}
+
+TEST(GbenchCounting, BadMeasureIsAUsageError) {
+  static const std::string dir = zerolab::test::temp_dir("gbench_counting_test");
+  const auto r = zerolab::test::run(
+      std::string(ZEROLAB_GBENCH_COUNTING_FIXTURE) + " --benchmark_measure=cycles", dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.first_err_line(),
+            "gbench_counting_fixture: invalid value \"cycles\" for flag --benchmark_measure: "
+            "must be time or instructions");
+}
+
+}  // namespace
