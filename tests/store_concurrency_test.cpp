@@ -234,6 +234,20 @@ TEST_P(StoreConcurrencyTest, HistoryByCommitWithoutCommitLabelsSaysSo) {
                        ts_.url_text + " (add one with zerolab store add --label commit=REV)\n");
 }
 
+// Text that is not valid UTF-8 is refused alike by both engines (exit 2),
+// and with it every file of the same add: nothing is stored.
+TEST_P(StoreConcurrencyTest, InvalidUtf8IsRefusedAlikeByBothEngines) {
+  const std::string good = write("good.txt", "BenchmarkGood 10 5 ns/op\n");
+  const std::string bad = write("bad.txt", "BenchmarkBad\xff 10 5 ns/op\n");
+  const auto add = run({"store", "add", good, bad});
+  EXPECT_EQ(add.code, 2) << add.err;
+  EXPECT_NE(add.err.find("the benchmark name \"BenchmarkBad\\xff\" is not valid UTF-8 text or "
+                         "holds a NUL byte (no store keeps it)"),
+            std::string::npos)
+      << add.err;
+  EXPECT_EQ(store::Store::open(ts_.url, store::OpenMode::kWrite).run_count(), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, StoreConcurrencyTest, ::testing::Values("sqlite", "postgres"));
 
 // A FIFO as the store file or as a baseline's manifest is refused at once

@@ -2,6 +2,7 @@
 // version; a step is never edited once released, only followed by another.
 #include "store/store.hpp"
 
+#include "format/go_text.hpp"
 #include "format/quote.hpp"
 #include "store/run_name.hpp"
 
@@ -198,6 +199,18 @@ void check_name(const std::string& name) {
   }
 }
 
+// Text both engines store alike: valid UTF-8 with no NUL byte (SQLite
+// would keep either, PostgreSQL refuses both).
+bool storable_text(std::string_view text) {
+  while (!text.empty()) {
+    if (text[0] == '\0') return false;
+    const auto [rune, width] = internal::decode_rune(text);
+    if (rune == internal::kRuneError && width == 1) return false;
+    text.remove_prefix(width);
+  }
+  return true;
+}
+
 // Names point at runs per machine: INSERT ... SELECT the run's machine.
 constexpr const char* kNameRunSql =
     "INSERT INTO run_names(name, machine, rid) SELECT ?, machine, rid FROM runs WHERE id = ? "
@@ -305,11 +318,53 @@ int Store::schema_version() {
   return read_version(*db_, nullptr);
 }
 
-Store::Submitted Store::submit(const Run& run, const std::function<void()>& before_commit) {
+void Store::check_run(const Run& run) {
   if (!is_uuid(run.id)) {
     throw StoreError(StoreError::Kind::kBadInput, "run id \"" + run.id + "\" is not a UUID");
   }
   if (!run.name.empty()) check_name(run.name);
+  auto check = [&](const std::string& text, const char* what) {
+    if (storable_text(text)) return;
+    throw StoreError(
+        StoreError::Kind::kBadInput,
+        (run.source.empty() ? std::string("a run") : internal::quote_text(run.source)) + ": " +
+            what + " " + internal::quote_text(text) +
+            " is not valid UTF-8 text or holds a NUL byte (no store keeps it)");
+  };
+  check(run.source, "the source");
+  check(run.command, "the command");
+  check(run.machine, "the machine");
+  check(run.kind, "the kind");
+  for (const KeyValue& kv : run.labels) {
+    check(kv.first, "a label key");
+    check(kv.second, "a label value");
+  }
+  for (const auto& block : run.configs) {
+    for (const KeyValue& kv : block) {
+      check(kv.first, "a configuration key");
+      check(kv.second, "a configuration value");
+    }
+  }
+  for (const StoredResult& r : run.results) {
+    check(r.name, "the benchmark name");
+    for (const benchfmt::Metric& m : r.values) check(m.unit, "the unit");
+  }
+  for (const UnitNote& u : run.units) {
+    check(u.unit, "a unit");
+    check(u.key, "a unit key");
+    check(u.value, "a unit value");
+  }
+  for (const StoredClaim& c : run.claims) {
+    for (const std::string* t :
+         {&c.experiment, &c.statement, &c.seed_figure, &c.verdict, &c.go_verdict, &c.cpp_verdict,
+          &c.figure, &c.detail, &c.go_figure, &c.go_detail}) {
+      check(*t, "a claim's text");
+    }
+  }
+}
+
+Store::Submitted Store::submit(const Run& run, const std::function<void()>& before_commit) {
+  check_run(run);
   const auto started = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     try {

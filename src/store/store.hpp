@@ -76,6 +76,11 @@ class Store {
   // when a run with its id exists. before_commit, if set, is called inside
   // the transaction after every row is written (tests kill the process there).
   Submitted submit(const Run& run, const std::function<void()>& before_commit = {});
+  // Throws kBadInput for a run no store may keep: an id that is not a UUID,
+  // a name breaking store/run_name.hpp's rule, text that is not valid UTF-8
+  // or holds a NUL byte (the same refusal on both engines). submit checks
+  // it; a caller with several runs checks them all before the first submit.
+  static void check_run(const Run& run);
 
   // Throws StoreError (kFailed, "the store is read-only") unless this
   // connection may write runs and names; writes nothing.

@@ -151,6 +151,8 @@ bool read_results_file(const std::string& path, bool allow_stdin, store::RunBuil
 int submit_all(const Subcommand& c, const std::vector<store::Run>& runs, const char* added,
                const std::function<std::string(const store::Run&)>& what) {
   return c.with_store(store::OpenMode::kWrite, [&](store::Store& s) {
+    // Bad input in any run means none is written.
+    for (const store::Run& run : runs) store::Store::check_run(run);
     for (const store::Run& run : runs) {
       const auto r = s.submit(run);
       std::printf("%s %s: %s, %zu results\n", run.id.c_str(),
