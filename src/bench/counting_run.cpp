@@ -383,10 +383,12 @@ int run_counting_parent(const std::string& program, int argc, char** argv, const
   if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1)) {
     code = WEXITSTATUS(status);
   } else {
-    std::fprintf(stderr, "%s: -benchmeasure=instructions: the run under callgrind %s %d; %s:\n%s",
-                 program.c_str(), WIFEXITED(status) ? "exited with" : "died of signal",
-                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), log_path.c_str(),
-                 tail_of_file(log_path, 4000).c_str());
+    std::fprintf(
+        stderr,
+        "%s: -benchmeasure=instructions: the run under callgrind %s %d; valgrind's log:\n%s",
+        program.c_str(), WIFEXITED(status) ? "exited with" : "died of signal",
+        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+        tail_of_file(log_path, 4000).c_str());
   }
   if (!error.empty()) {
     std::fprintf(stderr, "%s: -benchmeasure=instructions: %s\n", program.c_str(), error.c_str());
