@@ -1,4 +1,5 @@
 // The Claim constructors and modifiers (experiment.hpp).
+#include <cstdlib>
 #include <utility>
 
 #include "lab/experiment.hpp"
@@ -15,8 +16,18 @@ Claim quoted(ClaimKind kind, SeedRef seed) {
   return c;
 }
 
+// The ratio a seed figure starts with ("5.08x (12.132 vs 2.386 µs/op)" →
+// 5.08), 0 when it starts with anything else.
+double leading_ratio(const std::string& figure) {
+  char* end = nullptr;
+  const double r = std::strtod(figure.c_str(), &end);
+  if (end == figure.c_str() || *end != 'x' || !(r > 0)) return 0;
+  return r;
+}
+
 Claim two_sided(ClaimKind kind, SeedRef seed, std::string slower, std::string faster) {
   Claim c = quoted(kind, std::move(seed));
+  c.seed_ratio = leading_ratio(c.seed_figure);
   c.slower = std::move(slower);
   c.faster = std::move(faster);
   return c;
@@ -28,6 +39,12 @@ Claim Claim::is_faster(SeedRef seed, std::string slower, std::string faster) {
   return two_sided(ClaimKind::kRatio, std::move(seed), std::move(slower), std::move(faster));
 }
 
+Claim Claim::direction(SeedRef seed, double seed_ratio, std::string slower, std::string faster) {
+  Claim c = two_sided(ClaimKind::kRatio, std::move(seed), std::move(slower), std::move(faster));
+  c.seed_ratio = seed_ratio;
+  return c;
+}
+
 Claim Claim::at_least_times(SeedRef seed, double k, std::string slower, std::string faster) {
   Claim c = two_sided(ClaimKind::kRatio, std::move(seed), std::move(slower), std::move(faster));
   c.at_least = k;
@@ -37,6 +54,7 @@ Claim Claim::at_least_times(SeedRef seed, double k, std::string slower, std::str
 Claim Claim::about(SeedRef seed, double n, std::string slower, std::string faster) {
   Claim c = two_sided(ClaimKind::kBand, std::move(seed), std::move(slower), std::move(faster));
   c.at_least = n;
+  c.seed_ratio = n;
   c.band_lo = n / kBandWidth;
   c.band_hi = n * kBandWidth;
   return c;
@@ -112,6 +130,21 @@ Claim& Claim::cpp_not_comparable_because(std::string why) {
 
 Claim& Claim::project() {
   origin = ClaimOrigin::kProject;
+  return *this;
+}
+
+Claim& Claim::sized(double ratio) {
+  seed_ratio = ratio;
+  return *this;
+}
+
+Claim& Claim::also(std::string row_slower, std::string row_faster) {
+  more_rows.emplace_back(std::move(row_slower), std::move(row_faster));
+  return *this;
+}
+
+Claim& Claim::needs(Precondition p) {
+  preconditions.push_back(std::move(p));
   return *this;
 }
 

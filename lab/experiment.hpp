@@ -46,6 +46,7 @@
 #include <utility>
 #include <vector>
 
+#include "lab/precondition.hpp"
 #include "zerolab/bench.hpp"
 
 namespace zerolab::lab {
@@ -149,12 +150,29 @@ struct Claim {
   // Non-empty: why the C++ port cannot test this claim (a different
   // mechanism); the C++ verdict is then "not comparable".
   std::string cpp_not_comparable;
+  // The seed's own figure as a ratio (slower/faster), shown beside the
+  // verdict as the size of the effect against the seed's (judge_size); 0:
+  // none. Context only, unless the claim is a band (a factor in words).
+  double seed_ratio = 0;
+  // A ratio claim over several rows of a table (one sentence about all of
+  // them): more (slower, faster) C++ pairs judged like the first. The claim
+  // replicates when every row does, contradicts when one row contradicts,
+  // and is inconclusive otherwise.
+  std::vector<std::pair<std::string, std::string>> more_rows;
+  // What the claim rests on besides the code measured (a Go version's
+  // feature, a cache size, ...), checked on the machine at hand: a side
+  // whose precondition fails is "not comparable", with the reason.
+  std::vector<Precondition> preconditions;
 
   GoSide go;
 
   // ---- Constructors: the seed's words first, then the C++ benchmarks.
   // "X is faster than Y": slower/faster > 1.
   static Claim is_faster(SeedRef seed, std::string slower, std::string faster);
+  // A direction or a quality in the seed's words ("X improves Y") with a
+  // figure read off its table (`seed_ratio`): slower/faster > 1, the
+  // figure only the size shown beside the verdict.
+  static Claim direction(SeedRef seed, double seed_ratio, std::string slower, std::string faster);
   // "at least k times": slower/faster >= k.
   static Claim at_least_times(SeedRef seed, double k, std::string slower, std::string faster);
   // "about N times": slower/faster in [N / kBandWidth, N * kBandWidth].
@@ -174,9 +192,12 @@ struct Claim {
   Claim& go_bench(std::string benchmark);                   // bound: the Go peer's benchmark
   Claim& go_unit(std::string unit, double scale = 0);       // when Go reports another unit
   Claim& go_fact(std::function<FactResult(const GoPeerBinary&)> check);
-  Claim& go_not_comparable(std::string why);           // Go 1.19 here cannot test it
-  Claim& cpp_not_comparable_because(std::string why);  // C++ cannot test it
-  Claim& project();                                    // not the seed's claim
+  Claim& go_not_comparable(std::string why);            // Go 1.19 here cannot test it
+  Claim& cpp_not_comparable_because(std::string why);   // C++ cannot test it
+  Claim& project();                                     // not the seed's claim
+  Claim& sized(double seed_ratio);                      // the seed's figure, for the size
+  Claim& needs(Precondition p);                         // a precondition, checked here
+  Claim& also(std::string slower, std::string faster);  // one more row (C++ side)
 
   // Older constructors (statement + figure, no section), kept while the
   // experiments move to the ones above.
@@ -253,6 +274,12 @@ struct Experiment {
   std::string go_benchmarks;
   std::string go_benchtime;
   std::vector<std::string> go_differences;
+  // > 0: the Go peer's faithful regime does not fit the default run's
+  // budget; it needs about this many seconds. The default run then leaves
+  // the Go peer out and says so; `--full`, or the experiment named alone on
+  // the command line, runs it at go_benchtime (never a shorter one: the
+  // budget does not change what is measured).
+  int go_full_seconds = 0;
   // Extra C++ ↔ Go benchmark pairs for the medians table's "C++ / Go here"
   // column (the claims' own pairs are added automatically).
   std::vector<std::pair<std::string, std::string>> go_pairs;

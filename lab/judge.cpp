@@ -129,6 +129,10 @@ SideOutcome judge_two(const Claim& claim, const SideData& side, double alpha) {
   SideOutcome c;
   c.verdict = v.verdict;
   c.provisional = v.provisional;
+  if (claim.kind != ClaimKind::kEquivalence) {
+    c.size = judge_size(v, claim.seed_ratio);
+    c.seed_ratio = claim.seed_ratio;
+  }
   c.here = ratio_text(v.ratio);
   if (!v.provisional) c.here += " [" + fixed(v.lo, 2) + ", " + fixed(v.hi, 2) + "]";
   c.here += " (" + format_value(v.median_slower, side.unit) + " vs " +
@@ -156,6 +160,33 @@ SideOutcome judge_one(const Claim& claim, const SideData& side) {
 
 SideOutcome judge_side(const Claim& claim, const SideData& side, double alpha) {
   return claim.kind == ClaimKind::kBound ? judge_one(claim, side) : judge_two(claim, side, alpha);
+}
+
+// A claim over several rows: the first row's figures, the rows' verdicts
+// combined (every row replicates → replicates; one contradicts →
+// contradicts; else inconclusive), and how many rows replicated.
+SideOutcome judge_rows(const Claim& claim, const SideData& first, double alpha) {
+  SideOutcome c = judge_side(claim, first, alpha);
+  if (c.verdict == Verdict::kError) return c;
+  int replicate = c.verdict == Verdict::kReplicates ? 1 : 0;
+  bool contradicted = c.verdict == Verdict::kContradicts;
+  for (const auto& [slower, faster] : claim.more_rows) {
+    SideData row = first;
+    row.slower = slower;
+    row.faster = faster;
+    const SideOutcome r = judge_side(claim, row, alpha);
+    if (r.verdict == Verdict::kError) return r;
+    replicate += r.verdict == Verdict::kReplicates ? 1 : 0;
+    contradicted = contradicted || r.verdict == Verdict::kContradicts;
+  }
+  const int rows = 1 + static_cast<int>(claim.more_rows.size());
+  c.verdict = replicate == rows ? Verdict::kReplicates
+              : contradicted    ? Verdict::kContradicts
+                                : Verdict::kInconclusive;
+  c.here += " (the first of " + std::to_string(rows) + " rows)";
+  c.detail =
+      std::to_string(replicate) + " of " + std::to_string(rows) + " rows replicate; " + c.detail;
+  return c;
 }
 
 SideOutcome from_fact(const std::function<FactResult()>& check) {
@@ -189,6 +220,17 @@ std::vector<double> samples_of(const std::vector<benchfmt::Result>& results,
   return out;
 }
 
+std::optional<SideOutcome> unmet_precondition(const Claim& claim, ClaimSide side,
+                                              const MachineFacts& facts) {
+  for (const Precondition& p : claim.preconditions) {
+    if (p.side != ClaimSide::kBoth && p.side != side) continue;
+    const std::string here = p.unmet ? p.unmet(facts) : "";
+    if (here.empty()) continue;
+    return plain(Verdict::kNotComparable, p.what + ": " + here);
+  }
+  return std::nullopt;
+}
+
 std::string format_value(double value, const std::string& unit) {
   if (unit == "ns/op") {
     const double a = std::fabs(value);
@@ -214,6 +256,9 @@ SideOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome,
   }
   const SideData side{outcome.results, outcome.failures, claim.slower, claim.faster,
                       claim.benchmark, claim.unit,       claim.scale};
+  if (!claim.more_rows.empty() && claim.kind != ClaimKind::kBound) {
+    return judge_rows(claim, side, alpha);
+  }
   return judge_side(claim, side, alpha);
 }
 
@@ -270,6 +315,22 @@ void SideTally::add(const SideOutcome& side) {
       break;
     case Verdict::kNotRun:
       ++not_run;
+      break;
+  }
+  switch (side.size) {
+    case Size::kNone:
+      break;
+    case Size::kLarger:
+      ++larger;
+      break;
+    case Size::kAsSeed:
+      ++as_seed;
+      break;
+    case Size::kSmaller:
+      ++smaller;
+      break;
+    case Size::kUnclear:
+      ++size_unclear;
       break;
   }
 }

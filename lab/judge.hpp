@@ -14,6 +14,7 @@
 #ifndef ZEROLAB_LAB_JUDGE_HPP_
 #define ZEROLAB_LAB_JUDGE_HPP_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,12 @@ SideOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome,
 // peer, `outcome.go_not_run`) with the reason in detail.
 SideOutcome judge_go(const Claim& claim, const ExperimentOutcome& outcome, double alpha,
                      const GoPeerBinary* peer);
+
+// "not comparable" with "<precondition>: <what this machine has>" when one
+// of the claim's preconditions for `side` (kGo or kCpp) fails on `facts`;
+// nullopt when they all hold.
+std::optional<SideOutcome> unmet_precondition(const Claim& claim, ClaimSide side,
+                                              const MachineFacts& facts);
 
 // "19.2µs" for 1.92e4 in ns/op; "2.5e+05 faults/op" style for other units.
 std::string format_value(double value, const std::string& unit);

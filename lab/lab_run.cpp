@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <set>
 
 #include "bench/options.hpp"
@@ -84,6 +85,7 @@ struct GoPeerState {
 // -test.benchtime for an experiment's peer: its go_benchtime capped at
 // the lab's time per run (so --quick stays quick), or the lab's.
 std::string go_benchtime(const LabSettings& s, const Experiment& e) {
+  if (e.go_full_seconds > 0) return e.go_benchtime;  // its faithful regime, never capped
   if (e.go_benchtime.empty() || s.iterations > 0) return s.benchtime_text;
   internal::BenchTime own;
   std::string error;
@@ -91,6 +93,15 @@ std::string go_benchtime(const LabSettings& s, const Experiment& e) {
   if (own.iterations > 0) return e.go_benchtime;
   return own.duration <= s.benchtime ? e.go_benchtime : s.benchtime_text;
 }
+
+}  // namespace
+
+std::string budget_text(const Experiment& e) {
+  return "not run within the budget: needs about " + std::to_string(e.go_full_seconds) +
+         " s; run `zerolab lab --full` or name the experiment (`zerolab lab " + e.id + "`)";
+}
+
+namespace {
 
 // Builds the experiment's Go peer (when it has one and Go runs); sets
 // o.go_not_run when it will not run. Returns false when the build failed.
@@ -104,6 +115,10 @@ bool prepare_go_peer(const LabSettings& s, const GoToolchain& go, ExperimentOutc
   }
   if (go.path.empty()) {
     o.go_not_run = go.error;
+    return true;
+  }
+  if (e.go_full_seconds > 0 && !s.full && !s.named) {
+    o.go_not_run = budget_text(e);
     return true;
   }
   progress.show(k, n, e.id, "building Go peer peers/go/" + e.go_peer, 0, s.count);
@@ -249,12 +264,16 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     o.claims.resize(e->claims.size());
     outcomes.push_back(std::move(o));
   }
+  // What the claims' preconditions look at (the Go version once Go is found).
+  MachineFacts facts = machine_facts("");
   // Facts first, before any benchmark has churned the heap.
   for (auto& o : outcomes) {
     for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
       const Claim& c = o.experiment->claims[i];
       o.claims[i].claim = &c;
-      if (c.kind == ClaimKind::kFact) o.claims[i].cpp = judge_fact(c);
+      if (c.kind != ClaimKind::kFact) continue;
+      const std::optional<SideOutcome> unmet = unmet_precondition(c, ClaimSide::kCpp, facts);
+      o.claims[i].cpp = unmet ? *unmet : judge_fact(c);
     }
   }
 
@@ -266,6 +285,7 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     bool any_peer = false;
     for (const Experiment* e : s.experiments) any_peer = any_peer || !e->go_peer.empty();
     if (any_peer) go = find_go(s.go_command);
+    facts.go_version = go.version;
     if (any_peer && go.path.empty()) {
       std::fprintf(
           err, "zerolab lab: warning: %s: the Go peers do not run (verdict (Go here): not run)\n",
@@ -305,8 +325,17 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     }
     for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
       const Claim& c = o.experiment->claims[i];
-      if (c.kind != ClaimKind::kFact) o.claims[i].cpp = judge_measured(c, o, s.alpha);
-      o.claims[i].go = judge_go(c, o, s.alpha, peer.runnable ? &peer.binary : nullptr);
+      if (c.kind != ClaimKind::kFact) {
+        const std::optional<SideOutcome> unmet = unmet_precondition(c, ClaimSide::kCpp, facts);
+        o.claims[i].cpp = unmet ? *unmet : judge_measured(c, o, s.alpha);
+      }
+      // A Go side that does not run stays "not run"; one that runs is checked.
+      const SideOutcome go_side = judge_go(c, o, s.alpha, peer.runnable ? &peer.binary : nullptr);
+      const std::optional<SideOutcome> go_unmet =
+          go_side.verdict == Verdict::kNotRun || go_side.verdict == Verdict::kNotComparable
+              ? std::nullopt
+              : unmet_precondition(c, ClaimSide::kGo, facts);
+      o.claims[i].go = go_unmet ? *go_unmet : go_side;
     }
     progress.clear();
     std::string error;
@@ -387,8 +416,20 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
       placed.out_dir = s.final_dir;
     }
   }
-  std::fprintf(out, "%s%s\nresults: %s\n", summary_line(t).c_str(),
-               context.provisional ? " (provisional)" : "", placed.out_dir.c_str());
+  std::string skipped;
+  for (const auto& o : outcomes) {
+    if (o.go_not_run.rfind("not run within the budget", 0) == 0) {
+      skipped += (skipped.empty() ? "" : ", ") + o.experiment->id + " (Go peer, about " +
+                 std::to_string(o.experiment->go_full_seconds) + " s)";
+    }
+  }
+  if (!skipped.empty()) {
+    skipped =
+        "\nskipped within the default budget: " + skipped + "; `zerolab lab --full` runs them";
+  }
+  std::fprintf(out, "%s%s%s\nresults: %s\n", summary_line(t).c_str(),
+               context.provisional ? " (provisional)" : "", skipped.c_str(),
+               placed.out_dir.c_str());
   if (s.on_finished && !s.on_finished(outcomes, machine, placed.out_dir)) any_error = true;
   return finish_baseline(placed, s.baseline != nullptr ? &comparison : nullptr, any_error, started,
                          out, err);

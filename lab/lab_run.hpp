@@ -88,10 +88,20 @@ struct LabSettings {
   // verdict (Go here) "not run". go_command is found on PATH; without it
   // the Go column says so and the run goes on.
   bool go = true;
+  // --full, or experiments named on the command line: the Go peers whose
+  // faithful regime exceeds the default budget (Experiment::go_full_seconds)
+  // run too; otherwise they are "not run within the budget".
+  bool full = false;
+  bool named = false;
   std::string go_command = "go";
   std::string go_peers_dir = default_go_peers_dir();
   std::string go_cache_dir = default_go_cache_dir();
 };
+
+// Why a Go peer whose faithful regime exceeds the default budget did not
+// run: "not run within the budget: needs about 300 s; run `zerolab lab
+// --full` or name the experiment (`zerolab lab udp-buffers`)".
+std::string budget_text(const Experiment& e);
 
 // Returns the exit code: 0; 1 when a benchmark failed, a claim is an error
 // or a file (or the baseline) could not be written; else 3 when the

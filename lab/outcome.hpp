@@ -33,6 +33,10 @@ struct SideOutcome {
   std::string here;    // this machine's figure: "1.17x [1.15, 1.19] (19.2µs vs 16.4µs)"
   std::string detail;  // "p=0.000 n=10+10", what a fact saw, why not comparable / not run,
                        // or the error message
+  // The effect's size against the seed's figure (Claim::seed_ratio), apart
+  // from the verdict; Size::kNone when the claim has no figure or no ratio.
+  Size size = Size::kNone;
+  double seed_ratio = 0;
 };
 
 // A claim judged twice: `go` is verdict (Go here) — does the seed's claim
@@ -67,6 +71,11 @@ struct SideTally {
   int errors = 0;
   int not_comparable = 0;
   int not_run = 0;
+  // The sizes against the seed's figures (claims with one, judged).
+  int larger = 0;
+  int as_seed = 0;
+  int smaller = 0;
+  int size_unclear = 0;
   void add(const SideOutcome& side);
 };
 

@@ -8,6 +8,7 @@
 #include "format/markdown.hpp"
 #include "lab/baseline.hpp"
 #include "lab/judge.hpp"
+#include "lab/sources.hpp"
 #include "lab/verdict.hpp"
 #include "zerolab/stat.hpp"
 
@@ -30,8 +31,19 @@ std::string pad(const std::string& s, std::size_t width) {
 
 }  // namespace
 
+std::string size_text(const SideOutcome& c) {
+  if (c.size == Size::kNone) return "";
+  char seed[32];
+  std::snprintf(seed, sizeof seed, "%.2fx", c.seed_ratio);
+  const std::string s(to_string(c.size));
+  return c.size == Size::kAsSeed    ? "size as the seed's " + std::string(seed)
+         : c.size == Size::kUnclear ? "size unclear against the seed's " + std::string(seed)
+                                    : "size " + s + " than the seed's " + seed;
+}
+
 std::string verdict_cell(const SideOutcome& c) {
   std::string text = verdict_text(c);
+  if (const std::string size = size_text(c); !size.empty()) text += "; " + size;
   if (!c.detail.empty() && c.verdict != Verdict::kError) text += " (" + c.detail + ")";
   return text;
 }
@@ -162,7 +174,7 @@ std::string differences_text(const Experiment& e, const std::string& indent) {
 std::string claims_table_text(const ExperimentOutcome& outcome) {
   const Experiment& e = *outcome.experiment;
   std::string out = e.id + ": " + e.title + "\n";
-  out += "  seed " + e.seed_file + ", " + e.seed_section + "\n";
+  out += "  source: " + source_name(e.seed_file) + ", " + e.seed_section + "\n";
   out += differences_text(e, "  ");
   for (const auto& f : outcome.failures) out += "  FAILED " + f.text() + "\n";
   if (!outcome.go_not_run.empty()) out += "  Go peer not run: " + outcome.go_not_run + "\n";
@@ -193,6 +205,11 @@ std::string side_summary(const SideTally& t) {
   if (t.not_comparable > 0) s += "; " + std::to_string(t.not_comparable) + " not comparable";
   if (t.not_run > 0) s += "; " + std::to_string(t.not_run) + " not run";
   if (t.errors > 0) s += "; " + std::to_string(t.errors) + (t.errors == 1 ? " error" : " errors");
+  if (t.larger + t.as_seed + t.smaller + t.size_unclear > 0) {
+    s += "; size against the seed's figure: " + std::to_string(t.larger) + " larger, " +
+         std::to_string(t.as_seed) + " as the seed, " + std::to_string(t.smaller) + " smaller, " +
+         std::to_string(t.size_unclear) + " unclear";
+  }
   return s;
 }
 
@@ -223,10 +240,17 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
   for (const auto& w : machine.warnings) out += "\n> warning: " + markdown_text(w) + "\n";
   for (const auto& n : machine.notes) out += "\nNote: " + markdown_text(n) + "\n";
   out += "\n## Summary\n\n" + summary_line(tally(outcomes)) + "\n";
+  out += "\n## Sources\n\n| key | title | author | where |\n|---|---|---|---|\n";
+  for (const Source& src : sources()) {
+    out += "| `" + src.file + "` | " + markdown_text(src.title) + " | " +
+           markdown_text(src.author.empty() ? "not named in the text" : src.author) + " | " +
+           markdown_text(src.where) + " |\n";
+  }
   for (const auto& o : outcomes) {
     const Experiment& e = *o.experiment;
     out += "\n## " + e.id + ": " + markdown_text(e.title) + "\n\n";
-    out += "Seed `" + e.seed_file + "`, " + markdown_text(e.seed_section) + ".";
+    out += "Source: " + markdown_text(source_name(e.seed_file)) + ", " +
+           markdown_text(e.seed_section) + " (key `" + e.seed_file + "`).";
     if (!e.go_peer.empty()) out += " Go peer: `peers/go/" + e.go_peer + "`.";
     if (!o.go_not_run.empty()) out += " Go peer not run: " + markdown_text(o.go_not_run) + ".";
     out += "\n\n";

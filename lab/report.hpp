@@ -23,7 +23,11 @@ namespace zerolab::lab {
 // "replicates", or "replicates (provisional)".
 std::string verdict_text(const SideOutcome& side);
 
-// verdict_text with the detail: "replicates (p=0.000 n=10)",
+// The size against the seed's figure: "size larger than the seed's
+// 5.08x", "size as the seed's 2.00x", ...; "" when the side has none.
+std::string size_text(const SideOutcome& side);
+
+// verdict_text with the size and the detail: "replicates (p=0.000 n=10)",
 // "not comparable (<why>)".
 std::string verdict_cell(const SideOutcome& side);
 

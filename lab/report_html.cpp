@@ -5,6 +5,7 @@
 
 #include "lab/baseline.hpp"
 #include "lab/plot_data.hpp"
+#include "lab/sources.hpp"
 #include "report/html_page.hpp"
 #include "report/svg_plot.hpp"
 
@@ -22,7 +23,8 @@ std::string verdict_class(Verdict v) {
 
 std::string verdict_span(const SideOutcome& c) {
   return "<span class=\"verdict " + verdict_class(c.verdict) + "\">" +
-         html_escape(verdict_text(c)) + "</span>";
+         html_escape(verdict_text(c)) + "</span>" +
+         (c.size == Size::kNone ? "" : "<br><small>" + html_escape(size_text(c)) + "</small>");
 }
 
 std::string count_span(int n, const char* what, Verdict v) {
@@ -43,6 +45,11 @@ std::string side_summary_html(const char* side, const SideTally& t) {
   if (t.not_run > 0) out += count_span(t.not_run, "not run", Verdict::kNotRun);
   if (t.errors > 0)
     out += count_span(t.errors, t.errors == 1 ? "error" : "errors", Verdict::kError);
+  if (t.larger + t.as_seed + t.smaller + t.size_unclear > 0) {
+    out += "<b>size against the seed's figure:</b> " + std::to_string(t.larger) + " larger, " +
+           std::to_string(t.as_seed) + " as the seed, " + std::to_string(t.smaller) + " smaller, " +
+           std::to_string(t.size_unclear) + " unclear";
+  }
   return out + "</p>\n";
 }
 
@@ -148,8 +155,8 @@ std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& ma
   const Experiment& e = *o.experiment;
   std::string out = "<section id=\"" + html_escape(e.id) + "\">\n<h2>" + html_escape(e.id) + ": " +
                     html_escape(e.title) + "</h2>\n";
-  out += "<p class=\"sub\">Seed <code>" + html_escape(e.seed_file) + "</code>, " +
-         html_escape(e.seed_section) + ".</p>\n";
+  out += "<p class=\"sub\">Source: " + html_escape(source_name(e.seed_file)) + " (key <code>" +
+         html_escape(e.seed_file) + "</code>), " + html_escape(e.seed_section) + ".</p>\n";
   if (!e.differences.empty()) {
     out += "<p>Differences from the seed (C++):</p>\n<ul>\n";
     for (const auto& d : e.differences) out += "<li>" + html_escape(d) + "</li>\n";

@@ -158,6 +158,34 @@ RatioVerdict judge_equivalence(std::span<const double> slower, std::span<const d
   return v;
 }
 
+std::string_view to_string(Size s) {
+  switch (s) {
+    case Size::kNone:
+      return "";
+    case Size::kSmaller:
+      return "smaller";
+    case Size::kAsSeed:
+      return "as the seed";
+    case Size::kLarger:
+      return "larger";
+    case Size::kUnclear:
+      return "unclear";
+  }
+  return "";
+}
+
+Size judge_size(const RatioVerdict& v, double seed) {
+  if (!(seed > 0)) return Size::kNone;
+  const double a = seed / kSizeWidth;
+  const double b = seed * kSizeWidth;
+  const double lo = v.provisional ? v.ratio : v.lo;
+  const double hi = v.provisional ? v.ratio : v.hi;
+  if (lo > b) return Size::kLarger;
+  if (hi < a) return Size::kSmaller;
+  if (lo >= a && hi <= b) return Size::kAsSeed;
+  return Size::kUnclear;
+}
+
 BoundVerdict judge_bound(std::span<const double> samples, double scale, double lo, double hi,
                          double confidence) {
   BoundVerdict v;

@@ -24,6 +24,12 @@
 // contradicts, straddles an edge → inconclusive.
 // With fewer runs than a test can use (< 6 per side), the verdict follows
 // the point estimate alone and is marked provisional.
+// The size of an effect, apart from its verdict (judge_size): a ratio
+// claim's interval against the seed's own figure, [s / kSizeWidth,
+// s · kSizeWidth] — wholly above is "larger", wholly below "smaller",
+// inside "as the seed", across an edge "unclear". It never changes the
+// verdict of a claim whose seed words give only a direction or a quality;
+// only a factor the seed states in words ("about 2x", "half") is a band.
 //
 // Thread-safety: pure functions.
 //
@@ -97,6 +103,22 @@ struct BoundVerdict {
   double hi = 0;
   int n = 0;
 };
+
+// How an effect's size compares with the seed's figure (a ratio).
+enum class Size { kNone, kSmaller, kAsSeed, kLarger, kUnclear };
+
+// "", "smaller", "as the seed", "larger", "unclear".
+std::string_view to_string(Size s);
+
+// The seed's figure s "as the seed" means a ratio within [s / kSizeWidth,
+// s * kSizeWidth].
+inline constexpr double kSizeWidth = 1.25;
+
+// The size of v's effect against the seed's ratio `seed` (> 0): its
+// interval [v.lo, v.hi] (the point estimate when v is provisional)
+// against [seed / kSizeWidth, seed * kSizeWidth]. Size::kNone when
+// seed <= 0 (the seed gives no figure).
+Size judge_size(const RatioVerdict& v, double seed);
 
 // REQUIRES: samples non-empty.
 BoundVerdict judge_bound(std::span<const double> samples, double scale, double lo, double hi,

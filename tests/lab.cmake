@@ -20,6 +20,11 @@ if(TARGET zerolab AND TARGET zerolab_lab)
     SOURCES lab_go_peer_test.cpp
     LIBS zerolab_lab zerolab_alloc_hooks
     LABELS lab)
+  # The verdict model: direction and size apart, rows, preconditions, sources.
+  zerolab_add_test(lab_verdict_model_test
+    SOURCES lab_verdict_model_test.cpp
+    LIBS zerolab_lab zerolab_alloc_hooks
+    LABELS lab)
   # Counts judged exact: mallocs/op beside Go's truncated allocs/op.
   zerolab_add_test(lab_exact_count_test
     SOURCES lab_exact_count_test.cpp

@@ -16,6 +16,7 @@
 //   ctest --preset release -R LabGoPeer
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -272,7 +273,8 @@ TEST(LabGoPeer, BuildsOnceRunsInterleavedAndJudgesBothSides) {
             (std::vector<std::string>{
                 "slow is about 2x fast", "2.0x", "2.00x [1.97, 2.03] (2.04µs vs 1.02µs)",
                 "2.00x [2.00, 2.00] (2.00 widgets/op vs 1.00 widgets/op)",
-                "replicates (band [1.60, 2.50] n=6)", "replicates (band [1.60, 2.50] n=6)"}));
+                "replicates; size as the seed's 2.00x (band [1.60, 2.50] n=6)",
+                "replicates; size as the seed's 2.00x (band [1.60, 2.50] n=6)"}));
   EXPECT_EQ(
       cells(row_of(r.out, "same is no change")),
       (std::vector<std::string>{"same is no change", "±1%", "1.00x [0.99, 1.01] (1.02µs vs 1.02µs)",
@@ -291,11 +293,12 @@ TEST(LabGoPeer, BuildsOnceRunsInterleavedAndJudgesBothSides) {
   EXPECT_EQ(fact[3], "no binary on the C++ side");
   EXPECT_EQ(fact[4], "holds");
   EXPECT_EQ(fact[5], "does not hold");
-  EXPECT_EQ(cells(row_of(r.out, "arenas are faster")),
-            (std::vector<std::string>{"arenas are faster", "1.1x", "—",
-                                      "2.00x [2.00, 2.00] (2.00 widgets/op vs 1.00 widgets/op)",
-                                      "not comparable (Go 1.19 has no arenas)",
-                                      "replicates (p=0.002 n=6)"}));
+  EXPECT_EQ(
+      cells(row_of(r.out, "arenas are faster")),
+      (std::vector<std::string>{"arenas are faster", "1.1x", "—",
+                                "2.00x [2.00, 2.00] (2.00 widgets/op vs 1.00 widgets/op)",
+                                "not comparable (Go 1.19 has no arenas)",
+                                "replicates; size larger than the seed's 1.10x (p=0.002 n=6)"}));
   EXPECT_EQ(cells(row_of(r.out, "[project's own] the project's own")),
             (std::vector<std::string>{"[project's own] the project's own", "—",
                                       "2.00x [2.00, 2.00] (2.00 widgets/op vs 1.00 widgets/op)",
@@ -303,8 +306,10 @@ TEST(LabGoPeer, BuildsOnceRunsInterleavedAndJudgesBothSides) {
                                       "replicates (p=0.002 n=6)", "replicates (p=0.002 n=6)"}));
   // Both sides counted; the project's claim apart.
   EXPECT_NE(r.out.find("5 seed claims — Go here: 3 replicate, 0 contradict, 0 inconclusive; facts: "
-                       "1 hold, 0 do not hold; 1 not comparable — C++: 3 replicate, 1 contradict, "
-                       "0 inconclusive; facts: 0 hold, 1 do not hold\n"
+                       "1 hold, 0 do not hold; 1 not comparable; size against the seed's figure: 0 "
+                       "larger, 1 as the seed, 0 smaller, 0 unclear — C++: 3 replicate, 1 "
+                       "contradict, 0 inconclusive; facts: 0 hold, 1 do not hold; size against the "
+                       "seed's figure: 1 larger, 1 as the seed, 0 smaller, 0 unclear\n"
                        "1 project claims (counted apart) — Go here: 1 replicate, 0 contradict, "
                        "0 inconclusive; facts: 0 hold, 0 do not hold — C++: 1 replicate"),
             std::string::npos)
@@ -390,7 +395,62 @@ TEST(LabGoPeer, GoOffOrMissingLeavesTheGoColumnNotRunAndTheRunGoesOn) {
   EXPECT_EQ(cells(row_of(missing.out, "slow is about 2x fast"))[4],
             "not run (no no-such-go-command on PATH)");
   EXPECT_EQ(cells(row_of(missing.out, "slow is about 2x fast"))[5],
-            "replicates (band [1.60, 2.50] n=6)");
+            "replicates; size as the seed's 2.00x (band [1.60, 2.50] n=6)");
+  cpp_log = nullptr;
+}
+
+// A Go peer whose faithful regime exceeds the default budget: the default
+// run leaves it out and says so (the row, the summary), never running it at
+// a shorter benchtime; --full and the experiment named alone run it at its
+// own benchtime.
+TEST(LabGoPeer, TheBudgetLeavesAFaithfulPeerOutAndFullRunsIt) {
+  StandInGo g;
+  std::string log_path = g.dir + "/cpp.log";
+  cpp_log = &log_path;
+  Experiment e = stand_in_experiment();
+  e.go_benchtime = "1s";
+  e.go_full_seconds = 240;
+  const LabRun by_default = run(g, {&e});
+  EXPECT_EQ(by_default.code, 0) << by_default.err;
+  EXPECT_FALSE(exists(g.log));  // the peer never ran
+  EXPECT_EQ(g.builds(), 0);
+  const std::string why =
+      "not run within the budget: needs about 240 s; run `zerolab lab --full` or name the "
+      "experiment (`zerolab lab stand-in`)";
+  EXPECT_NE(by_default.out.find("  Go peer not run: " + why + "\n"), std::string::npos)
+      << by_default.out;
+  EXPECT_EQ(cells(row_of(by_default.out, "slow is about 2x fast"))[4], "not run (" + why + ")");
+  EXPECT_NE(by_default.out.find("\nskipped within the default budget: stand-in (Go peer, about "
+                                "240 s); `zerolab lab --full` runs them\nresults: "),
+            std::string::npos)
+      << by_default.out;
+
+  const std::string faithful =
+      "go -test.run=^$ -test.bench=. -test.benchtime=1s -test.count=1 -test.benchmem\n";
+  const LabRun full = run(g, {&e}, true, "", [](LabSettings& s) { s.full = true; });
+  EXPECT_EQ(full.code, 0) << full.err;
+  std::string log = read_file(g.log);
+  std::string six;
+  for (int i = 0; i < 6; ++i) six += faithful;
+  EXPECT_EQ(log, six);
+  EXPECT_EQ(full.out.find("skipped within the default budget"), std::string::npos) << full.out;
+  EXPECT_EQ(cells(row_of(full.out, "slow is about 2x fast"))[4],
+            "replicates; size as the seed's 2.00x (band [1.60, 2.50] n=6)");
+
+  ::unlink(g.log.c_str());
+  const LabRun named = run(g, {&e}, true, "", [](LabSettings& s) { s.named = true; });
+  EXPECT_EQ(named.code, 0) << named.err;
+  EXPECT_EQ(read_file(g.log), six);
+  // --quick's cap does not shorten it either.
+  ::unlink(g.log.c_str());
+  const LabRun quick = run(g, {&e}, true, "", [](LabSettings& s) {
+    s.full = true;
+    s.count = 1;
+    s.benchtime = std::chrono::milliseconds(20);
+    s.benchtime_text = "20ms";
+  });
+  EXPECT_EQ(quick.code, 0) << quick.err;
+  EXPECT_EQ(read_file(g.log), faithful);
   cpp_log = nullptr;
 }
 

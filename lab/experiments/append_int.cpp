@@ -193,10 +193,13 @@ Experiment make_append_int_experiment() {
                          "0.93x (10.43 vs 11.17 ns/op); no ± in the seed: within 10%"},
                         0.10, name("AppendIntNoInline"), name("AppendIntBaseline")),
        "AppendIntNoInline", "AppendIntBaseline");
-  pair(Claim::about({"but if those strings escape it's the worst we've seen yet",
-                     sec + ": AppendIntStrEscape",
-                     "5.2x (119.7 vs 22.85 ns/op, IntStrEscape vs IntStrNoEscape)"},
-                    5.2, name("AppendIntStrEscape"), name("AppendIntStrNoEscape")),
+  // A quality ("the worst"), judged as its direction against the same strings kept on the
+  // stack; its own run has AppendBufLeak slower still (127.3 ns/op).
+  pair(Claim::direction({"but if those strings escape it's the worst we've seen yet",
+                         sec + ": AppendIntStrEscape",
+                         "5.2x (119.7 vs 22.85 ns/op, IntStrEscape vs IntStrNoEscape; its run "
+                         "has BufLeak slower still, 127.3)"},
+                        119.7 / 22.85, name("AppendIntStrEscape"), name("AppendIntStrNoEscape")),
        "AppendIntStrEscape", "AppendIntStrNoEscape");
   pair(Claim::is_faster({"On the other hand, if that memory escapes to the heap, our "
                          "pre-allocation helps significantly less.",

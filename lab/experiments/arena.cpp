@@ -178,27 +178,24 @@ Experiment make_arena_experiment() {
   const std::string why = "Results (the paragraph after the table: refill)";
   const char* no_arenas = "Go 1.19 has no arenas (GOEXPERIMENT=arenas is Go 1.20+)";
   const auto add = [&](Claim c) { e.claims.push_back(std::move(c.go_not_comparable(no_arenas))); };
-  // "about half the bytes": the seed's B/op, NoArena over Arena, per row.
-  struct Bytes {
-    const char* what;
-    int n;
-    const char* figure;
-  };
-  for (const Bytes& r : {Bytes{"Slice", 100, "2.16x (4523 vs 2095 B/op)"},
-                         Bytes{"Slice", 10000, "1.70x (455522 vs 268697 B/op)"},
-                         Bytes{"Slice", 100000, "1.95x (4157606 vs 2130343 B/op)"},
-                         Bytes{"ComplexStruct", 100, "2.40x (4728 vs 1973 B/op)"},
-                         Bytes{"ComplexStruct", 10000, "1.67x (489641 vs 293497 B/op)"},
-                         Bytes{"ComplexStruct", 100000, "2.35x (4366697 vs 1860246 B/op)"}}) {
-    const std::string heap = std::string(r.what) + "_NoArena";
-    const std::string arena = std::string(r.what) + "_Arena";
-    add(Claim::about(
-            {"As we have intuited the arena outperformed significantly the standard memory "
-             "allocation both in terms of `allocations/operations` and `bytes/operations`.",
-             results, std::string("about half the bytes: ") + r.figure},
-            2.0, name(heap.c_str(), r.n), name(arena.c_str(), r.n))
-            .in(kBytesPerOp));
+  // One sentence, one claim: the arena uses fewer bytes than the heap in every row of the
+  // table (a direction: the sentence gives no factor). Its allocs/op half is not judged here:
+  // the C++ arena rows allocate nothing, so the ratio has no finite value.
+  Claim fewer_bytes = Claim::direction(
+      {"As we have intuited the arena outperformed significantly the standard memory "
+       "allocation both in terms of `allocations/operations` and `bytes/operations`.",
+       results,
+       "fewer B/op in all six rows, 1.67x to 2.40x (Slice n=100: 2.16x, 4523 vs 2095 B/op)"},
+      4523.0 / 2095.0, name("Slice_NoArena", 100), name("Slice_Arena", 100));
+  fewer_bytes.in(kBytesPerOp);
+  for (const char* what : {"Slice", "ComplexStruct"}) {
+    for (const int n : {100, 10000, 100000}) {
+      if (std::string(what) == "Slice" && n == 100) continue;
+      fewer_bytes.also(name((std::string(what) + "_NoArena").c_str(), n),
+                       name((std::string(what) + "_Arena").c_str(), n));
+    }
   }
+  add(std::move(fewer_bytes));
   add(Claim::is_faster({"Somehow surprisingly the results are a little worse than the results "
                         "obtained from the standard allocations.",
                         why,

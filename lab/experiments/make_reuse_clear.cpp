@@ -106,28 +106,35 @@ Experiment make_make_reuse_clear_experiment() {
                         section, "0.7856 vs 0.7734 ns (±4%, ±3%)"},
                        0.05, name("Reuse", 64), name("Reuse", k64M))
           .go_names(go_name("Reuse", 64), go_name("Reuse", k64M)),
-      Claim::about({"На 64 байтах 58 наносекунд при том, что обнуление 64 байт стоит 2.4. Почти "
-                    "вся цена здесь это бухгалтерия аллокатора, а не нули.",
-                    section, "24.1x (58.39 vs 2.419 ns)"},
-                   24.1, name("Make", 64), name("ReuseClear", 64))
+      // "Almost all the cost" is a quality: zeroing under half of Make, Make / ReuseClear >= 2;
+      // the table's 24.1x is the size.
+      Claim::at_least_times({"На 64 байтах 58 наносекунд при том, что обнуление 64 байт стоит "
+                             "2.4. Почти вся цена здесь это бухгалтерия аллокатора, а не нули.",
+                             section, "24.1x (58.39 vs 2.419 ns); the words: zeroing under half"},
+                            2.0, name("Make", 64), name("ReuseClear", 64))
           .go_names(go_name("Make", 64), go_name("ReuseClear", 64)),
       // "Main cost": zeroing is at least half of Make (Make / ReuseClear <= 2); the low edge
       // is the seed's own lowest (clear at 5 GiB/s against Make's 6.1 GiB/s at 4 MB).
       Claim::about(main_cost, 1.0, name("Make", k4M), name("ReuseClear", k4M))
           .band(0.8, 2.0)
+          .sized(0)
           .go_names(go_name("Make", k4M), go_name("ReuseClear", k4M)),
       Claim::about(main_cost, 1.0, name("Make", k64M), name("ReuseClear", k64M))
           .band(0.8, 2.0)
+          .sized(0)
           .go_names(go_name("Make", k64M), go_name("ReuseClear", k64M)),
       // Saving half: Make - ReuseClear = (Make - Reuse) / 2, with Reuse ~ 0: Make / ReuseClear
-      // about 2. The text gives no size; 256 KB is the largest where the table has both.
+      // about 2. The text gives no size; the words hold only where zeroing is the main cost
+      // (from a megabyte, its own conclusion), so the claim is judged at 64 MB. Its table has
+      // no ReuseClear there; at 256 KB, where it has one, Make / ReuseClear is 34.7x.
       Claim::about(
           {"Если после взятия из пула вы всё равно делаете clear, вы сэкономили только "
            "на аллокации, а не на обнулении. Экономия есть, но вдвое меньше ожидаемой.",
            "Что из этого следует",
-           "about 2x (no figure; the seed's own table at 256 KB: 34.7x, 79.43 vs 2.286 µs)"},
-          2.0, name("Make", k256K), name("ReuseClear", k256K))
-          .go_names(go_name("Make", k256K), go_name("ReuseClear", k256K)),
+           "about 2x at 64 MB (half, in words; no figure: the table has no ReuseClear above "
+           "256 KB, where it is 34.7x)"},
+          2.0, name("Make", k64M), name("ReuseClear", k64M))
+          .go_names(go_name("Make", k64M), go_name("ReuseClear", k64M)),
       Claim::within({"C++ Make of 64 MiB takes a page fault per 4 KiB page: above glibc's mmap "
                      "threshold cap every block is a fresh mmap",
                      "", ""},

@@ -216,15 +216,16 @@ Experiment make_merge_experiment() {
   e.claims = {
       Claim::is_faster(seed, "BenchmarkMerge/malloc+memset", "BenchmarkMerge/malloc")
           .go_names("Benchmark_MergeSlicesZero", "Benchmark_MergeSlicesNoZero"),
-      // Seed 000's subtraction (issue 16, item 5): the original post's method.
-      Claim::no_change(
-          {"Run a benchmark that zeros a slice of the appropriate slice • Subtract the two "
-           "numbers and call it the \"overhead of zeroing\" … my immediate criticism of the "
-           "posts methodology is invalidated.",
-           "README.md (the methodology)",
-           "none: the seed gives no standalone zeroing figure (±10% taken as noise)"},
-          0.10, "BenchmarkMerge/malloc+memset", "BenchmarkMerge/malloc+memset-apart")
-          .go_names("Benchmark_MergeSlicesZero", "Benchmark_MergeSlicesNoZeroThenZero80000"),
+      // The original post's subtraction method, tested: the seed describes the method and
+      // says its criticism of it is invalidated, but states no equivalence and no noise; the
+      // ±10% equivalence is the project's reading, counted apart.
+      Claim::no_change({"the original post's subtraction (an uninitialized merge plus a "
+                        "separate zeroing of the same size) costs what a zeroed merge costs, "
+                        "within ±10%",
+                        "", ""},
+                       0.10, "BenchmarkMerge/malloc+memset", "BenchmarkMerge/malloc+memset-apart")
+          .go_names("Benchmark_MergeSlicesZero", "Benchmark_MergeSlicesNoZeroThenZero80000")
+          .project(),
       project_claim("zerolab::make_uninit<char[]> makes the merge faster than make_unique<char[]> "
                     "(zeroed)",
                     "BenchmarkMerge/make_unique", "BenchmarkMerge/make_uninit"),

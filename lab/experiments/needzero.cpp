@@ -229,12 +229,13 @@ Experiment make_needzero_experiment() {
                      section, "0.8 and 1.6 ms"},
                     "BenchmarkNeedZero/pageheap-fresh", "alloc-ns/op", 0, 2, 1e-6, "ms")
           .go_bench("BenchmarkNeedZero/fresh"),
-      Claim::about({"Третья строка показывает первую аллокацию из переиспользованного спана. "
-                    "217 миллисекунд … Здесь и обнуление, и страничные ошибки: скавенджер успел "
-                    "вернуть часть страниц ядру. … Строки с четвёртой по седьмую показывают "
-                    "установившийся режим. 45–48 миллисекунд",
-                    section, "4.7x (217.4 vs 46.4 ms, the median of 47.7 46.1 45.6 47.0)"},
-                   4.7, "BenchmarkNeedZero/pageheap-released", "BenchmarkNeedZero/pageheap-dirty")
+      Claim::direction(
+          {"Третья строка показывает первую аллокацию из переиспользованного спана. "
+           "217 миллисекунд … Здесь и обнуление, и страничные ошибки: скавенджер успел "
+           "вернуть часть страниц ядру. … Строки с четвёртой по седьмую показывают "
+           "установившийся режим. 45–48 миллисекунд",
+           section, "4.7x (217.4 vs 46.4 ms, the median of 47.7 46.1 45.6 47.0)"},
+          4.7, "BenchmarkNeedZero/pageheap-released", "BenchmarkNeedZero/pageheap-dirty")
           .in("alloc-ns/op")
           .cpp_not_comparable_because(no_step3)
           .go_names("BenchmarkNeedZero/reused-first", "BenchmarkNeedZero/reused-steady"),

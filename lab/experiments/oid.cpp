@@ -18,6 +18,7 @@
 // Example:
 //   zerolab lab oid
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -198,6 +199,51 @@ Experiment make_oid_experiment() {
                      "6 allocs/op (102 B/op), Go's truncated count: [6, 7)"},
                     fmt("Naive"), kAllocsPerOp, 6, 6 + kBelowNextCount)
           .go_bench(fmt("Naive")));
+  // The tables' exact counts (Go's allocs/op and B/op, truncated integers: the exact count
+  // lies in [N, N + 1)). Bytes are Go's size classes and string headers: C++ not comparable.
+  struct Counts {
+    const char* row;      // the seed's table row, verbatim
+    const char* section;  // the heading it is under
+    const char* bench;    // fmt() or parse() variant
+    bool is_parse;
+    double bytes;
+    double allocs;
+  };
+  const std::string s1b = "cableshow.formatOID: #1: pre-allocation: benchmarks";
+  const std::string s3b = "cableshow.formatOID: #3: string tables: benchmarks";
+  const std::string spb = "cableshow.parseOID: benchmarks";
+  const char* go_bytes =
+      "C++'s bytes are std::string's and glibc's, not Go's size classes and string headers";
+  for (const Counts& c :
+       {Counts{"| BenchmarkFormatOIDFoolish-24 | 7815867 | 154.1 | 119 | 12 |", s1b.c_str(),
+               "Foolish", false, 119, 12},
+        Counts{"| BenchmarkFormatOIDStringBuilder-24 | 15118926 | 78.21 | 38 | 5 |", s1b.c_str(),
+               "StringBuilder", false, 38, 5},
+        Counts{"| BenchmarkStringTableFormatOID-24 | 50805165 | 23.94 | 23 | 1 |", s3b.c_str(),
+               "StringTable", false, 23, 1},
+        Counts{"| BenchmarkParseOIDNaive-24 | 23391009 | 58.48 | 0.3285 | 1092 | -0.02571 | -1091 "
+               "| 48 | 1 |",
+               spb.c_str(), "Naive", true, 48, 1}}) {
+    const std::string bench = c.is_parse ? parse(c.bench) : fmt(c.bench);
+    char allocs_fig[96];
+    std::snprintf(allocs_fig, sizeof allocs_fig,
+                  "%.0f allocs/op, Go's truncated count: [%.0f, %.0f)", c.allocs, c.allocs,
+                  c.allocs + 1);
+    char bytes_fig[96];
+    std::snprintf(bytes_fig, sizeof bytes_fig, "%.0f B/op, Go's truncated count: [%.0f, %.0f)",
+                  c.bytes, c.bytes, c.bytes + 1);
+    e.claims.push_back(Claim::within({c.row, c.section, allocs_fig}, bench, kAllocsPerOp, c.allocs,
+                                     c.allocs + kBelowNextCount)
+                           .go_bench(bench));
+    e.claims.push_back(Claim::within({c.row, c.section, bytes_fig}, bench, kBytesPerOp, c.bytes,
+                                     c.bytes + kBelowNextCount)
+                           .go_bench(bench)
+                           .cpp_not_comparable_because(go_bytes));
+  }
+  e.claims.push_back(Claim::within({"| BenchmarkMemoizedFormatOID-24 | 85718442 | 12.68 | 0 | 0 |",
+                                    "FormatOIDMemorized: Benchmarks", "0 B/op: below 0.1 B/op"},
+                                   fmt("Memoized"), kBytesPerOp, 0, kNothingBytesPerOp)
+                         .go_bench(fmt("Memoized")));
   e.claims.push_back(
       Claim::within({"as we repeatedly hit the cache over and over, the average case allocation "
                      "approaches zero",

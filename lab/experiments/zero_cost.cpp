@@ -221,22 +221,24 @@ Experiment make_zero_cost_experiment() {
                     "BenchmarkZeroCost/first-read-pass", "faults/op", 0.999, 1.001, 1 / kPages,
                     "faults/page")
           .go_not_comparable(c_only),
-      Claim::about({"Первый проход на запись стоил 876 мс при том же числе ошибок. Разница с "
-                    "чтением, около 570 мс, и есть счёт за обнуление, который выставляет ядро.",
-                    c_table, "2.90x (876.5 vs 302.7 ms)"},
-                   2.90, "BenchmarkZeroCost/first-write-pass", "BenchmarkZeroCost/first-read-pass")
+      Claim::direction({"Первый проход на запись стоил 876 мс при том же числе ошибок. Разница с "
+                        "чтением, около 570 мс, и есть счёт за обнуление, который выставляет ядро.",
+                        c_table, "2.90x (876.5 vs 302.7 ms)"},
+                       2.90, "BenchmarkZeroCost/first-write-pass",
+                       "BenchmarkZeroCost/first-read-pass")
           .go_not_comparable(c_only),
-      Claim::about({"Последняя строка показывает цену обнуления в чистом виде, без участия ядра. "
-                    "… memset по прогретой памяти показывал от 104 до 180 мс … Соотношения при "
-                    "этом держатся.",
-                    c_table, "4.90x (876.5 vs 178.7 ms)"},
-                   4.90, "BenchmarkZeroCost/first-write-pass", "BenchmarkZeroCost/memset-resident")
+      Claim::direction(
+          {"Последняя строка показывает цену обнуления в чистом виде, без участия ядра. "
+           "… memset по прогретой памяти показывал от 104 до 180 мс … Соотношения при "
+           "этом держатся.",
+           c_table, "4.90x (876.5 vs 178.7 ms)"},
+          4.90, "BenchmarkZeroCost/first-write-pass", "BenchmarkZeroCost/memset-resident")
           .go_not_comparable(c_only),
-      Claim::about({"`malloc` + `memset` по свежей памяти 802.5 мс 1.2 262 145 `memset` по "
-                    "прогретой памяти 178.7 мс",
-                    c_table, "4.49x (802.5 vs 178.7 ms, the table's rows)"},
-                   4.49, "BenchmarkZeroCost/malloc+memset-fresh",
-                   "BenchmarkZeroCost/memset-resident")
+      Claim::direction({"`malloc` + `memset` по свежей памяти 802.5 мс 1.2 262 145 `memset` по "
+                        "прогретой памяти 178.7 мс",
+                        c_table, "4.49x (802.5 vs 178.7 ms, the table's rows)"},
+                       4.49, "BenchmarkZeroCost/malloc+memset-fresh",
+                       "BenchmarkZeroCost/memset-resident")
           .go_not_comparable(c_only),
       Claim::fact_check({"Разница между пустой программой и программой с 64 мегабайтами нулей "
                          "составила 121 байт. Массив в файл не попал.",

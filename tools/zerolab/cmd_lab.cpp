@@ -38,6 +38,7 @@
 #include "lab/lab_run.hpp"
 #include "lab/machine_info.hpp"
 #include "lab/report.hpp"
+#include "lab/sources.hpp"
 #include "lab_flags.hpp"
 #include "lab_output_dir.hpp"
 #include "lab_store.hpp"
@@ -60,6 +61,9 @@ constexpr const char* kUsage =
     "\n"
     "  --list           list the experiments and exit\n"
     "  --quick          one short run of each benchmark (verdicts provisional)\n"
+    "  --full           also run the Go peers whose faithful regime exceeds the default\n"
+    "                   budget (udp-buffers' at Go's own benchtime); naming an experiment\n"
+    "                   runs its peer faithfully too\n"
     "  --count N        runs of each benchmark, interleaved (default 10; >= 6 for tests)\n"
     "  --benchtime D    time per run, or Nx iterations (default 500ms; --quick 20ms)\n"
     "  -o DIR           output directory (default zerolab-results/<UTC time>): new, empty or a\n"
@@ -184,8 +188,8 @@ int run_lab_command(std::span<char* const> args) {
     int width = 0;
     for (const auto& e : all) width = std::max(width, static_cast<int>(e.id.size()));
     for (const auto& e : all) {
-      std::printf("%-*s  %s (seed %s)\n", width, e.id.c_str(), e.title.c_str(),
-                  e.seed_file.c_str());
+      std::printf("%-*s  %s (source: %s)\n", width, e.id.c_str(), e.title.c_str(),
+                  lab::source_name(e.seed_file).c_str());
       std::fputs(
           lab::differences_text(e, std::string(static_cast<std::size_t>(width) + 2, ' ')).c_str(),
           stdout);
@@ -209,6 +213,8 @@ int run_lab_command(std::span<char* const> args) {
       s.experiments.push_back(found);
     }
   }
+  s.named = !s.experiments.empty();
+  s.full = flags.full;
   if (s.experiments.empty()) {
     for (const auto& e : all) s.experiments.push_back(&e);
   }

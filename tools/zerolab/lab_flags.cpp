@@ -38,6 +38,7 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
   flags.allow_interspersed();  // `zerolab lab arena --quick`
   flags.boolean("list", f.list);
   flags.boolean("quick", f.quick);
+  flags.boolean("full", f.full);
   flags.boolean("no-store", f.no_store);
   flags.string("store", f.store_url);
   flags.value("label", [&f](const std::string& v) {

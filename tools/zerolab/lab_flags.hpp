@@ -27,6 +27,7 @@ namespace zerolab::cli {
 struct LabFlags {
   bool list = false;
   bool quick = false;
+  bool full = false;  // --full: the Go peers beyond the default budget run too
   bool help = false;
   std::vector<std::string> experiments;
   int count = 10;                        // 1 with --quick

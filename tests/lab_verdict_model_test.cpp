@@ -1,0 +1,286 @@
+// The verdict model's parts on synthetic samples: a ratio claim answers
+// twice — its direction (the verdict) and its size against the seed's
+// figure (larger / as the seed / smaller / unclear), the size never
+// turning a larger effect into "contradicts" unless the seed states a
+// factor in words (a band); a claim over several rows of a table is one
+// claim; every precondition, failing, makes the side "not comparable" with
+// its reason, and the catalog's claims that carry one say so on a machine
+// that lacks it; the summary counts the sizes. No test asserts a timing.
+//
+// Example:
+//   ctest --preset release -R LabVerdictModel
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lab/experiment.hpp"
+#include "lab/judge.hpp"
+#include "lab/outcome.hpp"
+#include "lab/precondition.hpp"
+#include "lab/report.hpp"
+#include "lab/sources.hpp"
+#include "lab/verdict.hpp"
+
+namespace zerolab::lab {
+namespace {
+
+// Ten runs of `a` around `center` (±1% in a fixed pattern).
+void add_runs(ExperimentOutcome& o, const std::string& name, double center) {
+  static const double kSpread[] = {0.99, 1.0, 1.01, 0.995, 1.005, 0.998, 1.002, 0.997, 1.003, 1.0};
+  for (const double k : kSpread) o.results.push_back({name, 1000, {{center * k, "ns/op"}}});
+}
+
+// A claim whose seed's words give a direction, with the seed's table at 5x.
+Claim improves() {
+  return Claim::direction({"Improve performance of X", "Results", "5.00x (10 vs 2 ns/op)"}, 5.0,
+                          "BenchmarkOld", "BenchmarkNew");
+}
+
+SideOutcome judge_at(const Claim& c, double slower, double faster) {
+  static Experiment e;
+  ExperimentOutcome o;
+  o.experiment = &e;
+  add_runs(o, "BenchmarkOld", slower);
+  add_runs(o, "BenchmarkNew", faster);
+  return judge_measured(c, o, 0.05);
+}
+
+TEST(LabVerdictModel, DirectionHoldsAndTheSizeIsLarger) {
+  const SideOutcome s = judge_at(improves(), 158, 10);  // 15.8x against the seed's 5x
+  EXPECT_EQ(s.verdict, Verdict::kReplicates);
+  EXPECT_EQ(s.size, Size::kLarger);
+  EXPECT_EQ(verdict_cell(s).rfind("replicates; size larger than the seed's 5.00x (p=", 0), 0u)
+      << verdict_cell(s);
+}
+
+TEST(LabVerdictModel, DirectionHoldsAndTheSizeIsAsTheSeed) {
+  const SideOutcome s = judge_at(improves(), 52, 10);
+  EXPECT_EQ(s.verdict, Verdict::kReplicates);
+  EXPECT_EQ(s.size, Size::kAsSeed);
+  EXPECT_EQ(size_text(s), "size as the seed's 5.00x");
+}
+
+TEST(LabVerdictModel, DirectionHoldsAndTheSizeIsSmaller) {
+  const SideOutcome s = judge_at(improves(), 26, 10);  // 2.6x: faster, by less
+  EXPECT_EQ(s.verdict, Verdict::kReplicates);
+  EXPECT_EQ(s.size, Size::kSmaller);
+  EXPECT_EQ(size_text(s), "size smaller than the seed's 5.00x");
+}
+
+TEST(LabVerdictModel, DirectionFails) {
+  const SideOutcome s = judge_at(improves(), 8, 10);  // the "improvement" is slower
+  EXPECT_EQ(s.verdict, Verdict::kContradicts);
+  EXPECT_EQ(s.size, Size::kSmaller);
+}
+
+TEST(LabVerdictModel, TheSizeStraddlesAnEdge) {
+  // The interval of a noisy ratio around 6.25x (the edge 5 * 1.25) crosses it.
+  static Experiment e;
+  ExperimentOutcome o;
+  o.experiment = &e;
+  const double slower[] = {50, 56, 62, 68, 74, 50, 56, 62, 68, 74};
+  for (const double v : slower) o.results.push_back({"BenchmarkOld", 1000, {{v, "ns/op"}}});
+  add_runs(o, "BenchmarkNew", 10);
+  const SideOutcome s = judge_measured(improves(), o, 0.05);
+  EXPECT_EQ(s.verdict, Verdict::kReplicates);
+  EXPECT_EQ(s.size, Size::kUnclear);
+  EXPECT_EQ(size_text(s), "size unclear against the seed's 5.00x");
+}
+
+TEST(LabVerdictModel, OnlyAFactorInWordsMakesTheSizeTheVerdict) {
+  // "about 5x" in words: a band; 15.8x is outside it.
+  const Claim about =
+      Claim::about({"X is about 5x faster", "Results", "5x"}, 5.0, "BenchmarkOld", "BenchmarkNew");
+  const SideOutcome banded = judge_at(about, 158, 10);
+  EXPECT_EQ(banded.verdict, Verdict::kContradicts);
+  EXPECT_EQ(banded.size, Size::kLarger);
+  // The same figure read off a table, with words that give a direction: replicates.
+  EXPECT_EQ(judge_at(improves(), 158, 10).verdict, Verdict::kReplicates);
+}
+
+TEST(LabVerdictModel, ASeedFigureStartingWithARatioIsTheSize) {
+  const Claim c = Claim::is_faster({"X is faster", "Results", "1.69x (4674 vs 2760 ns/op)"},
+                                   "BenchmarkOld", "BenchmarkNew");
+  EXPECT_DOUBLE_EQ(c.seed_ratio, 1.69);
+  const Claim none = Claim::is_faster({"X is faster", "Results", "new 1.06x slower"},
+                                      "BenchmarkOld", "BenchmarkNew");
+  EXPECT_EQ(none.seed_ratio, 0);
+  const SideOutcome s = judge_at(none, 20, 10);
+  EXPECT_EQ(s.size, Size::kNone);
+  EXPECT_EQ(size_text(s), "");
+}
+
+TEST(LabVerdictModel, JudgeSizeOnIntervals) {
+  RatioVerdict v;
+  v.ratio = 10;
+  v.lo = 9;
+  v.hi = 11;
+  EXPECT_EQ(judge_size(v, 5), Size::kLarger);
+  EXPECT_EQ(judge_size(v, 10), Size::kAsSeed);
+  EXPECT_EQ(judge_size(v, 20), Size::kSmaller);
+  EXPECT_EQ(judge_size(v, 7.5), Size::kUnclear);  // [6, 9.375]: 11 is above
+  EXPECT_EQ(judge_size(v, 0), Size::kNone);
+  v.provisional = true;  // the point estimate alone
+  EXPECT_EQ(judge_size(v, 8.5), Size::kAsSeed);
+}
+
+TEST(LabVerdictModel, OneSentenceOverSeveralRowsIsOneClaim) {
+  static Experiment e;
+  Claim c = Claim::direction({"the arena outperformed", "Results", "2.16x"}, 2.16, "BenchmarkA/h",
+                             "BenchmarkA/a");
+  c.also("BenchmarkB/h", "BenchmarkB/a");
+  ExperimentOutcome o;
+  o.experiment = &e;
+  add_runs(o, "BenchmarkA/h", 20);
+  add_runs(o, "BenchmarkA/a", 10);
+  add_runs(o, "BenchmarkB/h", 20);
+  add_runs(o, "BenchmarkB/a", 10);
+  SideOutcome s = judge_measured(c, o, 0.05);
+  EXPECT_EQ(s.verdict, Verdict::kReplicates);
+  EXPECT_EQ(s.detail.rfind("2 of 2 rows replicate; ", 0), 0u) << s.detail;
+  ExperimentOutcome worse;
+  worse.experiment = &e;
+  add_runs(worse, "BenchmarkA/h", 20);
+  add_runs(worse, "BenchmarkA/a", 10);
+  add_runs(worse, "BenchmarkB/h", 10);
+  add_runs(worse, "BenchmarkB/a", 20);  // the second row goes the other way
+  s = judge_measured(c, worse, 0.05);
+  EXPECT_EQ(s.verdict, Verdict::kContradicts);
+  EXPECT_EQ(s.detail.rfind("1 of 2 rows replicate; ", 0), 0u) << s.detail;
+}
+
+TEST(LabVerdictModel, TheSummaryCountsTheSizesApart) {
+  static Experiment e;
+  e.claims = {improves(), improves(), improves()};
+  ExperimentOutcome o;
+  o.experiment = &e;
+  o.claims.resize(3);
+  for (int i = 0; i < 3; ++i) o.claims[i].claim = &e.claims[static_cast<std::size_t>(i)];
+  o.claims[0].cpp = judge_at(e.claims[0], 158, 10);
+  o.claims[1].cpp = judge_at(e.claims[1], 52, 10);
+  o.claims[2].cpp = judge_at(e.claims[2], 26, 10);
+  const Tally t = tally({o});
+  EXPECT_EQ(t.cpp.replicate, 3);
+  EXPECT_EQ(t.cpp.larger, 1);
+  EXPECT_EQ(t.cpp.as_seed, 1);
+  EXPECT_EQ(t.cpp.smaller, 1);
+  EXPECT_NE(summary_line(t).find(
+                "C++: 3 replicate, 0 contradict, 0 inconclusive; facts: 0 hold, 0 do not hold; "
+                "size against the seed's figure: 1 larger, 1 as the seed, 1 smaller, 0 unclear"),
+            std::string::npos)
+      << summary_line(t);
+}
+
+// ---- preconditions -----------------------------------------------------------------
+
+MachineFacts facts(const std::string& go, std::size_t l3_mib, int cpus, std::uint64_t mem_mib) {
+  MachineFacts f;
+  f.go_version = go;
+  f.l3_bytes = l3_mib << 20;
+  f.cpus = cpus;
+  f.memory = mem_mib << 20;
+  return f;
+}
+
+const MachineFacts kGo119 = facts("go version go1.19.8 linux/amd64", 32, 2, 4096);
+const MachineFacts kGo122 = facts("go version go1.22.2 linux/amd64", 16, 24, 262144);
+
+std::string reason(const Claim& c, ClaimSide side, const MachineFacts& f) {
+  const std::optional<SideOutcome> s = unmet_precondition(c, side, f);
+  if (!s) return "";
+  EXPECT_EQ(s->verdict, Verdict::kNotComparable);
+  return s->detail;
+}
+
+Claim with(Precondition p) {
+  return Claim::is_faster({"X is faster", "", ""}, "BenchmarkOld", "BenchmarkNew").needs(p);
+}
+
+TEST(LabVerdictModel, GoVersionPreconditions) {
+  EXPECT_EQ(go_minor_version("go version go1.19.8 linux/amd64"), 19);
+  EXPECT_EQ(go_minor_version("go version devel"), -1);
+  const Claim splice = with(go_at_least(21, "File.ReadFrom splices from a socket"));
+  EXPECT_EQ(reason(splice, ClaimSide::kGo, kGo119),
+            "needs Go 1.21 or later (File.ReadFrom splices from a socket): Go here is go1.19.8");
+  EXPECT_EQ(reason(splice, ClaimSide::kGo, kGo122), "");
+  EXPECT_EQ(reason(splice, ClaimSide::kCpp, kGo119), "");  // the C++ side does not need Go
+  EXPECT_EQ(reason(splice, ClaimSide::kGo, facts("", 32, 2, 4096)),
+            "needs Go 1.21 or later (File.ReadFrom splices from a socket): no Go version here");
+  const Claim old = with(go_before(20, "sendfile falls back at end of file"));
+  EXPECT_EQ(reason(old, ClaimSide::kGo, kGo119), "");
+  EXPECT_EQ(reason(old, ClaimSide::kGo, kGo122),
+            "needs a Go before 1.20 (sendfile falls back at end of file): Go here is go1.22.2");
+}
+
+TEST(LabVerdictModel, MachinePreconditions) {
+  const Claim l3 = with(larger_than_l3(31u << 20, "memory-bound"));
+  EXPECT_EQ(reason(l3, ClaimSide::kCpp, kGo119),
+            "a 31 MiB buffer larger than the L3 (memory-bound): the L3 here is 32 MiB, so it fits");
+  EXPECT_EQ(reason(l3, ClaimSide::kGo, kGo119),
+            "a 31 MiB buffer larger than the L3 (memory-bound): the L3 here is 32 MiB, so it fits");
+  EXPECT_EQ(reason(l3, ClaimSide::kCpp, kGo122), "");
+  EXPECT_EQ(reason(l3, ClaimSide::kCpp, facts("", 0, 2, 4096)),
+            "a 31 MiB buffer larger than the L3 (memory-bound): the L3 size is unknown here");
+  const Claim cores = with(cpus_at_least(4, "lock contention"));
+  EXPECT_EQ(reason(cores, ClaimSide::kCpp, kGo119),
+            "at least 4 CPUs (lock contention): 2 CPUs here");
+  EXPECT_EQ(reason(cores, ClaimSide::kGo, kGo122), "");
+  const Claim memory = with(memory_at_least(std::uint64_t{8192} << 20, "6.4 GiB of buffers"));
+  EXPECT_EQ(reason(memory, ClaimSide::kCpp, kGo119),
+            "at least 8192 MiB of available memory (6.4 GiB of buffers): 4096 MiB available here");
+  EXPECT_EQ(reason(memory, ClaimSide::kCpp, kGo122), "");
+}
+
+// The catalog's claims with a precondition say "not comparable" on a
+// machine that lacks it, and are judged on one that has it.
+TEST(LabVerdictModel, TheCatalogsPreconditionsFailWhereTheMachineLacksThem) {
+  int with_preconditions = 0;
+  bool splice_seen = false;
+  bool l3_seen = false;
+  for (const Experiment& e : catalog()) {
+    for (const Claim& c : e.claims) {
+      if (c.preconditions.empty()) continue;
+      ++with_preconditions;
+      // A machine without any of it: Go 1.19, a 256 MiB L3, one CPU, 1 MiB free.
+      const MachineFacts lacking = facts("go version go1.19.8 linux/amd64", 256, 1, 1);
+      EXPECT_FALSE(reason(c, ClaimSide::kGo, lacking).empty() &&
+                   reason(c, ClaimSide::kCpp, lacking).empty())
+          << e.id << ": " << c.statement;
+      const std::string go = reason(c, ClaimSide::kGo, kGo119);
+      const std::string cpp = reason(c, ClaimSide::kCpp, kGo119);
+      EXPECT_EQ(reason(c, ClaimSide::kGo, kGo122), "") << e.id << ": " << c.statement;
+      EXPECT_EQ(reason(c, ClaimSide::kCpp, kGo122), "") << e.id << ": " << c.statement;
+      if (e.id == "copy" && go.find("splices from a socket") != std::string::npos) {
+        splice_seen = true;
+        EXPECT_NE(go.find(": Go here is go1.19.8"), std::string::npos) << go;
+      }
+      if (e.id == "memclr-threshold" && cpp.find("larger than the L3") != std::string::npos) {
+        l3_seen = true;
+        EXPECT_NE(cpp.find("the L3 here is 32 MiB, so it fits"), std::string::npos) << cpp;
+      }
+    }
+  }
+  EXPECT_GE(with_preconditions, 6);
+  EXPECT_TRUE(splice_seen);
+  EXPECT_TRUE(l3_seen);
+}
+
+TEST(LabVerdictModel, EverySeedHasATitleAndAWhere) {
+  for (const Experiment& e : catalog()) {
+    const Source* s = source_of(e.seed_file);
+    ASSERT_NE(s, nullptr) << e.id << ": " << e.seed_file;
+    EXPECT_FALSE(s->title.empty());
+    EXPECT_FALSE(s->where.empty());
+    EXPECT_EQ(source_name(e.seed_file).rfind("“", 0), 0u);
+  }
+  EXPECT_EQ(source_name("003_8cb2aa8b072200dd.txt"),
+            "“perf: improve copyZeroAlloc for os.File and net.TCPConn #1893” by ksw2000");
+  EXPECT_EQ(source_name("000_46e1f39ca2df3ed5.txt"),
+            "“MergeSlice benchmarks” by an author the text does not name");
+  EXPECT_EQ(source_name("unknown.txt"), "unknown.txt");
+}
+
+}  // namespace
+}  // namespace zerolab::lab
