@@ -326,6 +326,10 @@ TEST_F(WasteViewsTest, DiffBadInputIsOneLineExit2) {
             "zerolab waste: " + bad + ": findings[0].kind: unknown kind \"zeroed-everything\"\n");
   r = diff("{\"findings\": {}}");
   EXPECT_EQ(r.err, "zerolab waste: " + bad + ": findings: want an array\n");
+  r = diff("{\"findings\": [{\"kind\": \"zeroed-zeros\", \"bytes\": 1e999}]}");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(starts_with(r.err, "zerolab waste: " + bad + ": not JSON: number overflow")) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
   r = diff("[1, 2");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(starts_with(r.err, "zerolab waste: " + bad + ": not JSON: parse error at line 1"))

@@ -256,7 +256,7 @@ bool read_report_json(std::string_view text, const std::string& name, WasteSumma
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
     std::string what = e.what();
     const std::size_t cut = what.find("] ");
     if (cut != std::string::npos) what = what.substr(cut + 2);
