@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "fuzz_args.hpp"
 #include "lab/baseline_name.hpp"
 #include "lab_flags.hpp"

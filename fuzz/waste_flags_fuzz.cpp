@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "waste/flags.hpp"
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "fuzz_args.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 #include "lab/baseline_name.hpp"
 
 namespace zerolab::lab {

@@ -17,8 +17,8 @@
 
 #include <string>
 
-#include "format/quote.hpp"
 #include "store/run_name.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::lab {
 
@@ -35,7 +35,7 @@ inline std::string baseline_reference_problem(const std::string& ref) {
 }
 
 // Returns false with `error` ("invalid baseline name \"a/b\": ...", the name
-// quoted by format/quote.hpp) when name breaks the rule above.
+// quoted by text/quote.hpp) when name breaks the rule above.
 inline bool check_baseline_name(const std::string& name, std::string& error) {
   const std::string why = baseline_name_problem(name);
   if (why.empty()) return true;

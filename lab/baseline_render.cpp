@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "format/markdown.hpp"
+#include "text/markdown.hpp"
 #include "lab/baseline.hpp"
 #include "zerolab/stat_compare.hpp"
 

@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "format/atomic_file.hpp"
-#include "format/quote.hpp"
-#include "format/whole_file.hpp"
+#include "files/atomic_file.hpp"
+#include "text/quote.hpp"
+#include "files/whole_file.hpp"
 #include "lab/directory_swap.hpp"
 #include "lab/staging_cleanup.hpp"
 #include "zerolab/stat_reader.hpp"

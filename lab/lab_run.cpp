@@ -12,7 +12,7 @@
 #include <set>
 
 #include "bench/options.hpp"
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "lab/baseline.hpp"
 #include "lab/directory_swap.hpp"
 #include "lab/judge.hpp"

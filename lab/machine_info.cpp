@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "bench/machine.hpp"
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "mem/cpu_features.hpp"
 #include "zerolab/benchfmt.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <map>
 
-#include "format/markdown.hpp"
+#include "text/markdown.hpp"
 #include "lab/baseline.hpp"
 #include "lab/judge.hpp"
 #include "lab/sources.hpp"

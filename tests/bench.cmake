@@ -10,7 +10,7 @@ add_dependencies(bench_test bench_fixture)
 zerolab_add_test(bench_unit_test SOURCES bench_unit_test.cpp LIBS zerolab_bench)
 
 zerolab_add_test(bench_report_test SOURCES bench_report_test.cpp LIBS zerolab_bench)
-# The one byte-size grammar (src/format/byte_size.hpp, header-only).
+# The one byte-size grammar (src/text/byte_size.hpp, header-only).
 zerolab_add_test(byte_size_test SOURCES byte_size_test.cpp)
 
 # The counting mode (-benchmeasure=instructions): counting_fixture's

@@ -1,11 +1,11 @@
-// The one byte-size grammar and formatter (src/format/byte_size.hpp): both
+// The one byte-size grammar and formatter (src/text/byte_size.hpp): both
 // "32M" and "512KiB" forms, and what the formatter writes reads back.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 
 namespace zerolab::internal {
 namespace {

@@ -1,5 +1,5 @@
 // The one flag parser (format/go_flags.hpp) and the one message-quoting
-// helper (format/quote.hpp): Go's flag rules, exact messages.
+// helper (text/quote.hpp): Go's flag rules, exact messages.
 #include <array>
 #include <optional>
 #include <string>
@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "format/go_flags.hpp"
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "lab/report_html.hpp"
 #include "lab_report_fixture.hpp"
 

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "alloc_hooks/alloc_stats.hpp"
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/experiments/reset_cost_calls.hpp"
 #include "lab/experiments/udp_strategies.hpp"

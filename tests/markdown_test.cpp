@@ -1,9 +1,9 @@
-// The one Markdown escaper (format/markdown.hpp): each rule, exactly.
+// The one Markdown escaper (text/markdown.hpp): each rule, exactly.
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "format/markdown.hpp"
+#include "text/markdown.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // How zerolab's programs treat their outputs (issue 15): the one output
-// writer behind every -o (format/atomic_file.hpp) and the standard streams
+// writer behind every -o (files/atomic_file.hpp) and the standard streams
 // at start and exit (bench/std_streams.hpp), tried as a hostile user would,
 // through the real `zerolab` CLI and a real benchmark binary.
 #include <fcntl.h>

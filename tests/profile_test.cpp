@@ -637,7 +637,7 @@ TEST(ProfileFlags, ParsedValues) {
   EXPECT_EQ(parse({"-memprofilerate", "512KiB"}, error).memprofilerate, 524288u);
   EXPECT_EQ(parse({"-memprofilerate", "2MiB"}, error).memprofilerate, 2097152u);
   EXPECT_EQ(parse({"-memprofilerate", "4096"}, error).memprofilerate, 4096u);
-  // The one byte-size grammar (format/byte_size.hpp): 32M as well as 32MiB.
+  // The one byte-size grammar (text/byte_size.hpp): 32M as well as 32MiB.
   EXPECT_EQ(parse({"-memprofilerate", "32M"}, error).memprofilerate, 33554432u);
   EXPECT_EQ(parse({"-memprofilerate", "2GiB"}, error).memprofilerate, 2147483648u);
   parse({"-memprofilerate", "0"}, error);

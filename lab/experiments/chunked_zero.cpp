@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/go_memclr.hpp"
 #include "lab/resident_buffer.hpp"

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "lab/experiment.hpp"
 
 namespace zerolab::lab {

@@ -16,7 +16,7 @@
 #include <string>
 #include <utility>
 
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/go_memclr.hpp"
 #include "lab/resident_buffer.hpp"

@@ -10,9 +10,9 @@
 #include <utility>
 
 #include "bench/name_matcher.hpp"
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "format/go_flags.hpp"
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::internal {
 namespace {

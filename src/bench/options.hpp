@@ -57,7 +57,7 @@ struct Options {
 bool parse_benchtime(const std::string& text, BenchTime& out, std::string& error);
 
 // Parses a positive byte count of at most 2^40 in the one byte-size grammar
-// (format/byte_size.hpp: "512KiB", "32M", "4096", "1"). False on anything else.
+// (text/byte_size.hpp: "512KiB", "32M", "4096", "1"). False on anything else.
 bool parse_byte_count(const std::string& text, std::uint64_t& out);
 
 // Parses argv[1..argc). On failure returns false and sets `error` to the

@@ -19,8 +19,8 @@
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
 #include "bench/std_streams.hpp"
-#include "format/atomic_file.hpp"
-#include "format/quote.hpp"
+#include "files/atomic_file.hpp"
+#include "text/quote.hpp"
 #include "zerolab/bench.hpp"
 
 namespace zerolab {

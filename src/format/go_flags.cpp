@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::internal {
 

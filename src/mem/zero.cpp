@@ -18,8 +18,8 @@
 #include <iterator>
 #include <mutex>
 
-#include "format/byte_size.hpp"
 #include "machine/machine_profile.hpp"
+#include "text/byte_size.hpp"
 #include "mem/cpu_features.hpp"
 #include "mem/zero_calibrate.hpp"
 #include "mem/zero_kernels.hpp"

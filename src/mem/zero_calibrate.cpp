@@ -43,7 +43,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "mem/zero_kernels.hpp"
 
 namespace zerolab::internal {

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 
 namespace zerolab::internal::profile {
 namespace {

@@ -1,5 +1,5 @@
 // A profile's output file, written by the shared output writer
-// (format/atomic_file.hpp): open() checks the path (so an unwritable path is
+// (files/atomic_file.hpp): open() checks the path (so an unwritable path is
 // found before any work is done), commit() writes the collected bytes
 // through a temporary and a rename (or in place onto a device), and a
 // profile that is never committed leaves nothing behind.

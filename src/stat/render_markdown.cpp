@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "format/markdown.hpp"
+#include "text/markdown.hpp"
 #include "go_compat.hpp"
 #include "text_table.hpp"
 #include "zerolab/stat_table.hpp"

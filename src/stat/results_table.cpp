@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "format/markdown.hpp"
+#include "text/markdown.hpp"
 #include "zerolab/benchfmt.hpp"
 #include "zerolab/stat.hpp"
 

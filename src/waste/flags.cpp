@@ -4,9 +4,9 @@
 #include <array>
 #include <limits>
 
-#include "format/byte_size.hpp"
+#include "text/byte_size.hpp"
 #include "format/go_flags.hpp"
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::waste {
 

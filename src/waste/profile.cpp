@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "profile/pprof_stacks.hpp"
 
 namespace zerolab::waste {

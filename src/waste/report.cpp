@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "format/markdown.hpp"
+#include "text/markdown.hpp"
 #include "waste/html.hpp"
 
 namespace zerolab::waste {

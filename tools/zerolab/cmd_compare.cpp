@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "command.hpp"
-#include "format/atomic_file.hpp"
-#include "format/quote.hpp"
+#include "files/atomic_file.hpp"
+#include "text/quote.hpp"
 #include "report/compare_html.hpp"
 #include "zerolab/stat_compare.hpp"
 #include "zerolab/stat_reader.hpp"

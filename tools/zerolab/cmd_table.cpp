@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "command.hpp"
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 #include "stat/results_table.hpp"
 #include "zerolab/stat_reader.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "bench/options.hpp"
 #include "format/go_flags.hpp"
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 #include "lab/baseline_name.hpp"
 
 namespace zerolab::cli {

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 #include "lab/directory_swap.hpp"
 #include "lab/staging_cleanup.hpp"
 

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <map>
 
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "lab/verdict.hpp"
 #include "store/store.hpp"
 #include "zerolab/stat_reader.hpp"

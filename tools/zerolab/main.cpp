@@ -13,7 +13,7 @@
 
 #include "bench/std_streams.hpp"
 #include "command.hpp"
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::cli {
 namespace {

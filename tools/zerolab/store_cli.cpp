@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "format/go_flags.hpp"
 
 namespace zerolab::cli {

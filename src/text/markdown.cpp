@@ -1,7 +1,7 @@
 // See markdown.hpp. markdown_text finds code spans as CommonMark does (a run
 // of n backticks up to the next run of exactly n) and writes their insides
 // literally, since nothing in a span is interpreted.
-#include "format/markdown.hpp"
+#include "text/markdown.hpp"
 
 namespace zerolab::internal {
 namespace {

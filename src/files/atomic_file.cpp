@@ -1,5 +1,5 @@
 // The output-file writer (atomic_file.hpp).
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 // The bounded whole-file reader (whole_file.hpp).
-#include "format/whole_file.hpp"
+#include "files/whole_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 // See quote.hpp.
-#include "format/quote.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::internal {
 namespace {
