@@ -1,4 +1,4 @@
-# mimalloc as an optional peer of zerolab::Arena (issue 6): the `arena` lab
+# mimalloc as an optional peer of zerolab::Arena: the `arena` lab
 # experiment and bench/rigs/mem_bench get mimalloc rows when Debian's
 # libmimalloc-dev (or any mimalloc with a CMake package or mimalloc.h +
 # libmimalloc.so) is installed; without it they build and run without them.

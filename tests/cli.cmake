@@ -8,18 +8,18 @@ add_test(NAME cli_unknown_command_exits_2
   COMMAND sh -c "out=$($<TARGET_FILE:zerolab> frobnicate 2>&1 >/dev/null); rc=$?; [ $rc -eq 2 ] && [ \"$out\" = 'zerolab: unknown command \"frobnicate\" (run '\\''zerolab help'\\'' for the list)' ]")
 add_test(NAME cli_no_command_exits_2 COMMAND sh -c "$<TARGET_FILE:zerolab> 2>/dev/null; [ $? -eq 2 ]")
 
-# The one flag parser and the one quoting helper (issue 18 item 5, issue 15 B11).
+# The one flag parser and the one quoting helper.
 zerolab_add_test(flags_test SOURCES flags_test.cpp LIBS zerolab_format LABELS cli)
 
-# The one Markdown escaper (issue 18 item 5).
+# The one Markdown escaper.
 zerolab_add_test(markdown_test SOURCES markdown_test.cpp LIBS zerolab_format LABELS cli)
 
 # The real CLI and a real benchmark binary, run by tests built on
 # tests/cli_test_fixture.hpp:
-#   output_test: outputs and standard streams (issue 15): -o onto inputs,
+#   output_test: outputs and standard streams: -o onto inputs,
 #     devices, symlinks, read-only files; full and closed stdout.
 #   cli_flags_test: every command line through the flag parser, as a user
-#     types it (issue 15 B3, B4, B8 and the usage convention).
+#     types it (and the usage convention).
 if(TARGET bench_fixture)
   foreach(t output_test cli_flags_test)
     zerolab_add_test(${t} SOURCES ${t}.cpp LABELS cli)

@@ -1,5 +1,5 @@
 // Every command line through the one flag parser (format/go_flags.hpp), as
-// a user types it: "--" ends the flags everywhere (issue 15 B3), booleans
+// a user types it: "--" ends the flags everywhere, booleans
 // take =true (B8), lab names the flag whose directory is wrong (B4), usage
 // asked for goes to stdout with exit 0 and a mistake is stderr with exit 2
 // (C), extra arguments are refused, and values are read the same way

@@ -368,7 +368,7 @@ TEST(LabBaseline, CorruptBaselineNamesFileAndLine) {
       {"format: 1\n\nexperiment: widgets 6\nexperiment: widgets 6\n",
        manifest_path + ":4: experiment \"widgets\" listed twice"},
       {"format: 1\njunk\n", manifest_path + ":2: expected \"key: value\", not \"junk\""},
-      // Issue 15 B11: CRLF and NUL bytes are escaped, not printed raw or cut.
+      // CRLF and NUL bytes are escaped, not printed raw or cut.
       {"format: 1\r\n",
        manifest_path + ":1: unsupported format \"1\\r\" (this zerolab reads format 1)"},
       {std::string("format: 1\nruns: 1\0x\n", 20),
@@ -445,7 +445,7 @@ TEST(LabBaseline, UnknownAndMissingExperimentsAreSaidAndSkipped) {
       std::string::npos);
 
   // Only an experiment the baseline lacks: nothing compared, said so; the
-  // gate could not judge the run, so it fails (issue 15 A7).
+  // gate could not judge the run, so it fails.
   const LabRun only_fresh = run({&fresh}, &b, 0);
   EXPECT_EQ(only_fresh.code, 1) << only_fresh.err;
   EXPECT_NE(only_fresh.err.find(

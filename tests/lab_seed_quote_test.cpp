@@ -1,4 +1,4 @@
-// Issue 16, item 1: a seed claim states the seed's own words. Every claim
+// A seed claim states the seed's own words. Every claim
 // of the catalog that is not the project's own quotes its seed verbatim
 // (cut only with "…"), from the section it names, and states the seed's
 // figure; a project claim quotes nothing. The seeds are not part of the repository: they are read

@@ -705,7 +705,7 @@ TEST(LabCli, ListNamesEveryExperiment) {
 }  // namespace
 }  // namespace zerolab::lab
 
-// Issue 15 C: the progress line redraws itself with ESC[K, which a dumb
+// The progress line redraws itself with ESC[K, which a dumb
 // terminal prints as garbage: only a terminal with a TERM that is not
 // "dumb" gets it.
 TEST(LabProgress, OnlyARealTerminalGetsTheProgressLine) {

@@ -1,4 +1,4 @@
-// How zerolab's programs treat their outputs (issue 15): the one output
+// How zerolab's programs treat their outputs: the one output
 // writer behind every -o (files/atomic_file.hpp) and the standard streams
 // at start and exit (bench/std_streams.hpp), tried as a hostile user would,
 // through the real `zerolab` CLI and a real benchmark binary.

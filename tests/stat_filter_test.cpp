@@ -107,7 +107,7 @@ TEST(Filter, UnitTermsSelectMetrics) {
   EXPECT_EQ(r2.result.metrics[0].unit, "sec/op");
 }
 
-// Issue 15, A1: 10,000 '-' or 20,000 '(' overflowed the stack in the
+// 10,000 '-' or 20,000 '(' overflowed the stack in the
 // parser's recursion; nesting is bounded at 1000 with the position of the
 // first level past it. A regexp nested 20,000 deep fails in Go's words.
 TEST(Filter, NestingIsBounded) {

@@ -181,7 +181,7 @@ TEST(GoRegex, LargeUnicodeRepeatsCompileAsInGo) {
 }
 
 // Go accepts these; the POSIX translation refused them as too large
-// (issue 15, A8) and so refused ordinary -bench and -filter patterns.
+// and so refused ordinary -bench and -filter patterns.
 TEST(GoRegex, LongRepetitionChainsAreOrdinary) {
   std::string error;
   const auto uuid =

@@ -1,6 +1,6 @@
 // Tests of the Google Benchmark JSON reader (zerolab::stat::GbJsonReader):
 // Google Benchmark's fields to benchfmt's units, lines from byte offsets,
-// NaN/Infinity, the warnings of issue 15 (B6, B7), the limits on what the
+// NaN/Infinity, the warnings on fields of the wrong kind and a byte-order mark, the limits on what the
 // parser buffers, and streaming: the parser runs on a Fiber, reads only on
 // the caller's thread, a chunk ahead at most, and stops when the reader is
 // dropped. Labelled "concurrent": it runs under TSan too.
@@ -196,7 +196,7 @@ TEST(GbJsonReader, LinesAndSpecialNumbersAcrossReadBoundaries) {
   EXPECT_EQ(bad.errors[0].rfind("in.json:3: invalid JSON: ", 0), 0u) << bad.errors[0];
 }
 
-// Issue 15, B6: a field of the wrong kind is a warning naming the line and
+// A field of the wrong kind is a warning naming the line and
 // the field, not a silent N of 0 or a missing sec/op.
 TEST(GbJsonReader, WarnsAboutFieldsOfTheWrongKind) {
   const Read r = read_json(R"({"benchmarks": [
@@ -218,7 +218,7 @@ TEST(GbJsonReader, WarnsAboutFieldsOfTheWrongKind) {
   EXPECT_EQ(r.results[2].result.metrics[0].unit, "cpu-sec/op");
 }
 
-// Issue 15, B7: a UTF-8 byte-order mark before the JSON.
+// A UTF-8 byte-order mark before the JSON.
 TEST(GbJsonReader, AcceptsAByteOrderMark) {
   const Read r =
       read_json("\xEF\xBB\xBF{\"benchmarks\": [{\"name\": \"BM_A\", \"real_time\": 1}]}");

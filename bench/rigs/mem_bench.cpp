@@ -1,4 +1,4 @@
-// Issue 6's figures: zerolab::Arena against malloc/free,
+// The arena and pool figures: zerolab::Arena against malloc/free,
 // std::pmr::monotonic_buffer_resource and, when installed, mimalloc
 // (mi_malloc/mi_free, and an mi_heap destroyed per batch) for 16/32/64 B
 // objects: batches of 256 per op, then reset/free/release, so ns/op is per

@@ -1,4 +1,4 @@
-// The allocation-heavy program of zerolab waste's cost budget (issue 17):
+// The allocation-heavy program of zerolab waste's cost budget:
 // two million short-lived 60-byte strings, each a temporary allocation.
 // Run by bench/waste/cost.sh beside heaptrack and valgrind's DHAT.
 #include <cstdio>

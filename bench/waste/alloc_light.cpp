@@ -1,5 +1,5 @@
-// The program that allocates little, of zerolab waste's cost budget
-// (issue 17): a few buffers, then arithmetic and memory passes over them.
+// The program that allocates little, of zerolab waste's cost budget:
+// a few buffers, then arithmetic and memory passes over them.
 // Run by bench/waste/cost.sh beside heaptrack and valgrind's DHAT.
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# zerolab waste's cost against heaptrack and valgrind's DHAT (issue 17's
+# zerolab waste's cost against heaptrack and valgrind's DHAT (the
 # budget): wall time and CPU time (user + system, the tool's processes
 # included) of each tool on the same program over a plain run, from
 # interleaved rounds (plain, zerolab waste, heaptrack, DHAT, plain, ...), as

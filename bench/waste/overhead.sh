@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# zerolab waste's whole-command cost on short programs (issue 17's budget:
+# zerolab waste's whole-command cost on short programs (the budget:
 # 1.5x on an allocation-heavy program, 1.1x on one that allocates little):
 # ROUNDS alternating runs of `PROGRAM` and `zerolab waste -o FILE -- PROGRAM`,
 # reported as the ratio of the median wall times and of the median CPU

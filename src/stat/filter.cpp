@@ -146,7 +146,7 @@ class FilterParser {
     auto [tok, rest] = start.key_or_op();
     // Every '(' and '-' is a level of recursion here and in the tree's
     // walks (eval, to_string, destruction): bounded as Go's parsers bound
-    // theirs (issue 15, A1: 20,000 '(' overflowed the stack).
+    // theirs (20,000 '(' once overflowed the stack).
     if ((tok.kind == '(' || tok.kind == '-') && depth_ >= Filter::kMaxNesting) {
       return fail_at(start, nullptr);
     }

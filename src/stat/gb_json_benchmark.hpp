@@ -2,8 +2,7 @@
 // JSON reader's SAX handler (gb_json_handler.cpp), turned into a result:
 // times in seconds per op, counters under their own units, a
 // benchmark::MemoryManager's figures per op where the memory pass's length
-// is known, and a warning naming the field for each value of the wrong kind
-// (issue 15, B6).
+// is known, and a warning naming the field for each value of the wrong kind.
 //
 // Example:
 //   zerolab::stat::JsonFields f = {{"name", JsonScalar::string("BM_A")},

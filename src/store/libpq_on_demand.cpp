@@ -2,7 +2,7 @@
 // zerolab command starts. Linking libpq.so.5 directly made the dynamic
 // loader map and relocate it and its ~20 dependencies (Kerberos, LDAP,
 // GnuTLS, ...) on every start: about 4.8 ms of CPU, 60% of `zerolab`'s
-// start-up, paid by every `zerolab waste -- PROGRAM` run (issue 17's cost
+// start-up, paid by every `zerolab waste -- PROGRAM` run (the cost
 // budget) and every command that never touches PostgreSQL.
 //
 // Each libpq function postgres_database.cpp calls is defined here with the
