@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "text/byte_size.hpp"
 #include "fuzz_args.hpp"
 #include "lab/baseline_name.hpp"
 #include "lab_flags.hpp"
+#include "text/byte_size.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "waste/flags.hpp"
-#include "text/byte_size.hpp"
 #include "fuzz_args.hpp"
+#include "text/byte_size.hpp"
+#include "waste/flags.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;

@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "text/quote.hpp"
 #include "lab/baseline_name.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::lab {
 namespace {

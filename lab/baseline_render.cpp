@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <string>
 
-#include "text/markdown.hpp"
 #include "lab/baseline.hpp"
+#include "text/markdown.hpp"
 #include "zerolab/stat_compare.hpp"
 
 namespace zerolab::lab {

@@ -13,10 +13,10 @@
 #include <cstring>
 
 #include "files/atomic_file.hpp"
-#include "text/quote.hpp"
 #include "files/whole_file.hpp"
 #include "lab/directory_swap.hpp"
 #include "lab/staging_cleanup.hpp"
+#include "text/quote.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::lab {

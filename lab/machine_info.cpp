@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "bench/machine.hpp"
-#include "text/byte_size.hpp"
 #include "mem/cpu_features.hpp"
+#include "text/byte_size.hpp"
 #include "zerolab/benchfmt.hpp"
 
 #ifndef ZEROLAB_CXX_FLAGS

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <map>
 
-#include "text/markdown.hpp"
 #include "lab/baseline.hpp"
 #include "lab/judge.hpp"
 #include "lab/sources.hpp"
 #include "lab/verdict.hpp"
+#include "text/markdown.hpp"
 #include "zerolab/stat.hpp"
 
 namespace zerolab::lab {

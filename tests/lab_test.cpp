@@ -27,7 +27,6 @@
 #include <vector>
 
 #include "alloc_hooks/alloc_stats.hpp"
-#include "text/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/experiments/reset_cost_calls.hpp"
 #include "lab/experiments/udp_strategies.hpp"
@@ -40,6 +39,7 @@
 #include "lab_cli_util.hpp"
 #include "lab_test_experiment.hpp"
 #include "mem/cpu_features.hpp"
+#include "text/byte_size.hpp"
 #include "zerolab/stat.hpp"
 #include "zerolab/stat_reader.hpp"
 

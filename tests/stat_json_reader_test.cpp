@@ -1,9 +1,9 @@
 // Tests of the Google Benchmark JSON reader (zerolab::stat::GbJsonReader):
 // Google Benchmark's fields to benchfmt's units, lines from byte offsets,
-// NaN/Infinity, the warnings on fields of the wrong kind and a byte-order mark, the limits on what the
-// parser buffers, and streaming: the parser runs on a Fiber, reads only on
-// the caller's thread, a chunk ahead at most, and stops when the reader is
-// dropped. Labelled "concurrent": it runs under TSan too.
+// NaN/Infinity, the warnings on fields of the wrong kind and a byte-order mark, the limits on what
+// the parser buffers, and streaming: the parser runs on a Fiber, reads only on the caller's thread,
+// a chunk ahead at most, and stops when the reader is dropped. Labelled "concurrent": it runs under
+// TSan too.
 //
 // Example:
 //   ./stat_json_test --gtest_filter='GbJsonReader.*'

@@ -32,8 +32,8 @@
 //     }
 //   }
 //   // linked with zerolab::bench_main, prints for instance
-//   // BenchmarkStringConcat-2   	27089936	        43.9 ns/op	...	     208 B/op
-//   1 allocs/op
+//   // (tab-separated columns:)
+//   // BenchmarkStringConcat-2  27089936  43.9 ns/op  ...  208 B/op  1 allocs/op
 #ifndef ZEROLAB_BENCH_HPP_
 #define ZEROLAB_BENCH_HPP_
 
@@ -240,7 +240,6 @@ class B {
   bool run1();
   bool run1_silent();
   void launch();
-  void launch_counting();
   void process_bench();
   std::string result_line(const std::string& bench_name) const;
   benchfmt::Result result_record(const std::string& bench_name) const;
@@ -279,8 +278,6 @@ class B {
   // b.loop() state (Go's b.loop.{n,done}; the count i lives in the caller).
   std::uint64_t loop_n_ = 0;
   bool loop_done_ = false;
-  // A counting run's pass length, which b.loop() runs instead of -benchtime's.
-  std::uint64_t counting_pass_n_ = 0;
 
   int parallelism_ = 1;
   bool has_sub_ = false;
@@ -298,7 +295,6 @@ class B {
 
 // Runs the registered benchmarks selected by the command-line flags (Go's
 // test flags: -bench, -benchtime, -count, -cpu, -benchmem, -heap, -o, -list,
-// -benchmeasure (instructions: exact counts under callgrind, counting_run.hpp),
 // -h) and returns the process exit code: 0 all passed, 1 a benchmark failed,
 // 2 bad usage.
 int bench_main(int argc, char** argv);

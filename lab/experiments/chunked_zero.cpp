@@ -11,10 +11,10 @@
 #include <cstring>
 #include <string>
 
-#include "text/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/go_memclr.hpp"
 #include "lab/resident_buffer.hpp"
+#include "text/byte_size.hpp"
 #include "zerolab/zero.hpp"
 
 namespace zerolab::lab {

@@ -11,8 +11,8 @@
 #include <memory>
 #include <string>
 
-#include "text/byte_size.hpp"
 #include "lab/experiment.hpp"
+#include "text/byte_size.hpp"
 
 namespace zerolab::lab {
 namespace {

@@ -16,10 +16,10 @@
 #include <string>
 #include <utility>
 
-#include "text/byte_size.hpp"
 #include "lab/experiment.hpp"
 #include "lab/go_memclr.hpp"
 #include "lab/resident_buffer.hpp"
+#include "text/byte_size.hpp"
 #include "zerolab/zero.hpp"
 
 namespace zerolab::lab {

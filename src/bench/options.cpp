@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "bench/name_matcher.hpp"
-#include "text/byte_size.hpp"
 #include "format/go_flags.hpp"
+#include "text/byte_size.hpp"
 #include "text/quote.hpp"
 
 namespace zerolab::internal {

@@ -19,10 +19,10 @@
 #include <mutex>
 
 #include "machine/machine_profile.hpp"
-#include "text/byte_size.hpp"
 #include "mem/cpu_features.hpp"
 #include "mem/zero_calibrate.hpp"
 #include "mem/zero_kernels.hpp"
+#include "text/byte_size.hpp"
 #include "zerolab/zero.hpp"
 
 namespace zerolab {

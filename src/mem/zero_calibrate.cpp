@@ -43,8 +43,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "text/byte_size.hpp"
 #include "mem/zero_kernels.hpp"
+#include "text/byte_size.hpp"
 
 namespace zerolab::internal {
 namespace {

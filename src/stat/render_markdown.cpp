@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "text/markdown.hpp"
 #include "go_compat.hpp"
+#include "text/markdown.hpp"
 #include "text_table.hpp"
 #include "zerolab/stat_table.hpp"
 

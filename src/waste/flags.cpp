@@ -4,8 +4,8 @@
 #include <array>
 #include <limits>
 
-#include "text/byte_size.hpp"
 #include "format/go_flags.hpp"
+#include "text/byte_size.hpp"
 #include "text/quote.hpp"
 
 namespace zerolab::waste {

@@ -24,8 +24,8 @@
 
 #include "command.hpp"
 #include "files/atomic_file.hpp"
-#include "text/quote.hpp"
 #include "report/compare_html.hpp"
+#include "text/quote.hpp"
 #include "zerolab/stat_compare.hpp"
 #include "zerolab/stat_reader.hpp"
 #include "zerolab/stat_table.hpp"

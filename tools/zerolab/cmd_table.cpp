@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "command.hpp"
-#include "text/quote.hpp"
 #include "stat/results_table.hpp"
+#include "text/quote.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::cli {

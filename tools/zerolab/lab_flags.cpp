@@ -8,8 +8,8 @@
 
 #include "bench/options.hpp"
 #include "format/go_flags.hpp"
-#include "text/quote.hpp"
 #include "lab/baseline_name.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::cli {
 namespace {

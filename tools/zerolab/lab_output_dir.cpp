@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "text/quote.hpp"
 #include "lab/directory_swap.hpp"
 #include "lab/staging_cleanup.hpp"
+#include "text/quote.hpp"
 
 namespace zerolab::cli {
 namespace {
