@@ -9,7 +9,7 @@
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps release asan tsan fuzz test test-release test-asan test-tsan test-fuzz test-whole lab clean
+.PHONY: all deps release asan tsan fuzz test test-fast test-release test-asan test-tsan test-fuzz test-whole lab clean format format-check lint
 
 all: release
 
@@ -67,7 +67,25 @@ test-whole: release
 	  $(TEST_ENV) $$t >$$log 2>&1 || { tail -n 40 $$log; echo "test-whole: $$t failed as one process" >&2; exit 1; }; \
 	done
 
-test: test-release test-asan test-tsan test-fuzz test-whole
+# Style kept by machines: make format rewrites every C++ file the repository
+# tracks with clang-format (.clang-format); make format-check fails, naming
+# the files, when one differs (CI's first step); make lint runs clang-tidy
+# (.clang-tidy names its checks and every exception with its reason) over
+# the release build's compile_commands.json.
+CXX_SOURCES = git ls-files -z -- '*.cpp' '*.hpp' '*.h' '*.cc'
+format:
+	$(CXX_SOURCES) | xargs -0 clang-format -i
+format-check:
+	@bad=$$($(CXX_SOURCES) | xargs -0 clang-format --dry-run 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: warning' | cut -d: -f1 | sort -u); \
+	if [ -n "$$bad" ]; then echo "format-check: these files differ from .clang-format (run make format):" >&2; echo "$$bad" >&2; exit 1; fi
+lint: release
+	git ls-files -z -- 'src/*.cpp' 'tools/*.cpp' 'lab/*.cpp' | xargs -0 -P $(JOBS) -n 8 clang-tidy -p build/release --quiet
+
+# The fast lane: style, then the release build with warnings as errors and
+# its tests; CI runs it first, so a format or warning error fails in minutes.
+test-fast: format-check test-release
+
+test: test-fast test-asan test-tsan test-fuzz test-whole
 
 # The main job: every experiment of the lab, results under zerolab-results/.
 LAB_FLAGS ?=
