@@ -17,8 +17,8 @@
 
 #include "bench/counting.hpp"
 #include "bench/std_streams.hpp"
-#include "format/atomic_file.hpp"
-#include "format/whole_file.hpp"
+#include "files/atomic_file.hpp"
+#include "files/whole_file.hpp"
 
 extern char** environ;
 
