@@ -240,6 +240,7 @@ class B {
   bool run1();
   bool run1_silent();
   void launch();
+  void launch_counting();
   void process_bench();
   std::string result_line(const std::string& bench_name) const;
   benchfmt::Result result_record(const std::string& bench_name) const;
@@ -278,6 +279,8 @@ class B {
   // b.loop() state (Go's b.loop.{n,done}; the count i lives in the caller).
   std::uint64_t loop_n_ = 0;
   bool loop_done_ = false;
+  // A counting run's pass length, which b.loop() runs instead of -benchtime's.
+  std::uint64_t counting_pass_n_ = 0;
 
   int parallelism_ = 1;
   bool has_sub_ = false;
@@ -295,6 +298,7 @@ class B {
 
 // Runs the registered benchmarks selected by the command-line flags (Go's
 // test flags: -bench, -benchtime, -count, -cpu, -benchmem, -heap, -o, -list,
+// -benchmeasure (instructions: exact counts under callgrind, counting_run.hpp),
 // -h) and returns the process exit code: 0 all passed, 1 a benchmark failed,
 // 2 bad usage.
 int bench_main(int argc, char** argv);
