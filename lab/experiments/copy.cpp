@@ -40,7 +40,7 @@
 #include <string_view>
 #include <vector>
 
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "lab/experiment.hpp"
 #include "lab/loopback.hpp"
 #include "zerolab/copy.hpp"

@@ -3,8 +3,8 @@
 #include "store/store.hpp"
 
 #include "format/go_text.hpp"
-#include "format/quote.hpp"
 #include "store/run_name.hpp"
+#include "text/quote.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "command.hpp"
-#include "format/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "waste/calibrate.hpp"
 #include "waste/collect.hpp"
 #include "waste/diff.hpp"
@@ -76,7 +76,7 @@ int fail(int code, const std::string& message) {
 }
 
 // -o FILE: checked before the program runs and written once it has exited,
-// both by the project's one output writer (format/atomic_file.hpp): a new
+// both by the project's one output writer (files/atomic_file.hpp): a new
 // or regular file is replaced through a temporary, keeping its mode; a
 // link, a FIFO, a read-only file and "" are refused.
 class ReportFile {
