@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "format/markdown.hpp"
+#include "text/markdown.hpp"
 
 namespace zerolab::waste {
 namespace {
