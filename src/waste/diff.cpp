@@ -353,14 +353,17 @@ std::string render_diff(const WasteDiff& diff, WasteFormat format) {
   return render_text(diff);
 }
 
+// A signed 128-bit sum (GCC's extension, spelled so -Wpedantic accepts it).
+__extension__ using WideSum = __int128;
+
 std::string diff_threshold(const WasteDiff& diff, const std::vector<FailOn>& fail_on) {
   for (const FailOn& f : fail_on) {
-    __int128 grew = 0;  // six kinds' changes cannot overflow it
+    WideSum grew = 0;  // six kinds' changes cannot overflow it
     for (const KindChange& k : diff.kinds) {
       if (!f.kind || *f.kind == k.kind) grew += k.change.delta_bytes();
     }
-    if (grew > 0 && grew >= static_cast<__int128>(f.bytes)) {
-      const auto shown = grew > static_cast<__int128>(std::numeric_limits<std::uint64_t>::max())
+    if (grew > 0 && grew >= static_cast<WideSum>(f.bytes)) {
+      const auto shown = grew > static_cast<WideSum>(std::numeric_limits<std::uint64_t>::max())
                              ? std::numeric_limits<std::uint64_t>::max()
                              : static_cast<std::uint64_t>(grew);
       return std::string(f.kind ? kind_name(*f.kind) : "any") + "=" + std::to_string(f.bytes) +
