@@ -41,15 +41,24 @@ measure() {  # "wall_ms cpu_ms" of "$@", output discarded
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
+# A third arm prices the stacks: the same command with the preload keeping
+# only $short_frames frames (ZEROLAB_WASTE_MAX_FRAMES; its own frames are the
+# first 3 or 4 of them) instead of its 40, interleaved with the other two.
+short_frames=${ZEROLAB_BENCH_SHORT_FRAMES:-6}
 for cmdfile in "${programs[@]}"; do
   eval "cmd=($(cat "$cmdfile"))"
-  : >"$work/pw"; : >"$work/pc"; : >"$work/ww"; : >"$work/wc"
+  : >"$work/pw"; : >"$work/pc"; : >"$work/ww"; : >"$work/wc"; : >"$work/sw"; : >"$work/sc"
   for ((r = 0; r < rounds; r++)); do
     read -r w c <<<"$(measure "${cmd[@]}")"; echo "$w" >>"$work/pw"; echo "$c" >>"$work/pc"
     read -r w c <<<"$(measure "$zerolab" waste -o "$work/report.txt" -- "${cmd[@]}")"
     echo "$w" >>"$work/ww"; echo "$c" >>"$work/wc"
+    read -r w c <<<"$(ZEROLAB_WASTE_MAX_FRAMES=$short_frames measure "$zerolab" waste -o "$work/report.txt" -- "${cmd[@]}")"
+    echo "$w" >>"$work/sw"; echo "$c" >>"$work/sc"
   done
   pw=$(median <"$work/pw"); pc=$(median <"$work/pc"); ww=$(median <"$work/ww"); wc=$(median <"$work/wc")
+  sw=$(median <"$work/sw"); sc=$(median <"$work/sc")
   printf '%-40s plain %8.1f ms wall %8.1f ms cpu | zerolab waste %8.1f ms wall %8.1f ms cpu | ratio wall %.2fx cpu %.2fx (medians of %d alternating runs)\n' \
     "$(basename "${cmd[0]}") ${cmd[*]:1}" "$pw" "$pc" "$ww" "$wc" "$(echo "$ww / $pw" | bc -l)" "$(echo "$wc / $pc" | bc -l)" "$rounds"
+  printf '%-40s stacks: 40 frames against %d, cpu %.3fx wall %.3fx; waste with %d-frame stacks against plain, cpu %.2fx\n' \
+    "" "$short_frames" "$(echo "$wc / $sc" | bc -l)" "$(echo "$ww / $sw" | bc -l)" "$short_frames" "$(echo "$sc / $pc" | bc -l)"
 done

@@ -36,6 +36,9 @@ inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";                 // w
 inline constexpr const char* kEnvSampleRate = "ZEROLAB_WASTE_SAMPLE_RATE";  // bytes, >= 1
 inline constexpr const char* kEnvCheckRate = "ZEROLAB_WASTE_CHECK_RATE";    // bytes, >= 1
 inline constexpr const char* kEnvFollow = "ZEROLAB_WASTE_FOLLOW";  // "0": not into children
+// Benchmarks only (bench/waste/overhead.sh): the deepest stack captured,
+// 1..kMaxFrames (default kMaxFrames), to price full stacks against short ones.
+inline constexpr const char* kEnvMaxFrames = "ZEROLAB_WASTE_MAX_FRAMES";
 
 inline constexpr int kMaxFrames = 40;                    // deepest stack a site keeps
 inline constexpr std::uint32_t kMaxSites = 4096;         // per process image

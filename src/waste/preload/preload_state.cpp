@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +50,7 @@ SpinLock g_site_lock;  // adding sites and refreshing the maps snapshot
 SpinLock g_anon_lock;  // the anonymous-mapping cache
 int g_pagemap_fd = -1;
 char g_dir[512];
+int g_max_frames = kMaxFrames;       // $ZEROLAB_WASTE_MAX_FRAMES (benchmarks)
 std::uint64_t g_process_random = 0;  // process_random(), read once at start
 
 // ---- raw system calls -------------------------------------------------------
@@ -409,6 +411,8 @@ __attribute__((constructor)) void start_preload() {
   g_process_random = process_random();
   g_sample_rate = parse_rate(std::getenv(kEnvSampleRate), g_sample_rate);
   g_check_rate = parse_rate(std::getenv(kEnvCheckRate), g_check_rate);
+  g_max_frames = static_cast<int>(
+      std::min<std::uint64_t>(parse_rate(std::getenv(kEnvMaxFrames), kMaxFrames), kMaxFrames));
   const char* follow = std::getenv(kEnvFollow);
   if (follow != nullptr && std::strcmp(follow, "0") == 0) {
     g_follow = false;
@@ -513,7 +517,7 @@ void set_countdowns(ThreadState& t) {
 }
 
 int capture_stack(std::uint64_t* pcs, int max, std::uint64_t* cfas) {
-  UnwindState s{pcs, cfas, max, 0};
+  UnwindState s{pcs, cfas, max < g_max_frames ? max : g_max_frames, 0};
   _Unwind_Backtrace(&unwind_one, &s);
   return s.depth;
 }
