@@ -737,9 +737,9 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
         stack.truncated = s.truncated;
         for (std::size_t i = 0; i < s.stack.size(); ++i) {
           const std::vector<Frame>& frames = symbols.get(s.stack[i]).frames;
-          for (std::size_t k = 0; k < frames.size(); ++k) {
-            if (i == at && k == inlined) stack.site_frame = stack.frames.size();
-            stack.frames.push_back(call_frame(frames[k]));
+          for (std::size_t j = 0; j < frames.size(); ++j) {
+            if (i == at && j == inlined) stack.site_frame = stack.frames.size();
+            stack.frames.push_back(call_frame(frames[j]));
           }
         }
         rs.stacks.push_back(std::move(stack));
@@ -752,10 +752,10 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
       for (std::size_t i = s.stack.size(); i-- > at;) {
         const ResolvedPc& pc = symbols.get(s.stack[i]);
         if (runtime_module(pc.module)) continue;
-        for (std::size_t k = pc.frames.size(); k-- > 0;) {
-          if (i == at && k < inlined) break;
-          if (pc.frames[k].function == "_start") continue;
-          path.push_back(call_frame(pc.frames[k]));
+        for (std::size_t j = pc.frames.size(); j-- > 0;) {
+          if (i == at && j < inlined) break;
+          if (pc.frames[j].function == "_start") continue;
+          path.push_back(call_frame(pc.frames[j]));
         }
       }
       add_stack(f.tree, path, amount);
