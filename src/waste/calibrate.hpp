@@ -1,14 +1,13 @@
 // The machine costs `zerolab waste` prices its findings with, measured once
 // per run (after the program has exited so it does not compete with it),
-// and only those the run's findings need. Fills and copies run over a
-// buffer a quarter larger than the last-level cache (at least 16 MiB), so
-// they measure memory, not cache, bandwidth; the page-fault cost is the
-// first write to each page of a fresh 8 MiB mapping (the kernel's fault and
-// its zeroing of a page, as a program pays them). That costs about 20-30 ms
-// of CPU on a machine with a 32 MiB L3, once per run, more wall time on a
-// loaded machine. Zero and
-// copy rates are the best of two passes; every time in the report is an
-// estimate from these figures. A figure not measured stays 0.
+// and only those the run's findings need. Zeroing and copying are
+// measured with streaming (non-temporal) stores over 8 MiB, which go to
+// memory as glibc's memset and memcpy send fills and copies larger than the
+// cache, so they are memory, not cache, bandwidth; the page-fault cost is
+// the first write to each page of that fresh mapping (the kernel's fault
+// and its zeroing of a page, as a program pays them). Zero and copy rates
+// are the best of two passes; every time in the report is an estimate from
+// these figures. A figure not measured stays 0.
 //
 // Example:
 //   const Calibration c = calibrate({.zeroing = true});
@@ -19,11 +18,11 @@
 namespace zerolab::waste {
 
 struct Calibration {
-  double zero_bytes_per_second = 0;  // memset 0 over a touched buffer larger than the cache
+  double zero_bytes_per_second = 0;  // streaming zero stores over 8 MiB (memory bandwidth)
   double fault_seconds = 0;          // first write to a fresh anonymous page
   double malloc_free_seconds = 0;    // malloc(64) + free
   double large_block_seconds = 0;    // malloc(64 KiB) + one write + free
-  double copy_bytes_per_second = 0;  // memcpy between two halves of that buffer
+  double copy_bytes_per_second = 0;  // streaming copy between two halves of that buffer
 };
 
 // Which figures to measure.
