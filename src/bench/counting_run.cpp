@@ -236,8 +236,9 @@ int run_counting_parent(const std::string& program, int argc, char** argv, const
                         DumpProtocol protocol) {
   if (!counting::built_with_callgrind()) {
     std::fprintf(stderr,
-                 "%s: -benchmeasure=instructions: this binary was built without "
-                 "valgrind/callgrind.h (install valgrind and rebuild)\n",
+                 "%s: -benchmeasure=instructions: this build cannot count: it was built "
+                 "without valgrind/callgrind.h (install valgrind and rebuild) or with a "
+                 "sanitizer, whose programs valgrind cannot run\n",
                  program.c_str());
     return 2;
   }
