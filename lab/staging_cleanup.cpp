@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <iterator>
 
@@ -26,14 +27,15 @@ Slot g_slots[4];
 struct sigaction g_previous[std::size(kSignals)];
 bool g_installed = false;
 
-// The kernel's struct linux_dirent64.
+// The fixed head of the kernel's struct linux_dirent64; the entry's
+// NUL-terminated name follows the type byte (kNameOffset).
 struct DirEntry {
   ino64_t ino;
   off64_t off;
   unsigned short reclen;
   unsigned char type;
-  char name[];
 };
+constexpr std::size_t kNameOffset = offsetof(DirEntry, type) + sizeof(unsigned char);
 
 // Removes everything inside the directory fd (not fd itself), without
 // following links; async-signal-safe.
@@ -46,7 +48,7 @@ void empty_directory(int fd, int depth) {
     for (long at = 0; at < n;) {
       const auto* e = reinterpret_cast<const DirEntry*>(buf + at);
       at += e->reclen;
-      const char* name = e->name;
+      const char* name = reinterpret_cast<const char*>(e) + kNameOffset;
       if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
       if (::unlinkat(fd, name, 0) == 0) {
         removed_any = true;
