@@ -259,7 +259,9 @@ TEST_F(WasteViewsTest, FindingsPerProcess) {
   EXPECT_EQ(leaves, 1);
   EXPECT_EQ(quiet, 1);
   for (const json& row : rows) {
-    if (row["pid"] != parent_pid) EXPECT_EQ(row["ppid"], parent_pid);
+    if (row["pid"] != parent_pid) {
+      EXPECT_EQ(row["ppid"], parent_pid);
+    }
   }
   // The text report lists them too.
   // The text report lists them too.
