@@ -35,7 +35,7 @@ void check_ids(const CountedIds& ids) {
   for (const auto& [id, results] : ids) {
     (void)results;
     std::string why;
-    check(zerolab::lab::check_baseline_name(id, why));
+    check(zerolab::lab::check_baseline_reference(id, why));
     check(seen.insert(id).second);
   }
 }
