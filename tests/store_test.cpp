@@ -164,6 +164,66 @@ TEST_P(StoreTest, AddingTheSameFileTwiceIsOneRun) {
             std::string::npos);
 }
 
+// Names, units and configuration the Go format cannot carry as they are
+// (a templated Google Benchmark name with a space, a context key with
+// capitals and a space, a value with a line break) are stored as the Go
+// format writes them, so the exported run added again is the same run.
+TEST_P(StoreTest, ExportedRunsWithSpacesInNamesAddBackAsTheSameRun) {
+  const std::string json =
+      write("gb.json",
+            R"({"context": {"date": "2026-01-01", "My Key": "a\nb", "host_name": "h h"},)"
+            R"( "benchmarks": [{"name": "BM_Pair<int, float>/8", "iterations": 10, "real_time": 5,)"
+            R"( "cpu_time": 4, "time_unit": "ns"}, {"name": "BM_Tab\tx", "iterations": 3,)"
+            R"( "real_time": 1, "cpu_time": 1, "time_unit": "ns"}]})");
+  const auto add = run({"store", "add", json});
+  ASSERT_EQ(add.code, 0) << add.err;
+  const std::string id = add.out.substr(0, 36);
+  const auto exp = run({"store", "export", id});
+  ASSERT_EQ(exp.code, 0) << exp.err;
+  EXPECT_EQ(exp.out,
+            "my_key: a b\nhost_name: h h\n"
+            "BenchmarkBM_Pair<int,_float>/8\t10\t5 ns/op\t4 cpu-ns/op\n"
+            "BenchmarkBM_Tab_x\t3\t1 ns/op\t1 cpu-ns/op\n");
+  const std::string exported = write("exported.txt", exp.out);
+  const auto again = run({"store", "add", exported});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.out, id + " already stored: " + exported + ", 2 results\n");
+
+  // A run stored with raw text (by an older zerolab, or a lab run) is
+  // written out by the same rule and reads back whole.
+  store::Store s = open();
+  store::Run raw = synthetic_run(7, 1000, "cpu-a", {{"BenchmarkRaw name\nnext\x1b", {1, 2}}});
+  raw.configs = {{{"Odd Key", "  lead\r\nx"}, {"9lives", "v"}}};
+  for (store::StoredResult& r : raw.results) r.block = 0;
+  raw.units = {store::UnitNote{"ns/op", "odd key", "a b"}};
+  ASSERT_EQ(s.submit(raw), store::Store::Submitted::kAdded);
+  const auto raw_exp = run({"store", "export", raw.id});
+  ASSERT_EQ(raw_exp.code, 0) << raw_exp.err;
+  EXPECT_EQ(raw_exp.out,
+            "Unit ns/op odd_key=a_b\nodd_key: lead  x\nx9lives: v\n"
+            "BenchmarkRaw_name_next\\x1b\t1000\t1 ns/op\n"
+            "BenchmarkRaw_name_next\\x1b\t1000\t2 ns/op\n");
+  const std::string raw_file = write("raw.txt", raw_exp.out);
+  const auto raw_add = run({"store", "add", raw_file});
+  ASSERT_EQ(raw_add.code, 0) << raw_add.err;
+  const auto raw_back = run({"store", "export", raw_add.out.substr(0, 36)});
+  EXPECT_EQ(raw_back.out, raw_exp.out);
+}
+
+// The Go format writes -0 and reads it back; both engines keep its sign.
+TEST_P(StoreTest, NegativeZeroKeepsItsSign) {
+  const std::string file = write("z.txt", "BenchmarkZ 10 -0 ns/op 0 B/op -1.5 x/op\n");
+  const auto add = run({"store", "add", file});
+  ASSERT_EQ(add.code, 0) << add.err;
+  const auto exp = run({"store", "export", add.out.substr(0, 36)});
+  EXPECT_EQ(exp.out, "BenchmarkZ\t10\t-0 ns/op\t0 B/op\t-1.5 x/op\n");
+  store::Store s = open();
+  const store::Run back = s.load_run(add.out.substr(0, 36));
+  ASSERT_EQ(back.results.size(), 1u);
+  EXPECT_TRUE(std::signbit(back.results[0].values[0].value));
+  EXPECT_FALSE(std::signbit(back.results[0].values[1].value));
+}
+
 TEST_P(StoreTest, SubmitIsIdempotentByRunId) {
   store::Store s = open();
   const store::Run run = synthetic_run(1, 1000, "cpu-a", {{"BenchmarkA", {1, 2, 3}}});

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "format/go_text.hpp"
 #include "zerolab/stat.hpp"
 
 namespace zerolab::store {
@@ -80,7 +81,93 @@ std::string format_uuid(const unsigned char b[16]) {
   return buf;
 }
 
+// Go's escape of a non-printable rune, as strconv.QuoteRune writes it.
+void append_go_escape(std::string& out, char32_t r) {
+  char buf[16];
+  switch (r) {
+    case '\a':
+      out += "\\a";
+      return;
+    case '\b':
+      out += "\\b";
+      return;
+    case '\f':
+      out += "\\f";
+      return;
+    case '\v':
+      out += "\\v";
+      return;
+    default:
+      break;
+  }
+  if (r < 0x20 || r == 0x7f) {
+    std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(r));
+  } else if (r < 0x10000) {
+    std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(r));
+  } else {
+    std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(r));
+  }
+  out += buf;
+}
+
 }  // namespace
+
+std::string go_field(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const auto [rune, width] = internal::decode_rune(text);
+    if (rune == internal::kRuneError && width == 1) {
+      out += text[0];  // not UTF-8: kept for the store's own refusal
+    } else if (internal::is_space(rune)) {
+      out += '_';
+    } else if (!internal::is_graphic(rune)) {
+      append_go_escape(out, rune);
+    } else {
+      out.append(text.substr(0, width));
+    }
+    text.remove_prefix(width);
+  }
+  return out;
+}
+
+std::string go_config_key(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 1);
+  const char32_t first = text.empty() ? 0 : internal::decode_rune(text).first;
+  // The first letter must be lower-case once A-Z are lowered.
+  if (!internal::is_lower(first) && !(first >= 'A' && first <= 'Z')) out += 'x';
+  while (!text.empty()) {
+    const auto [rune, width] = internal::decode_rune(text);
+    if (rune == internal::kRuneError && width == 1) {
+      out += text[0];
+    } else if (internal::is_space(rune) || rune == ':') {
+      out += '_';
+    } else if (rune >= 'A' && rune <= 'Z') {
+      out += static_cast<char>(rune - 'A' + 'a');
+    } else if (internal::is_upper(rune)) {
+      out += '_';  // an upper-case letter beyond ASCII: the reader stops at it
+    } else if (!internal::is_graphic(rune)) {
+      append_go_escape(out, rune);
+    } else {
+      out.append(text.substr(0, width));
+    }
+    text.remove_prefix(width);
+  }
+  return out;
+}
+
+std::string go_config_value(std::string_view text) {
+  while (!text.empty() &&
+         (text[0] == ' ' || text[0] == '\t' || text[0] == '\n' || text[0] == '\r')) {
+    text.remove_prefix(1);
+  }
+  std::string out(text);
+  for (char& c : out) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return out;
+}
 
 std::string Run::label(const std::string& key) const {
   for (const KeyValue& kv : labels) {
@@ -103,7 +190,19 @@ void RunBuilder::add(const stat::BenchRecord& record) {
     std::vector<KeyValue> block;
     if (record.config) {
       for (const stat::ConfigEntry& c : *record.config) {
-        if (c.file) block.emplace_back(c.key, c.value);
+        if (!c.file) continue;
+        // Kept as the Go format will write it (a later key that becomes
+        // the same as an earlier one replaces it, as the reader would).
+        std::string key = go_config_key(c.key);
+        std::string value = go_config_value(c.value);
+        if (value.empty()) continue;
+        auto same = std::find_if(block.begin(), block.end(),
+                                 [&](const KeyValue& kv) { return kv.first == key; });
+        if (same != block.end()) {
+          same->second = std::move(value);
+        } else {
+          block.emplace_back(std::move(key), std::move(value));
+        }
       }
     }
     if (run_.configs.empty() || run_.configs.back() != block)
@@ -112,19 +211,21 @@ void RunBuilder::add(const stat::BenchRecord& record) {
     keep_alive_ = record.config;  // so the pointer is not reused for another list
   }
   StoredResult r;
-  r.name = record.result.name;
+  r.name = go_field(record.result.name);
   r.iterations = record.result.iterations;
   r.block = static_cast<int>(run_.configs.size() - 1);
   r.values.reserve(record.result.metrics.size());
   for (std::size_t i = 0; i < record.result.metrics.size(); ++i) {
     const bool tidied = i < record.original.size() && !record.original[i].unit.empty();
     r.values.push_back(tidied ? record.original[i] : record.result.metrics[i]);
+    r.values.back().unit = go_field(r.values.back().unit);
   }
   run_.results.push_back(std::move(r));
 }
 
 void RunBuilder::add(const stat::UnitMetadata& unit) {
-  run_.units.push_back(UnitNote{unit.orig_unit, unit.key, unit.value});
+  run_.units.push_back(
+      UnitNote{go_field(unit.orig_unit), go_field(unit.key), go_field(unit.value)});
 }
 
 Run RunBuilder::finish() {
@@ -135,27 +236,68 @@ Run RunBuilder::finish() {
   return out;
 }
 
+namespace {
+
+// A configuration block as the Go format writes it (see go_config_key).
+std::vector<KeyValue> go_block(const std::vector<KeyValue>& block) {
+  std::vector<KeyValue> out;
+  out.reserve(block.size());
+  for (const KeyValue& kv : block) {
+    std::string key = go_config_key(kv.first);
+    std::string value = go_config_value(kv.second);
+    if (value.empty()) continue;
+    auto same =
+        std::find_if(out.begin(), out.end(), [&](const KeyValue& o) { return o.first == key; });
+    if (same != out.end()) {
+      same->second = std::move(value);
+    } else {
+      out.emplace_back(std::move(key), std::move(value));
+    }
+  }
+  return out;
+}
+
+constexpr std::size_t kWriterChunk = 64 * 1024;
+
+}  // namespace
+
+GoFormatWriter::GoFormatWriter(const Run& header, Sink sink) : sink_(std::move(sink)) {
+  configs_.reserve(header.configs.size());
+  for (const auto& block : header.configs) configs_.push_back(go_block(block));
+  for (const UnitNote& u : header.units) {
+    buf_ += "Unit " + go_field(u.unit) + " " + go_field(u.key) + "=" + go_field(u.value) + "\n";
+  }
+}
+
+void GoFormatWriter::write(const StoredResult& r) {
+  // A block with no keys has no rows in the store: absent means empty.
+  static const std::vector<KeyValue> no_config;
+  const bool known = r.block >= 0 && static_cast<std::size_t>(r.block) < configs_.size();
+  write_transition(buf_, current_, known ? configs_[static_cast<std::size_t>(r.block)] : no_config);
+  buf_ += go_field(r.name);
+  buf_ += '\t';
+  buf_ += std::to_string(r.iterations);
+  for (const benchfmt::Metric& m : r.values) {
+    buf_ += '\t';
+    buf_ += stat::format_go_float(m.value);
+    buf_ += ' ';
+    buf_ += go_field(m.unit);
+  }
+  buf_ += '\n';
+  if (buf_.size() >= kWriterChunk) flush();
+}
+
+void GoFormatWriter::flush() {
+  if (buf_.empty()) return;
+  sink_(buf_);
+  buf_.clear();
+}
+
 std::string to_go_format(const Run& run) {
   std::string out;
-  for (const UnitNote& u : run.units) out += "Unit " + u.unit + " " + u.key + "=" + u.value + "\n";
-  std::vector<KeyValue> current;
-  const std::vector<KeyValue> no_config;
-  for (const StoredResult& r : run.results) {
-    // A block with no keys has no rows in the store: absent means empty.
-    const bool known = r.block >= 0 && static_cast<std::size_t>(r.block) < run.configs.size();
-    write_transition(out, current,
-                     known ? run.configs[static_cast<std::size_t>(r.block)] : no_config);
-    out += r.name;
-    out += '\t';
-    out += std::to_string(r.iterations);
-    for (const benchfmt::Metric& m : r.values) {
-      out += '\t';
-      out += stat::format_go_float(m.value);
-      out += ' ';
-      out += m.unit;
-    }
-    out += '\n';
-  }
+  GoFormatWriter writer(run, [&](std::string_view text) { out.append(text); });
+  for (const StoredResult& r : run.results) writer.write(r);
+  writer.flush();
   return out;
 }
 
@@ -202,7 +344,9 @@ std::string content_uuid(const Run& run) {
       h *= prime;
     }
   };
-  mix(to_go_format(run));
+  GoFormatWriter writer(run, mix);
+  for (const StoredResult& r : run.results) writer.write(r);
+  writer.flush();
   for (const KeyValue& kv : run.labels) {
     mix("\nlabel ");
     mix(kv.first);

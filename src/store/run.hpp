@@ -29,6 +29,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -108,8 +109,45 @@ class RunBuilder {
 
 // The run as Go benchmark format text: unit metadata, then each result
 // under its configuration (only the keys that change are written), values
-// in the shortest form that reads back as the same double.
+// in the shortest form that reads back as the same double. Names, units
+// and configuration are written as go_field / go_config_key /
+// go_config_value make them, so the text always reads back.
 std::string to_go_format(const Run& run);
+
+// to_go_format one result at a time, for a run too large to hold: the
+// header's unit metadata and configuration blocks are taken at once (its
+// results are not read), then each write() adds a result; the text goes
+// to sink in pieces of about 64 KB, the rest at flush().
+class GoFormatWriter {
+ public:
+  using Sink = std::function<void(std::string_view text)>;
+  GoFormatWriter(const Run& header, Sink sink);
+  void write(const StoredResult& result);
+  void flush();
+
+ private:
+  std::vector<std::vector<KeyValue>> configs_;
+  std::vector<KeyValue> current_;
+  std::string buf_;
+  Sink sink_;
+};
+
+// How a text the Go benchmark format cannot carry as is gets written, the
+// one rule of the store (applied when a run is added and again when it is
+// written out, so export → add gives the same run):
+// - a field (a benchmark name, a unit, a unit line's key or value) is
+//   split at spaces by the reader: as Go's testing package does for
+//   benchmark names, each space becomes '_' and each non-printable
+//   character its Go escape ("BM_Pair<int, float>/8" → "BM_Pair<int,_float>/8",
+//   a newline → "\n"); bytes that are not UTF-8 are left for the store to refuse;
+// - a configuration key must start with a lower-case letter and hold no
+//   space, ':' or upper-case letter: spaces and ':' become '_', A-Z a-z, and
+//   a key starting otherwise gets "x" in front ("CPU Count" → "cpu_count");
+// - a configuration value is the rest of its line: line breaks become
+//   spaces and leading spaces and tabs are dropped (the reader drops them).
+std::string go_field(std::string_view text);
+std::string go_config_key(std::string_view text);
+std::string go_config_value(std::string_view text);
 
 // The part of a run whose results ran under a configuration block `keep`
 // accepts (a lab run's one experiment, by its "pkg" line), with the run's

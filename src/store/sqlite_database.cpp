@@ -40,6 +40,12 @@ class SqliteRow final : public Row {
   std::int64_t integer(int c) const override { return sqlite3_column_int64(stmt_, c); }
   double real(int c) const override {
     if (is_null(c)) return std::nan("");
+    // A negative zero is kept as its 8 bytes (see bind).
+    if (sqlite3_column_type(stmt_, c) == SQLITE_BLOB && sqlite3_column_bytes(stmt_, c) == 8) {
+      double d = 0;
+      std::memcpy(&d, sqlite3_column_blob(stmt_, c), sizeof d);
+      return d;
+    }
     return sqlite3_column_double(stmt_, c);
   }
 
@@ -259,7 +265,16 @@ class SqliteDatabase final : public Database {
     } else if (const auto* i = std::get_if<std::int64_t>(&p)) {
       rc = sqlite3_bind_int64(stmt, index, *i);
     } else if (const auto* d = std::get_if<double>(&p)) {
-      rc = std::isnan(*d) ? sqlite3_bind_null(stmt, index) : sqlite3_bind_double(stmt, index, *d);
+      if (std::isnan(*d)) {
+        rc = sqlite3_bind_null(stmt, index);
+      } else if (*d == 0 && std::signbit(*d)) {
+        // A REAL column keeps an integral value as an integer, so -0
+        // would come back as 0: it is kept as its 8 bytes instead (a REAL
+        // column does not convert a BLOB), and Row::real reads them back.
+        rc = sqlite3_bind_blob(stmt, index, d, sizeof *d, SQLITE_TRANSIENT);
+      } else {
+        rc = sqlite3_bind_double(stmt, index, *d);
+      }
     } else {
       rc = sqlite3_bind_null(stmt, index);
     }
