@@ -633,6 +633,49 @@ TEST_P(StoreTest, ReadOnlyStoreIsAClearError) {
 
 INSTANTIATE_TEST_SUITE_P(Engines, StoreTest, ::testing::Values("sqlite", "postgres"));
 
+// A store on read-only media: the file and its directory read-only and no
+// -wal or -shm beside it (SQLite would have to create the -shm to read a
+// WAL store). list, history and export read it; add says it is read-only.
+TEST(StoreSqliteFileTest, AReadOnlyStoreWithoutItsWalAndShmIsReadable) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_ro");
+  ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+  const std::string a = dir + "/a.txt";
+  std::ofstream(a) << "cpu: X\nBenchmarkA 10 5 ns/op\nBenchmarkA 10 6 ns/op\n";
+  const std::string media = dir + "/media";
+  ASSERT_EQ(::mkdir(media.c_str(), 0777), 0);
+  const std::string url = "sqlite:" + media + "/s.db";
+  const auto add = cli(dir, {"store", "add", "--store", url, a});
+  ASSERT_EQ(add.code, 0) << add.err;
+  const std::string id = add.out.substr(0, 36);
+  std::remove((media + "/s.db-wal").c_str());
+  std::remove((media + "/s.db-shm").c_str());
+  ASSERT_EQ(::chmod((media + "/s.db").c_str(), 0444), 0);
+  ASSERT_EQ(::chmod(media.c_str(), 0555), 0);
+  // root ignores permissions: the CLI runs as nobody then.
+  const std::string as =
+      ::geteuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : "";
+  auto as_user = [&](const std::vector<std::string>& args) {
+    std::remove((dir + "/cli.out").c_str());
+    std::remove((dir + "/cli.err").c_str());
+    return lab_test_util::run_cli(as + ZEROLAB_CLI, quote(args), dir);
+  };
+  const auto list = as_user({"store", "list", "--store", url});
+  EXPECT_EQ(list.code, 0) << list.err;
+  EXPECT_EQ(list.out.substr(0, 36), id);
+  const auto history = as_user({"history", "--store", url});
+  EXPECT_EQ(history.code, 0) << history.err;
+  EXPECT_NE(history.out.find("A sec/op: 1 points"), std::string::npos) << history.out;
+  const auto exp = as_user({"store", "export", "--store", url, id.substr(0, 8)});
+  EXPECT_EQ(exp.code, 0) << exp.err;
+  EXPECT_EQ(exp.out, "cpu: X\nBenchmarkA\t10\t5 ns/op\nBenchmarkA\t10\t6 ns/op\n");
+  const auto write = as_user({"store", "add", "--store", url, a});
+  EXPECT_EQ(write.code, 1);
+  EXPECT_EQ(write.err, "zerolab store add: " + url +
+                           ": the store is read-only (attempt to write a readonly database)\n");
+  EXPECT_FALSE(lab_test_util::exists(media + "/s.db-shm"));
+  ASSERT_EQ(::chmod(media.c_str(), 0755), 0);
+}
+
 // SQLite files this zerolab must refuse, each naming the file.
 TEST(StoreSqliteFileTest, CorruptAndForeignFilesAreRefusedWithExit2) {
   const std::string dir = lab_test_util::temp_dir("zerolab_store_bad");

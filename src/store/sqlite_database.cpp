@@ -87,7 +87,20 @@ class SqliteDatabase final : public Database {
     sqlite3_busy_timeout(db_, static_cast<int>(lock_timeout_.count()));
     try {
       // Reading the schema tells a database from any other file.
-      retry_while_busy([&] { exec("SELECT count(*) FROM sqlite_master"); });
+      try {
+        retry_while_busy([&] { exec("SELECT count(*) FROM sqlite_master"); });
+      } catch (const StoreError& e) {
+        // A WAL store without its -shm in a directory this user cannot
+        // write (read-only media, a store copied without its -wal/-shm)
+        // cannot be read the usual way: SQLite would create the -shm. With
+        // no -wal beside it, every committed run is in the file itself and
+        // nothing can change it for us: it is opened as immutable.
+        if (mode != OpenMode::kRead || e.kind() != StoreError::Kind::kFailed ||
+            !reopen_immutable()) {
+          throw;
+        }
+        exec("SELECT count(*) FROM sqlite_master");
+      }
       if (mode == OpenMode::kWrite && sqlite3_db_readonly(db_, "main") == 0) {
         // Switching a new file to WAL takes an exclusive lock that SQLite
         // does not wait for through the busy timeout: when another process
@@ -236,6 +249,38 @@ class SqliteDatabase final : public Database {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(2 + 2 * std::min(attempt, 25)));
     }
+  }
+
+  // Reopens the file read-only as immutable when it has no -wal with
+  // content beside it; false (nothing changed) otherwise.
+  bool reopen_immutable() {
+    struct stat wal {};
+    if (::stat((path_ + "-wal").c_str(), &wal) == 0 && wal.st_size > 0) return false;
+    // "file://" would start an authority: a path of several leading
+    // slashes is written with an empty one.
+    const bool rooted = path_.rfind("//", 0) == 0;
+    std::string uri = rooted ? "file://" : "file:";
+    for (const char c : rooted ? path_.substr(path_.find_first_not_of('/') - 1) : path_) {
+      if (c == '%' || c == '?' || c == '#') {
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+        uri += hex;
+      } else {
+        uri += c;
+      }
+    }
+    uri += "?immutable=1";
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(uri.c_str(), &db,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK) {
+      sqlite3_close_v2(db);
+      return false;
+    }
+    sqlite3_close_v2(db_);
+    db_ = db;
+    sqlite3_extended_result_codes(db_, 1);
+    return true;
   }
 
   void make_parent_directory() const {
