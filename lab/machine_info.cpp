@@ -35,16 +35,16 @@ std::string size_text(long bytes) {
 }
 
 // "L1d 48KiB, L1i 32KiB, L2 1MiB, L3 32MiB": the data caches as zero_fill
-// reads them (the kernel's sysfs description, glibc's sysconf where it says
-// nothing: glibc said a 320 MiB L3 on an AMD EPYC KVM guest with 32 MiB),
-// the instruction cache from sysconf.
+// reads them (CPUID's cache leaf, as the kernel does for sysfs; glibc's
+// sysconf only where neither says: glibc said a 320 MiB L3 on an AMD EPYC
+// KVM guest with 32 MiB), the instruction cache from sysconf.
 std::string caches() {
-  const internal::CpuFeatures& cpu = internal::cpu_features();
   const long l1i = sysconf(_SC_LEVEL1_ICACHE_SIZE);
-  const std::pair<const char*, long> levels[] = {{"L1d", static_cast<long>(cpu.l1d)},
-                                                 {"L1i", l1i},
-                                                 {"L2", static_cast<long>(cpu.l2)},
-                                                 {"L3", static_cast<long>(cpu.l3)}};
+  const std::pair<const char*, long> levels[] = {
+      {"L1d", static_cast<long>(internal::cache_size(1))},
+      {"L1i", l1i},
+      {"L2", static_cast<long>(internal::cache_size(2))},
+      {"L3", static_cast<long>(internal::cache_size(3))}};
   std::string out;
   for (const auto& [name, size] : levels) {
     if (size <= 0) continue;

@@ -46,7 +46,7 @@ std::uint64_t available_memory() {
 MachineFacts machine_facts(std::string go_version) {
   MachineFacts f;
   f.go_version = std::move(go_version);
-  f.l3_bytes = internal::cpu_features().l3;
+  f.l3_bytes = internal::cache_size(3);
   f.cpus = internal::available_cpus();
   f.memory = available_memory();
   return f;

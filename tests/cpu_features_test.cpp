@@ -13,9 +13,11 @@
 
 namespace {
 
+using zerolab::internal::cache_size;
 using zerolab::internal::CacheSizes;
 using zerolab::internal::cpu_family;
 using zerolab::internal::cpu_features;
+using zerolab::internal::cpuid_executions;
 using zerolab::internal::parse_cache_size;
 using zerolab::internal::read_cache_sizes;
 
@@ -87,13 +89,31 @@ TEST_F(CacheFolder, AMissingFolderReadsAsUnknown) {
   EXPECT_EQ(c.l3, 0u);
 }
 
-// The L3 is shared by every CPU here, so whichever CPU cpu_features() read,
+// The L3 is shared by every CPU here, so whichever CPU cache_size() read,
 // it must say what cpu0's folder says (glibc's sysconf said 320 MiB where
-// this folder said 32 MiB on an AMD EPYC KVM guest).
-TEST(CpuFeatures, TheL3IsTheKernels) {
+// this folder said 32 MiB on an AMD EPYC KVM guest); the L2 and L1d are
+// the kernel's too.
+TEST(CpuFeatures, TheCacheSizesAreTheKernels) {
   const CacheSizes kernel = read_cache_sizes("/sys/devices/system/cpu/cpu0/cache");
   if (kernel.l3 == 0) GTEST_SKIP() << "this kernel describes no L3 in sysfs";
-  EXPECT_EQ(cpu_features().l3, kernel.l3);
+  EXPECT_EQ(cache_size(3), kernel.l3);
+  EXPECT_EQ(cache_size(2), kernel.l2);
+  EXPECT_EQ(cache_size(1), kernel.l1d);
+  EXPECT_EQ(cache_size(0), 0u);
+  EXPECT_EQ(cache_size(4), 0u);
+}
+
+// A level is read from CPUID once: asking again executes none, and the
+// features execute none at all (glibc and libgcc read them at start-up).
+TEST(CpuFeatures, EachLevelCostsCpuidOnceAndTheFeaturesNone) {
+  const unsigned long before = cpuid_executions();
+  (void)cpu_features();
+  EXPECT_EQ(cpuid_executions(), before);
+  const std::size_t l3 = cache_size(3);
+  const unsigned long after_first = cpuid_executions();
+  EXPECT_EQ(cache_size(3), l3);
+  EXPECT_EQ(cache_size(3), l3);
+  EXPECT_EQ(cpuid_executions(), after_first);
 }
 
 // Leaf 1's eax of parts whose family their vendors print: an Ice Lake Xeon

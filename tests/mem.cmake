@@ -13,6 +13,7 @@ zerolab_add_test(cpu_features_test
 # warning about bad values, each in a fresh process (zero_config_probe).
 add_executable(zero_config_probe zero_config_probe.cpp)
 target_link_libraries(zero_config_probe PRIVATE zerolab_mem zerolab_warnings)
+target_include_directories(zero_config_probe PRIVATE ${PROJECT_SOURCE_DIR}/src)
 zerolab_add_test(zero_env_test
   SOURCES zero_env_test.cpp
   LIBS zerolab_mem zerolab_machine

@@ -8,16 +8,20 @@
 //   bands=1048576 nt
 //   ...
 //   calibration_runs=0
+//   first_call_cpuid=1
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "mem/cpu_features.hpp"
 #include "zerolab/zero.hpp"
 
 int main() {
   // A zero_fill of a large size is what resolves the settings in real use.
   std::vector<unsigned char> buf(std::size_t{2} << 20, 1);
+  const unsigned long cpuid_before = zerolab::internal::cpuid_executions();
   zerolab::zero_fill(buf.data(), buf.size());
+  const unsigned long first_call_cpuid = zerolab::internal::cpuid_executions() - cpuid_before;
   for (unsigned char b : buf) {
     if (b != 0) return 1;
   }
@@ -29,8 +33,8 @@ int main() {
   }
   std::printf(
       "source=%s\nisa=%s\nbands=%s\nstosb=%zu nt=%zu\nenv_error=%s\ncalibration_runs=%d\n"
-      "reason=%s\n",
+      "reason=%s\nfirst_call_cpuid=%lu\n",
       c.source.c_str(), zerolab::to_string(c.isa), bands.c_str(), c.stosb_threshold, c.nt_threshold,
-      c.env_error.c_str(), c.calibration_runs, c.reason.c_str());
+      c.env_error.c_str(), c.calibration_runs, c.reason.c_str(), first_call_cpuid);
   return 0;
 }

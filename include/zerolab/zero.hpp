@@ -18,8 +18,9 @@
 //     - with ERMS, rep stosb from 8 KiB (from the L2 on AMD family 1Ah);
 //     - non-temporal stores from half the L3 (the whole L3 on AMD family
 //       1Ah), rounded down to a power of two, 2-32 MiB.
-// The first call costs what later ones cost plus reading CPUID, the cache
-// sizes and (when the file exists) the profile. zero_config() says which
+// The first call costs what later ones cost plus one failed open (no
+// profile) or reading the profile, and for the rule the L3's size (one
+// CPUID; two on AMD family 1Ah). zero_config() says which
 // bands are in force and what chose them (source "profile", "cpuid",
 // "environment", "set_zero_config" or "calibrated"), and why the profile
 // was not used when it was not. docs/zero_fill.md has the measurements.

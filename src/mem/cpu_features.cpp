@@ -4,8 +4,10 @@
 #include <cpuid.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/platform/x86.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <limits>
@@ -34,75 +36,104 @@ std::string_view read_small_file(const char* path, char (&buf)[64]) noexcept {
   return s;
 }
 
+constinit std::atomic<unsigned long> g_cpuid_executions{0};
+
+struct CpuidRegs {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+// Every CPUID of this file goes through here, to be counted.
+CpuidRegs cpuid(unsigned leaf, unsigned subleaf) noexcept {
+  g_cpuid_executions.fetch_add(1, std::memory_order_relaxed);
+  CpuidRegs r;
+  __cpuid_count(leaf, subleaf, r.eax, r.ebx, r.ecx, r.edx);
+  return r;
+}
+
+// The registers glibc read at start-up for one of its CPUID leaves.
+const cpuid_feature& startup_leaf(unsigned index) noexcept {
+  return *__x86_get_cpuid_feature_leaf(index);
+}
+
 // One cache's size from a deterministic cache leaf's registers (Intel leaf
 // 4, AMD leaf 0x8000001D: the same layout); 0 for a null entry.
-std::size_t cache_leaf_size(unsigned eax, unsigned ebx, unsigned ecx) noexcept {
-  const std::size_t ways = ((ebx >> 22) & 0x3FF) + 1;
-  const std::size_t partitions = ((ebx >> 12) & 0x3FF) + 1;
-  const std::size_t line = (ebx & 0xFFF) + 1;
-  const std::size_t sets = static_cast<std::size_t>(ecx) + 1;
-  return (eax & 0x1F) == 0 ? 0 : ways * partitions * line * sets;
+std::size_t cache_leaf_size(const CpuidRegs& r) noexcept {
+  const std::size_t ways = ((r.ebx >> 22) & 0x3FF) + 1;
+  const std::size_t partitions = ((r.ebx >> 12) & 0x3FF) + 1;
+  const std::size_t line = (r.ebx & 0xFFF) + 1;
+  const std::size_t sets = static_cast<std::size_t>(r.ecx) + 1;
+  return (r.eax & 0x1F) == 0 ? 0 : ways * partitions * line * sets;
 }
 
-// The data and unified caches of levels 1-3 from CPUID (0 where it says
-// nothing: an old CPU, a hypervisor that hides the leaves).
-CacheSizes cpuid_cache_sizes(bool amd) noexcept {
-  CacheSizes c;
-  unsigned leaf = 4;
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (amd) {
+// Whether a cache leaf entry describes the data or unified cache of `level`.
+bool describes(const CpuidRegs& r, int level) noexcept {
+  const unsigned type = r.eax & 0x1F;  // 0 none, 1 data, 2 instruction, 3 unified
+  return (type == 1 || type == 3) && static_cast<int>((r.eax >> 5) & 0x7) == level;
+}
+
+// The deterministic cache leaf of this CPU, 0 where it has none.
+unsigned cache_leaf() noexcept {
+  if (cpu_features().amd) {
     // Leaf 0x8000001D exists with the topology extensions (0x80000001 ECX bit 22).
-    if (__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) == 0 || ((ecx >> 22) & 1) == 0) return c;
-    leaf = 0x8000001D;
-  } else if (__get_cpuid_max(0, nullptr) < 4) {
-    return c;
+    return ((startup_leaf(CPUID_INDEX_80000001).cpuid_array[2] >> 22) & 1) != 0 ? 0x8000001D : 0;
   }
-  for (unsigned sub = 0; sub < 16; ++sub) {
-    __cpuid_count(leaf, sub, eax, ebx, ecx, edx);
-    const unsigned type = eax & 0x1F;  // 0 none, 1 data, 2 instruction, 3 unified
-    if (type == 0) break;
-    if (type == 2) continue;
-    const unsigned level = (eax >> 5) & 0x7;
-    std::size_t* slot = level == 1 ? &c.l1d : level == 2 ? &c.l2 : level == 3 ? &c.l3 : nullptr;
-    if (slot != nullptr) *slot = cache_leaf_size(eax, ebx, ecx);
-  }
-  return c;
+  // Leaf 4 needs a highest basic leaf of 4 or more: any bit glibc saw in
+  // leaf 7 says so without asking; otherwise leaf 0 is asked.
+  const auto& leaf7 = startup_leaf(CPUID_INDEX_7).cpuid_array;
+  if ((leaf7[0] | leaf7[1] | leaf7[2] | leaf7[3]) != 0) return 4;
+  return cpuid(0, 0).eax >= 4 ? 4 : 0;
 }
 
-CpuFeatures detect() {
+// The cache of `level` from CPUID, 0 where it says nothing (an old CPU, a
+// hypervisor that hides the leaves). Both vendors list the L1 data, L1
+// instruction, L2 and L3 caches at subleaves 0, 1, 2 and 3; that subleaf is
+// read first, and the whole list only when it holds another cache.
+std::size_t cpuid_cache_size(int level) noexcept {
+  const unsigned leaf = cache_leaf();
+  if (leaf == 0) return 0;
+  const unsigned usual = level == 1 ? 0 : static_cast<unsigned>(level);
+  if (const CpuidRegs r = cpuid(leaf, usual); describes(r, level)) return cache_leaf_size(r);
+  for (unsigned sub = 0; sub < 16; ++sub) {
+    if (sub == usual) continue;
+    const CpuidRegs r = cpuid(leaf, sub);
+    if ((r.eax & 0x1F) == 0) break;
+    if (describes(r, level)) return cache_leaf_size(r);
+  }
+  return 0;
+}
+
+std::size_t detect_cache_size(int level) noexcept {
+  if (const std::size_t from_cpuid = cpuid_cache_size(level); from_cpuid != 0) return from_cpuid;
+  const int cpu = sched_getcpu();
+  char dir[64];
+  std::snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache", cpu < 0 ? 0 : cpu);
+  const CacheSizes from_sysfs = read_cache_sizes(dir);
+  const std::size_t kernel = level == 1   ? from_sysfs.l1d
+                             : level == 2 ? from_sysfs.l2
+                                          : from_sysfs.l3;
+  if (kernel != 0) return kernel;
+  return sysconf_size(level == 1   ? _SC_LEVEL1_DCACHE_SIZE
+                      : level == 2 ? _SC_LEVEL2_CACHE_SIZE
+                                   : _SC_LEVEL3_CACHE_SIZE);
+}
+
+CpuFeatures detect() noexcept {
   CpuFeatures f;
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) != 0) {
-    // "AuthenticAMD" is spread over ebx, edx, ecx.
-    f.amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;
-  }
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0) f.family = cpu_family(eax);
-  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0) {
-    f.erms = (ebx >> 9) & 1;
-    f.fsrm = (edx >> 4) & 1;
-  }
-  // __builtin_cpu_supports checks the OS's XSAVE support (XGETBV) as well.
+  // libgcc read the vendor at start-up (a constructor); this is a no-op then.
   __builtin_cpu_init();
-  f.avx2 = __builtin_cpu_supports("avx2") != 0;
-  f.avx512f = __builtin_cpu_supports("avx512f") != 0;
-  // The cache sizes from CPUID's deterministic cache leaves (a few
-  // instructions), the way the kernel fills sysfs; sysfs (a dozen small
-  // files, tens of microseconds) only where CPUID does not describe a level.
-  CacheSizes c = cpuid_cache_sizes(f.amd);
-  if (c.l1d == 0 || c.l2 == 0 || c.l3 == 0) {
-    const int cpu = sched_getcpu();
-    char dir[64];
-    std::snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache", cpu < 0 ? 0 : cpu);
-    const CacheSizes from_sysfs = read_cache_sizes(dir);
-    if (c.l1d == 0) c.l1d = from_sysfs.l1d;
-    if (c.l2 == 0) c.l2 = from_sysfs.l2;
-    if (c.l3 == 0) c.l3 = from_sysfs.l3;
-  }
-  f.l1d = c.l1d != 0 ? c.l1d : sysconf_size(_SC_LEVEL1_DCACHE_SIZE);
-  f.l2 = c.l2 != 0 ? c.l2 : sysconf_size(_SC_LEVEL2_CACHE_SIZE);
-  f.l3 = c.l3 != 0 ? c.l3 : sysconf_size(_SC_LEVEL3_CACHE_SIZE);
+  f.amd = __builtin_cpu_is("amd") != 0;
+  f.family = cpu_family(startup_leaf(CPUID_INDEX_1).cpuid_array[0]);
+  f.erms = CPU_FEATURE_PRESENT(ERMS);
+  f.fsrm = CPU_FEATURE_PRESENT(FSRM);
+  // "Active": the CPU has it and the OS saves its registers (XCR0).
+  f.avx2 = CPU_FEATURE_ACTIVE(AVX2);
+  f.avx512f = CPU_FEATURE_ACTIVE(AVX512F);
   return f;
 }
+
+// Each level's size once read; kUnread before.
+constexpr std::size_t kUnread = ~std::size_t{0};
+constinit std::atomic<std::size_t> g_cache_sizes[3] = {kUnread, kUnread, kUnread};
 
 }  // namespace
 
@@ -169,6 +200,21 @@ CacheSizes read_cache_sizes(const char* dir) noexcept {
 const CpuFeatures& cpu_features() {
   static const CpuFeatures features = detect();
   return features;
+}
+
+std::size_t cache_size(int level) noexcept {
+  if (level < 1 || level > 3) return 0;
+  std::atomic<std::size_t>& slot = g_cache_sizes[level - 1];
+  std::size_t size = slot.load(std::memory_order_relaxed);
+  if (size == kUnread) {
+    size = detect_cache_size(level);
+    slot.store(size, std::memory_order_relaxed);
+  }
+  return size;
+}
+
+unsigned long cpuid_executions() noexcept {
+  return g_cpuid_executions.load(std::memory_order_relaxed);
 }
 
 }  // namespace zerolab::internal

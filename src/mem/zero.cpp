@@ -1,10 +1,10 @@
 // zero_fill's dispatcher, settings and zero_pages (zerolab/zero.hpp).
 //
 // The settings live in relaxed atomics (the ISA and the band table of
-// zero_kernels.hpp), resolved on first use from the environment and a
-// calibration (zero_calibrate.cpp); the kernel for the ISA is called through
-// a function pointer, like glibc's ifunc'd memset but switchable at run time
-// for tests and measurements.
+// zero_kernels.hpp), resolved on first use from the environment, the
+// machine profile or the CPUID rule, nothing measured; the kernel for the
+// ISA is called through a function pointer, like glibc's ifunc'd memset
+// but switchable at run time for tests and measurements.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include <cstring>
 #include <iterator>
 #include <mutex>
+#include <optional>
 
 #include "machine/machine_profile.hpp"
 #include "mem/cpu_features.hpp"
@@ -183,19 +184,39 @@ std::vector<ZeroBand> bands_from_thresholds(std::size_t stosb, std::size_t nt) {
   return bands;
 }
 
+// The CPUID rule's thresholds, from the cache levels the rule reads: the
+// L3, and the L2 only on CPUs whose rep stosb band starts there (AMD family
+// 1Ah), so that deciding costs one CPUID (two there) and nothing else.
+struct RuleThresholds {
+  std::size_t stosb = 0;
+  std::size_t nt = 0;
+  std::size_t l2 = 0;  // 0 where the rule did not read it
+  std::size_t l3 = 0;
+};
+
+RuleThresholds rule_thresholds() {
+  const auto& f = internal::cpu_features();
+  RuleThresholds r;
+  if (f.erms && internal::stosb_after_l2(f.amd, f.family)) r.l2 = internal::cache_size(2);
+  r.stosb = internal::stosb_from(f.erms, f.amd, f.family, r.l2);
+  r.l3 = internal::cache_size(3);
+  r.nt = internal::nt_from_cache(r.l3, internal::nt_after_whole_l3(f.amd, f.family));
+  return r;
+}
+
 // "vector below 8KiB, rep-stosb from 8KiB (ERMS), nt from 16MiB (half the 48MiB L3)".
-std::string rule_reason(const ZeroConfig& rule) {
+std::string rule_reason(const RuleThresholds& rule) {
   const auto& f = internal::cpu_features();
   const bool l2_rule =
       internal::stosb_after_l2(f.amd, f.family) && rule.l2 >= (std::size_t{8} << 10);
-  std::string r = rule.stosb_threshold != 0
-                      ? "vector below " + internal::format_byte_size(rule.stosb_threshold) +
-                            ", rep-stosb from " + internal::format_byte_size(rule.stosb_threshold) +
+  std::string r = rule.stosb != 0
+                      ? "vector below " + internal::format_byte_size(rule.stosb) +
+                            ", rep-stosb from " + internal::format_byte_size(rule.stosb) +
                             (l2_rule ? " (ERMS; the " + internal::format_byte_size(rule.l2) +
                                            " L2, AMD family " + std::to_string(f.family) + ")"
                                      : std::string(" (ERMS)"))
                       : std::string("vector (no ERMS)");
-  r += ", nt from " + internal::format_byte_size(rule.nt_threshold);
+  r += ", nt from " + internal::format_byte_size(rule.nt);
   if (rule.l3 == 0) {
     r += " (L3 unknown)";
   } else if (internal::nt_after_whole_l3(f.amd, f.family)) {
@@ -205,6 +226,11 @@ std::string rule_reason(const ZeroConfig& rule) {
     r += " (half the " + internal::format_byte_size(rule.l3) + " L3)";
   }
   return r;
+}
+
+// The vector width zero_fill uses unless ZEROLAB_ZERO_ISA says otherwise.
+ZeroIsa default_isa() {
+  return internal::cpu_features().avx2 ? ZeroIsa::kAvx2 : ZeroIsa::kSse2;
 }
 
 void append_error(std::string& errors, const std::string& one) {
@@ -236,14 +262,15 @@ bool profile_bands_usable(ZeroIsa isa, std::string& why) {
   return true;
 }
 
+// Installs the bands once per process, from (in this order) the
+// environment's thresholds, the machine profile, or the CPUID rule. Nothing
+// is measured; the rule's cache sizes are read only when the rule is used.
 void resolve() {
   Provenance& s = provenance();
   std::call_once(s.once, [&s] {
-    const ZeroConfig d = default_zero_config();
-    ZeroIsa isa = d.isa;
-    std::size_t stosb = d.stosb_threshold;
-    std::size_t nt = d.nt_threshold;
-    bool thresholds_given = false;
+    ZeroIsa isa = default_isa();
+    std::optional<std::size_t> stosb;
+    std::optional<std::size_t> nt;
     std::string errors;
     if (const char* v = std::getenv("ZEROLAB_ZERO_ISA")) {
       const std::string name = v;
@@ -267,7 +294,6 @@ void resolve() {
       std::uint64_t value = 0;
       if (internal::parse_byte_size(v, value)) {
         *target = value;
-        thresholds_given = true;
       } else {
         append_error(errors, std::string(name) + "=" + v + ": not a size in bytes (K/M/G allowed)");
       }
@@ -283,31 +309,27 @@ void resolve() {
     }
     std::lock_guard lock(s.mu);
     s.env_error = errors;
-    if (thresholds_given) {
-      install(isa, bands_from_thresholds(stosb, nt));
+    if (stosb || nt) {
+      // The rule (and its CPUID) only for a threshold not given.
+      const RuleThresholds rule = stosb && nt ? RuleThresholds{} : rule_thresholds();
+      install(isa, bands_from_thresholds(stosb.value_or(rule.stosb), nt.value_or(rule.nt)));
       s.source = "environment";
       s.reason = "ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT given: the machine profile is not read";
       return;
     }
-    if (!use_profile) {
-      install(isa, d.bands);
-      s.source = "cpuid";
-      s.reason = "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule, " + rule_reason(d);
-      return;
-    }
-    // Nothing is measured here: the machine profile (zerolab calibrate)
-    // when there is one for this machine, else the CPUID rule.
     std::string why_not;
-    if (profile_bands_usable(isa, why_not)) {
+    if (use_profile && profile_bands_usable(isa, why_not)) {
       const machine::LoadedProfile& p = machine::machine_profile();
       install(isa, p.profile.zero_bands);
       s.source = "profile";
       s.reason = "the machine profile " + p.path + ", written " + p.profile.written;
       return;
     }
-    install(isa, d.bands);
+    const RuleThresholds rule = rule_thresholds();
+    install(isa, bands_from_thresholds(rule.stosb, rule.nt));
     s.source = "cpuid";
-    s.reason = "the CPUID rule, " + rule_reason(d) + " (" + why_not + ")";
+    s.reason = use_profile ? "the CPUID rule, " + rule_reason(rule) + " (" + why_not + ")"
+                           : "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule, " + rule_reason(rule);
   });
 }
 
@@ -366,23 +388,24 @@ ZeroConfig default_zero_config() {
   c.has_fsrm = f.fsrm;
   c.has_avx2 = f.avx2;
   c.has_avx512 = f.avx512f && f.avx2;
-  c.l1d = f.l1d;
-  c.l2 = f.l2;
-  c.l3 = f.l3;
-  c.isa = f.avx2 ? ZeroIsa::kAvx2 : ZeroIsa::kSse2;
-  // The CPUID rule (calibration only overrules it where another method is
-  // clearly faster): vector stores below 8 KiB; from there, with ERMS, rep
-  // stosb, whose microcode writes whole lines (glibc 2.36's memset itself
-  // switches to it at 2 KiB on every ERMS CPU). Measured here, interleaved:
-  // the vCPUs run in two states that swap every few tens of milliseconds;
-  // in one, vector stores beat rep stosb by 18% at 4 KiB, 11% at 8 KiB and
-  // 5% at 16 KiB; in the other they lose by 5% at 4 KiB and 20-35% at
-  // 8-16 KiB. 8 KiB is where the worse of the two states is least bad.
-  // On AMD family 1Ah, rep stosb from the L2 instead (stosb_from says why).
-  // Non-temporal stores from half the L3, or the whole L3 on AMD family
-  // 1Ah (nt_from_cache says why).
-  c.stosb_threshold = internal::stosb_from(f.erms, f.amd, f.family, f.l2);
-  c.nt_threshold = internal::nt_from_cache(f.l3, internal::nt_after_whole_l3(f.amd, f.family));
+  c.l1d = internal::cache_size(1);
+  c.l2 = internal::cache_size(2);
+  c.l3 = internal::cache_size(3);
+  c.isa = default_isa();
+  // The CPUID rule (a machine profile overrules it where another method was
+  // measured clearly faster): vector stores below 8 KiB; from there, with
+  // ERMS, rep stosb, whose microcode writes whole lines (glibc 2.36's memset
+  // itself switches to it at 2 KiB on every ERMS CPU). Measured here,
+  // interleaved: the vCPUs run in two states that swap every few tens of
+  // milliseconds; in one, vector stores beat rep stosb by 18% at 4 KiB, 11%
+  // at 8 KiB and 5% at 16 KiB; in the other they lose by 5% at 4 KiB and
+  // 20-35% at 8-16 KiB. 8 KiB is where the worse of the two states is least
+  // bad. On AMD family 1Ah, rep stosb from the L2 instead (stosb_from says
+  // why). Non-temporal stores from half the L3, or the whole L3 on AMD
+  // family 1Ah (nt_from_cache says why).
+  const RuleThresholds rule = rule_thresholds();
+  c.stosb_threshold = rule.stosb;
+  c.nt_threshold = rule.nt;
   c.bands = bands_from_thresholds(c.stosb_threshold, c.nt_threshold);
   c.source = "cpuid";
   return c;
@@ -415,7 +438,7 @@ ZeroConfig zero_calibrate() {
     std::lock_guard lock(s.mu);
     install(isa, c.bands);
     s.source = "calibrated";
-    s.reason = "the CPUID rule, " + rule_reason(rule) + "; " + c.reason;
+    s.reason = "the CPUID rule, " + rule_reason(rule_thresholds()) + "; " + c.reason;
     s.calibration_ms = c.ms;
   }
   return zero_config();
