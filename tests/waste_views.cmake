@@ -4,6 +4,7 @@
 add_executable(waste_views_fixture waste/waste_views_fixture.c)
 target_compile_options(waste_views_fixture PRIVATE -O0 -g -fno-omit-frame-pointer -fno-sanitize=all)
 target_link_options(waste_views_fixture PRIVATE -fno-sanitize=all)
+target_link_libraries(waste_views_fixture PRIVATE Threads::Threads)
 
 find_package(nlohmann_json 3 REQUIRED)
 zerolab_add_test(waste_views_test SOURCES waste_views_test.cpp

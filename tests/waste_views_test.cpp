@@ -272,6 +272,61 @@ TEST_F(WasteViewsTest, FindingsPerProcess) {
   EXPECT_NE(report.find(fixture + " leaf 7"), std::string::npos) << report;
 }
 
+const json* thread_named(const json& process, const std::string& name) {
+  for (const json& t : process["threads"]) {
+    if (t["name"] == name) return &t;
+  }
+  return nullptr;
+}
+
+TEST_F(WasteViewsTest, FindingsPerThread) {
+  const json r = run_json("", "threads");
+  ASSERT_EQ(r["per_process"].size(), 1U);
+  const json& process = r["per_process"][0];
+  // "parser" named itself before its work; main named "zeroer".
+  const json* parser = thread_named(process, "parser");
+  const json* zeroer = thread_named(process, "zeroer");
+  ASSERT_NE(parser, nullptr) << process.dump(1);
+  ASSERT_NE(zeroer, nullptr) << process.dump(1);
+  EXPECT_NE((*parser)["tid"], process["pid"]);
+  EXPECT_NE((*zeroer)["tid"], process["pid"]);
+  EXPECT_NE((*parser)["tid"], (*zeroer)["tid"]);
+  EXPECT_EQ((*parser)["threads"], 1);
+  EXPECT_EQ((*parser)["findings"].size(), 2U) << parser->dump(1);
+  EXPECT_EQ((*parser)["findings"]["temporary-allocations-in-frame"]["calls"], 20);
+  EXPECT_EQ((*parser)["findings"]["temporary-allocations"]["calls"], 20);
+  EXPECT_EQ((*parser)["findings"]["temporary-allocations"]["bytes"], 20 * 64);
+  EXPECT_EQ((*zeroer)["findings"]["temporary-allocations"]["calls"], 5);
+  EXPECT_EQ((*zeroer)["findings"]["temporary-allocations"]["bytes"], 5 * 128);
+  EXPECT_EQ((*zeroer)["findings"]["zeroed-fresh-pages"]["bytes"], 256 << 10);
+  EXPECT_EQ((*zeroer)["findings"]["zeroed-fresh-pages"]["calls"], 1);
+  // The exact kinds of the thread rows sum to their process's.
+  for (const char* kind : {"temporary-allocations", "zeroed-fresh-pages"}) {
+    long long sum = 0;
+    for (const json& t : process["threads"]) {
+      if (t["findings"].contains(kind)) sum += t["findings"][kind]["bytes"].get<long long>();
+    }
+    EXPECT_EQ(sum, process["findings"][kind]["bytes"]) << kind;
+  }
+
+  // The text report lists the threads by name, the HTML table too.
+  auto r2 =
+      waste("--sample-rate 1 -o " + dir_ + "/report.txt -- " + WASTE_VIEWS_FIXTURE + " threads");
+  ASSERT_EQ(r2.code, 0) << r2.err;
+  const std::string text = read_file(dir_ + "/report.txt");
+  EXPECT_NE(text.find("Per thread ("), std::string::npos) << text;
+  EXPECT_NE(text.find("  parser\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  zeroer\n"), std::string::npos) << text;
+  r2 = waste("--format html --sample-rate 1 -o " + dir_ + "/page.html -- " + WASTE_VIEWS_FIXTURE +
+             " threads");
+  ASSERT_EQ(r2.code, 0) << r2.err;
+  const std::string page = read_file(dir_ + "/page.html");
+  EXPECT_EQ(
+      zerolab::test::count_occurrences(page, "<tr class=\"thread\"><td class=\"num\">thread "), 2)
+      << page;
+  EXPECT_NE(page.find("<td>zeroer</td>"), std::string::npos) << page;
+}
+
 TEST_F(WasteViewsTest, DiffOfTwoSyntheticRunsIsExact) {
   const std::string data = WASTE_DIFF_DATA;
   for (const auto& [format, golden] : {std::pair<std::string, std::string>{"text", "diff.txt"},
@@ -412,7 +467,7 @@ TEST_F(WasteViewsTest, HtmlPageHasAnIcicleGraphPerKindAndTheProcesses) {
   // zeroed-fresh-pages, temporary-allocations, temporary-allocations-in-frame:
   // one graph by bytes, one by estimated time each.
   EXPECT_EQ(zerolab::test::count_occurrences(page, "<figure class=\"plot\""), 6) << page;
-  EXPECT_NE(page.find("<h2 id=\"processes\">Per process</h2>"), std::string::npos);
+  EXPECT_NE(page.find("<h2 id=\"processes\">Per process and thread</h2>"), std::string::npos);
   EXPECT_NE(page.find("leaf 7</code>"), std::string::npos);
   EXPECT_NE(page.find("zerolab::Pool / zerolab::Arena"), std::string::npos);  // a fix
   EXPECT_NE(page.find(">parse_a</text>"), std::string::npos);

@@ -71,8 +71,11 @@ class WrittenPages {
   std::vector<bool> pages_;
 };
 
+// One image's record into `out`; with `only_slot` >= 0, that thread slot's
+// counts alone (and its in-frame sites; the children it lists stay with the
+// image).
 void add_record(const rec::Record& r, const std::string& name, const WrittenPages& written,
-                Symbolizer& symbols, Collected& out) {
+                Symbolizer& symbols, Collected& out, int only_slot = -1) {
   ProcessImage image{static_cast<long>(r.pid),
                      static_cast<long>(r.ppid),
                      std::string(r.exe, strnlen(r.exe, sizeof r.exe)),
@@ -91,51 +94,60 @@ void add_record(const rec::Record& r, const std::string& name, const WrittenPage
   const std::string preload =
       real_path(std::string(r.preload, strnlen(r.preload, sizeof r.preload)).c_str());
 
+  // The thread slots: every one, or `only_slot` alone (a per-thread collection).
   std::uint64_t zero_bytes = 0;
-  for (const rec::ThreadSlot& s : r.slots) {
+  std::uint64_t samples = 0;
+  std::uint64_t zero_hits = 0;
+  std::uint64_t zero_hit_weight_1024 = 0;
+  for (std::size_t i = 0; i < std::size(r.slots); ++i) {
+    if (only_slot >= 0 && i != static_cast<std::size_t>(only_slot)) continue;
+    const rec::ThreadSlot& s = r.slots[i];
     out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].calls +=
         static_cast<double>(get(s.temp_calls));
     out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].bytes +=
         static_cast<double>(get(s.temp_bytes));
     zero_bytes += get(s.zero_bytes);
+    const rec::Totals& t = s.totals;
+    KindTotals& fresh = out.totals[static_cast<int>(WasteKind::kZeroedFreshPages)];
+    fresh.calls += static_cast<double>(get(t.fresh_calls));
+    fresh.bytes += static_cast<double>(get(t.fresh_bytes));
+    fresh.extra += static_cast<double>(get(t.fresh_pages));
+    samples += get(t.zero_samples);
+    zero_hits += get(t.zero_hits);
+    zero_hit_weight_1024 += get(t.zero_hit_weight_1024);
+    KindTotals& over = out.totals[static_cast<int>(WasteKind::kOversizedBuffers)];
+    over.calls += static_cast<double>(get(t.over_calls));
+    over.bytes += static_cast<double>(get(t.over_bytes));
+    over.extra += static_cast<double>(get(t.over_touched));
+    KindTotals& copies = out.totals[static_cast<int>(WasteKind::kUserSpaceCopies)];
+    for (int src = 0; src < kFdTypes; ++src) {
+      for (int dst = 0; dst < kFdTypes; ++dst) {
+        out.copy_calls[src][dst] += get(t.copy_calls[src][dst]);
+        out.copy_bytes[src][dst] += get(t.copy_bytes[src][dst]);
+        copies.calls += static_cast<double>(get(t.copy_calls[src][dst]));
+        copies.bytes += static_cast<double>(get(t.copy_bytes[src][dst]));
+      }
+    }
+    out.frame_untracked += get(t.frame_untracked);
+    out.large_blocks += get(t.large_blocks);
+    out.large_untracked += get(t.large_untracked);
+    out.sites_dropped += get(t.sites_dropped);
   }
-  const rec::Totals& t = r.totals;
-  KindTotals& fresh = out.totals[static_cast<int>(WasteKind::kZeroedFreshPages)];
-  fresh.calls += static_cast<double>(get(t.fresh_calls));
-  fresh.bytes += static_cast<double>(get(t.fresh_bytes));
-  fresh.extra += static_cast<double>(get(t.fresh_pages));
   // Zeroed zeros: hit bytes scaled by population / samples (1 when every
   // byte is sampled); calls are the preload's weighted count.
-  const std::uint64_t samples = get(t.zero_samples);
   const double byte_scale =
       samples == 0 ? 0 : static_cast<double>(zero_bytes) / static_cast<double>(samples);
   KindTotals& zeros = out.totals[static_cast<int>(WasteKind::kZeroedZeros)];
-  zeros.bytes += static_cast<double>(get(t.zero_hits)) * byte_scale;
-  zeros.calls += static_cast<double>(get(t.zero_hit_weight_1024)) / 1024.0;
+  zeros.bytes += static_cast<double>(zero_hits) * byte_scale;
+  zeros.calls += static_cast<double>(zero_hit_weight_1024) / 1024.0;
   out.zero_population += zero_bytes;
   out.zero_samples += samples;
-  out.zero_hits += get(t.zero_hits);
-  KindTotals& over = out.totals[static_cast<int>(WasteKind::kOversizedBuffers)];
-  over.calls += static_cast<double>(get(t.over_calls));
-  over.bytes += static_cast<double>(get(t.over_bytes));
-  over.extra += static_cast<double>(get(t.over_touched));
-  KindTotals& copies = out.totals[static_cast<int>(WasteKind::kUserSpaceCopies)];
-  for (int s = 0; s < kFdTypes; ++s) {
-    for (int d = 0; d < kFdTypes; ++d) {
-      out.copy_calls[s][d] += get(t.copy_calls[s][d]);
-      out.copy_bytes[s][d] += get(t.copy_bytes[s][d]);
-      copies.calls += static_cast<double>(get(t.copy_calls[s][d]));
-      copies.bytes += static_cast<double>(get(t.copy_bytes[s][d]));
-    }
-  }
-  out.frame_untracked += get(t.frame_untracked);
-  out.large_blocks += get(t.large_blocks);
-  out.large_untracked += get(t.large_untracked);
-  out.sites_dropped += get(t.sites_dropped);
+  out.zero_hits += zero_hits;
   const auto lost_at = static_cast<std::size_t>(reinterpret_cast<const char*>(&r.lost_count) -
                                                 reinterpret_cast<const char*>(&r));
-  const std::uint32_t lost =
-      written.any(lost_at, sizeof r.lost_count) ? r.lost_count.load(std::memory_order_relaxed) : 0;
+  const std::uint32_t lost = only_slot < 0 && written.any(lost_at, sizeof r.lost_count)
+                                 ? r.lost_count.load(std::memory_order_relaxed)
+                                 : 0;
   for (std::uint32_t i = 0; i < std::min(lost, rec::kMaxLostChildren); ++i) {
     const rec::LostChild& c = r.lost[i];
     if (c.pid == 0) continue;  // an exec that failed
@@ -151,6 +163,11 @@ void add_record(const rec::Record& r, const std::string& name, const WrittenPage
     if (get(s.key) == 0 || s.ready.load(std::memory_order_acquire) == 0) continue;
     if (s.kind >= static_cast<std::uint32_t>(kWasteKinds) ||
         s.depth > static_cast<std::uint32_t>(rec::kMaxFrames))
+      continue;
+    // A thread's share: its in-frame sites (the kind whose total is its
+    // sites'); the other kinds' totals are the slot's counters.
+    if (only_slot >= 0 && (s.kind != static_cast<std::uint32_t>(WasteKind::kTemporaryInFrame) ||
+                           s.thread != only_slot))
       continue;
     SiteRecord site;
     site.kind = static_cast<WasteKind>(s.kind);
@@ -241,7 +258,20 @@ bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out
       add_record(*r, name, written, symbols, out);
       if (per_image != nullptr) {
         per_image->emplace_back();
-        add_record(*r, name, written, symbols, per_image->back());
+        Collected& image = per_image->back();
+        add_record(*r, name, written, symbols, image);
+        for (std::size_t i = 0; i < std::size(r->slots); ++i) {
+          const rec::ThreadSlot& slot = r->slots[i];
+          const auto threads = slot.threads.load(std::memory_order_relaxed);
+          if (i != 0 && threads == 0) continue;  // never used
+          Collected thread;
+          thread.thread.slot = static_cast<int>(i);
+          thread.thread.tid = static_cast<long>(slot.tid.load(std::memory_order_relaxed));
+          thread.thread.name = std::string(slot.name, strnlen(slot.name, sizeof slot.name));
+          thread.thread.threads = threads;
+          add_record(*r, name, written, symbols, thread, static_cast<int>(i));
+          image.per_thread.push_back(std::move(thread));
+        }
       }
     }
     munmap(m, sizeof(rec::Record));

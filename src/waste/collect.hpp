@@ -53,6 +53,14 @@ struct UnrecordedChild {
   std::string command;  // path and arguments, as the exec or spawn call had them (cut)
 };
 
+// Which thread a per-thread collection is (Collected::thread).
+struct ThreadInfo {
+  int slot = -1;         // the record's thread slot; 0: threads without a slot of their own
+  long tid = 0;          // the first thread that had the slot (0 for slot 0)
+  std::string name;      // its name (comm) as last read: at its exit, the image's, or a rename
+  unsigned threads = 0;  // threads that had the slot: > 1 after the program ran past 511
+};
+
 struct SiteRecord {
   WasteKind kind{};
   int src = 0;  // copies: FdType of the source and destination; in frame: innermost live frame
@@ -89,12 +97,17 @@ struct Collected {
   std::vector<SiteRecord> sites;
   std::vector<UnrecordedChild> unrecorded_children;
   std::uint64_t unrecorded_children_dropped = 0;  // past the record's list
+  // Per-image collections only: each thread's share, as a collection of
+  // its own (`thread` says which; its sites are its in-frame sites alone).
+  ThreadInfo thread;
+  std::vector<Collected> per_thread;
 };
 
 // Reads every <pid>.<n>.rec in `dir`. False with `error` only if the
 // directory cannot be read; unreadable or partial records are skipped.
 // With `per_image`, each image is also collected alone into its own
-// Collected there (in out.images' order).
+// Collected there (in out.images' order), each with its threads' shares
+// (Collected::per_thread).
 bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out,
                      std::string& error, std::vector<Collected>* per_image = nullptr);
 

@@ -30,6 +30,8 @@ svg .pt { stroke: #fff; stroke-width: 0.5; }
 svg .root { fill: #ccc; }
 svg text { font: 11px monospace; fill: #111; pointer-events: none; }
 .note { color: #555; }
+tr.thread td { color: #444; font-size: 13px; }
+tr.thread td:first-child { padding-left: 24px; }
 )css";
 
 std::string escape(const std::string& s) {
@@ -240,7 +242,7 @@ std::string render_html(const Report& r) {
   }
   if (!r.per_process.empty()) {
     out +=
-        "<h2 id=\"processes\">Per process</h2>\n<table>\n<tr><th>pid</th><th>ppid</th>"
+        "<h2 id=\"processes\">Per process and thread</h2>\n<table>\n<tr><th>pid</th><th>ppid</th>"
         "<th>bytes</th><th>calls</th><th>estimated time</th><th>kinds</th><th>command</th>"
         "</tr>\n";
     for (const ProcessRow& p : r.per_process) {
@@ -259,6 +261,22 @@ std::string render_html(const Report& r) {
              escape(command_text(p.image.command.empty() ? std::vector<std::string>{p.image.exe}
                                                          : p.image.command)) +
              "</code></td></tr>\n";
+      for (const ThreadRow& t : p.threads) {
+        if (std::llround(t.total.bytes) == 0 && std::llround(t.total.calls) == 0) continue;
+        std::string thread_kinds;
+        for (int k = 0; k < kWasteKinds; ++k) {
+          const Amount& a = t.kinds[k];
+          if (std::llround(a.bytes) == 0 && std::llround(a.calls) == 0) continue;
+          thread_kinds += (thread_kinds.empty() ? "" : "<br>") +
+                          escape(std::string(kind_name(static_cast<WasteKind>(k))) + ": " +
+                                 bytes_text(a.bytes));
+        }
+        out += "<tr class=\"thread\"><td class=\"num\">thread " + std::to_string(t.thread.tid) +
+               "</td><td></td><td class=\"num\">" + bytes_text(t.total.bytes) +
+               "</td><td class=\"num\">" + count(t.total.calls) + "</td><td class=\"num\">" +
+               seconds_text(t.total.seconds) + "</td><td>" + thread_kinds + "</td><td>" +
+               escape(thread_label(t.thread)) + "</td></tr>\n";
+      }
     }
     out += "</table>\n";
   }

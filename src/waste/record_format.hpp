@@ -9,15 +9,15 @@
 // size; the preload and the CLI are built from the same tree, so the layout
 // is checked only by magic, version and size.
 //
-// Exactness: totals are exact counts (per-thread slots for the hot ones, so
-// no atomic read-modify-write on the allocation path); sites carry sampled
+// Exactness: totals are exact counts, kept per thread (ThreadSlot: no atomic
+// read-modify-write on the allocation path); sites carry sampled
 // stacks with either exact or weighted counts, as each Kind says.
 //
 // Example (the CLI side):
 //   const Record* r = ...mmap of a .rec file...;
 //   if (r->magic == kRecordMagic && r->version == kRecordVersion) {
 //     uint64_t temp = 0;
-//     for (const ThreadSlot& s : r->slots) temp += s.temp_calls.load();
+//     for (const ThreadSlot& s : r->slots) temp += s.temp_calls.load();   // one per thread
 //   }
 #ifndef ZEROLAB_SRC_WASTE_RECORD_FORMAT_HPP_
 #define ZEROLAB_SRC_WASTE_RECORD_FORMAT_HPP_
@@ -29,7 +29,7 @@
 namespace zerolab::waste {
 
 inline constexpr std::uint64_t kRecordMagic = 0x315453415742'5a4cULL;  // "LZBWAST1"
-inline constexpr std::uint32_t kRecordVersion = 5;
+inline constexpr std::uint32_t kRecordVersion = 6;
 
 // Environment the CLI hands the preload.
 inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";                 // where .rec files go
@@ -42,7 +42,8 @@ inline constexpr const char* kEnvMaxFrames = "ZEROLAB_WASTE_MAX_FRAMES";
 
 inline constexpr int kMaxFrames = 40;                    // deepest stack a site keeps
 inline constexpr std::uint32_t kMaxSites = 4096;         // per process image
-inline constexpr std::uint32_t kThreadSlots = 255;       // + slot 0, shared by the rest
+inline constexpr std::uint32_t kThreadSlots = 511;       // + slot 0, shared by the rest
+inline constexpr std::uint32_t kThreadNameBytes = 16;    // a thread's name (comm), NUL included
 inline constexpr std::uint32_t kMapsBytes = 128 * 1024;  // executable mappings text
 inline constexpr std::uint64_t kLargeBlock = 16 * 1024;  // oversized-buffer candidates
 inline constexpr std::uint64_t kPageBytes = 4096;
@@ -63,19 +64,8 @@ inline constexpr int kKindCount = 6;
 enum class FdType : std::uint8_t { kFile, kPipe, kTcp, kUdp, kUnix, kTty, kOther, kTcpLoopback };
 inline constexpr int kFdTypeCount = 8;
 
-// One thread's exact counters; written only by the thread that owns the
-// slot (slot 0: by every thread without one, with fetch_add).
-struct alignas(64) ThreadSlot {
-  std::atomic<std::uint64_t> owned;       // 1 while a live thread owns it
-  std::atomic<std::uint64_t> temp_calls;  // temporary allocations
-  std::atomic<std::uint64_t> temp_bytes;  // their requested bytes
-  std::atomic<std::uint64_t> zero_calls;  // memset/bzero of 0 over non-fresh bytes
-  std::atomic<std::uint64_t> zero_bytes;  // their bytes (the population --check-rate samples)
-  std::atomic<std::uint64_t> pad[3];
-};
-
-// Process-wide totals (fetch_add; each event here costs a system call or a
-// sample anyway).
+// One thread slot's totals (fetch_add; each event here costs a system call
+// or a sample anyway). The process's totals are the sum over its slots.
 struct Totals {
   std::atomic<std::uint64_t> fresh_calls;         // memsets that hit >= 1 fresh page
   std::atomic<std::uint64_t> fresh_bytes;         // their bytes on fresh pages
@@ -99,6 +89,23 @@ struct Totals {
   std::atomic<std::uint64_t> frame_untracked;  // sampled blocks the frame table had no room for
 };
 
+// One thread's counters: the hot ones written only by the thread that owns
+// the slot (slot 0: by every thread without one, with fetch_add), and the
+// thread's Totals. A slot is given to one thread for good while unused
+// slots remain; past kThreadSlots threads, the slots of threads that
+// exited are handed out again (`threads` counts them).
+struct alignas(64) ThreadSlot {
+  std::atomic<std::uint64_t> owned;       // 1 while a live thread owns it
+  std::atomic<std::uint64_t> temp_calls;  // temporary allocations
+  std::atomic<std::uint64_t> temp_bytes;  // their requested bytes
+  std::atomic<std::uint64_t> zero_calls;  // memset/bzero of 0 over non-fresh bytes
+  std::atomic<std::uint64_t> zero_bytes;  // their bytes (the population --check-rate samples)
+  std::atomic<std::int64_t> tid;          // the first thread that owned it (slot 0: 0)
+  std::atomic<std::uint32_t> threads;     // threads that have owned it (> 1: reused)
+  char name[kThreadNameBytes];            // the owner's name (comm), as last looked at
+  Totals totals;
+};
+
 // A call site: one stack (return addresses, innermost first, the preload's
 // own frames included; the CLI cuts them) and what happened there.
 //   fresh pages:   calls, bytes, extra = pages                 (exact)
@@ -119,7 +126,8 @@ struct Site {
   std::uint32_t depth;
   std::uint8_t src;
   std::uint8_t dst;
-  std::uint8_t pad[6];
+  std::uint16_t thread;  // in frame only: the ThreadSlot index of the freeing thread (else 0)
+  std::uint8_t pad[4];
   std::uint64_t pcs[kMaxFrames];
   std::atomic<std::uint64_t> calls;
   std::atomic<std::uint64_t> bytes;
@@ -155,7 +163,6 @@ struct Record {
   std::atomic<std::uint32_t> maps_current;
   std::uint32_t maps_length[2];
   char maps[2][kMapsBytes];
-  Totals totals;
   ThreadSlot slots[kThreadSlots + 1];
   Site sites[kMaxSites];
   std::atomic<std::uint32_t> lost_count;  // children noted (may exceed kMaxLostChildren)

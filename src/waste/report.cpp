@@ -215,6 +215,23 @@ std::vector<const ProcessRow*> ranked_processes(const Report& r) {
   return rows;
 }
 
+// Every thread row of every process with waste, most estimated time first.
+std::vector<std::pair<const ProcessRow*, const ThreadRow*>> ranked_threads(const Report& r) {
+  std::vector<std::pair<const ProcessRow*, const ThreadRow*>> rows;
+  for (const ProcessRow& p : r.per_process) {
+    for (const ThreadRow& t : p.threads) {
+      if (std::llround(t.total.bytes) != 0 || std::llround(t.total.calls) != 0)
+        rows.emplace_back(&p, &t);
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    if (a.second->total.seconds != b.second->total.seconds)
+      return a.second->total.seconds > b.second->total.seconds;
+    return a.second->total.bytes > b.second->total.bytes;
+  });
+  return rows;
+}
+
 std::string render_text(const Report& r) {
   std::string out;
   const RunFacts& run = r.run;
@@ -331,6 +348,24 @@ std::string render_text(const Report& r) {
              " more processes (--format json lists all)\n";
     }
   }
+  const auto threads = ranked_threads(r);
+  if (threads.size() > 1) {
+    out += "\nPer thread (" + std::to_string(threads.size()) +
+           " threads with waste, most estimated time first):\n";
+    out += "   " + std::string("     pid      tid        bytes   est. time  name") + "\n";
+    const std::size_t shown = std::min<std::size_t>(threads.size(), 10);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& [p, t] = threads[i];
+      std::snprintf(line, sizeof line, "   %8ld %8ld %12s %11s  %s\n", p->image.pid, t->thread.tid,
+                    human_bytes(t->total.bytes).c_str(), human_seconds(t->total.seconds).c_str(),
+                    thread_label(t->thread).c_str());
+      out += line;
+    }
+    if (threads.size() > shown) {
+      out += "   ... " + std::to_string(threads.size() - shown) +
+             " more threads (--format json lists all)\n";
+    }
+  }
   for (const std::string& n : r.notes) out += "\nnote: " + n + "\n";
   if (!r.blind_spots.empty()) {
     out += "\nnot seen by zerolab waste:\n";
@@ -390,6 +425,17 @@ std::string render_markdown(const Report& r) {
              count_text(p->total.bytes) + " | " + count_text(p->total.calls) + " | " +
              human_seconds(p->total.seconds) + " | `" +
              markdown_code_cell(command_line(p->image.command)) + "` |\n";
+    }
+  }
+  const auto threads = ranked_threads(r);
+  if (threads.size() > 1) {
+    out +=
+        "\n## Per thread\n\n| pid | tid | name | bytes | calls | estimated time |\n"
+        "|---|---|---|---|---|---|\n";
+    for (const auto& [p, t] : threads) {
+      out += "| " + std::to_string(p->image.pid) + " | " + std::to_string(t->thread.tid) + " | " +
+             markdown_text(thread_label(t->thread)) + " | " + count_text(t->total.bytes) + " | " +
+             count_text(t->total.calls) + " | " + human_seconds(t->total.seconds) + " |\n";
     }
   }
   for (const std::string& n : r.notes) out += "\n> note: " + markdown_text(n) + "\n";
@@ -515,14 +561,26 @@ std::string render_json(const Report& r) {
   }
   j["findings"] = std::move(findings);
   ordered_json per_process = ordered_json::array();
-  for (const ProcessRow& p : r.per_process) {
-    ordered_json kinds = ordered_json::object();
+  auto kinds_json = [](const Amount(&kinds)[kWasteKinds]) {
+    ordered_json out = ordered_json::object();
     for (int k = 0; k < kWasteKinds; ++k) {
-      const Amount& a = p.kinds[k];
+      const Amount& a = kinds[k];
       if (std::llround(a.bytes) == 0 && std::llround(a.calls) == 0) continue;
-      kinds[std::string(kind_name(static_cast<WasteKind>(k)))] = {{"bytes", std::llround(a.bytes)},
-                                                                  {"calls", std::llround(a.calls)},
-                                                                  {"estimated_seconds", a.seconds}};
+      out[std::string(kind_name(static_cast<WasteKind>(k)))] = {{"bytes", std::llround(a.bytes)},
+                                                                {"calls", std::llround(a.calls)},
+                                                                {"estimated_seconds", a.seconds}};
+    }
+    return out;
+  };
+  for (const ProcessRow& p : r.per_process) {
+    ordered_json threads = ordered_json::array();
+    for (const ThreadRow& t : p.threads) {
+      threads.push_back({{"tid", t.thread.tid},
+                         {"name", t.thread.name},
+                         {"threads", t.thread.threads},
+                         {"bytes", std::llround(t.total.bytes)},
+                         {"estimated_seconds", t.total.seconds},
+                         {"findings", kinds_json(t.kinds)}});
     }
     per_process.push_back({{"pid", p.image.pid},
                            {"ppid", p.image.ppid},
@@ -530,7 +588,8 @@ std::string render_json(const Report& r) {
                            {"command", p.image.command},
                            {"bytes", std::llround(p.total.bytes)},
                            {"estimated_seconds", p.total.seconds},
-                           {"findings", std::move(kinds)}});
+                           {"findings", kinds_json(p.kinds)},
+                           {"threads", std::move(threads)}});
   }
   j["per_process"] = std::move(per_process);
   j["notes"] = r.notes;
@@ -600,6 +659,16 @@ std::string bytes_text(double bytes) {
 
 std::string seconds_text(double seconds) {
   return human_seconds(seconds);
+}
+
+std::string thread_label(const ThreadInfo& t) {
+  if (t.slot == 0) return "(threads without a slot of their own)";
+  std::string label = t.name.empty() ? "?" : t.name;
+  if (t.threads > 1) {
+    label += " (and " + std::to_string(t.threads - 1) + " later thread" +
+             (t.threads == 2 ? "" : "s") + " in the same slot)";
+  }
+  return label;
 }
 
 std::string status_text(const RunFacts& run) {

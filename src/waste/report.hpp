@@ -33,6 +33,12 @@
 //                 "samples": 12, "relative_error": 0.29,  // sampled sites only
 //                 "source": "file", "destination": "pipe", "copy_fd_path": "sendfile",  // copies
 //                 "stack": ["main (/src/prog.c:42)", …]}]}],
+//    "per_process": [{"pid": 12, "ppid": 11, "exe": "/usr/bin/prog", "command": ["prog", "-x"],
+//                     "bytes": …, "estimated_seconds": …,
+//                     "findings": {"temporary-allocations": {"bytes", "calls",
+//                     "estimated_seconds"}}, "threads": [{"tid": 13, "name": "worker-1", "threads":
+//                     1,  // > 1: slot reused
+//                                  "bytes": …, "estimated_seconds": …, "findings": {…}}]}],
 //    "notes": ["…"],
 //    "unrecorded_children": [{"pid": 1234, "command": "/bin/ls -l"}],  // ran without the preload
 //    "blind_spots": ["…"]}                  // what the preload cannot see, and how to see it
@@ -139,12 +145,23 @@ struct Finding {
   CallNode tree;
 };
 
+// One thread's share of its image's findings: what build_report finds in
+// its counters alone (processes.hpp).
+struct ThreadRow {
+  ThreadInfo thread;
+  Amount kinds[kWasteKinds];  // by WasteKind
+  Amount total;
+};
+
 // One process image's share of the findings: what build_report finds in
-// its record alone (processes.hpp).
+// its record alone (processes.hpp), and its threads'.
 struct ProcessRow {
   ProcessImage image;
   Amount kinds[kWasteKinds];  // by WasteKind
   Amount total;               // every kind: bytes and calls summed, estimated seconds summed
+  // Every thread that counted anything, most estimated time first; slot 0
+  // ("other threads", tid 0) only if it has waste.
+  std::vector<ThreadRow> threads;
 };
 
 struct Report {
@@ -178,6 +195,9 @@ const char* kind_description(WasteKind kind);
 // "1.5 MiB", "812 B"; "3.2 ms", "40 ns": as the text report writes them.
 std::string bytes_text(double bytes);
 std::string seconds_text(double seconds);
+// A thread row's name: its name (comm), "(threads without a slot of their
+// own)" for slot 0, and how many later threads shared its slot.
+std::string thread_label(const ThreadInfo& t);
 // "exit status 0", "killed by SIGSEGV".
 std::string status_text(const RunFacts& run);
 

@@ -10,8 +10,12 @@
 //   waste_views_fixture children   3 temporaries of 64 bytes, then a fork
 //       whose child execs "leaf 7" (7 temporaries of 64 bytes); waits
 //   waste_views_fixture leaf N     N temporaries of 64 bytes
+//   waste_views_fixture threads    two named threads, one after the other:
+//       "parser" (names itself): 20 temporaries of 64 bytes
+//       "zeroer" (named by main): a zeroed fresh 256 KiB and 5 temporaries of 128 bytes
 //   waste_views_fixture all        wrappers, a zeroed fresh MiB, children
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -73,6 +77,36 @@ static void fresh_megabyte(void) {
   munmap(fresh, 1 << 20);
 }
 
+static void* parser(void* arg) {
+  (void)arg;
+  pthread_setname_np(pthread_self(), "parser");
+  temporaries(20);
+  return NULL;
+}
+
+static pthread_barrier_t named;
+
+static void* zeroer(void* arg) {
+  (void)arg;
+  pthread_barrier_wait(&named);  // main has named this thread
+  char* fresh = mmap(NULL, 256 << 10, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (fresh == MAP_FAILED) abort();
+  memset(fresh, 0, 256 << 10);
+  munmap(fresh, 256 << 10);
+  for (int i = 0; i < 5; ++i) free(malloc(128));
+  return NULL;
+}
+
+static int threads(void) {
+  pthread_t t;
+  if (pthread_create(&t, NULL, parser, NULL) != 0 || pthread_join(t, NULL) != 0) return 1;
+  pthread_barrier_init(&named, NULL, 2);
+  if (pthread_create(&t, NULL, zeroer, NULL) != 0) return 1;
+  pthread_setname_np(t, "zeroer");
+  pthread_barrier_wait(&named);
+  return pthread_join(t, NULL) != 0;
+}
+
 int main(int argc, char** argv) {
   self_path = argv[0];
   const char* mode = argc > 1 ? argv[1] : "all";
@@ -81,6 +115,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (strcmp(mode, "children") == 0) return children();
+  if (strcmp(mode, "threads") == 0) return threads();
   if (strcmp(mode, "leaf") == 0 && argc > 2) {
     temporaries(atoi(argv[2]));
     return 0;

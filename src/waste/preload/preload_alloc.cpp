@@ -73,7 +73,7 @@ void live_insert(std::uintptr_t a, std::uint64_t bytes, Site* site) {
     b->site = site;
   }
   g_live_lock.unlock();
-  if (b == nullptr) g_record->totals.large_untracked.fetch_add(1, std::memory_order_relaxed);
+  if (b == nullptr) thread_totals(t_state).large_untracked.fetch_add(1, std::memory_order_relaxed);
 }
 
 // Removes `a`; returns false if it was not there.
@@ -160,7 +160,7 @@ __attribute__((noinline)) void free_large(ThreadState& t, void* p) {
     }
     page += n;
   }
-  Totals& totals = g_record->totals;
+  Totals& totals = thread_totals(t);
   totals.large_blocks.fetch_add(1, std::memory_order_relaxed);
   if (touched * 2 >= b.bytes) return;
   totals.over_calls.fetch_add(1, std::memory_order_relaxed);

@@ -242,7 +242,7 @@ __attribute__((noinline)) void record_copy(ThreadState& t, int src, int dst, std
   InHook guard(t);
   const FdType from = fd_type(src);
   const FdType to = fd_type(dst);
-  Totals& totals = g_record->totals;
+  Totals& totals = thread_totals(t);
   const auto f = static_cast<int>(from);
   const auto d = static_cast<int>(to);
   totals.copy_calls[f][d].fetch_add(1, std::memory_order_relaxed);

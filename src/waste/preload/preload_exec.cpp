@@ -120,9 +120,9 @@ void take_back(int slot) {
 
 // Before an exec of `path` with `env`: the slot to take back if it fails.
 int before_exec(const char* path, char* const* argv, char* const* env) {
-  if (!g_active.load(std::memory_order_relaxed) || t_state.in_hook != 0 || keeps_preload(env)) {
-    return -1;
-  }
+  if (!g_active.load(std::memory_order_relaxed) || t_state.in_hook != 0) return -1;
+  refresh_thread_names();  // the image ends here if the exec works
+  if (keeps_preload(env)) return -1;
   return note_lost(static_cast<long>(getpid()), path, argv);
 }
 

@@ -91,7 +91,7 @@ void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight,
   FrameBlock* claimed = g_table.claim(a);
   if (claimed == nullptr) {
     g_lock.unlock();
-    g_record->totals.frame_untracked.fetch_add(1, std::memory_order_relaxed);
+    thread_totals(t).frame_untracked.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   FrameBlock& b = *claimed;
@@ -140,7 +140,8 @@ void frame_note_free(ThreadState& t, void* p, bool resized) {
   const auto bytes =
       static_cast<std::uint64_t>(std::llround(b.weight * static_cast<double>(b.size)));
   const auto live_from = static_cast<FdType>(live < 255 ? live : 255);
-  Site* s = find_or_add_site(Kind::kTemporaryInFrame, b.pcs, b.depth, live_from, FdType::kFile);
+  Site* s = find_or_add_site(Kind::kTemporaryInFrame, b.pcs, b.depth, live_from, FdType::kFile,
+                             thread_slot_index(t));
   const int c = size_class(b.size);
   if (t.frame_seen[c] == 0) {  // the first of its class: held back
     t.frame_seen[c] = 1;

@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -243,6 +244,13 @@ void reload_anon_ranges() {
 
 // ---- the record ----------------------------------------------------------------
 
+// The calling thread's name (comm) into its slot, if the slot is its alone.
+void read_own_name(ThreadSlot& slot) {
+  if (slot.threads.load(std::memory_order_relaxed) != 1) return;
+  char name[kThreadNameBytes] = {};
+  if (prctl(PR_GET_NAME, name) == 0) std::memcpy(slot.name, name, sizeof name);
+}
+
 void copy_cstr(char* out, std::size_t size, const char* in) {
   std::size_t i = 0;
   for (; in != nullptr && in[i] != '\0' && i + 1 < size; ++i) out[i] = in[i];
@@ -328,7 +336,10 @@ void open_pagemap() {
 
 void release_thread_slot(void*) {
   ThreadState& t = t_state;
-  if (t.slot != nullptr && !t.slot_shared) t.slot->owned.store(0, std::memory_order_release);
+  if (t.slot != nullptr && !t.slot_shared) {
+    read_own_name(*t.slot);  // the name it ended with
+    t.slot->owned.store(0, std::memory_order_release);
+  }
   t.armed = nullptr;
   t.slot = nullptr;
   t.detached = true;
@@ -433,6 +444,11 @@ __attribute__((constructor)) void start_preload() {
   g_active.store(true, std::memory_order_release);
 }
 
+// At exit: the names the threads still running have now.
+__attribute__((destructor)) void finish_preload() {
+  if (g_active.load(std::memory_order_relaxed)) refresh_thread_names();
+}
+
 struct UnwindState {
   std::uint64_t* pcs;
   std::uint64_t* cfas;  // may be null
@@ -475,23 +491,61 @@ ThreadSlot& thread_slot(ThreadState& t) {
   if (t.slot != nullptr) return *t.slot;
   Record* r = g_record;
   if (!t.detached) {
-    for (std::uint32_t i = 1; i <= kThreadSlots; ++i) {
-      std::uint64_t expected = 0;
-      if (r->slots[i].owned.load(std::memory_order_relaxed) == 0 &&
-          r->slots[i].owned.compare_exchange_strong(expected, 1, std::memory_order_acquire)) {
-        t.slot = &r->slots[i];
-        t.slot_shared = false;
-        if (g_exit_key_ready) {
-          InHook guard(t);
-          pthread_setspecific(g_exit_key, &t);
+    // A slot no thread had yet, so a thread's counts stay its own; past
+    // kThreadSlots threads, one a thread that exited gave back.
+    for (const bool fresh_only : {true, false}) {
+      for (std::uint32_t i = 1; i <= kThreadSlots; ++i) {
+        ThreadSlot& slot = r->slots[i];
+        if (fresh_only && slot.threads.load(std::memory_order_relaxed) != 0) continue;
+        std::uint64_t expected = 0;
+        if (slot.owned.load(std::memory_order_relaxed) == 0 &&
+            slot.owned.compare_exchange_strong(expected, 1, std::memory_order_acquire)) {
+          t.slot = &slot;
+          t.slot_shared = false;
+          if (slot.threads.fetch_add(1, std::memory_order_relaxed) == 0) {
+            slot.tid.store(static_cast<std::int64_t>(syscall(SYS_gettid)),
+                           std::memory_order_relaxed);
+          }
+          read_own_name(slot);
+          if (g_exit_key_ready) {
+            InHook guard(t);
+            pthread_setspecific(g_exit_key, &t);
+          }
+          return *t.slot;
         }
-        return *t.slot;
       }
     }
   }
   t.slot = &r->slots[0];
   t.slot_shared = true;
   return *t.slot;
+}
+
+std::uint16_t thread_slot_index(ThreadState& t) {
+  return static_cast<std::uint16_t>(&thread_slot(t) - g_record->slots);
+}
+
+void refresh_thread_names() {
+  Record* r = g_record;
+  if (r == nullptr) return;
+  for (std::uint32_t i = 1; i <= kThreadSlots; ++i) {
+    ThreadSlot& slot = r->slots[i];
+    if (slot.owned.load(std::memory_order_acquire) == 0) continue;
+    const std::int64_t tid = slot.tid.load(std::memory_order_relaxed);
+    if (slot.threads.load(std::memory_order_relaxed) != 1 || tid <= 0) continue;
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/self/task/%lld/comm", static_cast<long long>(tid));
+    const int fd = raw_open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char name[kThreadNameBytes] = {};
+    const ssize_t got = raw_read(fd, name, sizeof name - 1);
+    raw_close(fd);
+    if (got <= 0) continue;
+    std::size_t n = static_cast<std::size_t>(got);
+    if (name[n - 1] == '\n') --n;
+    name[n] = '\0';
+    std::memcpy(slot.name, name, sizeof name);
+  }
 }
 
 void arm(ThreadState& t) {
@@ -522,16 +576,19 @@ int capture_stack(std::uint64_t* pcs, int max, std::uint64_t* cfas) {
   return s.depth;
 }
 
-Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType src, FdType dst) {
+Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType src, FdType dst,
+                       std::uint16_t thread) {
   Record* r = g_record;
   std::uint64_t h = mix(static_cast<std::uint64_t>(kind) + 1,
-                        static_cast<std::uint64_t>(src) * 8 + static_cast<std::uint64_t>(dst));
+                        static_cast<std::uint64_t>(src) * 8 + static_cast<std::uint64_t>(dst) +
+                            (static_cast<std::uint64_t>(thread) << 8));
   for (int i = 0; i < depth; ++i) h = mix(h, pcs[i]);
   const std::uint64_t key = h | 1;
   auto same = [&](const Site& s) {
     while (s.ready.load(std::memory_order_acquire) == 0) sched_yield();
     if (s.kind != static_cast<std::uint32_t>(kind) || static_cast<int>(s.depth) != depth ||
-        s.src != static_cast<std::uint8_t>(src) || s.dst != static_cast<std::uint8_t>(dst)) {
+        s.src != static_cast<std::uint8_t>(src) || s.dst != static_cast<std::uint8_t>(dst) ||
+        s.thread != thread) {
       return false;
     }
     return std::memcmp(s.pcs, pcs, static_cast<std::size_t>(depth) * sizeof pcs[0]) == 0;
@@ -546,6 +603,7 @@ Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType sr
         s.depth = static_cast<std::uint32_t>(depth);
         s.src = static_cast<std::uint8_t>(src);
         s.dst = static_cast<std::uint8_t>(dst);
+        s.thread = thread;
         std::memcpy(s.pcs, pcs, static_cast<std::size_t>(depth) * sizeof pcs[0]);
         s.ready.store(1, std::memory_order_release);
         g_site_lock.lock();
@@ -557,7 +615,7 @@ Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType sr
     }
     if (k == key && same(s)) return &s;
   }
-  r->totals.sites_dropped.fetch_add(1, std::memory_order_relaxed);
+  thread_totals(t_state).sites_dropped.fetch_add(1, std::memory_order_relaxed);
   return nullptr;
 }
 
@@ -594,3 +652,19 @@ bool anonymous_private(std::uintptr_t begin, std::uintptr_t end) {
 }
 
 }  // namespace zerolab::waste
+
+// A thread renamed (by itself or by another thread) is named so in the
+// record at once, so a program killed before it exits keeps the names.
+ZEROLAB_WASTE_EXPORT int pthread_setname_np(pthread_t thread, const char* name) {
+  using SetName = int (*)(pthread_t, const char*);
+  static const auto real = reinterpret_cast<SetName>(dlsym(RTLD_NEXT, "pthread_setname_np"));
+  if (real == nullptr) return ENOSYS;
+  const int rc = real(thread, name);
+  namespace w = zerolab::waste;
+  w::ThreadState& t = w::t_state;
+  if (rc == 0 && w::g_active.load(std::memory_order_relaxed) && t.in_hook == 0) {
+    w::InHook guard(t);
+    w::refresh_thread_names();
+  }
+  return rc;
+}

@@ -113,6 +113,15 @@ extern constinit ZEROLAB_WASTE_TLS thread_local ThreadState t_state;
 
 // The calling thread's counter slot (claims one on first use).
 ThreadSlot& thread_slot(ThreadState& t);
+// The calling thread's Totals (its slot's; claims one on first use).
+inline Totals& thread_totals(ThreadState& t) {
+  return thread_slot(t).totals;
+}
+// The index of the calling thread's slot in the record (0: the shared one).
+std::uint16_t thread_slot_index(ThreadState& t);
+// Reads every live slot owner's name again (/proc/self/task/TID/comm): at
+// exit, before an exec, after the program renamed a thread.
+void refresh_thread_names();
 // Sets t.armed if the thread owns a slot (claims one first).
 // REQUIRES: g_active, t.in_hook == 0.
 void arm(ThreadState& t);
@@ -135,8 +144,9 @@ int capture_stack(std::uint64_t* pcs, int max, std::uint64_t* cfas = nullptr);
 
 // The site for this kind and stack (and descriptor pair), added if new;
 // nullptr when the table is full (counted in Totals::sites_dropped).
+// `thread`: Site::thread (a slot index; in-frame sites only, else 0).
 Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType src = FdType::kFile,
-                       FdType dst = FdType::kFile);
+                       FdType dst = FdType::kFile, std::uint16_t thread = 0);
 
 // Present bits from /proc/self/pagemap for the pages [first_page,
 // first_page + count): out[i] = true if page i is present or swapped.

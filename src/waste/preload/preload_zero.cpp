@@ -122,7 +122,7 @@ bool inside_fresh_calloc(const ThreadState& t, const void* p, std::size_t n) {
 void record_zero_check(ThreadState& t, const ZeroCheck& c, std::size_t checked, const void* fill,
                        std::size_t n) {
   if (c.samples == 0) return;
-  Totals& totals = g_record->totals;
+  Totals& totals = thread_totals(t);
   totals.zero_samples.fetch_add(c.samples, std::memory_order_relaxed);
   totals.zero_sampled_calls.fetch_add(1, std::memory_order_relaxed);
   if (c.hits == 0) return;
@@ -204,7 +204,7 @@ __attribute__((noinline)) void zero_large(ThreadState& t, void* p, std::size_t n
     record_zero_check(t, c, touched_bytes, p, n);
   }
   if (fresh_bytes == 0) return;
-  Totals& totals = g_record->totals;
+  Totals& totals = thread_totals(t);
   totals.fresh_calls.fetch_add(1, std::memory_order_relaxed);
   totals.fresh_bytes.fetch_add(fresh_bytes, std::memory_order_relaxed);
   totals.fresh_pages.fetch_add(fresh_pages, std::memory_order_relaxed);
