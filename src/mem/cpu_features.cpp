@@ -4,8 +4,18 @@
 #include <cpuid.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <sys/platform/x86.h>
 #include <unistd.h>
+
+// glibc 2.36's <sys/platform/x86.h> declares its inline readers with C's
+// `_Bool`, which g++ accepts in C++ and clang++ rejects (the fuzz and
+// sanitizer builds use clang); C++'s bool is the same type.
+#if defined(__clang__)
+#define _Bool bool
+#include <sys/platform/x86.h>
+#undef _Bool
+#else
+#include <sys/platform/x86.h>
+#endif
 
 #include <atomic>
 #include <cerrno>
