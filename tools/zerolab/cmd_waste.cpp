@@ -75,28 +75,25 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
-// -o FILE: checked before the program runs and written once it has exited,
-// both by the project's one output writer (files/atomic_file.hpp): a new
-// or regular file is replaced through a temporary, keeping its mode; a
-// link, a FIFO, a read-only file and "" are refused.
-class ReportFile {
- public:
-  bool prepare(const std::string& path, std::string& error) {
-    path_ = path;
-    if (internal::check_output_path(path, {}, error)) return true;
-    error = "-o: " + error;
-    return false;
-  }
+// The report and the diff go to -o FILE, or without one to a standard
+// stream, always through the project's one output writer
+// (files/atomic_file.hpp): -o FILE is checked before any work and written
+// once at the end (a new or regular file replaced through a temporary,
+// keeping its mode; a link, a FIFO, a read-only file and "" refused).
+bool check_output(const std::string& output, std::string& error) {
+  if (output.empty() || internal::check_output_path(output, {}, error)) return true;
+  error = "-o: " + error;
+  return false;
+}
 
-  bool commit(const std::string& text, std::string& error) {
-    if (internal::write_file_atomically(path_, text, error)) return true;
-    error = "-o: " + error;
-    return false;
-  }
-
- private:
-  std::string path_;
-};
+// `stream` is the writer's name of the default: "/dev/stderr" for the
+// report (stdout is the program's), "-" (stdout) for the diff.
+bool write_output(const std::string& output, const char* stream, const std::string& text,
+                  std::string& error) {
+  if (internal::write_file_atomically(output.empty() ? stream : output, text, error)) return true;
+  if (!output.empty()) error = "-o: " + error;
+  return false;
+}
 
 bool prepare_profile_dir(const std::string& dir, std::string& error) {
   struct stat st {};
@@ -366,18 +363,11 @@ int run_waste_diff(std::span<char* const> args) {
       !read_summary(flags.new_path, "", new_run, error)) {
     return fail(kExitBadUsage, error);
   }
-  ReportFile out_file;
-  if (!flags.output.empty() && !out_file.prepare(flags.output, error))
-    return fail(kExitBadUsage, error);
+  if (!check_output(flags.output, error)) return fail(kExitBadUsage, error);
   const waste::WasteDiff diff = waste::diff_reports(old_run, new_run);
   const std::string text = waste::render_diff(diff, flags.format);
   signal(SIGPIPE, SIG_IGN);
-  if (flags.output.empty()) {
-    if (!internal::write_all(STDOUT_FILENO, text))
-      return fail(kExitFailed, std::string("writing the diff to stdout: ") + std::strerror(errno));
-  } else if (!out_file.commit(text, error)) {
-    return fail(kExitFailed, error);
-  }
+  if (!write_output(flags.output, "-", text, error)) return fail(kExitFailed, error);
   if (const std::string reached = waste::diff_threshold(diff, flags.fail_on); !reached.empty())
     return fail(kExitThreshold, "-fail-on " + reached);
   return 0;
@@ -409,9 +399,7 @@ int run_waste(std::span<char* const> args) {
   std::string preload;
   if (!waste::find_preload(preload, error)) return fail(kExitBadUsage, error);
   if (!record_fits(error)) return fail(kExitBadUsage, error);
-  ReportFile report_file;
-  if (!flags.output.empty() && !report_file.prepare(flags.output, error))
-    return fail(kExitBadUsage, error);
+  if (!check_output(flags.output, error)) return fail(kExitBadUsage, error);
   if (!flags.profile_dir.empty() && !prepare_profile_dir(flags.profile_dir, error)) {
     return fail(kExitBadUsage, error);
   }
@@ -477,13 +465,7 @@ int run_waste(std::span<char* const> args) {
 
   int code = run.exit_status;
   bool written = true;
-  if (flags.output.empty()) {
-    std::fflush(stderr);
-    if (!internal::write_all(STDERR_FILENO, text)) {
-      written = false;
-      fail(kExitFailed, std::string("writing the report to stderr: ") + std::strerror(errno));
-    }
-  } else if (!report_file.commit(text, error)) {
+  if (!write_output(flags.output, "/dev/stderr", text, error)) {
     written = false;
     fail(kExitFailed, error);
   }
