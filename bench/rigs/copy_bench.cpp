@@ -76,6 +76,7 @@
 #include <thread>
 #include <vector>
 
+#include "files/atomic_file.hpp"
 #include "lab/loopback.hpp"
 #include "zerolab/bench.hpp"
 #include "zerolab/copy.hpp"
@@ -83,6 +84,11 @@
 extern char** environ;
 
 namespace {
+
+// The project's one write loop (files/atomic_file.hpp): write(2), or
+// send(2) without SIGPIPE to a socket.
+using zerolab::internal::write_all;
+using zerolab::internal::WriteCall;
 
 constexpr std::size_t kBig = std::size_t{1} << 30;
 constexpr std::size_t kNet = std::size_t{64} << 20;
@@ -133,23 +139,16 @@ void ensure_file(zerolab::B& b, const std::string& path, std::size_t size) {
   close(fd);
 }
 
-bool write_all(int fd, const char* p, std::size_t n, bool socket) {
-  while (n > 0) {
-    const ssize_t m = socket ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
-    if (m <= 0) return false;
-    p += m;
-    n -= static_cast<std::size_t>(m);
-  }
-  return true;
-}
-
 std::size_t rw_loop(int src, int dst, std::size_t limit, bool dst_socket) {
   static std::vector<char> buffer(kLoopBuffer);
   std::size_t total = 0;
   while (total < limit) {
     const ssize_t n = read(src, buffer.data(), std::min(buffer.size(), limit - total));
     if (n <= 0) break;
-    if (!write_all(dst, buffer.data(), static_cast<std::size_t>(n), dst_socket)) break;
+    if (!write_all(dst, {buffer.data(), static_cast<std::size_t>(n)},
+                   dst_socket ? WriteCall::kSend : WriteCall::kWrite)) {
+      break;
+    }
     total += static_cast<std::size_t>(n);
   }
   return total;
@@ -328,7 +327,7 @@ struct Rig {
       }
       undrained = copies * size;
     }
-    if (feed >= 0 && !write_all(feed, buffer.data(), copies * size, false)) {
+    if (feed >= 0 && !write_all(feed, {buffer.data(), copies * size})) {
       b.fatal("cannot feed the source pipe");
     }
   }

@@ -2,7 +2,9 @@
 // how fast can this kernel move a cached file into a loopback TCP
 // socket, and a loopback TCP socket into a file, with each system call
 // strategy, and which side (sender or receiver) is the bottleneck? No
-// zerolab code is involved: every strategy is a few lines of plain syscalls.
+// zerolab copy code is involved: every strategy is a few lines of plain
+// syscalls (their writes go through the project's write loop, a plain
+// write(2) or send(2) retried until done).
 //
 //   copy_probe send [options] STRATEGY...   file → TCP; STRATEGY is
 //       rw:BYTES        read()+send() through a buffer of BYTES
@@ -79,9 +81,15 @@
 #include <tuple>
 #include <vector>
 
+#include "files/atomic_file.hpp"
 #include "lab/loopback.hpp"
 
 namespace {
+
+// The project's one write loop (files/atomic_file.hpp): write(2), or
+// send(2) without SIGPIPE to a socket.
+using zerolab::internal::write_all;
+using zerolab::internal::WriteCall;
 
 struct Config {
   bool send = true;
@@ -161,17 +169,6 @@ void pin_to(int cpu) {
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
   if (sched_setaffinity(0, sizeof set, &set) != 0) die("sched_setaffinity");
-}
-
-bool write_all(int fd, const char* p, std::size_t n, bool socket) {
-  while (n > 0) {
-    const ssize_t m = socket ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
-    if (m < 0 && errno == EINTR) continue;
-    if (m <= 0) return false;
-    p += m;
-    n -= static_cast<std::size_t>(m);
-  }
-  return true;
 }
 
 // A connected loopback TCP pair: `ours` (the copier's) and `peer`, which the
@@ -297,7 +294,10 @@ bool copy_once(const Strategy& s, int src, int dst, std::size_t size, bool dst_s
       const ssize_t n = read(src, buf.data(), std::min(s.bytes, size - done));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return false;
-      if (!write_all(dst, buf.data(), static_cast<std::size_t>(n), dst_socket)) return false;
+      if (!write_all(dst, {buf.data(), static_cast<std::size_t>(n)},
+                     dst_socket ? WriteCall::kSend : WriteCall::kWrite)) {
+        return false;
+      }
       done += static_cast<std::size_t>(n);
     }
     return true;
@@ -379,8 +379,7 @@ int run(const Config& c, const std::vector<Strategy>& strategies) {
     std::vector<char> chunk(1 << 20);
     for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<char>(i * 131 + 7);
     for (std::size_t done = 0; done < c.size; done += chunk.size()) {
-      if (!write_all(file, chunk.data(), std::min(chunk.size(), c.size - done), false))
-        die("write");
+      if (!write_all(file, {chunk.data(), std::min(chunk.size(), c.size - done)})) die("write");
     }
   }
   if (c.pin || c.same_cpu) pin_to(0);
@@ -479,7 +478,7 @@ int run_small(const Config& c) {
   unlink((base + "_src").c_str());
   unlink((base + "_dst").c_str());
   std::vector<char> buf(std::max<std::size_t>(c.size, 32 << 10), 'x');
-  if (!write_all(src, buf.data(), c.size, false)) die("write");
+  if (!write_all(src, {buf.data(), c.size})) die("write");
   int ours = -1;
   int peer_fd = -1;
   Config tcp = c;
@@ -527,7 +526,7 @@ int run_small(const Config& c) {
          rewind();
          to_eof([&] {
            const ssize_t n = read(src, buf.data(), buf.size());
-           if (n > 0) write_all(dst, buf.data(), static_cast<std::size_t>(n), false);
+           if (n > 0) write_all(dst, {buf.data(), static_cast<std::size_t>(n)});
            return n;
          });
        }},
@@ -547,7 +546,7 @@ int run_small(const Config& c) {
          lseek(src, 0, SEEK_SET);
          to_eof([&] {
            const ssize_t n = read(src, buf.data(), buf.size());
-           if (n > 0) write_all(ours, buf.data(), static_cast<std::size_t>(n), true);
+           if (n > 0) write_all(ours, {buf.data(), static_cast<std::size_t>(n)}, WriteCall::kSend);
            return n;
          });
        }},

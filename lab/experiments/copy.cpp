@@ -134,11 +134,6 @@ class ByteBuffer {
   std::size_t capacity_ = 0;
 };
 
-// Writes all of p[0, n) (the project's one write loop).
-bool write_all(int fd, const char* p, std::size_t n) {
-  return internal::write_all(fd, std::string_view(p, n));
-}
-
 // The pooled buffer (fasthttp's copyBufPool): one per thread, reused.
 char* pooled_buffer() {
   static thread_local std::unique_ptr<char[]> buffer(new char[kPoolBuffer]);
@@ -227,7 +222,7 @@ void limited_to_file(B& b, Way way) {
                  buffer_loop(f.src, pooled_buffer(), kPoolBuffer, remaining,
                              [&](const char* p, std::size_t n) {
                                copied += n;
-                               return write_all(f.dst, p, n);
+                               return internal::write_all(f.dst, {p, n});
                              }),
                  "copy");
       remaining -= copied;
@@ -237,7 +232,9 @@ void limited_to_file(B& b, Way way) {
 
 void file_to_file(B& b, Way way) {
   Files f(b);
-  const auto put = [&f](const char* p, std::size_t n) { return write_all(f.dst, p, n); };
+  const auto put = [&f](const char* p, std::size_t n) {
+    return internal::write_all(f.dst, {p, n});
+  };
   for (auto _ : b.loop()) {
     f.seek_dst(b);
     if (way == Way::kOld) {

@@ -35,7 +35,11 @@ const char* signal_name(int sig) {
   }
 }
 
-void write_all(const char* s) {
+// Writes s to stderr from the fatal-signal handler, where only
+// async-signal-safe calls may be made: write(2) on a C string, no stdio, no
+// allocation (files/atomic_file.hpp's write_all makes no such promise). A
+// failed write is given up: nothing could report it from here.
+void write_to_stderr_signal_safe(const char* s) {
   std::size_t n = std::strlen(s);
   while (n > 0) {
     const ssize_t w = ::write(STDERR_FILENO, s, n);
@@ -47,13 +51,13 @@ void write_all(const char* s) {
 
 void on_fatal_signal(int sig, siginfo_t* info, void*) {
   if (g_has_name.load(std::memory_order_acquire)) {
-    write_all("zerolab: ");
-    write_all(g_name);
-    write_all(" died of signal ");
-    write_all(signal_name(sig));
-    write_all(" (");
-    write_all(sigdescr_np(sig) != nullptr ? sigdescr_np(sig) : "?");
-    write_all(")\n");
+    write_to_stderr_signal_safe("zerolab: ");
+    write_to_stderr_signal_safe(g_name);
+    write_to_stderr_signal_safe(" died of signal ");
+    write_to_stderr_signal_safe(signal_name(sig));
+    write_to_stderr_signal_safe(" (");
+    write_to_stderr_signal_safe(sigdescr_np(sig) != nullptr ? sigdescr_np(sig) : "?");
+    write_to_stderr_signal_safe(")\n");
   }
   for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) {
     if (kSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -239,9 +240,10 @@ bool check_entry(const std::string& path, int dir_fd, const std::string& name, s
 
 }  // namespace
 
-bool write_all(int fd, std::string_view text) {
+bool write_all(int fd, std::string_view text, WriteCall call) {
   while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
+    const ssize_t n = call == WriteCall::kSend ? ::send(fd, text.data(), text.size(), MSG_NOSIGNAL)
+                                               : ::write(fd, text.data(), text.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       if (n == 0) errno = EIO;

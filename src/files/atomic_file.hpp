@@ -43,10 +43,18 @@ namespace zerolab::internal {
 // left behind; the old contents of path stay as they were.
 bool write_file_atomically(const std::string& path, std::string_view text, std::string& error);
 
+// How write_all writes: write(2), or send(2) with MSG_NOSIGNAL for a
+// socket whose peer may be gone (EPIPE, never a SIGPIPE that ends the
+// process).
+enum class WriteCall { kWrite, kSend };
+
 // Writes all of text to fd, retrying short writes and EINTR: false with
 // errno set on failure (EIO for a write of 0 bytes). The one such loop of
-// the project's output paths.
-bool write_all(int fd, std::string_view text);
+// the project: the output paths, the lab's copies and the measurement
+// rigs. (zerolab::io's Copier and the harness's signal handler have loops
+// of their own: one reports through the copy's error codes, the other may
+// only make async-signal-safe calls.)
+bool write_all(int fd, std::string_view text, WriteCall call = WriteCall::kWrite);
 
 // Whether `path` can be written by write_file_atomically: false with
 // `error` ("cannot write x: <cause>" or "cannot write x: it is also an
