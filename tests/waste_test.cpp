@@ -264,6 +264,25 @@ TEST_F(WasteTest, LongLivedBuffersAreNoTemporaries) {
   EXPECT_EQ(finding(r, "temporary-allocations-in-frame"), nullptr) << r.dump(1);
 }
 
+// Exact mode counts every temporary in its frame however many blocks are
+// live: 100000 live blocks did not leave room for them in a table of the
+// live sampled blocks (512), which kept 511 and counted a handful.
+TEST_F(WasteTest, InFrameTemporariesAreExactWithManyLiveBlocks) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " manylive");
+  EXPECT_EQ(r["exit_status"], 0);
+  const json* in_frame = finding(r, "temporary-allocations-in-frame");
+  ASSERT_NE(in_frame, nullptr) << r.dump(1);
+  EXPECT_EQ((*in_frame)["calls"], 1000);
+  EXPECT_EQ((*in_frame)["bytes"], 60000);
+  EXPECT_EQ((*in_frame)["exact"], true);
+  ASSERT_EQ((*in_frame)["sites"].size(), 1U) << in_frame->dump(1);
+  const std::string src = WASTE_FIXTURE_SOURCE;
+  EXPECT_NE(site_at(*in_frame, src, site_line(src, "manylive")), nullptr) << in_frame->dump(1);
+  for (const json& n : r["notes"]) {
+    EXPECT_EQ(n.get<std::string>().find("not tracked"), std::string::npos) << n;
+  }
+}
+
 TEST_F(WasteTest, ForkAndExecAreFollowed) {
   const json r = waste_json(std::string(WASTE_FIXTURE) + " fork");
   EXPECT_EQ(r["processes"], 3);  // parent, forked child, the image it executes

@@ -900,7 +900,8 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
   }
   if (collected.frame_untracked > 0) {
     r.notes.push_back(std::to_string(collected.frame_untracked) +
-                      " sampled allocations were not tracked (more than 512 live at once): "
+                      " sampled allocations were not tracked (the frame table keeps the latest "
+                      "18 of each thread, for 227 threads at once): "
                       "temporary-allocations-in-frame misses those, and is not exact");
   }
   r.unrecorded_children = collected.unrecorded_children;

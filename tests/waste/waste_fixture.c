@@ -29,6 +29,15 @@
 //                            SITE:coincidence)
 //   waste_fixture dropenv    forks; the child execs "clean" with an environment
 //                            of its own (no LD_PRELOAD): a child without the preload
+//   waste_fixture callocholes zero fills that look safe and are not: a calloc
+//                            block freed and its address handed out again by
+//                            malloc, zeroed (SITE:calloc_reused); a calloc block
+//                            written, then zeroed (SITE:calloc_written); and one
+//                            memset call that zeroes calloc blocks twice and a
+//                            dirty malloc block once (SITE:mixed_clear): each
+//                            is "keep the memset"
+//   waste_fixture manylive   100000 blocks live throughout, and 1000 temporary
+//                            60-byte blocks freed in their frame      SITE:manylive
 //   waste_fixture touch PATH creates PATH (tests check the program was not started)
 //   waste_fixture remap PATH a zeroed fresh anonymous mapping, then a private
 //                            mapping of file PATH at its address, zeroed too
@@ -301,6 +310,62 @@ static int calloc_zero(void) {
   return 0;
 }
 
+static __attribute__((noinline)) void clear(char* p, size_t n) {
+  memset(p, 0, n);  // SITE:mixed_clear
+}
+
+static int calloc_holes(void) {
+  char* c = calloc(1000, 1);
+  if (c == NULL) return 1;
+  free(c);
+  char* m = malloc(1000);  // glibc's cache hands back the same block
+  if (m == NULL) return 1;
+  memset(m, 0, 1000);  // SITE:calloc_reused
+  free(m);
+  char* w = calloc(2000, 1);
+  if (w == NULL) return 1;
+  w[1500] = 1;
+  memset(w, 0, 2000);  // SITE:calloc_written
+  free(w);
+  for (int i = 0; i < 2; ++i) {
+    char* z = calloc(3000, 1);
+    if (z == NULL) return 1;
+    clear(z, 3000);
+    free(z);
+  }
+  char* d = malloc(3000);
+  if (d == NULL) return 1;
+  memset(d, 'x', 3000);
+  clear(d, 3000);
+  free(d);
+  return m == c ? 0 : 4;  // 4: the test's premise (the same block) did not hold
+}
+
+// Temporaries in their frame while many blocks are live: each is counted,
+// however many live blocks came before it.
+static __attribute__((noinline)) void frame_temporaries(int n) {
+  for (int i = 0; i < n; ++i) {
+    char* t = malloc(60);  // SITE:manylive
+    t[0] = 1;
+    free(t);
+  }
+}
+
+static int many_live(void) {
+  enum { kLive = 100000 };
+  char** live = malloc(kLive * sizeof *live);
+  if (live == NULL) return 1;
+  for (int i = 0; i < kLive; ++i) {
+    live[i] = malloc(24);
+    if (live[i] == NULL) return 1;
+    live[i][0] = (char)i;
+  }
+  frame_temporaries(1000);
+  for (int i = 0; i < kLive; ++i) free(live[i]);
+  free(live);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   self_path = argv[0];
   const char* mode = argc > 1 ? argv[1] : "all";
@@ -377,6 +442,10 @@ int main(int argc, char** argv) {
     return stdio_cat(argv[2]);
   } else if (strcmp(mode, "calloczero") == 0) {
     return calloc_zero();
+  } else if (strcmp(mode, "callocholes") == 0) {
+    return calloc_holes();
+  } else if (strcmp(mode, "manylive") == 0) {
+    return many_live();
   } else if (strcmp(mode, "touch") == 0 && argc > 2) {
     int fd = open(argv[2], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return 1;

@@ -57,6 +57,13 @@ class AddressTable {
     return &slots_[i];
   }
 
+  // The entry of `a`, or nullptr.
+  Entry* find(std::uintptr_t a) {
+    std::size_t i = home(a);
+    while (slots_[i].address != 0 && slots_[i].address != a) i = next(i);
+    return slots_[i].address == 0 ? nullptr : &slots_[i];
+  }
+
   // Moves the entry of `a` to `out`; false if there is none.
   bool remove(std::uintptr_t a, Entry& out) {
     std::size_t i = home(a);

@@ -26,9 +26,18 @@
 // Blocks freed by another thread or on another stack (sigaltstack,
 // coroutines) are not judged.
 //
+// Only young blocks are kept: each thread's latest kYoungBlocks sampled
+// allocations (preload_state.hpp). An older block has lived through more
+// than kShortLifetimeEvents events of its thread, so it cannot count
+// whenever it is freed, and its entry is dropped when the thread's next
+// sampled allocation takes its place in the thread's ring (and at the
+// thread's exit). So the count is exact however many blocks are live: the
+// table holds kYoungBlocks per thread that allocates, and only past
+// kMaxTrackedThreads such threads at once do sampled blocks find no room
+// (counted in Totals::frame_untracked, and the report says so).
+//
 // Cost: nothing per call beyond address_table.hpp's filter read at free;
-// per sample, a table insert. Memory: the table (512 live sampled blocks;
-// more are counted in Totals::frame_untracked).
+// per sample, a table insert and a removal.
 //
 // Example: under zerolab waste --sample-rate 1,
 //   void f() { for (int i = 0; i < 10; ++i) { char* p = malloc(60); free(p); } }
@@ -44,10 +53,8 @@
 namespace zerolab::waste {
 namespace {
 
-constexpr int kCapacityBits = 10;  // at most half used: 512 blocks
-
-// The most allocations and frees of its thread a block may live through.
-constexpr std::uint64_t kShortLifetimeEvents = 16;
+constexpr int kCapacityBits = 13;  // at most half used: 4095 blocks
+static_assert(kMaxTrackedThreads == ((1 << kCapacityBits) / 2 - 1) / kYoungBlocks);
 
 struct FrameBlock {
   std::uintptr_t address;  // 0: empty
@@ -80,20 +87,45 @@ bool thread_stack(ThreadState& t) {
   return t.stack_hi != 0;
 }
 
+// Drops the block in ring slot `i` of the calling thread from the table if
+// it is still the one that thread allocated there (it may have been freed,
+// and its address handed out again). REQUIRES: g_lock held.
+void forget_young(ThreadState& t, int i) {
+  const std::uintptr_t a = t.young_address[i];
+  if (a == 0) return;
+  t.young_address[i] = 0;
+  const FrameBlock* b = g_table.find(a);
+  if (b == nullptr || b->owner != t.serial || b->events != t.young_events[i]) return;
+  FrameBlock gone;
+  g_table.remove(a, gone);
+}
+
 }  // namespace
+
+void frame_thread_exit(ThreadState& t) {
+  if (t.serial == 0) return;
+  g_lock.lock();
+  for (int i = 0; i < kYoungBlocks; ++i) forget_young(t, i);
+  g_lock.unlock();
+}
 
 void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight,
                         const std::uint64_t* pcs, const std::uint64_t* cfas, int depth) {
   if (depth <= 0 || !thread_stack(t)) return;
   if (t.serial == 0) t.serial = g_next_serial.fetch_add(1, std::memory_order_relaxed);
   const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const int ring = t.young_next;
+  t.young_next = ring + 1 < kYoungBlocks ? ring + 1 : 0;
   g_lock.lock();
+  forget_young(t, ring);
   FrameBlock* claimed = g_table.claim(a);
   if (claimed == nullptr) {
     g_lock.unlock();
     thread_totals(t).frame_untracked.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  t.young_address[ring] = a;
+  t.young_events[ring] = t.events;
   FrameBlock& b = *claimed;
   b.owner = t.serial;
   b.events = t.events;

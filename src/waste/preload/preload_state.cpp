@@ -336,6 +336,7 @@ void open_pagemap() {
 
 void release_thread_slot(void*) {
   ThreadState& t = t_state;
+  frame_thread_exit(t);
   if (t.slot != nullptr && !t.slot_shared) {
     read_own_name(*t.slot);  // the name it ended with
     t.slot->owned.store(0, std::memory_order_release);

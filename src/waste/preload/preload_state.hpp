@@ -46,6 +46,16 @@ inline int size_class(std::uint64_t n) {
   return bits < kSizeClasses ? bits : kSizeClasses - 1;
 }
 
+// The most allocations and frees of its thread a block may live through
+// and still be a temporary in its allocating frame (preload_frame.cpp).
+inline constexpr std::uint64_t kShortLifetimeEvents = 16;
+// Sampled blocks per thread the frame table keeps: a block that
+// kShortLifetimeEvents + 1 later sampled allocations of its thread have
+// followed is long-lived whenever it is freed (each of them is an event).
+inline constexpr int kYoungBlocks = static_cast<int>(kShortLifetimeEvents) + 2;
+// Threads whose young blocks the frame table holds at once.
+inline constexpr int kMaxTrackedThreads = 227;
+
 // What a thread remembers about its last read (copies through user space):
 // the ranges it filled and a hash of every chunk of them, so a later write
 // is counted as a copy only if its bytes are the bytes read (preload_copy.cpp).
@@ -98,7 +108,13 @@ struct ThreadState {
   Site* frame_pending_site[kSizeClasses];
   std::uint64_t frame_pending_calls[kSizeClasses];
   std::uint64_t frame_pending_bytes[kSizeClasses];
-  std::uint64_t serial;     // 0 until the thread's first sampled allocation
+  std::uint64_t serial;  // 0 until the thread's first sampled allocation
+  // The thread's latest kYoungBlocks sampled allocations (address, `events`
+  // at the allocation), oldest at young_next: a block older than these can
+  // no longer be short-lived, so it leaves the frame table (preload_frame.cpp).
+  std::uintptr_t young_address[kYoungBlocks];
+  std::uint64_t young_events[kYoungBlocks];
+  int young_next;
   std::uintptr_t stack_lo;  // the thread's stack, [lo, hi); 0 until looked up
   std::uintptr_t stack_hi;
   ReadMemory read;
@@ -212,6 +228,8 @@ void frame_note_sampled(ThreadState& t, void* p, std::size_t n, double weight,
                         const std::uint64_t* pcs, const std::uint64_t* cfas, int depth);
 // Before `p` goes back to glibc (or is resized: `resized`, not judged).
 void frame_note_free(ThreadState& t, void* p, bool resized);
+// The thread exits: its young blocks leave the frame table.
+void frame_thread_exit(ThreadState& t);
 void frame_fork_prepare();
 void frame_fork_parent();
 void frame_fork_child();
