@@ -12,14 +12,29 @@ target_link_options(waste_fixture_static PRIVATE -static)
 add_executable(waste_fixture_cpp waste/waste_fixture_cpp.cpp)
 target_compile_options(waste_fixture_cpp PRIVATE -O0 -g -fno-omit-frame-pointer -fno-sanitize=all)
 target_link_options(waste_fixture_cpp PRIVATE -fno-sanitize=all)
+# zerolab::PageHeap under the preload: linked with zerolab_mem, so only
+# where that library is not sanitized (the test skips itself elsewhere).
+if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize")
+  add_executable(waste_page_heap_fixture waste/waste_page_heap_fixture.cpp)
+  target_compile_options(waste_page_heap_fixture PRIVATE -O0 -g -fno-omit-frame-pointer)
+  target_link_libraries(waste_page_heap_fixture PRIVATE zerolab_mem)
+  set(waste_page_heap_fixture "$<TARGET_FILE:waste_page_heap_fixture>")
+else()
+  set(waste_page_heap_fixture "")
+endif()
 
 find_package(nlohmann_json 3 REQUIRED)
 zerolab_add_test(waste_test SOURCES waste_test.cpp LIBS nlohmann_json::nlohmann_json LABELS waste)
 add_dependencies(waste_test zerolab zerolab_waste waste_fixture waste_fixture_static waste_fixture_cpp)
+if(TARGET waste_page_heap_fixture)
+  add_dependencies(waste_test waste_page_heap_fixture)
+endif()
 target_compile_definitions(waste_test PRIVATE
   ZEROLAB_CLI="$<TARGET_FILE:zerolab>"
   WASTE_FIXTURE="$<TARGET_FILE:waste_fixture>"
   WASTE_FIXTURE_STATIC="$<TARGET_FILE:waste_fixture_static>"
   WASTE_FIXTURE_CPP="$<TARGET_FILE:waste_fixture_cpp>"
+  WASTE_PAGE_HEAP_FIXTURE="${waste_page_heap_fixture}"
+  WASTE_PAGE_HEAP_FIXTURE_SOURCE="${CMAKE_CURRENT_SOURCE_DIR}/waste/waste_page_heap_fixture.cpp"
   WASTE_FIXTURE_SOURCE="${CMAKE_CURRENT_SOURCE_DIR}/waste/waste_fixture.c"
   WASTE_FIXTURE_CPP_SOURCE="${CMAKE_CURRENT_SOURCE_DIR}/waste/waste_fixture_cpp.cpp")

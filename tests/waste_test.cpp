@@ -477,6 +477,64 @@ TEST_F(WasteTest, ZeroedZerosSaysWhenDroppingTheMemsetIsSafe) {
   EXPECT_EQ((*twice)["fix"].get<std::string>().rfind("keep the memset", 0), 0U);
 }
 
+// Zero fills that look safe to drop and are not: the block calloc returned
+// was freed and its address handed out again by malloc; the calloc block
+// was written before the memset; one memset call zeroes calloc blocks and,
+// once, a dirty malloc block. Each keeps its memset (each was "drop the
+// memset: calloc returned this block zeroed").
+TEST_F(WasteTest, ZeroFillsThatLookSafeAndAreNotKeepTheirMemset) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " callocholes");
+  ASSERT_EQ(r["exit_status"], 0) << "the freed calloc block was not handed out again";
+  const std::string src = WASTE_FIXTURE_SOURCE;
+  const json* zeros = finding(r, "zeroed-zeros");
+  ASSERT_NE(zeros, nullptr) << r.dump(1);
+  for (const char* name : {"calloc_reused", "calloc_written", "mixed_clear"}) {
+    const json* site = site_at(*zeros, src, site_line(src, name));
+    ASSERT_NE(site, nullptr) << name << "\n" << zeros->dump(1);
+    EXPECT_EQ((*site)["safe_to_drop"], false) << name;
+    EXPECT_EQ((*site)["fix"].get<std::string>().rfind("keep the memset", 0), 0U) << name;
+  }
+  EXPECT_EQ((*zeros)["fix"].get<std::string>().rfind("keep the memset", 0), 0U);
+  // The mixed call's zero hits are the two calloc blocks: 6000 bytes.
+  EXPECT_EQ((*site_at(*zeros, src, site_line(src, "mixed_clear")))["bytes"], 6000);
+}
+
+// zerolab::PageHeap is a zeroing allocator: a memset over a span it handed
+// out zeroed is safe to drop, over its fresh pages and over a reused span it
+// zeroed itself; over a span handed out without zeroing it is kept.
+TEST_F(WasteTest, PageHeapSpansAreKnownZero) {
+  if (std::string(WASTE_PAGE_HEAP_FIXTURE).empty()) {
+    GTEST_SKIP() << "the PageHeap fixture is built only without sanitizers";
+  }
+  const json r = waste_json(WASTE_PAGE_HEAP_FIXTURE);
+  ASSERT_EQ(r["exit_status"], 0) << "the span was not reused";
+  const std::string src = WASTE_PAGE_HEAP_FIXTURE_SOURCE;
+  const json* fresh = finding(r, "zeroed-fresh-pages");
+  ASSERT_NE(fresh, nullptr) << r.dump(1);
+  const json* heap_fresh = site_at(*fresh, src, site_line(src, "heap_fresh"));
+  ASSERT_NE(heap_fresh, nullptr) << fresh->dump(1);
+  EXPECT_EQ((*heap_fresh)["bytes"], 256 << 10);
+  EXPECT_EQ((*heap_fresh)["safe_to_drop"], true);
+  EXPECT_EQ((*heap_fresh)["fix"].get<std::string>().rfind("drop the memset: zerolab::PageHeap", 0),
+            0U);
+  const json* zeros = finding(r, "zeroed-zeros");
+  ASSERT_NE(zeros, nullptr) << r.dump(1);
+  const json* reused = site_at(*zeros, src, site_line(src, "heap_reused"));
+  ASSERT_NE(reused, nullptr) << zeros->dump(1);
+  EXPECT_EQ((*reused)["bytes"], 256 << 10);
+  EXPECT_EQ((*reused)["safe_to_drop"], true);
+  const json* dirty = site_at(*zeros, src, site_line(src, "heap_dirty"));
+  ASSERT_NE(dirty, nullptr) << zeros->dump(1);
+  EXPECT_EQ((*dirty)["safe_to_drop"], false);
+  // Only these two memsets are safe: PageHeap's own zeroing of the reused
+  // span is not (it ran over the dirty span).
+  for (const json& s : (*zeros)["sites"]) {
+    if (s["safe_to_drop"] == true) {
+      EXPECT_EQ(s["line"], site_line(src, "heap_reused")) << s.dump();
+    }
+  }
+}
+
 TEST_F(WasteTest, CppVectorZeroesFreshPages) {
   const json r = waste_json(std::string(WASTE_FIXTURE_CPP) + " vector");
   const int line = site_line(WASTE_FIXTURE_CPP_SOURCE, "vector");

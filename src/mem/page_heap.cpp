@@ -43,8 +43,23 @@
 #include "zerolab/page_heap.hpp"
 #include "zerolab/zero.hpp"
 
+// Defined by zerolab waste's preload (src/waste/preload/preload_zero.cpp):
+// told of every span handed out, and whether it reads as zero. Weak: null
+// in a process without the preload.
+extern "C" __attribute__((weak)) void zerolab_waste_page_heap_span(void* p, std::size_t n,
+                                                                   int zeroed) noexcept;
+
 namespace zerolab {
 namespace {
+
+// Under `zerolab waste` (its preload defines the hook), a memset over the
+// span the thread's latest allocation handed out zeroed is reported as safe
+// to drop: allocate() forgets the thread's previous span first (p null),
+// deallocate() the span it frees, and hand_out() names the new one.
+// Without the preload the symbol is null and nothing is called.
+void tell_waste(void* p, std::size_t n, bool zeroed) noexcept {
+  if (&zerolab_waste_page_heap_span != nullptr) zerolab_waste_page_heap_span(p, n, zeroed ? 1 : 0);
+}
 
 constexpr std::size_t kPage = PageHeap::kPageBytes;
 constexpr std::size_t kHuge = std::size_t{2} << 20;
@@ -200,6 +215,7 @@ bool PageHeap::Impl::map_arena(std::size_t size, PageHeapErrc& error, int& sys_e
 
 void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error,
                                int& sys_errno) noexcept {
+  tell_waste(nullptr, 0, false);
   if (n < kMinBytes) {
     error = PageHeapErrc::kTooSmall;
     return nullptr;
@@ -261,6 +277,7 @@ void* PageHeap::Impl::allocate(std::size_t n, Zero zero, PageHeapErrc& error,
 // The end of every allocation, outside the lock once its span is zeroed.
 void* PageHeap::Impl::hand_out(std::uintptr_t start, std::size_t size, Zero zero) noexcept {
   void* p = reinterpret_cast<void*>(start);
+  tell_waste(p, size, zero == Zero::kYes);
   if (prefault && !internal::prefault_pages(p, size)) {
     prefault_fallbacks.fetch_add(1, std::memory_order_relaxed);
   }
@@ -306,6 +323,7 @@ PageHeapErrc PageHeap::Impl::classify_unknown(std::uintptr_t p) const noexcept {
 
 PageHeapErrc PageHeap::Impl::deallocate(void* ptr, std::size_t n) noexcept {
   if (ptr == nullptr) return PageHeapErrc::kNullPointer;
+  tell_waste(ptr, 1, false);
   const auto p = reinterpret_cast<std::uintptr_t>(ptr);
   std::lock_guard lock(mu);
   std::size_t size = 0;

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_set>
 
 #include "waste/record_format.hpp"
 
@@ -156,6 +157,15 @@ void add_record(const rec::Record& r, const std::string& name, const WrittenPage
   }
   if (lost > rec::kMaxLostChildren) out.unrecorded_children_dropped += lost - rec::kMaxLostChildren;
 
+  // The memset calls some call of which ran over memory no allocator had
+  // handed out zeroed: their sites are never safe to drop.
+  std::unordered_set<std::uint64_t> unsafe_callers;
+  const bool unsafe_full = r.zero_unsafe_full.load(std::memory_order_relaxed) != 0;
+  for (const auto& caller : r.zero_unsafe_callers) {
+    if (const std::uint64_t pc = caller.load(std::memory_order_relaxed); pc != 0) {
+      unsafe_callers.insert(pc);
+    }
+  }
   for (const rec::Site& s : r.sites) {
     const auto offset = static_cast<std::size_t>(reinterpret_cast<const char*>(&s) -
                                                  reinterpret_cast<const char*>(&r));
@@ -197,6 +207,11 @@ void add_record(const rec::Record& r, const std::string& name, const WrittenPage
           (*module != preload && module->find("/libgcc_s.so") == std::string::npos))
         break;
       ++first;
+    }
+    if ((site.kind == WasteKind::kZeroedZeros || site.kind == WasteKind::kZeroedFreshPages) &&
+        site.dst != 0 &&
+        (unsafe_full || first >= s.depth || unsafe_callers.count(s.pcs[first]) != 0)) {
+      site.dst = 0;
     }
     site.truncated = s.depth == static_cast<std::uint32_t>(rec::kMaxFrames);
     for (std::uint32_t i = first; i < s.depth; ++i)

@@ -29,7 +29,7 @@
 namespace zerolab::waste {
 
 inline constexpr std::uint64_t kRecordMagic = 0x315453415742'5a4cULL;  // "LZBWAST1"
-inline constexpr std::uint32_t kRecordVersion = 6;
+inline constexpr std::uint32_t kRecordVersion = 7;
 
 // Environment the CLI hands the preload.
 inline constexpr const char* kEnvDir = "ZEROLAB_WASTE_DIR";                 // where .rec files go
@@ -108,11 +108,11 @@ struct alignas(64) ThreadSlot {
 
 // A call site: one stack (return addresses, innermost first, the preload's
 // own frames included; the CLI cuts them) and what happened there.
-//   fresh pages:   calls, bytes, extra = pages                 (exact)
+//   fresh pages:   calls, bytes, extra = pages                 (exact), dst as zeroed zeros
 //   zeroed zeros:  calls = calls with a zero sample, bytes = zero sampled bytes (scaled by the
 //                  CLI), extra = those calls weighted as Totals::zero_hit_weight_1024,
-//                  dst = 1 if the fill lay in the block calloc had just returned (safe to
-//                  drop), 0 if the bytes were zero by coincidence
+//                  dst = the ZeroSource of the fill (safe to drop unless its memset call
+//                  is in Record::zero_unsafe_callers)
 //   temporary:     calls, bytes (weighted by the allocation sampler; exact at --sample-rate 1),
 //                  extra = samples (allocations whose stacks were kept)
 //   in frame:      calls, bytes, extra (as temporary), src = index of the innermost frame
@@ -133,6 +133,22 @@ struct Site {
   std::atomic<std::uint64_t> bytes;
   std::atomic<std::uint64_t> extra;
 };
+
+// Where a zero fill's bytes were known to be zero before it ran: the
+// allocator handed them out zeroed to this thread, and every byte still
+// read as zero at the fill (preload_zero.cpp).
+enum class ZeroSource : std::uint8_t {
+  kNone = 0,      // no allocator says so: zero by coincidence, if zero
+  kCalloc = 1,    // the block calloc just returned (no allocation or free since)
+  kPageHeap = 2,  // a span zerolab::PageHeap::allocate(n, Zero::kYes) handed out
+};
+
+// The return addresses of zero fills some call of which was not over
+// memory known zero (ZeroSource::kNone, or a byte not zero): a site whose
+// memset call is one of these is not safe to drop, whatever its other calls
+// were. Open addressing on the address; when it is full
+// (zero_unsafe_full), no site is safe.
+inline constexpr std::uint32_t kZeroCallers = 8192;
 
 // A child started without the preload (its environment dropped it):
 // preload_exec.cpp. pid 0: an exec that failed took its entry back.
@@ -167,6 +183,8 @@ struct Record {
   Site sites[kMaxSites];
   std::atomic<std::uint32_t> lost_count;  // children noted (may exceed kMaxLostChildren)
   LostChild lost[kMaxLostChildren];
+  std::atomic<std::uint32_t> zero_unsafe_full;
+  std::atomic<std::uint64_t> zero_unsafe_callers[kZeroCallers];  // 0: empty
 };
 
 }  // namespace zerolab::waste

@@ -195,6 +195,8 @@ constexpr std::array<KindText, kWasteKinds> kKindTexts = {{
 
 constexpr const char* kDropAfterCalloc =
     "drop the memset: calloc returned this block zeroed and nothing was allocated since";
+constexpr const char* kDropAfterPageHeap =
+    "drop the memset: zerolab::PageHeap::allocate(n, Zero::kYes) handed out this span zeroed";
 constexpr const char* kKeepCoincidence =
     "keep the memset: the bytes were zero by coincidence (a recycled block, an allocator's own "
     "memory); nothing guarantees it. To save the fill, allocate with calloc or "
@@ -310,7 +312,10 @@ std::string render_text(const Report& r) {
       if (s.src >= 0)
         pair = std::string("  [") + fd_type_name(s.src) + " -> " + fd_type_name(s.dst) + "]";
       if (s.after_calloc == 1) pair = "  [after calloc: safe to drop]";
-      if (s.after_calloc == 0) pair = "  [zero by coincidence: keep]";
+      if (s.after_calloc == 2) pair = "  [after PageHeap: safe to drop]";
+      if (s.after_calloc == 0 && f.kind == WasteKind::kZeroedZeros) {
+        pair = "  [zero by coincidence: keep]";
+      }
       std::string error;
       if (s.relative_error > 0) {
         char e[32];
@@ -532,8 +537,8 @@ std::string render_json(const Report& r) {
       if (f.kind == WasteKind::kZeroedFreshPages) sj["pages"] = std::llround(s.extra);
       if (f.kind == WasteKind::kOversizedBuffers) sj["touched_bytes"] = std::llround(s.extra);
       if (s.after_calloc >= 0) {
-        sj["safe_to_drop"] = s.after_calloc == 1;
-        sj["fix"] = zeroed_zeros_site_fix(s.after_calloc);
+        sj["safe_to_drop"] = s.after_calloc > 0;
+        sj["fix"] = zeroed_zeros_site_fix(s.after_calloc, f.kind);
       }
       if (s.src >= 0) {
         sj["source"] = fd_type_name(s.src);
@@ -630,23 +635,31 @@ const char* fix_for(WasteKind kind) {
   return kKindTexts[static_cast<std::size_t>(kind)].fix;
 }
 
-const char* zeroed_zeros_site_fix(int after_calloc) {
-  return after_calloc == 1 ? kDropAfterCalloc : kKeepCoincidence;
+const char* zeroed_zeros_site_fix(int after_calloc, WasteKind kind) {
+  if (after_calloc == 1) return kDropAfterCalloc;
+  if (after_calloc == 2) return kDropAfterPageHeap;
+  return kind == WasteKind::kZeroedZeros ? kKeepCoincidence : fix_for(kind);
 }
 
 std::string fix_for(const Finding& finding) {
-  if (finding.kind != WasteKind::kZeroedZeros || finding.sites.empty()) {
-    return fix_for(finding.kind);
-  }
-  bool any_safe = false;
-  bool any_coincidence = false;
+  const bool zeroing =
+      finding.kind == WasteKind::kZeroedZeros || finding.kind == WasteKind::kZeroedFreshPages;
+  if (!zeroing || finding.sites.empty()) return fix_for(finding.kind);
+  bool any_calloc = false;
+  bool any_heap = false;
+  bool any_kept = false;
   for (const ReportSite& s : finding.sites) {
-    (s.after_calloc == 1 ? any_safe : any_coincidence) = true;
+    (s.after_calloc == 1 ? any_calloc : s.after_calloc == 2 ? any_heap : any_kept) = true;
   }
-  if (!any_coincidence) return kDropAfterCalloc;
-  if (!any_safe) return kKeepCoincidence;
-  return "per site: drop the memset where it follows calloc (safe_to_drop); keep it elsewhere "
-         "(zero by coincidence)";
+  if (!any_kept && !any_heap) return kDropAfterCalloc;
+  if (!any_kept && !any_calloc) return kDropAfterPageHeap;
+  if (!any_calloc && !any_heap) return zeroed_zeros_site_fix(0, finding.kind);
+  return finding.kind == WasteKind::kZeroedZeros
+             ? "per site: drop the memset where the allocator handed out the zeros (calloc, "
+               "zerolab::PageHeap: safe_to_drop); keep it elsewhere (zero by coincidence)"
+             : "per site: drop the memset where the allocator handed out the zeros (calloc, "
+               "zerolab::PageHeap: safe_to_drop); elsewhere allocate zeroed memory instead of "
+               "zeroing it (calloc, or zerolab::PageHeap)";
 }
 
 const char* kind_description(WasteKind kind) {
@@ -770,8 +783,9 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
       const Frame& top = site_frame(s, symbols, skip, at, inlined);
       const int src = kind == WasteKind::kUserSpaceCopies ? s.src : -1;
       int dst = kind == WasteKind::kUserSpaceCopies ? s.dst : -1;
-      const int after_calloc = kind == WasteKind::kZeroedZeros ? (s.dst == 1 ? 1 : 0) : -1;
-      if (after_calloc >= 0) dst = 100 + after_calloc;  // zeroed zeros: merged per kind of zero
+      // Zeroing: one site per line, safe only if every record of it is.
+      const bool zeroing = kind == WasteKind::kZeroedZeros || kind == WasteKind::kZeroedFreshPages;
+      const int after_calloc = zeroing ? (s.dst == 1 || s.dst == 2 ? s.dst : 0) : -1;
       const auto key = std::make_tuple(top.function, top.file, top.line, src, dst);
       auto it = index.find(key);
       if (it == index.end()) {
@@ -788,6 +802,7 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
       }
       f.records.push_back(static_cast<std::size_t>(&s - collected.sites.data()));
       ReportSite& rs = f.sites[it->second];
+      if (rs.after_calloc != after_calloc) rs.after_calloc = 0;
       rs.calls += s.calls;
       rs.bytes += s.bytes;
       rs.extra += s.extra;

@@ -99,9 +99,11 @@ struct ReportSite {
   double extra = 0;
   int src = -1;  // copies only
   int dst = -1;
-  // zeroed zeros only: 1 if the fill lay in the block calloc had just
-  // returned (dropping the memset is safe), 0 if the bytes were zero by
-  // coincidence (nothing guarantees them: keep it); -1 for other kinds.
+  // zeroed zeros and zeroed fresh pages only: which allocator handed out
+  // the zeros every call of this site's memset ran over (record_format.hpp's
+  // ZeroSource: 1 calloc, 2 zerolab::PageHeap; dropping the memset is
+  // safe), or 0: some call was not over memory an allocator zeroed (keep
+  // it); -1 for other kinds.
   int after_calloc = -1;
   // Sampled sites: the samples behind calls and bytes, and the expected
   // error of both (one standard error, relative: 0.1 = ±10%). 0: exact.
@@ -188,8 +190,8 @@ const char* fix_for(WasteKind kind);
 // The fix for one finding: fix_for(kind), except zeroed zeros, whose fix
 // says to drop the memset only where the allocator guarantees the zeros.
 std::string fix_for(const Finding& finding);
-// The fix for one zeroed-zeros site (after_calloc 1 or 0).
-const char* zeroed_zeros_site_fix(int after_calloc);
+// The fix for one zeroed-zeros or zeroed-fresh-pages site (after_calloc 0, 1 or 2).
+const char* zeroed_zeros_site_fix(int after_calloc, WasteKind kind = WasteKind::kZeroedZeros);
 // What a kind is, one phrase ("blocks freed before ...").
 const char* kind_description(WasteKind kind);
 // "1.5 MiB", "812 B"; "3.2 ms", "40 ns": as the text report writes them.

@@ -348,11 +348,12 @@ ZEROLAB_WASTE_EXPORT void* calloc(size_t count, size_t size) noexcept {
   void* p = __libc_calloc(count, size);
   if (p != nullptr) {
     note_alloc(p, count * size);
-    // Zero fills over it are known redundant while it stays the thread's
-    // latest allocation (preload_zero.cpp).
+    // Zero fills over it are known redundant until the thread's next
+    // allocation or free (preload_zero.cpp).
     zerolab::waste::ThreadState& t = zerolab::waste::t_state;
     t.calloc_block = p;
     t.calloc_bytes = count * size;
+    t.calloc_events = t.events;
   }
   return p;
 }

@@ -406,6 +406,8 @@ void fork_child() {
   std::memset(t.temp_pending_site, 0, sizeof t.temp_pending_site);
   std::memset(t.frame_seen, 0, sizeof t.frame_seen);
   std::memset(t.frame_pending_site, 0, sizeof t.frame_pending_site);
+  // The unsafe zero-fill callers go into the child's own record too.
+  std::memset(t.unsafe_callers, 0, sizeof t.unsafe_callers);
   Record* parent = g_record;
   g_record = create_record();
   if (parent != nullptr) munmap(parent, sizeof(Record));

@@ -96,8 +96,14 @@ struct ThreadState {
   double last_weight;
   int last_depth;
   std::uint64_t last_pcs[kMaxFrames];
-  void* calloc_block;  // the thread's latest calloc block (fresh while it is last_alloc)
+  void* calloc_block;  // the thread's latest calloc block (fresh while events is calloc_events)
   std::uint64_t calloc_bytes;
+  std::uint64_t calloc_events;
+  void* heap_span;  // the latest span zerolab::PageHeap handed this thread zeroed (or null)
+  std::uint64_t heap_bytes;
+  // Return addresses of zero fills this thread put in Record::zero_unsafe_callers
+  // (direct-mapped by address): a repeated call is one compare.
+  std::uint64_t unsafe_callers[16];
   std::int64_t alloc_countdown;  // bytes to the next sampled allocation
   std::int64_t zero_countdown;   // bytes to the next content check
   bool countdowns_set;

@@ -1,0 +1,30 @@
+// zerolab::PageHeap under `zerolab waste` (tests/waste_test.cpp): a memset
+// over a span PageHeap handed out zeroed is safe to drop, and the report
+// says so. Built at -O0; `SITE:<name>` marks the lines the report must name.
+//
+//   waste_page_heap_fixture  a 256 KiB span allocated zeroed (fresh pages)
+//                            and zeroed again (SITE:heap_fresh); freed, taken
+//                            back zeroed (PageHeap zeroes the dirty span) and
+//                            zeroed again (SITE:heap_reused); a span allocated
+//                            without zeroing, written, zeroed: keep
+//                            (SITE:heap_dirty)
+#include <cstring>
+
+#include "zerolab/page_heap.hpp"
+
+int main() {
+  constexpr std::size_t kBytes = 256 << 10;
+  zerolab::PageHeap heap;
+  void* a = heap.allocate(kBytes, zerolab::Zero::kYes);
+  std::memset(a, 0, kBytes);  // SITE:heap_fresh
+  heap.deallocate(a);
+  void* b = heap.allocate(kBytes, zerolab::Zero::kYes);
+  std::memset(b, 0, kBytes);  // SITE:heap_reused
+  heap.deallocate(b);
+  void* c = heap.allocate(kBytes, zerolab::Zero::kNo);
+  std::memset(c, 'x', kBytes);
+  std::memset(c, 0, kBytes);
+  std::memset(c, 0, kBytes);  // SITE:heap_dirty
+  heap.deallocate(c);
+  return a == b && b == c ? 0 : 4;  // 4: the span was not reused as the test expects
+}
