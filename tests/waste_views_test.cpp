@@ -141,6 +141,39 @@ TEST_F(WasteViewsTest, SitesAreNamedPastAllocationWrappers) {
   EXPECT_GT(tree["estimated_seconds"].get<double>(), 0);
 }
 
+// A stripped program: xmalloc and my_alloc are still named (from the
+// dynamic symbol table: the fixture exports them), so xmalloc is skipped as
+// a wrapper; parse_a and parse_b (static: in no symbol table) are named by
+// address, and the report says those frames could not be named.
+TEST_F(WasteViewsTest, StrippedProgramSkipsExportedWrappersAndSaysWhatItCouldNotName) {
+  const auto run = waste("--format json --sample-rate 1 -o " + dir_ + "/report.json -- " +
+                         WASTE_VIEWS_FIXTURE_STRIPPED + " wrappers");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const json r = json::parse(read_file(dir_ + "/report.json"));
+  const json* temp = finding(r, "temporary-allocations");
+  ASSERT_NE(temp, nullptr) << r.dump(1);
+  EXPECT_EQ((*temp)["calls"], 15);
+  ASSERT_EQ((*temp)["sites"].size(), 2U) << temp->dump(1);
+  int by_address = 0;
+  for (const json& s : (*temp)["sites"]) {
+    EXPECT_NE(s["function"], "xmalloc") << temp->dump(1);
+    const std::string function = s["function"];
+    if (function == "my_alloc") {
+      EXPECT_EQ(s["calls"], 5);
+    } else {
+      EXPECT_TRUE(starts_with(function, "waste_views_fixture_stripped+0x")) << function;
+      EXPECT_EQ(s["calls"], 10);
+      ++by_address;
+    }
+  }
+  EXPECT_EQ(by_address, 1);
+  bool said = false;
+  for (const json& n : r["notes"]) {
+    said = said || n.get<std::string>().find("named by an address") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << r["notes"].dump(1);
+}
+
 TEST_F(WasteViewsTest, SkipFrameNamesTheFirstFrameTheUserOwns) {
   const json r = run_json("--skip-frame '^my_alloc$'", "wrappers");
   const json* temp = finding(r, "temporary-allocations");

@@ -913,6 +913,26 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
                       " events had no room in the site table (4096 sites per process): their "
                       "totals are counted, their sites are not");
   }
+  // Sites named by an address: their module has no symbol there (stripped,
+  // no debug file), so no wrapper list or --skip-frame can match that frame.
+  std::size_t unnamed = 0;
+  std::string example;
+  for (const Finding& f : r.findings) {
+    for (const ReportSite& s : f.sites) {
+      if (!s.file.empty() || s.function.find("+0x") == std::string::npos) continue;
+      ++unnamed;
+      if (example.empty()) example = s.function;
+    }
+  }
+  if (unnamed > 0) {
+    r.notes.push_back(
+        std::to_string(unnamed) + (unnamed == 1 ? " site is" : " sites are") +
+        " named by an address (" + example +
+        "): its module has no symbol for that frame (stripped, and no debug file found), so an "
+        "allocation wrapper there cannot be recognised and the site may be the wrapper, not its "
+        "caller. Install the module's debug symbols (Debian: its -dbgsym package), or skip the "
+        "frame by its address with --skip-frame");
+  }
   if (collected.frame_untracked > 0) {
     r.notes.push_back(std::to_string(collected.frame_untracked) +
                       " sampled allocations were not tracked (the frame table keeps the latest "
