@@ -7,9 +7,6 @@
 #include <memory>
 #include <tuple>
 
-#include "report/html_page.hpp"
-#include "report/plot_scale.hpp"
-#include "report/svg_plot.hpp"
 #include "store/store_args.hpp"
 
 namespace zerolab::store {
@@ -26,19 +23,6 @@ std::string json_number(double v) {
 
 std::string scaled(double v, const std::string& unit) {
   return stat::scale_value(v, stat::unit_class_of(unit));
-}
-
-std::string percent_text(double pct) {
-  if (std::isinf(pct)) return pct > 0 ? "+Inf%" : "-Inf%";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%+.2f%%", pct);
-  return buf;
-}
-
-std::string series_title(const Series& s, bool with_machine) {
-  std::string t = s.benchmark + " " + s.unit;
-  if (with_machine) t += " on " + s.machine;
-  return t;
 }
 
 // An exact unit (assume=exact: instruction counts, say) has no noise to
@@ -121,6 +105,19 @@ void find_changes(Series& s, const HistoryOptions& opt, const stat::UnitMetadata
 }
 
 }  // namespace
+
+std::string percent_text(double pct) {
+  if (std::isinf(pct)) return pct > 0 ? "+Inf%" : "-Inf%";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%+.2f%%", pct);
+  return buf;
+}
+
+std::string series_title(const Series& s, bool with_machine) {
+  std::string t = s.benchmark + " " + s.unit;
+  if (with_machine) t += " on " + s.machine;
+  return t;
+}
 
 std::string json_string(std::string_view s) {
   std::string out = "\"";
@@ -338,49 +335,6 @@ std::string render_history_json(const History& h) {
   }
   out += "\n]}\n";
   return out;
-}
-
-std::string render_history_html(const History& h, const std::string& store_display) {
-  using report::html_escape;
-  std::string page = report::html_page_open("zerolab history");
-  page += "<h1>zerolab history</h1>\n<p>" + html_escape(store_display) + ": " +
-          std::to_string(h.series.size()) + " series over " + std::to_string(h.runs) +
-          (h.options.by_commit ? " runs, one point per commit" : " runs") +
-          ". A change point (a vertical line) is where the " + std::to_string(h.options.window) +
-          " points before and the points from it on differ by more than " +
-          html_escape(stat::format_go_float(h.options.threshold)) + "% with p &le; " +
-          html_escape(stat::format_go_float(h.options.alpha)) +
-          " (Mann-Whitney U, as zerolab compare).</p>\n";
-  std::string list;
-  for (const Series& s : h.series) {
-    for (const ChangePoint& c : s.changes)
-      list += "<li>" + html_escape(describe_change(s, c, h.several_machines)) + "</li>\n";
-  }
-  page += list.empty() ? "<p>No change points.</p>\n"
-                       : "<h2>Change points</h2>\n<ul>\n" + list + "</ul>\n";
-  for (const Series& s : h.series) {
-    report::LinePlot plot;
-    plot.title = series_title(s, h.several_machines);
-    plot.caption = std::to_string(s.points.size()) + " points from " +
-                   format_time_ms(s.points.front().unix_ms) + " to " +
-                   format_time_ms(s.points.back().unix_ms) + "; each is the median of its samples.";
-    const report::UnitView view = report::unit_view(s.unit);
-    plot.x = {h.options.by_commit ? "commit (in order)" : "run (in time order)", false,
-              report::ValueKind::kNumber};
-    plot.y = {s.unit, false, view.kind};
-    for (std::size_t i = 0; i < s.points.size(); ++i) {
-      if (std::isfinite(s.points[i].center)) {
-        report::add_point(plot, "median", static_cast<double>(i + 1),
-                          s.points[i].center * view.scale);
-      }
-    }
-    for (const ChangePoint& c : s.changes) {
-      plot.marks.push_back({static_cast<double>(c.point + 1), percent_text(c.percent)});
-    }
-    page += report::render_line_plot(plot);
-  }
-  page += report::html_page_close();
-  return page;
 }
 
 }  // namespace zerolab::store

@@ -88,11 +88,16 @@ std::vector<HistoryRegression> history_regressions(const History& history, doubl
 // One line per change point: "<benchmark> <unit>: +12.34% at run 3f2a9c41 ...".
 std::string describe_change(const Series& s, const ChangePoint& c, bool with_machine);
 
+// "<benchmark> <unit>", with " on <machine>" when with_machine.
+std::string series_title(const Series& s, bool with_machine);
+
+// A change in percent as the reports show it: "+12.34%", "-Inf%".
+std::string percent_text(double pct);
+
 std::string render_history_text(const History& history);
 std::string render_history_markdown(const History& history);
 std::string render_history_json(const History& history);
-// One self-contained page, one plot per series with its change points marked.
-std::string render_history_html(const History& history, const std::string& store_display);
+// The HTML page is report/store_pages.hpp's render_history_html.
 
 // A string as a JSON string literal.
 std::string json_string(std::string_view s);

@@ -4,31 +4,10 @@
 #include <map>
 #include <utility>
 
-#include "report/html_page.hpp"
-#include "report/svg_plot.hpp"
 #include "store/history.hpp"
 #include "store/store_args.hpp"
 
 namespace zerolab::store {
-namespace {
-
-std::string or_dash(const std::string& s) {
-  return s.empty() ? "-" : s;
-}
-
-std::string cpp_of(const StoredClaim& c) {
-  return c.cpp_verdict.empty() ? c.verdict : c.cpp_verdict;
-}
-
-// A CSS class for a verdict word.
-std::string verdict_class(const std::string& v) {
-  if (v == "replicates" || v == "holds") return "ok";
-  if (v == "contradicts" || v == "does not hold" || v == "error") return "bad";
-  if (v.empty() || v == "-") return "none";
-  return "unsure";
-}
-
-}  // namespace
 
 ClaimMatrix build_matrix(const std::vector<Run>& runs) {
   ClaimMatrix m;
@@ -53,9 +32,18 @@ ClaimMatrix build_matrix(const std::vector<Run>& runs) {
   return m;
 }
 
+std::string verdict_or_dash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
+
+std::string cpp_verdict(const StoredClaim& c) {
+  return c.cpp_verdict.empty() ? c.verdict : c.cpp_verdict;
+}
+
 std::string cell_text(const MatrixCell& cell) {
   if (!cell.present) return "not run";
-  return "Go: " + or_dash(cell.claim.go_verdict) + "  C++: " + or_dash(cpp_of(cell.claim)) +
+  return "Go: " + verdict_or_dash(cell.claim.go_verdict) +
+         "  C++: " + verdict_or_dash(cpp_verdict(cell.claim)) +
          (cell.claim.provisional ? " (provisional)" : "");
 }
 
@@ -118,7 +106,7 @@ std::string render_matrix_json(const ClaimMatrix& m) {
         continue;
       }
       out += "{\"go\": " + json_string(cell.claim.go_verdict) +
-             ", \"cpp\": " + json_string(cpp_of(cell.claim)) +
+             ", \"cpp\": " + json_string(cpp_verdict(cell.claim)) +
              ", \"verdict\": " + json_string(cell.claim.verdict) +
              ", \"figure\": " + json_string(cell.claim.figure) +
              ", \"seed_figure\": " + json_string(cell.claim.seed_figure) +
@@ -129,50 +117,6 @@ std::string render_matrix_json(const ClaimMatrix& m) {
   }
   out += "\n]}\n";
   return out;
-}
-
-std::string render_matrix_html(const ClaimMatrix& m, const std::string& store_display) {
-  using report::html_escape;
-  std::string page = report::html_page_open("zerolab lab across machines");
-  page +=
-      "<style>table.matrix td.ok{background:#dff0d8}table.matrix td.bad{background:#f2dede}"
-      "table.matrix td.unsure{background:#fcf8e3}table.matrix td.none{color:#888}"
-      "table.matrix td,table.matrix th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}"
-      "table.matrix{border-collapse:collapse}</style>\n";
-  page += "<h1>The lab across machines</h1>\n<p>" + html_escape(store_display) + ": " +
-          std::to_string(m.rows.size()) + " claims on " + std::to_string(m.columns.size()) +
-          " machines, each machine's latest lab run. Each cell: the claim measured in Go on that "
-          "machine "
-          "(Go) and on zerolab's C++ (C++).</p>\n";
-  page += "<table class=\"matrix\">\n<tr><th>experiment</th><th>claim</th>";
-  for (const MatrixColumn& c : m.columns) {
-    page += "<th>" + html_escape(c.machine) + "<br><small>" + html_escape(c.run_id.substr(0, 8)) +
-            " " + html_escape(format_time_ms(c.unix_ms)) + "</small></th>";
-  }
-  page += "</tr>\n";
-  for (const MatrixRow& row : m.rows) {
-    page += "<tr><td>" + html_escape(row.experiment) + "</td><td>" + html_escape(row.statement) +
-            "</td>";
-    for (const MatrixCell& cell : row.cells) {
-      if (!cell.present) {
-        page += "<td class=\"none\">not run</td>";
-        continue;
-      }
-      const std::string cpp = cpp_of(cell.claim);
-      page += "<td class=\"" + verdict_class(cpp) +
-              "\">Go: " + html_escape(or_dash(cell.claim.go_verdict)) +
-              "<br>C++: " + html_escape(or_dash(cpp)) +
-              (cell.claim.provisional ? " (provisional)" : "") +
-              (cell.claim.figure.empty()
-                   ? ""
-                   : "<br><small>" + html_escape(cell.claim.figure) + "</small>") +
-              "</td>";
-    }
-    page += "</tr>\n";
-  }
-  page += "</table>\n";
-  page += report::html_page_close();
-  return page;
 }
 
 }  // namespace zerolab::store

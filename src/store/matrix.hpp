@@ -6,7 +6,7 @@
 //
 // Example:
 //   ClaimMatrix m = build_matrix(store.load_lab_claims());
-//   std::string text = render_matrix_text(m);
+//   std::string text = render_matrix_text(m);  // the HTML page: report/store_pages.hpp
 //   // merge: ... | Go: replicates  C++: replicates | Go: -  C++: contradicts
 #ifndef ZEROLAB_SRC_STORE_MATRIX_HPP_
 #define ZEROLAB_SRC_STORE_MATRIX_HPP_
@@ -43,14 +43,20 @@ struct ClaimMatrix {
 // runs: lab runs oldest first (Store::load_lab_claims()).
 ClaimMatrix build_matrix(const std::vector<Run>& runs);
 
-// "Go: replicates  C++: contradicts"; "-" for a verdict not recorded
-// (the lab's own verdict stands in for C++ when cpp_verdict is empty).
+// The claim's C++ verdict: the lab's own verdict stands in for it when
+// cpp_verdict is empty.
+std::string cpp_verdict(const StoredClaim& claim);
+
+// A verdict as a cell shows it: "-" when none was recorded.
+std::string verdict_or_dash(const std::string& verdict);
+
+// "Go: replicates  C++: contradicts"; "-" for a verdict not recorded.
 std::string cell_text(const MatrixCell& cell);
 
 std::string render_matrix_text(const ClaimMatrix& m);
 std::string render_matrix_markdown(const ClaimMatrix& m);
 std::string render_matrix_json(const ClaimMatrix& m);
-std::string render_matrix_html(const ClaimMatrix& m, const std::string& store_display);
+// The HTML page is report/store_pages.hpp's render_matrix_html.
 
 }  // namespace zerolab::store
 

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "report/store_pages.hpp"
 #include "store/history.hpp"
 #include "store/store.hpp"
 #include "store/store_args.hpp"
@@ -145,7 +146,7 @@ int run_history(std::span<char* const> args) {
     out = format == "text"       ? store::render_history_text(h)
           : format == "markdown" ? store::render_history_markdown(h)
           : format == "json"     ? store::render_history_json(h)
-                                 : store::render_history_html(h, s.display());
+                                 : report::render_history_html(h, s.display());
   } catch (const store::StoreError& e) {
     return fail("history", e.what(), e.exit_code());
   }

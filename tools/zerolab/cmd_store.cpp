@@ -35,6 +35,7 @@
 #include "lab/baseline_name.hpp"
 #include "lab/baseline_store.hpp"
 #include "lab/experiment.hpp"
+#include "report/store_pages.hpp"
 #include "store/matrix.hpp"
 #include "store/run.hpp"
 #include "store/store.hpp"
@@ -261,7 +262,7 @@ int run_matrix(std::span<char* const> args) {
     out = format == "text"       ? store::render_matrix_text(m)
           : format == "markdown" ? store::render_matrix_markdown(m)
           : format == "json"     ? store::render_matrix_json(m)
-                                 : store::render_matrix_html(m, s.display());
+                                 : report::render_matrix_html(m, s.display());
     return 0;
   });
   return code != 0 ? code : c.output(out);
