@@ -16,9 +16,11 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "files/atomic_file.hpp"
 #include "zerolab/copy.hpp"
 
 namespace zerolab::calibrate {
@@ -33,17 +35,6 @@ double now_ns() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
-
-bool write_all(int fd, const char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
 }
 
 // The far end of a pipe or socket: a thread that reads everything (a
@@ -82,7 +73,7 @@ class FarEnd {
         }
         for (std::size_t left = bytes; left > 0;) {
           const std::size_t n = std::min(left, chunk.size());
-          if (!write_all(fd, chunk.data(), n)) return;
+          if (!internal::write_all(fd, std::string_view(chunk.data(), n))) return;
           left -= n;
         }
         done = want;
@@ -192,7 +183,8 @@ CopyRaces race_copy_paths(const std::string& dir, std::vector<std::string>& deci
     return out;
   }
   const std::vector<char> data(kLarge, 'c');
-  if (!write_all(file, data.data(), data.size()) || ::fsync(file) != 0) {
+  if (!internal::write_all(file, std::string_view(data.data(), data.size())) ||
+      ::fsync(file) != 0) {
     out.error = src_name + ": cannot write 1 MiB: " + std::strerror(errno);
     cleanup();
     return out;
