@@ -46,9 +46,9 @@ class ScopedEnv {
 };
 
 TEST(CopyEnvironment, KnownValuesAreNoErrors) {
-  for (const char* learn : {static_cast<const char*>(nullptr), "0", "1"}) {
+  for (const char* profile : {static_cast<const char*>(nullptr), "0", "1"}) {
     for (const char* small : {static_cast<const char*>(nullptr), "copy_file_range", "read_write"}) {
-      const ScopedEnv a("ZEROLAB_COPY_LEARN", learn);
+      const ScopedEnv a("ZEROLAB_COPY_PROFILE", profile);
       const ScopedEnv b("ZEROLAB_COPY_SMALL_FILE", small);
       EXPECT_EQ(copy_environment_errors(), "");
     }
@@ -57,15 +57,15 @@ TEST(CopyEnvironment, KnownValuesAreNoErrors) {
 
 TEST(CopyEnvironment, UnknownValuesAreNamed) {
   {
-    const ScopedEnv a("ZEROLAB_COPY_LEARN", "no");
+    const ScopedEnv a("ZEROLAB_COPY_PROFILE", "no");
     const ScopedEnv b("ZEROLAB_COPY_SMALL_FILE", nullptr);
-    EXPECT_EQ(copy_environment_errors(), "ZEROLAB_COPY_LEARN=no: not 0 or 1");
+    EXPECT_EQ(copy_environment_errors(), "ZEROLAB_COPY_PROFILE=no: not 0 or 1");
   }
   {
-    const ScopedEnv a("ZEROLAB_COPY_LEARN", "");
+    const ScopedEnv a("ZEROLAB_COPY_PROFILE", "");
     const ScopedEnv b("ZEROLAB_COPY_SMALL_FILE", "readwrite");
     EXPECT_EQ(copy_environment_errors(),
-              "ZEROLAB_COPY_LEARN=: not 0 or 1; "
+              "ZEROLAB_COPY_PROFILE=: not 0 or 1; "
               "ZEROLAB_COPY_SMALL_FILE=readwrite: not copy_file_range or read_write");
   }
 }
@@ -74,7 +74,7 @@ TEST(CopyEnvironment, UnknownValuesAreNamed) {
 TEST(CopyEnvironment, TheCliWarnsOnce) {
   const std::string line = std::string(
                                "env -u ZEROLAB_ZERO_ISA -u ZEROLAB_ZERO_STOSB -u ZEROLAB_ZERO_NT "
-                               "-u ZEROLAB_ZERO_CALIBRATE ZEROLAB_COPY_LEARN=false "
+                               "-u ZEROLAB_ZERO_PROFILE ZEROLAB_COPY_PROFILE=false "
                                "ZEROLAB_COPY_SMALL_FILE=fast ") +
                            ZEROLAB_CLI + " version 2>&1 >/dev/null";
   FILE* p = popen(line.c_str(), "r");
@@ -85,7 +85,7 @@ TEST(CopyEnvironment, TheCliWarnsOnce) {
   while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) err.append(buf, n);
   EXPECT_EQ(pclose(p), 0);
   EXPECT_EQ(err,
-            "zerolab: warning: ignored ZEROLAB_COPY_LEARN=false: not 0 or 1; "
+            "zerolab: warning: ignored ZEROLAB_COPY_PROFILE=false: not 0 or 1; "
             "ZEROLAB_COPY_SMALL_FILE=fast: not copy_file_range or read_write\n");
 }
 

@@ -38,7 +38,7 @@ namespace zerolab {
 namespace {
 
 // The file → file hint is copy_file_range's; the inspected copies before it
-// take copy_file_range too, whatever a run of the whole binary learned.
+// take copy_file_range too, whatever a machine profile says.
 const bool kCopyFileRange = setenv("ZEROLAB_COPY_SMALL_FILE", "copy_file_range", 1) == 0;
 
 using copy_test::create_file;

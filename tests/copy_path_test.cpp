@@ -26,9 +26,9 @@ namespace {
 
 using namespace copy_test;  // NOLINT(google-build-using-namespace): the shared helpers
 
-// These tests check the rule's table, so learning is off for the whole
-// binary (read at the first large copy; copy_learning_test has it on).
-const bool kRuleOnly = setenv("ZEROLAB_COPY_LEARN", "0", 1) == 0;
+// These tests check the table, so the machine profile is left unread for
+// the whole binary (copy_profile_test and copy_splice_file_test read one).
+const bool kRuleOnly = setenv("ZEROLAB_COPY_PROFILE", "0", 1) == 0;
 
 constexpr CopyPath kPaths[] = {CopyPath::kClone, CopyPath::kCopyFileRange, CopyPath::kSendfile,
                                CopyPath::kSplice, CopyPath::kReadWrite};

@@ -3,7 +3,7 @@
 // own (XDG_CACHE_HOME, set before the first copy reads it) that picks paths
 // the table does not; copies of 256 KiB or more of those kinds then take
 // the profile's path, exactly, every time (nothing is timed, nothing is
-// re-learned after any number of copies), smaller copies the table's, and
+// changed after any number of copies), smaller copies the table's, and
 // two processes reading the profile plan the same paths.
 //
 // Example: build/release/tests/copy_profile_test
@@ -38,7 +38,7 @@ const bool kProfileWritten = [] {
             {CopyEnd::kFile, CopyEnd::kPipe, CopyPath::kSplice}};
   p.copy_small_file = CopyPath::kReadWrite;
   return setenv("XDG_CACHE_HOME", cache().path().c_str(), 1) == 0 &&
-         unsetenv("ZEROLAB_COPY_LEARN") == 0 && unsetenv("ZEROLAB_COPY_SMALL_FILE") == 0 &&
+         unsetenv("ZEROLAB_COPY_PROFILE") == 0 && unsetenv("ZEROLAB_COPY_SMALL_FILE") == 0 &&
          machine::write_profile(cache().path() + "/zerolab/machine-profile", p).empty();
 }();
 

@@ -1,6 +1,6 @@
 // copy_fd's small file → file copies by read and write, the path a process
-// takes when it learned that read and write beat copy_file_range for them
-// (src/io/path_choice.hpp). ZEROLAB_COPY_SMALL_FILE=read_write decides it
+// takes when its machine profile says read and write beat copy_file_range
+// for them (src/io/path_choice.hpp). ZEROLAB_COPY_SMALL_FILE=read_write decides it
 // for this whole binary, so every copy here is deterministic: exact bytes
 // and positions, every guarantee of the inspected copy (bad modes, O_APPEND,
 // one file), and the one-shot hint staying copy_file_range.
@@ -100,7 +100,7 @@ TEST_F(CopySmallFile, LargerCopiesKeepTheChain) {
 }
 
 // Every size up to 1 KiB past a page, at unaligned offsets, on a pair
-// prepared once (which takes the learned path on every call).
+// prepared once (which takes the read/write path on every call).
 TEST_F(CopySmallFile, PreparedPositionalCopiesAreExact) {
   const PreparedCopy pair = prepare_copy(src_, dst_);
   ASSERT_TRUE(pair) << pair.plan().reason;

@@ -4,7 +4,7 @@
 // stays 0); without a machine profile the CPUID rule; with one written for
 // this machine its bands, the same in every process; a stale, foreign,
 // truncated or hostile profile is refused with its reason and the rule
-// applies; ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT (or ZEROLAB_ZERO_CALIBRATE=0)
+// applies; ZEROLAB_ZERO_STOSB/ZEROLAB_ZERO_NT (or ZEROLAB_ZERO_PROFILE=0)
 // make the bands the same on every run; bad values of every ZEROLAB_ZERO_*
 // variable are ignored and reported in zero_config().env_error, naming the
 // variable and the value; the zerolab CLI warns about them once on stderr.
@@ -67,7 +67,7 @@ Output run(const std::string& env, const std::string& command, bool with_stderr 
   const CacheHome own;
   const std::string line =
       "env -u ZEROLAB_ZERO_ISA -u ZEROLAB_ZERO_STOSB -u ZEROLAB_ZERO_NT "
-      "-u ZEROLAB_ZERO_CALIBRATE XDG_CACHE_HOME=" +
+      "-u ZEROLAB_ZERO_PROFILE XDG_CACHE_HOME=" +
       (cache != nullptr ? cache->path() : own.path()) + " " + env + " " + command +
       (with_stderr ? " 2>&1" : " 2>/dev/null");
   Output out;
@@ -128,10 +128,10 @@ TEST(ZeroEnvironment, CalibrateZeroGivesTheCpuidRule) {
   for (const ZeroBand& b : rule.bands) {
     want += (want.empty() ? "" : ",") + std::to_string(b.from) + " " + to_string(b.method);
   }
-  const std::string first = probe("ZEROLAB_ZERO_CALIBRATE=0");
+  const std::string first = probe("ZEROLAB_ZERO_PROFILE=0");
   EXPECT_EQ(field(first, "source"), "cpuid");
   EXPECT_EQ(field(first, "bands"), want);
-  EXPECT_EQ(probe("ZEROLAB_ZERO_CALIBRATE=0"), first);
+  EXPECT_EQ(probe("ZEROLAB_ZERO_PROFILE=0"), first);
 }
 
 // The first zero_fill of a process times nothing: without a profile the
@@ -160,7 +160,7 @@ TEST(ZeroEnvironment, IsaOverrideKeepsTheRule) {
 }
 
 // A profile written for this machine gives its bands, the same in two
-// processes, with no timing; ZEROLAB_ZERO_CALIBRATE=0 and the thresholds
+// processes, with no timing; ZEROLAB_ZERO_PROFILE=0 and the thresholds
 // still override it.
 TEST(ZeroEnvironment, AProfileForThisMachineGivesItsBandsInEveryProcess) {
   const CacheHome cache;
@@ -174,7 +174,7 @@ TEST(ZeroEnvironment, AProfileForThisMachineGivesItsBandsInEveryProcess) {
   EXPECT_EQ(field(first, "reason"),
             "the machine profile " + cache.profile() + ", written 2026-01-01T00:00:00Z");
   EXPECT_EQ(probe("", &cache), first);
-  EXPECT_EQ(field(probe("ZEROLAB_ZERO_CALIBRATE=0", &cache), "source"), "cpuid");
+  EXPECT_EQ(field(probe("ZEROLAB_ZERO_PROFILE=0", &cache), "source"), "cpuid");
   EXPECT_EQ(field(probe("ZEROLAB_ZERO_NT=1M", &cache), "source"), "environment");
   // Bands measured with another vector width are not this process's.
   const std::string other =
@@ -273,12 +273,12 @@ TEST(ZeroEnvironment, CalibrateWritesTheProfileTheNextProcessReads) {
 TEST(ZeroEnvironment, BadValuesAreIgnoredAndNamed) {
   const std::string out = probe(
       "ZEROLAB_ZERO_ISA=bogus ZEROLAB_ZERO_STOSB=12x ZEROLAB_ZERO_NT=-1 "
-      "ZEROLAB_ZERO_CALIBRATE=maybe");
+      "ZEROLAB_ZERO_PROFILE=maybe");
   EXPECT_EQ(field(out, "env_error"),
             "ZEROLAB_ZERO_ISA=bogus: not one of sse2, avx2, avx512; "
             "ZEROLAB_ZERO_STOSB=12x: not a size in bytes (K/M/G allowed); "
             "ZEROLAB_ZERO_NT=-1: not a size in bytes (K/M/G allowed); "
-            "ZEROLAB_ZERO_CALIBRATE=maybe: not 0 or 1");
+            "ZEROLAB_ZERO_PROFILE=maybe: not 0 or 1");
   EXPECT_EQ(field(out, "isa"), to_string(default_zero_config().isa));
   EXPECT_EQ(field(out, "source"), "cpuid");  // the bad values changed nothing
   // One bad value beside a good one: the good one holds.

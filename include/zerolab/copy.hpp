@@ -23,7 +23,7 @@
 // copies: read once per process, used only on the machine it was measured
 // on. Nothing is timed during a copy: the same profile gives the same
 // paths in every process. plan_copy() says the path and what chose it.
-// Environment (read once): ZEROLAB_COPY_LEARN=0 leaves the profile unread;
+// Environment (read once): ZEROLAB_COPY_PROFILE=0 leaves the profile unread;
 // ZEROLAB_COPY_SMALL_FILE=copy_file_range|read_write sets the small file →
 // file path. docs/copy_fd.md has the measurements behind the table.
 //
@@ -159,7 +159,7 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options = {});
 
 // The copy_fd settings in the environment that are ignored because their
 // value is not one copy_fd knows, as "NAME=value: why", joined by "; "
-// ("" when there are none): ZEROLAB_COPY_LEARN other than 0 or 1 (the
+// ("" when there are none): ZEROLAB_COPY_PROFILE other than 0 or 1 (the
 // profile stays read), ZEROLAB_COPY_SMALL_FILE other than copy_file_range
 // or read_write (the profile or copy_file_range decides). copy_fd never
 // prints; the zerolab CLI warns with this once.

@@ -29,8 +29,8 @@
 //   ZEROLAB_ZERO_ISA=sse2|avx2|avx512  the vector width (default: avx2 if present)
 //   ZEROLAB_ZERO_STOSB=<bytes>         rep stosb from this size (0: never)
 //   ZEROLAB_ZERO_NT=<bytes>            non-temporal stores from this size (0: never)
-//   ZEROLAB_ZERO_CALIBRATE=0|1         0: the CPUID rule, the profile unread; 1 (default): the
-//   profile if any
+//   ZEROLAB_ZERO_PROFILE=0|1           0: the CPUID rule, the profile unread; 1 (default):
+//                                      the profile if there is one for this machine
 // Setting ZEROLAB_ZERO_STOSB or ZEROLAB_ZERO_NT gives the CPUID rule's
 // bands with those thresholds, the same on every run. zero_calibrate()
 // measures now, in the calling process, and installs what it found;

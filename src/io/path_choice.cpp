@@ -13,7 +13,7 @@ namespace {
 // The environment's settings, read by the copies once per process and by
 // copy_environment_errors() at each call. A value other than those named
 // is ignored.
-constexpr const char* kProfileVariable = "ZEROLAB_COPY_LEARN";  // 0 or 1
+constexpr const char* kProfileVariable = "ZEROLAB_COPY_PROFILE";  // 0 or 1
 constexpr const char* kSmallFileVariable = "ZEROLAB_COPY_SMALL_FILE";
 
 bool known_switch(const char* value) noexcept {

@@ -10,8 +10,7 @@
 //   - Small file → file copies (at most kSmallFileCopy known bytes) take
 //     ZEROLAB_COPY_SMALL_FILE's path (copy_file_range or read_write) when
 //     set, else the profile's "copy-small-file" path, else copy_file_range.
-//   - ZEROLAB_COPY_LEARN=0 leaves the profile unread: the table everywhere
-//     (the variable's name is kept from when copy_fd learned paths itself).
+//   - ZEROLAB_COPY_PROFILE=0 leaves the profile unread: the table everywhere.
 //
 // Thread-safety: read-only after the first call (function-local statics).
 // Allocates nothing after the first call of the process.
@@ -48,7 +47,7 @@ CopyPath small_file_path() noexcept;
 // or "table".
 const char* small_file_source() noexcept;
 
-// Whether the profile is read (ZEROLAB_COPY_LEARN is not "0").
+// Whether the profile is read (ZEROLAB_COPY_PROFILE is not "0").
 bool profile_enabled() noexcept;
 
 }  // namespace zerolab::io

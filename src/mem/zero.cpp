@@ -299,12 +299,12 @@ void resolve() {
       }
     }
     bool use_profile = true;
-    if (const char* v = std::getenv("ZEROLAB_ZERO_CALIBRATE")) {
+    if (const char* v = std::getenv("ZEROLAB_ZERO_PROFILE")) {
       const std::string value = v;
       if (value == "0") {
         use_profile = false;
       } else if (value != "1") {
-        append_error(errors, "ZEROLAB_ZERO_CALIBRATE=" + value + ": not 0 or 1");
+        append_error(errors, "ZEROLAB_ZERO_PROFILE=" + value + ": not 0 or 1");
       }
     }
     std::lock_guard lock(s.mu);
@@ -329,7 +329,7 @@ void resolve() {
     install(isa, bands_from_thresholds(rule.stosb, rule.nt));
     s.source = "cpuid";
     s.reason = use_profile ? "the CPUID rule, " + rule_reason(rule) + " (" + why_not + ")"
-                           : "ZEROLAB_ZERO_CALIBRATE=0: the CPUID rule, " + rule_reason(rule);
+                           : "ZEROLAB_ZERO_PROFILE=0: the CPUID rule, " + rule_reason(rule);
   });
 }
 

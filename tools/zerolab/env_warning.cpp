@@ -6,9 +6,9 @@
 // runs the command as usual (the exit code is the command's).
 //
 // Example:
-//   $ ZEROLAB_ZERO_NT=lots ZEROLAB_COPY_LEARN=no zerolab version
+//   $ ZEROLAB_ZERO_NT=lots ZEROLAB_COPY_PROFILE=no zerolab version
 //   zerolab: warning: ignored ZEROLAB_ZERO_NT=lots: not a size in bytes (K/M/G allowed)
-//   zerolab: warning: ignored ZEROLAB_COPY_LEARN=no: not 0 or 1
+//   zerolab: warning: ignored ZEROLAB_COPY_PROFILE=no: not 0 or 1
 //   zerolab 0.1.0
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +26,7 @@ struct EnvironmentWarning {
     // command that never zero-fills need not resolve the bands.
     bool any = false;
     for (const char* name :
-         {"ZEROLAB_ZERO_ISA", "ZEROLAB_ZERO_STOSB", "ZEROLAB_ZERO_NT", "ZEROLAB_ZERO_CALIBRATE"}) {
+         {"ZEROLAB_ZERO_ISA", "ZEROLAB_ZERO_STOSB", "ZEROLAB_ZERO_NT", "ZEROLAB_ZERO_PROFILE"}) {
       any = any || std::getenv(name) != nullptr;
     }
     if (any) warn(zero_config().env_error);
