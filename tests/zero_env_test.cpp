@@ -136,14 +136,14 @@ TEST(ZeroEnvironment, CalibrateZeroGivesTheCpuidRule) {
 
 // The first zero_fill of a process times nothing: without a profile the
 // bands are the CPUID rule's, and no calibration ran. Of CPUID (a trap to
-// the hypervisor in a VM) it executes the L3's cache leaf and, on AMD
-// family 1Ah, the L2's: the features were read at start-up.
+// the hypervisor in a VM) it executes at most the L3's cache leaf and, on
+// AMD family 1Ah, the L2's: the features were read at start-up. (None on
+// a CPU or hypervisor without the cache leaf: the sizes come from sysfs.)
 TEST(ZeroEnvironment, FirstUseMeasuresNothingAndWithoutAProfileTakesTheRule) {
   const CacheHome cache;
   const std::string out = probe("", &cache);
   EXPECT_EQ(field(out, "calibration_runs"), "0");
   const int cpuid = std::stoi(field(out, "first_call_cpuid"));
-  EXPECT_GE(cpuid, 1) << out;
   EXPECT_LE(cpuid, 2) << out;
   EXPECT_EQ(field(out, "source"), "cpuid");
   EXPECT_EQ(field(out, "bands"), bands_text(default_zero_config().bands));
