@@ -7,9 +7,11 @@
 zerolab_add_test(copy_integrity_test SOURCES copy_integrity_test.cpp LIBS zerolab_io LABELS io)
 # plan_copy's rule, the path each pair takes, CopyOptions::path overrides.
 zerolab_add_test(copy_path_test SOURCES copy_path_test.cpp LIBS zerolab_io LABELS io)
-# File → file copies of 1 MiB and more: splice where copy_file_range is the
-# kernel's splice (ext2/3/4, tmpfs), on /tmp and /dev/shm.
-zerolab_add_test(copy_splice_file_test SOURCES copy_splice_file_test.cpp LIBS zerolab_io LABELS io)
+# File → file copies of 1 MiB and more under a profile that says splice:
+# splice where copy_file_range is the kernel's splice (ext2/3/4, tmpfs), on
+# /tmp and /dev/shm.
+zerolab_add_test(copy_splice_file_test SOURCES copy_splice_file_test.cpp
+  LIBS zerolab_io zerolab_machine LABELS io)
 # copy_fd's per-thread hint: the descriptor numbers of the last file → file
 # copy, renumbered to name other things between copies.
 zerolab_add_test(copy_hint_test SOURCES copy_hint_test.cpp LIBS zerolab_io LABELS io)

@@ -249,6 +249,38 @@ TEST(CopyPathChoice, PlanOfLiveDescriptorsMatchesTheKinds) {
   for (int fd : {file, out, tcp.a, tcp.b, unix_socks.a, unix_socks.b, p[0], p[1]}) close(fd);
 }
 
+// Without a profile a file → file copy takes copy_file_range at every
+// size, on ext4 and tmpfs too (where a profile may choose splice from
+// 1 MiB: copy_splice_file_test), one-shot and prepared.
+TEST(CopyPathChoice, ALargeFileCopyTakesCopyFileRangeWithoutAProfile) {
+  std::vector<std::string> bases{"/tmp"};
+  if (access("/dev/shm", W_OK) == 0) bases.emplace_back("/dev/shm");
+  const std::string data = pattern(std::size_t{2} << 20, 11);
+  for (const std::string& base : bases) {
+    TempDir dir(base.c_str());
+    const int src = create_file(dir.file("src"), data);
+    const int dst = create_file(dir.file("dst"), "");
+    const CopyPlan plan = plan_copy(src, dst);
+    EXPECT_EQ(plan.path, CopyPath::kCopyFileRange) << base << ": " << plan.reason;
+    CopyResult r = copy_fd(src, dst);
+    EXPECT_TRUE(r) << r.message;
+    EXPECT_EQ(r.path, CopyPath::kCopyFileRange) << base;
+    EXPECT_EQ(r.bytes, data.size());
+    EXPECT_EQ(pread_all(dst), data);
+    lseek(src, 0, SEEK_SET);
+    ASSERT_EQ(ftruncate(dst, 0), 0);
+    lseek(dst, 0, SEEK_SET);
+    CopyOptions o;
+    o.max_bytes = data.size();
+    r = copy_fd(prepare_copy(src, dst), o);
+    EXPECT_TRUE(r) << r.message;
+    EXPECT_EQ(r.path, CopyPath::kCopyFileRange) << base << " prepared";
+    EXPECT_EQ(pread_all(dst), data);
+    close(src);
+    close(dst);
+  }
+}
+
 TEST(CopyPathChoice, AnOverrideForcesEveryAllowedPathAndRefusesTheOthers) {
   TempDir dir("/tmp");
   const std::string data = pattern(200000, 7);

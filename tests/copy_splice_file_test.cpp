@@ -1,7 +1,11 @@
-// copy_fd's file → file copies of 1 MiB and more: splice through its own
-// pipe where copy_file_range is only the kernel's splice through a 64 KiB
-// pipe (ext2/3/4, tmpfs), copy_file_range elsewhere and below 1 MiB; the
-// same bytes and guarantees either way (copy_plan.hpp, kSpliceFileFrom).
+// copy_fd's file → file copies of 1 MiB and more under a machine profile
+// whose file → file line says splice: splice through copy_fd's own pipe
+// where copy_file_range is only the kernel's splice through a 64 KiB pipe
+// (ext2/3/4, tmpfs), copy_file_range elsewhere and below 1 MiB; the same
+// bytes and guarantees either way (copy_plan.hpp, kSpliceFileFrom). The
+// test writes that profile into a cache directory of its own
+// (XDG_CACHE_HOME, set before the first copy reads it). Without a profile
+// the table takes copy_file_range at every size (copy_path_test).
 //
 // Example: build/release/tests/copy_splice_file_test
 #include <fcntl.h>
@@ -9,12 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "copy_test_util.hpp"
 #include "io/copy_plan.hpp"
 #include "io/fd_info.hpp"
+#include "machine/machine_profile.hpp"
 #include "zerolab/copy.hpp"
 
 namespace {
@@ -27,6 +33,23 @@ using zerolab::io::kSpliceFileFrom;
 using namespace zerolab::copy_test;
 
 constexpr std::size_t kTwoMiB = std::size_t{2} << 20;
+
+const TempDir& cache() {
+  static const TempDir dir{"/tmp"};
+  return dir;
+}
+
+// A profile for this machine whose one line sends large file → file copies
+// through splice.
+const bool kProfileWritten = [] {
+  zerolab::machine::MachineProfile p;
+  p.key = zerolab::machine::this_machine_key();
+  p.written = "2026-01-01T00:00:00Z";
+  p.copy = {{zerolab::CopyEnd::kFile, zerolab::CopyEnd::kFile, CopyPath::kSplice}};
+  return setenv("XDG_CACHE_HOME", cache().path().c_str(), 1) == 0 &&
+         unsetenv("ZEROLAB_COPY_PROFILE") == 0 &&
+         zerolab::machine::write_profile(cache().path() + "/zerolab/machine-profile", p).empty();
+}();
 
 // The folders to copy in: /tmp and, where it exists, /dev/shm (tmpfs).
 std::vector<std::string> bases() {
@@ -50,6 +73,9 @@ CopyPath expected_path(int src, int dst, std::uint64_t bytes) {
 }
 
 TEST(CopySpliceFile, TheSizeAndTheFilesystemChooseThePath) {
+  ASSERT_TRUE(kProfileWritten);
+  ASSERT_TRUE(zerolab::machine::machine_profile().usable)
+      << zerolab::machine::machine_profile().why;
   const std::string data = pattern(kTwoMiB);
   for (const std::string& base : bases()) {
     TempDir dir(base.c_str());
@@ -80,6 +106,7 @@ TEST(CopySpliceFile, TheSizeAndTheFilesystemChooseThePath) {
 // Files on two filesystems: splice only when both are of the generic kind
 // (copy_file_range would say EXDEV between two superblocks there).
 TEST(CopySpliceFile, AcrossFilesystems) {
+  ASSERT_TRUE(kProfileWritten);
   const std::vector<std::string> b = bases();
   if (b.size() < 2) GTEST_SKIP() << "no /dev/shm here";
   TempDir from(b[0].c_str());
@@ -101,6 +128,7 @@ TEST(CopySpliceFile, AcrossFilesystems) {
 // After a small copy between the same numbers (which leaves the file
 // hint), a large one is inspected and takes the filesystem's path.
 TEST(CopySpliceFile, ALargeCopyAfterASmallOneIsNotHinted) {
+  ASSERT_TRUE(kProfileWritten);
   TempDir dir("/tmp");
   const std::string data = pattern(kTwoMiB, 3);
   const int src = create_file(dir.file("src"), data);
@@ -121,6 +149,7 @@ TEST(CopySpliceFile, ALargeCopyAfterASmallOneIsNotHinted) {
 // An O_APPEND destination: splice would refuse it after reading, so the
 // flags are read first and the copy appends by the usual chain.
 TEST(CopySpliceFile, AnAppendDestinationIsAppendedTo) {
+  ASSERT_TRUE(kProfileWritten);
   TempDir dir("/tmp");
   const std::string data = pattern(kTwoMiB, 5);
   const int src = create_file(dir.file("src"), data);
@@ -141,6 +170,7 @@ TEST(CopySpliceFile, AnAppendDestinationIsAppendedTo) {
 
 // A destination not open for writing: named, and nothing read.
 TEST(CopySpliceFile, AReadOnlyDestinationReadsNothing) {
+  ASSERT_TRUE(kProfileWritten);
   TempDir dir("/tmp");
   const int src = create_file(dir.file("src"), pattern(kTwoMiB));
   const int made = create_file(dir.file("dst"), "");
@@ -158,6 +188,7 @@ TEST(CopySpliceFile, AReadOnlyDestinationReadsNothing) {
 // A prepared pair knows no size without max_bytes: copy_file_range; with
 // max_bytes of 1 MiB or more, the filesystem's path.
 TEST(CopySpliceFile, APreparedPairSplicesOnlyAKnownLargeCount) {
+  ASSERT_TRUE(kProfileWritten);
   TempDir dir("/tmp");
   const std::string data = pattern(kTwoMiB, 9);
   const int src = create_file(dir.file("src"), data);

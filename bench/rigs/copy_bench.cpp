@@ -32,8 +32,13 @@
 //                                       loop's time over F's (below 0.95: no
 //                                       copy_fd that keeps them can reach
 //                                       0.95 of the loop by F's way)
-//   BenchmarkFileToFile/warm|cold       a 1 GiB file copied whole (copy_file,
-//                                       or GNU cp with ZEROLAB_COPY_WAY=cp)
+//   BenchmarkFileToFile/warm|cold       a 1 GiB file copied whole: copy_file
+//                                       with reflink (cp's --reflink=auto),
+//                                       or with ZEROLAB_COPY_WAY=cp GNU cp;
+//                                       =copy_fd-noreflink copy_file without
+//                                       reflink (copy_fd's own path: the
+//                                       table's or the profile's), =cp-noreflink
+//                                       cp --reflink=never
 //   BenchmarkFileToTCP, TCPToFile       64 MiB over loopback TCP (copy_fd, or
 //                                       with ZEROLAB_COPY_WAY=rw64k the loop)
 //   ZEROLAB_COPY_DIR=/tmp               where the test files live
@@ -175,17 +180,23 @@ void file_to_file(zerolab::B& b, bool cold) {
       close(null);
     }
     b.start_timer();
-    if (w == "cp") {
+    if (w == "cp" || w == "cp-noreflink") {
       pid_t pid = 0;
-      char* argv[] = {const_cast<char*>("cp"), const_cast<char*>(src.c_str()),
-                      const_cast<char*>(dst.c_str()), nullptr};
-      if (posix_spawnp(&pid, "cp", nullptr, nullptr, argv, environ) != 0) b.fatal("cannot run cp");
+      char never[] = "--reflink=never";
+      std::vector<char*> argv{const_cast<char*>("cp")};
+      if (w == "cp-noreflink") argv.push_back(never);
+      argv.push_back(const_cast<char*>(src.c_str()));
+      argv.push_back(const_cast<char*>(dst.c_str()));
+      argv.push_back(nullptr);
+      if (posix_spawnp(&pid, "cp", nullptr, nullptr, argv.data(), environ) != 0) {
+        b.fatal("cannot run cp");
+      }
       int status = 0;
       waitpid(pid, &status, 0);
       if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) b.fatal("cp failed");
     } else {
       zerolab::CopyOptions o;
-      o.reflink = true;  // cp's --reflink=auto
+      o.reflink = w != "copy_fd-noreflink";  // as cp's --reflink=auto, or =never
       const zerolab::CopyResult r = zerolab::copy_file(src, dst, o);
       if (r.error || r.bytes != kBig) b.fatal("copy_file failed: " + r.message);
     }

@@ -7,8 +7,7 @@
 //
 //   pair                                  path (the table)
 //   regular file → regular file           copy_file_range (FICLONE first with
-//                                         reflink); splice through its own pipe
-//                                         from 1 MiB on ext2/3/4 and tmpfs
+//                                         reflink)
 //   regular file → pipe                   sendfile
 //   regular file → stream socket, ≤128 KiB sendfile (one call)
 //   regular file → AF_UNIX, loopback TCP  splice
@@ -19,9 +18,10 @@
 //
 // Where a pair allows more than one path, the machine profile written by
 // `zerolab calibrate` (calibrate.hpp) may choose another one for copies of
-// 256 KiB or more of that pair kind, and read/write for small file → file
-// copies: read once per process, used only on the machine it was measured
-// on. Nothing is timed during a copy: the same profile gives the same
+// 256 KiB or more of that pair kind (file → file: splice through copy_fd's
+// pipe from 1 MiB, only on ext2/3/4 and tmpfs), and read/write for small
+// file → file copies: read once per process, used only on the machine it
+// was measured on. Nothing is timed during a copy: the same profile gives the same
 // paths in every process. plan_copy() says the path and what chose it.
 // Environment (read once): ZEROLAB_COPY_PROFILE=0 leaves the profile unread;
 // ZEROLAB_COPY_SMALL_FILE=copy_file_range|read_write sets the small file →

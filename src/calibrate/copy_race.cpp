@@ -316,16 +316,11 @@ CopyRaces race_copy_paths(const std::string& dir, std::vector<std::string>& deci
   race_kind("unix → file", CopyEnd::kUnixStream, CopyEnd::kFile,
             candidates(CopyEnd::kUnixStream, CopyEnd::kFile, {kStream[0], kStream[1], kStream[2]}),
             kLarge, 1, unix_out_of);
-  // File → file, 1 MiB: the table's choice on this filesystem against the other.
-  {
-    CopyOptions probe;
-    probe.max_bytes = kLarge;
-    const CopyPath table = plan_copy(file, sink, probe).path;
-    const CopyPath other =
-        table == CopyPath::kSplice ? CopyPath::kCopyFileRange : CopyPath::kSplice;
-    race_kind("file → file 1 MiB", CopyEnd::kFile, CopyEnd::kFile, {table, other}, kLarge, 1,
-              files);
-  }
+  // File → file, 1 MiB: the table's copy_file_range against splice through
+  // copy_fd's pipe (which copies of 1 MiB or more take where the profile
+  // says so and copy_file_range is itself a splice: copy_plan.hpp).
+  race_kind("file → file 1 MiB", CopyEnd::kFile, CopyEnd::kFile,
+            {CopyPath::kCopyFileRange, CopyPath::kSplice}, kLarge, 1, files);
   // Small file → file, 16 KiB (16 copies per sample).
   {
     const std::size_t best =

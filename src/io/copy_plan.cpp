@@ -79,12 +79,10 @@ bool splice_file_to_file(int src, int dst, const FdInfo& si, const FdInfo& di,
                          std::uint64_t expected) noexcept {
   if (expected < kSpliceFileFrom || expected == CopyOptions::kNoLimit || si.same_file(di))
     return false;
-  // The machine profile's file → file line, when there is one, decides.
-  constexpr unsigned kEither = (1u << static_cast<unsigned>(CopyPath::kSplice)) |
-                               (1u << static_cast<unsigned>(CopyPath::kCopyFileRange));
-  if (const CopyPath chosen = profile_path_for(CopyEnd::kFile, CopyEnd::kFile, kEither);
-      chosen != CopyPath::kNone) {
-    return chosen == CopyPath::kSplice;
+  // Only the machine profile's file → file line splices.
+  constexpr unsigned kSpliceOnly = 1u << static_cast<unsigned>(CopyPath::kSplice);
+  if (profile_path_for(CopyEnd::kFile, CopyEnd::kFile, kSpliceOnly) != CopyPath::kSplice) {
+    return false;
   }
   if (!copy_file_range_is_splice(src)) return false;
   return si.st.st_dev == di.st.st_dev || copy_file_range_is_splice(dst);
@@ -204,11 +202,9 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
              io::splice_file_to_file(src, dst, si, di, expected)) {
     plan.path = CopyPath::kSplice;
     plan.reason =
-        io::profile_path_for(CopyEnd::kFile, CopyEnd::kFile, ~0u) == CopyPath::kSplice
-            ? "a file → file copy of 1 MiB or more: splice, the machine profile's choice"
-            : "a file → file copy of 1 MiB or more where copy_file_range is the kernel's "
-              "splice through a 64 KiB pipe (ext2/3/4, tmpfs): splice through copy_fd's pipe "
-              "of up to 1 MiB (the table)";
+        "a file → file copy of 1 MiB or more where copy_file_range is the kernel's splice "
+        "through a 64 KiB pipe (ext2/3/4, tmpfs): splice through copy_fd's pipe of up to "
+        "1 MiB, the machine profile's choice";
   } else if (file_to_file && !options.sparse && expected <= io::kSmallFileCopy &&
              io::small_file_path() == CopyPath::kReadWrite) {
     plan.path = CopyPath::kReadWrite;
@@ -221,7 +217,9 @@ CopyPlan plan_copy(int src, int dst, const CopyOptions& options) {
     plan.reason =
         "a small copy from a file into a stream socket: sendfile, one call (copy_bench "
         "Race, 16 KiB)";
-  } else if (const CopyPath chosen = io::path_for(plan, expected); chosen != plan.path) {
+  } else if (const CopyPath chosen = io::path_for(plan, expected);
+             !file_to_file && chosen != plan.path) {
+    // (File → file takes the profile's line only through splice_file_to_file.)
     plan.path = chosen;
     plan.reason = "the machine profile's choice for this pair kind (zerolab calibrate)";
   }

@@ -21,22 +21,23 @@ namespace zerolab::io {
 // and the peer (getpeername) need not be asked.
 constexpr std::uint64_t kSmallIntoSocket = std::uint64_t{128} << 10;
 
-// A file → file copy expected to move at least this many bytes (a known
-// count: min(max_bytes, the source's size)) takes splice through the
-// per-thread pipe (up to 1 MiB) instead of copy_file_range where the latter
-// is only the kernel's splice through a 64 KiB pipe (copy_file_range_is_splice
-// for both files). copy_bench Race file-file on ext4 (AMD EPYC KVM guest,
-// Linux 6.18): copy_file_range took 1.16x splice's time at 1 MiB and 1.10x at
-// 1 GiB; on tmpfs 1.04x and 1.08x; a scratch race of forced paths put the
-// crossing on ext4 below 256 KiB and on tmpfs near 512 KiB, and 1 MiB keeps
-// the inspection (statx twice, fstatfs, two fcntl) small beside the copy.
+// The table copies file → file with copy_file_range at every size. A
+// machine profile whose file → file line says splice (`zerolab calibrate`
+// races the two at 1 MiB) sends copies expected to move at least this many
+// bytes (a known count: min(max_bytes, the source's size)) through the
+// per-thread pipe (up to 1 MiB) instead, where copy_file_range is itself
+// the kernel's splice through a 64 KiB pipe (ext2/3/4, tmpfs). The table
+// does not splice there on its own: on ext4 splice's median for 1 GiB
+// matched copy_file_range's but its tail was up to 2.5x longer, and cp,
+// which uses copy_file_range, was faster (docs/copy_fd.md).
 constexpr std::uint64_t kSpliceFileFrom = std::uint64_t{1} << 20;
 
 // Whether a file → file copy of `expected` bytes between `si` and `di`
-// (both regular) splices rather than copy_file_range: two files (not one),
-// at least kSpliceFileFrom known bytes, and both on a filesystem where
+// (both regular) splices rather than copy_file_range: the machine profile
+// says splice for file → file, two files (not one), at least
+// kSpliceFileFrom known bytes, and both on a filesystem where
 // copy_file_range is the generic splice (one fstatfs, two when the files
-// are on different devices).
+// are on different devices; none without such a profile).
 bool splice_file_to_file(int src, int dst, const FdInfo& si, const FdInfo& di,
                          std::uint64_t expected) noexcept;
 
