@@ -21,6 +21,13 @@ zerolab_add_test(counting_test SOURCES counting_test.cpp LIBS zerolab_bench)
 target_compile_definitions(counting_test PRIVATE
   ZEROLAB_COUNTING_FIXTURE="$<TARGET_FILE:counting_fixture>")
 add_dependencies(counting_test counting_fixture)
+# run_benchmark's counting mode, in a child it starts under callgrind.
+add_executable(counting_run_benchmark_fixture counting_run_benchmark_fixture.cpp)
+target_link_libraries(counting_run_benchmark_fixture PRIVATE zerolab_bench zerolab_warnings)
+target_include_directories(counting_run_benchmark_fixture PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_definitions(counting_test PRIVATE
+  ZEROLAB_COUNTING_RUN_BENCHMARK_FIXTURE="$<TARGET_FILE:counting_run_benchmark_fixture>")
+add_dependencies(counting_test counting_run_benchmark_fixture)
 if(TARGET example_bench)
   target_compile_definitions(counting_test PRIVATE
     ZEROLAB_EXAMPLE_BENCH="$<TARGET_FILE:example_bench>")

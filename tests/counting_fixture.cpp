@@ -7,6 +7,8 @@
 //   ./counting_fixture -benchmeasure=instructions -bench 'AsmAdds' -benchtime 20x -cpu 1
 #include <zerolab/bench.hpp>
 
+#include <unistd.h>
+
 #include <cstdint>
 
 namespace {
@@ -112,4 +114,29 @@ ZEROLAB_BENCHMARK(AsmChain) {
     for (auto _ : sub.loop()) asm volatile(".rept 101\n\tadd $1, %0\n\t.endr" : "+r"(x));
     zerolab::do_not_optimize(x);
   });
+}
+
+// The same chains on run_parallel's threads: every thread's iterations are
+// counted and the sum is divided by the total iteration count.
+ZEROLAB_BENCHMARK(AsmChainParallel) {
+  b.run("adds=100", [](zerolab::B& sub) {
+    sub.run_parallel([](zerolab::PB& pb) {
+      std::uint64_t x = 0;
+      while (pb.next()) asm volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+      zerolab::do_not_optimize(x);
+    });
+  });
+  b.run("adds=101", [](zerolab::B& sub) {
+    sub.run_parallel([](zerolab::PB& pb) {
+      std::uint64_t x = 0;
+      while (pb.next()) asm volatile(".rept 101\n\tadd $1, %0\n\t.endr" : "+r"(x));
+      zerolab::do_not_optimize(x);
+    });
+  });
+}
+
+// Waits in its loop until a signal ends the process: what an interrupted
+// counting run looks like (counting_test.cpp sends SIGINT).
+ZEROLAB_BENCHMARK(WaitsForASignal) {
+  for (auto _ : b.loop()) pause();
 }

@@ -3,7 +3,15 @@
 // example_bench; and the parser of callgrind's dump headers. The runs under
 // callgrind skip, with the reason, where valgrind is not installed or the
 // build is sanitized (valgrind cannot run those).
+#include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 
 #include <string>
 #include <vector>
@@ -121,6 +129,34 @@ TEST(Counting, StoppedTimerStopsCounting) {
   EXPECT_LT(small, 100);
 }
 
+// run_parallel with -cpu 2: both workers' shares of the iterations are
+// counted and the sum divided by the total count, so a 100-add body reads
+// 100 and the few instructions of pb.next(), one add more reads exactly
+// one more, and two runs agree to the last digit.
+TEST(Counting, RunParallelCountsEveryThreadOverTheTotalIterations) {
+  SKIP_WITHOUT_CALLGRIND();
+  const std::string command = std::string(ZEROLAB_COUNTING_FIXTURE) +
+                              " -benchmeasure=instructions -benchtime 20x -cpu 2"
+                              " -bench '^BenchmarkAsmChainParallel$'";
+  const auto first = run(command);
+  const auto second = run(command);
+  ASSERT_EQ(first.code, 0) << first.out << first.err;
+  ASSERT_EQ(second.code, 0) << second.out << second.err;
+  const auto a = zerolab::test::parse_go_output(first.out);
+  const auto b = zerolab::test::parse_go_output(second.out);
+  const double hundred = value_of(a, "BenchmarkAsmChainParallel/adds=100-2", "instructions/op");
+  const double hundred_one = value_of(a, "BenchmarkAsmChainParallel/adds=101-2", "instructions/op");
+  EXPECT_EQ(hundred_one - hundred, 1) << first.out;
+  EXPECT_GE(hundred, 100) << first.out;
+  EXPECT_LT(hundred, 120) << first.out;
+  for (const char* name :
+       {"BenchmarkAsmChainParallel/adds=100-2", "BenchmarkAsmChainParallel/adds=101-2"}) {
+    for (const char* unit : {"instructions/op", "L1-misses/op", "LL-misses/op", "cycles/op"}) {
+      EXPECT_EQ(value_of(a, name, unit), value_of(b, name, unit)) << name << " " << unit;
+    }
+  }
+}
+
 TEST(Counting, CacheMissesFollowTheSimulatedCaches) {
   SKIP_WITHOUT_CALLGRIND();
   const auto parsed = count_fixture("^BenchmarkWalk64KiB$");
@@ -171,6 +207,130 @@ TEST(Counting, WritesTheCountsToTheOutputFile) {
                      dir + "/out.txt");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(zerolab::test::read_file(dir + "/out.txt"), r.out);
+}
+
+// The names in `dir`, sorted, without "." and "..".
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (const dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The process whose parent is `parent`, or -1.
+pid_t child_of(pid_t parent) {
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return -1;
+  pid_t found = -1;
+  while (const dirent* e = readdir(proc)) {
+    const std::string stat = zerolab::test::read_file(std::string("/proc/") + e->d_name + "/stat");
+    // "pid (comm) state ppid ...": comm may hold spaces, not ')'.
+    const std::size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    int ppid = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %*c %d", &ppid) == 1 && ppid == parent) {
+      found = static_cast<pid_t>(std::atoi(e->d_name));
+      break;
+    }
+  }
+  closedir(proc);
+  return found;
+}
+
+// A counting run stopped by SIGINT or SIGTERM while its child is in a
+// benchmark: the valgrind child is stopped and reaped, the dumps already
+// written are removed, and the run dies of the signal it was sent.
+TEST(Counting, AStopSignalStopsValgrindAndRemovesTheDumps) {
+  SKIP_WITHOUT_CALLGRIND();
+  for (const int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig);
+    const std::string tmp = zerolab::test::temp_dir("counting_test_signal");
+    int out[2];
+    ASSERT_EQ(pipe(out), 0);
+    const pid_t parent = fork();
+    ASSERT_GE(parent, 0);
+    if (parent == 0) {
+      dup2(out[1], STDOUT_FILENO);
+      close(out[0]);
+      close(out[1]);
+      setenv("TMPDIR", tmp.c_str(), 1);
+      execl(ZEROLAB_COUNTING_FIXTURE, ZEROLAB_COUNTING_FIXTURE, "-benchmeasure=instructions",
+            "-benchtime", "5x", "-cpu", "1", "-bench", "^Benchmark(AsmAdds3|WaitsForASignal)$",
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(out[1]);
+    // The first benchmark's line comes after its two dumps were read: the
+    // child is now waiting in the second benchmark, its dumps on disk.
+    std::string seen;
+    char buf[4096];
+    auto line_done = [&seen] {
+      const std::size_t at = seen.find("BenchmarkAsmAdds3 ");
+      return at != std::string::npos && seen.find('\n', at) != std::string::npos;
+    };
+    while (!line_done()) {
+      const ssize_t n = read(out[0], buf, sizeof buf);
+      if (n <= 0) break;
+      seen.append(buf, static_cast<std::size_t>(n));
+    }
+    ASSERT_TRUE(line_done()) << seen;
+    const std::vector<std::string> runs = entries(tmp);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].rfind("zerolab-count.", 0), 0u) << runs[0];
+    const std::vector<std::string> dumps = entries(tmp + "/" + runs[0]);
+    EXPECT_NE(std::find(dumps.begin(), dumps.end(), "callgrind.out.1"), dumps.end());
+    const pid_t valgrind = child_of(parent);
+    ASSERT_GT(valgrind, 0);
+    ASSERT_EQ(kill(parent, sig), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(parent, &status, 0), parent);
+    close(out[0]);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+    // Reaped by the run before it died: no such process any more.
+    EXPECT_EQ(kill(valgrind, 0), -1);
+    EXPECT_EQ(errno, ESRCH);
+    EXPECT_EQ(entries(tmp), std::vector<std::string>{});
+  }
+}
+
+// run_benchmark counts in a process that runs as a counting child (here
+// started by run_self_counting): seven more adds read seven more, and the
+// records carry the four exact units and no time.
+TEST(Counting, RunBenchmarkCountsInACountingChild) {
+  SKIP_WITHOUT_CALLGRIND();
+  const auto r = run(ZEROLAB_COUNTING_RUN_BENCHMARK_FIXTURE);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto parsed = zerolab::test::parse_go_output(r.out);
+  ASSERT_EQ(parsed.results.size(), 2u) << r.out;
+  const double three = value_of(parsed, "BenchmarkAdds3", "instructions/op");
+  EXPECT_EQ(value_of(parsed, "BenchmarkAdds10", "instructions/op") - three, 7) << r.out;
+  EXPECT_GE(three, 3);
+  EXPECT_LE(three, 20);
+  for (const auto& result : parsed.results) {
+    EXPECT_EQ(result.iterations, 20);
+    EXPECT_EQ(result.values.count("ns/op"), 0u) << r.out;
+    EXPECT_EQ(result.values.count("cycles/op"), 1u) << r.out;
+  }
+}
+
+// Outside a counting child, run_benchmark says why it cannot count.
+TEST(Counting, RunBenchmarkOutsideACountingChildSaysWhyNot) {
+  const auto r = run(std::string(ZEROLAB_COUNTING_RUN_BENCHMARK_FIXTURE) + " in-process");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const std::string why = zerolab::internal::counting::built_with_callgrind()
+                              ? "this process does not run under callgrind as a counting run's "
+                                "child, and run_benchmark cannot start valgrind for a function "
+                                "in this process"
+                              : "this build cannot count (built without valgrind/callgrind.h, or "
+                                "with a sanitizer)";
+  EXPECT_EQ(r.out,
+            "FAIL: counting instructions: " + why + "\nFAIL: counting instructions: " + why + "\n");
 }
 
 TEST(Counting, MissingValgrindIsAUsageError) {

@@ -50,6 +50,15 @@ struct RunSettings {
   // bytes per op untruncated (0.4 where allocs/op, printed as Go prints it,
   // says 0). Not a bench_main flag: for drivers that judge counts (the lab).
   bool exact_memory = false;
+  // Exact counts instead of times (-benchmeasure=instructions): the
+  // benchmark runs two passes, of `iterations` (100 when 0) and twice as
+  // many, and its result carries instructions/op, L1-misses/op,
+  // LL-misses/op and cycles/op (docs/counting.md) and no ns/op. Counting
+  // needs the process to run under callgrind as a counting run's child (a
+  // valgrind it cannot start for a function already in this process):
+  // elsewhere the report fails, saying so. `zerolab lab
+  // --measure=instructions` starts such a child.
+  bool count_instructions = false;
 };
 
 struct RunReport {

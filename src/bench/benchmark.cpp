@@ -11,6 +11,7 @@
 
 #include "alloc_hooks/alloc_stats.hpp"
 #include "bench/counting.hpp"
+#include "bench/counting_run.hpp"
 #include "bench/run_state.hpp"
 #include "bench/signals.hpp"
 #include "profile/profile_gate.hpp"
@@ -304,6 +305,7 @@ void B::launch_counting() {
   const std::int64_t n = std::max<std::int64_t>(state_->options.benchtime.iterations, 1);
   const std::string bench_name = benchmark_name(name_, state_->procs);
   Counters first;
+  state_->last_counts.clear();
   for (std::int64_t pass = 1; pass <= 2; ++pass) {
     counting_pass_n_ = static_cast<std::uint64_t>(n * pass);
     run_n(n * pass);
@@ -313,6 +315,18 @@ void B::launch_counting() {
     if (pass == 1) first = net_;
   }
   counting_pass_n_ = 0;
+  if (state_->reads_own_dumps && !failed_ && !skipped_) {
+    internal::CallgrindDump pass1, pass2;
+    const int last = internal::counting::dumps_written();
+    std::string error;
+    if (!internal::counting::read_own_dump(last - 1, pass1, error) ||
+        !internal::counting::read_own_dump(last, pass2, error)) {
+      failed_ = true;
+      log("counting: " + error);
+    } else {
+      state_->last_counts = internal::counts_per_op(pass1, pass2, n);
+    }
+  }
   auto minus = [](std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; };
   result_n_ = n;
   result_duration_ = nanoseconds(0);
@@ -382,6 +396,11 @@ benchfmt::Result B::result_record(const std::string& bench_name) const {
   // A counting run's times are callgrind's: not reported.
   if (result_n_ <= 0 || state_->counting) ns = 0;
   if (ns != 0) r.metrics.push_back({ns, "ns/op"});
+  // run_benchmark's counting child: the counts first, where the counting
+  // parent puts them in a printed line.
+  if (state_->reads_own_dumps) {
+    r.metrics.insert(r.metrics.end(), state_->last_counts.begin(), state_->last_counts.end());
+  }
 
   double mbs = 0;
   if (const auto it = extra_.find("MB/s"); it != extra_.end()) {
@@ -438,6 +457,26 @@ void B::run_parallel_impl(void (*call)(void*, PB&), void* context) {
                                        static_cast<double>(previous_duration_.count()));
   }
   grain = std::clamp<std::uint64_t>(grain, 1, 10000);
+  const int threads = parallelism_ * std::max(1, state_->procs);
+  if (state_->counting) {
+    // Under callgrind, which runs one thread at a time anyway, the workers'
+    // bodies run one after another on this thread, each with its share of
+    // the n iterations: the counts then do not depend on which worker took
+    // which grain or on how long this thread waited, and they reach the
+    // pass's dump (a worker thread's counts could reach the next one).
+    const auto t = static_cast<std::uint64_t>(threads);
+    const auto n = static_cast<std::uint64_t>(n_);
+    bool exited_early = false;
+    for (std::uint64_t w = 0; w < t; ++w) {
+      const std::uint64_t share = n / t + (w < n % t ? 1 : 0);
+      std::atomic<std::uint64_t> counter{0};
+      PB pb(&counter, std::max<std::uint64_t>(share, 1), share);
+      call(context, pb);
+      exited_early = exited_early || counter.load() <= share;
+    }
+    if (exited_early && !failed_) fatal("run_parallel: body exited without pb.next() == false");
+    return;
+  }
 
   struct Shared {
     std::atomic<std::uint64_t> counter{0};
@@ -445,24 +484,18 @@ void B::run_parallel_impl(void (*call)(void*, PB&), void* context) {
     std::uint64_t n;
     void (*call)(void*, PB&);
     void* context;
-    bool counting;
   } shared;
   shared.grain = grain;
   shared.n = static_cast<std::uint64_t>(n_);
   shared.call = call;
   shared.context = context;
-  shared.counting = state_->counting;
 
-  const int threads = parallelism_ * std::max(1, state_->procs);
   state_->pool.run(
       threads,
       [](void* p, int) {
         auto* s = static_cast<Shared*>(p);
         PB pb(&s->counter, s->grain, s->n);
-        // callgrind's collection is per thread: each worker counts its body.
-        if (s->counting) internal::counting::collect_on();
         s->call(s->context, pb);
-        if (s->counting) internal::counting::collect_off();
       },
       &shared);
   if (shared.counter.load() <= shared.n && !failed_) {

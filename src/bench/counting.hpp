@@ -23,11 +23,16 @@
 
 #include <string>
 
+#include "bench/callgrind_dump.hpp"
+
 namespace zerolab::internal::counting {
 
 // The environment variable (set to "1") that tells a binary it is the child
 // of a counting run.
 inline constexpr const char* kChildMarker = "ZEROLAB_BENCH_COUNTING_CHILD";
+// The environment variable with the child's callgrind output prefix (its
+// --callgrind-out-file): dump k is written to "<prefix>.k".
+inline constexpr const char* kDumpPrefixVariable = "ZEROLAB_BENCH_COUNTING_DUMPS";
 
 // Whether valgrind/callgrind.h was found when the harness was built.
 bool built_with_callgrind();
@@ -37,12 +42,20 @@ bool running_on_valgrind();
 // runs on valgrind.
 bool is_child();
 
+// Switch the calling thread's collection on or off; a second call in the
+// same direction does nothing.
 void collect_on();
 void collect_off();
 void zero_counts();
 // Writes the counts since the last zero or dump to the next dump file,
 // with `trigger` as its "desc: Trigger: Client Request:" text, and zeroes them.
 void dump_counts(const std::string& trigger);
+// How many dumps this process has written (the last one is "<prefix>.k").
+int dumps_written();
+// Reads this process's dump `index` (1 is the first) from the prefix in
+// kDumpPrefixVariable. False with `error` when there is no prefix or the
+// file cannot be read or parsed.
+bool read_own_dump(int index, CallgrindDump& dump, std::string& error);
 
 }  // namespace zerolab::internal::counting
 

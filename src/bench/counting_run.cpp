@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -52,15 +53,18 @@ std::string self_path() {
 }
 
 // The child's environment: the same every run, whatever the caller's.
-std::vector<std::string> child_environment() {
+std::vector<std::string> child_environment(const std::string& out_prefix) {
   std::vector<std::string> env = {"PATH=/usr/bin:/bin", "LC_ALL=C",
-                                  std::string(counting::kChildMarker) + "=1"};
+                                  std::string(counting::kChildMarker) + "=1",
+                                  std::string(counting::kDumpPrefixVariable) + "=" + out_prefix};
+  auto is_variable = [](std::string_view entry, const char* name) {
+    return entry.substr(0, std::strlen(name) + 1) == std::string(name) + "=";
+  };
   std::vector<std::string> kept;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string_view entry(*e);
-    if (entry.substr(0, 8) == "ZEROLAB_" &&
-        entry.substr(0, std::strlen(counting::kChildMarker) + 1) !=
-            std::string(counting::kChildMarker) + "=") {
+    if (entry.substr(0, 8) == "ZEROLAB_" && !is_variable(entry, counting::kChildMarker) &&
+        !is_variable(entry, counting::kDumpPrefixVariable)) {
       kept.emplace_back(entry);
     } else if (entry.substr(0, 16) == "LD_LIBRARY_PATH=" ||
                entry.substr(0, 13) == "VALGRIND_LIB=") {
@@ -232,75 +236,112 @@ bool counts_from_loops(const std::vector<std::pair<std::int64_t, CallgrindDump>>
   return true;
 }
 
-int run_counting_parent(const std::string& program, int argc, char** argv, const Options& options,
-                        DumpProtocol protocol) {
+namespace {
+
+// The counting child being waited for, and the signal that asked this
+// process to stop (SIGINT, SIGTERM): the handler passes it on to the child
+// and the parent, once the child is gone and its files removed, dies of it.
+volatile sig_atomic_t g_child_pid = 0;
+volatile sig_atomic_t g_stop_signal = 0;
+
+void on_stop_signal(int sig) {
+  const int saved = errno;
+  // A second signal does not wait for valgrind to finish its exit.
+  if (g_stop_signal != 0 && g_child_pid > 0) kill(static_cast<pid_t>(g_child_pid), SIGKILL);
+  g_stop_signal = sig;
+  if (g_child_pid > 0) kill(static_cast<pid_t>(g_child_pid), sig);
+  errno = saved;
+}
+
+struct StopSignals {
+  struct sigaction previous[2];
+  static constexpr int kSignals[2] = {SIGINT, SIGTERM};
+  StopSignals() {
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_handler = &on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    g_stop_signal = 0;
+    for (int i = 0; i < 2; ++i) sigaction(kSignals[i], &action, &previous[i]);
+  }
+  ~StopSignals() {
+    g_child_pid = 0;
+    for (int i = 0; i < 2; ++i) sigaction(kSignals[i], &previous[i], nullptr);
+  }
+};
+
+// After the child is gone: dies of the stop signal, if one came.
+void die_of_stop_signal() {
+  if (g_stop_signal == 0) return;
+  const int sig = g_stop_signal;
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+
+bool start_counting_child(const std::vector<std::string>& args, CountingChild& child,
+                          std::string& error) {
   if (!counting::built_with_callgrind()) {
-    std::fprintf(stderr,
-                 "%s: -benchmeasure=instructions: this build cannot count: it was built "
-                 "without valgrind/callgrind.h (install valgrind and rebuild) or with a "
-                 "sanitizer, whose programs valgrind cannot run\n",
-                 program.c_str());
-    return 2;
+    error =
+        "this build cannot count: it was built without valgrind/callgrind.h (install valgrind "
+        "and rebuild) or with a sanitizer, whose programs valgrind cannot run";
+    return false;
   }
   const std::string valgrind = find_in_path("valgrind");
   if (valgrind.empty()) {
-    std::fprintf(stderr,
-                 "%s: -benchmeasure=instructions: valgrind not found in PATH (it runs the "
-                 "benchmarks under callgrind; Debian: apt install valgrind)\n",
-                 program.c_str());
-    return 2;
+    error =
+        "valgrind not found in PATH (it runs the benchmarks under callgrind; Debian: apt "
+        "install valgrind)";
+    return false;
   }
   const std::string self = self_path();
   if (self.empty()) {
-    std::fprintf(stderr, "%s: -benchmeasure=instructions: cannot read /proc/self/exe: %s\n",
-                 program.c_str(), std::strerror(errno));
-    return 2;
+    error = std::string("cannot read /proc/self/exe: ") + std::strerror(errno);
+    return false;
   }
   const char* tmp = std::getenv("TMPDIR");
   std::string dir_template =
       std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/zerolab-count.XXXXXX";
   if (mkdtemp(dir_template.data()) == nullptr) {
-    std::fprintf(stderr, "%s: -benchmeasure=instructions: cannot create %s: %s\n", program.c_str(),
-                 dir_template.c_str(), std::strerror(errno));
-    return 2;
+    error = "cannot create " + dir_template + ": " + std::strerror(errno);
+    return false;
   }
-  const std::string dir = dir_template;
-  const std::string out_prefix = dir + "/callgrind.out";
-  const std::string log_path = dir + "/valgrind.log";
+  child.dir = dir_template;
+  child.out_prefix = child.dir + "/callgrind.out";
+  child.log_path = child.dir + "/valgrind.log";
 
-  std::vector<std::string> args = {valgrind,
-                                   "--tool=callgrind",
-                                   "--log-file=" + log_path,
-                                   "--collect-atstart=no",
-                                   "--cache-sim=yes",
-                                   "--dump-line=no",
-                                   "--callgrind-out-file=" + out_prefix};
-  for (const char* c : kCacheOptions) args.emplace_back(c);
-  args.push_back(self);
-  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-  const std::vector<std::string> env = child_environment();
+  std::vector<std::string> argv_s = {valgrind,
+                                     "--tool=callgrind",
+                                     "--log-file=" + child.log_path,
+                                     "--collect-atstart=no",
+                                     "--cache-sim=yes",
+                                     "--dump-line=no",
+                                     "--callgrind-out-file=" + child.out_prefix};
+  for (const char* c : kCacheOptions) argv_s.emplace_back(c);
+  argv_s.push_back(self);
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  const std::vector<std::string> env = child_environment(child.out_prefix);
   std::vector<char*> argv_c, env_c;
-  for (std::string& a : args) argv_c.push_back(a.data());
+  for (std::string& a : argv_s) argv_c.push_back(a.data());
   argv_c.push_back(nullptr);
   for (const std::string& e : env) env_c.push_back(const_cast<char*>(e.c_str()));
   env_c.push_back(nullptr);
 
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
-    std::fprintf(stderr, "%s: -benchmeasure=instructions: pipe: %s\n", program.c_str(),
-                 std::strerror(errno));
-    remove_directory(dir);
-    return 2;
+    error = std::string("pipe: ") + std::strerror(errno);
+    remove_directory(child.dir);
+    return false;
   }
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
-    std::fprintf(stderr, "%s: -benchmeasure=instructions: fork: %s\n", program.c_str(),
-                 std::strerror(errno));
+    error = std::string("fork: ") + std::strerror(errno);
     close(fds[0]);
     close(fds[1]);
-    remove_directory(dir);
-    return 2;
+    remove_directory(child.dir);
+    return false;
   }
   if (pid == 0) {
     dup2(fds[1], STDOUT_FILENO);
@@ -320,11 +361,70 @@ int run_counting_parent(const std::string& program, int argc, char** argv, const
     _exit(127);
   }
   close(fds[1]);
+  child.pid = pid;
+  child.out_fd = fds[0];
+  g_child_pid = pid;
+  // A stop signal that came before the child existed is passed on now.
+  if (g_stop_signal != 0) kill(pid, static_cast<int>(g_stop_signal));
+  return true;
+}
 
-  DumpReader dumps(out_prefix);
+int finish_counting_child(CountingChild& child, std::string& error) {
+  if (child.out_fd >= 0) close(child.out_fd);
+  child.out_fd = -1;
+  int status = 0;
+  while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  g_child_pid = 0;
+  int code = 1;
+  if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1)) {
+    code = WEXITSTATUS(status);
+  } else if (g_stop_signal == 0) {
+    error = std::string("the run under callgrind ") +
+            (WIFEXITED(status) ? "exited with " : "died of signal ") +
+            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status)) +
+            "; valgrind's log:\n" + tail_of_file(child.log_path, 4000);
+  }
+  remove_directory(child.dir);
+  return code;
+}
+
+bool run_self_counting(const std::vector<std::string>& args, std::string& out, std::string& error) {
+  StopSignals stop;
+  CountingChild child;
+  if (!start_counting_child(args, child, error)) return false;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = read(child.out_fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  const int code = finish_counting_child(child, error);
+  die_of_stop_signal();
+  if (!error.empty()) return false;
+  if (code != 0) {
+    error = "the run under callgrind failed (exit " + std::to_string(code) + ")";
+    return false;
+  }
+  return true;
+}
+
+int run_counting_parent(const std::string& program, int argc, char** argv, const Options& options,
+                        DumpProtocol protocol) {
+  StopSignals stop;
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  CountingChild child;
+  std::string error;
+  if (!start_counting_child(args, child, error)) {
+    std::fprintf(stderr, "%s: -benchmeasure=instructions: %s\n", program.c_str(), error.c_str());
+    return 2;
+  }
+
+  DumpReader dumps(child.out_prefix);
   std::string file_output;
   std::string pending;
-  std::string error;
   bool units_printed = false;
   auto emit = [&](const std::string& text) {
     write_stdout(text);
@@ -364,9 +464,10 @@ int run_counting_parent(const std::string& program, int argc, char** argv, const
   };
   char buf[65536];
   while (true) {
-    const ssize_t n = read(fds[0], buf, sizeof buf);
+    const ssize_t n = read(child.out_fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
+    if (g_stop_signal != 0) continue;  // stopping: the child's last lines are not shown
     pending.append(buf, static_cast<std::size_t>(n));
     std::size_t start = 0;
     for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
@@ -374,28 +475,26 @@ int run_counting_parent(const std::string& program, int argc, char** argv, const
     }
     pending.erase(0, start);
   }
-  close(fds[0]);
-  if (!pending.empty()) handle_line(pending);
+  if (!pending.empty() && g_stop_signal == 0) handle_line(pending);
 
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  std::string child_error;
+  int code = finish_counting_child(child, child_error);
+  if (g_stop_signal != 0) {
+    std::fprintf(stderr,
+                 "%s: -benchmeasure=instructions: stopped by signal %d; the run under callgrind "
+                 "was stopped and its files removed\n",
+                 program.c_str(), static_cast<int>(g_stop_signal));
+    die_of_stop_signal();
   }
-  int code = 1;
-  if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1)) {
-    code = WEXITSTATUS(status);
-  } else {
-    std::fprintf(
-        stderr,
-        "%s: -benchmeasure=instructions: the run under callgrind %s %d; valgrind's log:\n%s",
-        program.c_str(), WIFEXITED(status) ? "exited with" : "died of signal",
-        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-        tail_of_file(log_path, 4000).c_str());
+  if (!child_error.empty()) {
+    std::fprintf(stderr, "%s: -benchmeasure=instructions: %s", program.c_str(),
+                 child_error.c_str());
+    code = 1;
   }
   if (!error.empty()) {
     std::fprintf(stderr, "%s: -benchmeasure=instructions: %s\n", program.c_str(), error.c_str());
     code = 1;
   }
-  remove_directory(dir);
   if (!options.output_file.empty() &&
       !write_file_atomically(options.output_file, file_output, error)) {
     std::fprintf(stderr, "%s: -o: %s\n", program.c_str(), error.c_str());

@@ -69,10 +69,43 @@ enum class DumpProtocol {
 bool counts_from_loops(const std::vector<std::pair<std::int64_t, CallgrindDump>>& loops,
                        std::vector<benchfmt::Metric>& out, std::string& error);
 
+// A counting child started by start_counting_child: `valgrind` with the
+// options above running this executable, its stdout on out_fd, its dumps
+// and valgrind's log in dir.
+struct CountingChild {
+  int pid = -1;
+  int out_fd = -1;
+  std::string dir;
+  std::string out_prefix;  // dump k is "<out_prefix>.k"
+  std::string log_path;
+};
+
+// Starts this executable with `args` under callgrind as a counting child
+// (the options, environment and address-space setting above; the child
+// finds its dumps through counting::kDumpPrefixVariable). False with
+// `error` (nothing left behind) when it cannot: no valgrind, a build that
+// cannot count, no temporary directory.
+bool start_counting_child(const std::vector<std::string>& args, CountingChild& child,
+                          std::string& error);
+
+// Closes the child's stdout, waits for it and removes its directory.
+// Returns 0 or 1 (its exit code) or 1 with `error` (valgrind's log) when
+// it failed otherwise; a child stopped by SIGINT or SIGTERM (passed on by
+// the parent's handler) sets no error.
+int finish_counting_child(CountingChild& child, std::string& error);
+
+// Runs this executable with `args` as a counting child to the end and
+// returns its stdout in `out`. False with `error` when it could not start,
+// failed or exited 1. SIGINT or SIGTERM meanwhile stops the child, removes
+// its files and then kills this process with the same signal.
+bool run_self_counting(const std::vector<std::string>& args, std::string& out, std::string& error);
+
 // Runs the binary's counting child and prints its output with the counts
 // (to stdout, and to -o). Returns the exit code: the child's (0 or 1), 1
 // when callgrind failed, 2 when it cannot start (no valgrind, a build
-// without callgrind.h).
+// without callgrind.h). SIGINT or SIGTERM during the run is passed on to
+// the child; once it is gone and its dumps are removed, this process dies
+// of the same signal.
 int run_counting_parent(const std::string& program, int argc, char** argv, const Options& options,
                         DumpProtocol protocol = DumpProtocol::kTwoPasses);
 

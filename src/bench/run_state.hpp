@@ -41,9 +41,13 @@ struct RunState {
   int procs = 1;  // the -cpu value in force
   bool labels_printed = false;
   bool any_failed = false;
-  bool count_allocs = true;                    // hooks linked
-  bool silent = false;                         // run_benchmark: print nothing
-  bool counting = false;                       // the child of a counting run (counting.hpp)
+  bool count_allocs = true;  // hooks linked
+  bool silent = false;       // run_benchmark: print nothing
+  bool counting = false;     // the child of a counting run (counting.hpp)
+  // run_benchmark in a counting child: the benchmark reads its own dumps
+  // and its result carries the counts (last_counts, set by each launch).
+  bool reads_own_dumps = false;
+  std::vector<benchfmt::Metric> last_counts;
   std::vector<benchfmt::Result> results;       // every result line, as records
   std::vector<benchfmt::MessageBlock> blocks;  // every FAIL/SKIP/BENCH block, in order
   WorkerPool pool;
