@@ -8,9 +8,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "bench/callgrind_dump.hpp"
 #include "bench/counting.hpp"
+#include "bench/counting_run.hpp"
 #include "zerolab/benchfmt.hpp"
 #include "zerolab/gbench.hpp"
 
@@ -18,6 +25,8 @@
 namespace benchmark {
 extern double FLAGS_benchmark_min_time;
 extern std::int32_t FLAGS_benchmark_repetitions;
+extern std::string FLAGS_benchmark_out;
+extern std::string FLAGS_benchmark_out_format;
 }  // namespace benchmark
 
 namespace zerolab::gbench::internal {
@@ -27,6 +36,72 @@ namespace counting = zerolab::internal::counting;
 
 bool g_counting = false;  // set once, before any benchmark runs
 thread_local bool t_collecting = false;
+
+// With --benchmark_out: the loops dumped since the last result, as
+// (iterations, dump index), and each result's counts by name, which the
+// file's reporter adds to its runs.
+std::mutex g_loops_mu;
+std::vector<std::pair<std::int64_t, int>> g_loop_dumps;
+bool g_keep_counts = false;
+std::map<std::string, std::vector<benchfmt::Metric>> g_counts;
+
+// The counts of the loops dumped since the last result (empty, with the
+// reason on stderr, when they cannot be read).
+std::vector<benchfmt::Metric> counts_of_recorded_loops(const std::string& name) {
+  std::vector<std::pair<std::int64_t, int>> recorded;
+  {
+    std::lock_guard lock(g_loops_mu);
+    recorded.swap(g_loop_dumps);
+  }
+  std::vector<std::pair<std::int64_t, zerolab::internal::CallgrindDump>> loops;
+  std::string error;
+  for (const auto& [iterations, index] : recorded) {
+    zerolab::internal::CallgrindDump dump;
+    if (!counting::read_own_dump(index, dump, error)) break;
+    loops.emplace_back(iterations, std::move(dump));
+  }
+  std::vector<benchfmt::Metric> counts;
+  if (error.empty()) zerolab::internal::counts_from_loops(loops, counts, error);
+  if (!error.empty()) {
+    std::fprintf(stderr, "zerolab::gbench: --benchmark_out: %s: %s\n", name.c_str(), error.c_str());
+    counts.clear();
+  }
+  return counts;
+}
+
+// --benchmark_out's reporter in the counting child: each run as Google
+// Benchmark's own reporter writes it, with the counts per op as counters
+// ("instructions/op" ...) and its times 0 (a time under callgrind is not
+// a measurement).
+class CountsFileReporter final : public benchmark::BenchmarkReporter {
+ public:
+  explicit CountsFileReporter(std::unique_ptr<benchmark::BenchmarkReporter> inner)
+      : inner_(std::move(inner)) {}
+
+  bool ReportContext(const Context& context) override {
+    inner_->SetOutputStream(&GetOutputStream());
+    inner_->SetErrorStream(&GetErrorStream());
+    return inner_->ReportContext(context);
+  }
+
+  void ReportRuns(const std::vector<Run>& given) override {
+    std::vector<Run> runs(given);
+    for (Run& run : runs) {
+      run.real_accumulated_time = 0;
+      run.cpu_accumulated_time = 0;
+      const auto it = g_counts.find("Benchmark" + run.benchmark_name());
+      if (it == g_counts.end()) continue;
+      for (const benchfmt::Metric& m : it->second)
+        run.counters[m.unit] = benchmark::Counter(m.value);
+    }
+    inner_->ReportRuns(runs);
+  }
+
+  void Finalize() override { inner_->Finalize(); }
+
+ private:
+  std::unique_ptr<benchmark::BenchmarkReporter> inner_;
+};
 
 using StateFunction = void (*)(benchmark::State*);
 
@@ -72,6 +147,7 @@ class GoLineReporter final : public benchmark::BenchmarkReporter {
         continue;
       }
       counting::dump_counts("zerolab-gbench end " + name);
+      if (g_keep_counts) g_counts[name] = counts_of_recorded_loops(name);
       benchfmt::Result result;
       result.name = name;
       result.iterations = run.iterations;
@@ -147,7 +223,35 @@ int run_counting_child(int argc, char** argv) {
   g_counting = true;
   const char* slash = argc > 0 ? std::strrchr(argv[0], '/') : nullptr;
   GoLineReporter reporter(slash != nullptr ? slash + 1 : (argc > 0 ? argv[0] : ""));
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  // --benchmark_out: the file Google Benchmark would write, in its format,
+  // with the counts.
+  std::unique_ptr<benchmark::BenchmarkReporter> file;
+  if (!benchmark::FLAGS_benchmark_out.empty()) {
+    const std::string& format = benchmark::FLAGS_benchmark_out_format;
+    std::unique_ptr<benchmark::BenchmarkReporter> inner;
+    if (format == "json") {
+      inner = std::make_unique<MemoryReporter>(std::make_unique<benchmark::JSONReporter>());
+    } else if (format == "console") {
+      inner = std::make_unique<MemoryReporter>(
+          std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None));
+    } else if (format == "csv") {
+// Deprecated in Google Benchmark, still what it writes for
+// --benchmark_out_format=csv.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      inner = std::make_unique<benchmark::CSVReporter>();
+#pragma GCC diagnostic pop
+    } else {
+      std::fprintf(stderr,
+                   "zerolab::gbench: unexpected --benchmark_out_format \"%s\": must be json, "
+                   "console or csv\n",
+                   format.c_str());
+      return 2;
+    }
+    file = std::make_unique<CountsFileReporter>(std::move(inner));
+    g_keep_counts = true;
+  }
+  benchmark::RunSpecifiedBenchmarks(&reporter, file.get());
   benchmark::Shutdown();
   return 0;
 }
@@ -175,8 +279,13 @@ void State::FinishKeepRunning() {
   static const auto real = real_function("_ZN9benchmark5State17FinishKeepRunningEv");
   if (g_counting) {
     collect(false);
+    std::lock_guard lock(zerolab::gbench::internal::g_loops_mu);
     zerolab::internal::counting::dump_counts("zerolab-gbench loop n " +
                                              std::to_string(max_iterations));
+    if (zerolab::gbench::internal::g_keep_counts) {
+      zerolab::gbench::internal::g_loop_dumps.emplace_back(
+          static_cast<std::int64_t>(max_iterations), zerolab::internal::counting::dumps_written());
+    }
   }
   real(this);
 }

@@ -21,6 +21,9 @@
 // The child runs each benchmark once (--benchmark_repetitions=1) with
 // --benchmark_min_time=0.05 unless given, and prints Go benchmark format
 // lines (the name gets a "Benchmark" prefix) that the parent completes.
+// With --benchmark_out the child writes that file itself, through Google
+// Benchmark's reporter for --benchmark_out_format, each run with its
+// counts (read back from its own dumps) as counters and its times 0.
 // Benchmarks on several threads are counted on each thread, but their
 // counts are not exact (the threads' interleaving moves them).
 //

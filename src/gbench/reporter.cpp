@@ -164,16 +164,6 @@ int run_main(int argc, char** argv) {
   }
   if (instructions) {
     if (zerolab::internal::counting::is_child()) return internal::run_counting_child(argc, argv);
-    for (int i = 1; i < argc; ++i) {
-      if (std::strstr(argv[i], "benchmark_out") != nullptr) {
-        std::fprintf(stderr,
-                     "%s: --benchmark_measure=instructions prints the Go benchmark format on "
-                     "stdout; --benchmark_out and --benchmark_out_format are not supported with "
-                     "it\n",
-                     program.c_str());
-        return 2;
-      }
-    }
     return zerolab::internal::run_counting_parent(
         program, static_cast<int>(original.size()) - 1, const_cast<char**>(original.data()),
         zerolab::internal::Options{}, zerolab::internal::DumpProtocol::kLoopGroups);
