@@ -459,33 +459,55 @@ TEST(LabResetCost, ObservingAMissingBinarySaysSo) {
 
 // ---- udp-buffers' read model ------------------------------------------------------------
 
-// After rounds of reads by every reader in turn, strategy S holds `held`
-// bytes between reads; every packet arrives with the seed's sizes, in turn.
+// With `in_flight` reads in flight among conns x procs readers, strategy S
+// holds `during` bytes after rounds of reads (every packet arriving with the
+// seed's sizes, in turn), and `cold` once the reads completed and the
+// seed's GC ran.
 template <typename S>
-void check_held_between_reads(int conns, int procs, std::size_t held) {
-  udp::Throughput<S> reads(conns, procs);
+void check_held(int conns, int procs, int in_flight, std::size_t during, std::size_t cold) {
+  udp::InFlight<S> reads(conns, procs, in_flight);
+  EXPECT_EQ(reads.in_flight(), static_cast<std::size_t>(in_flight));
   const auto& sizes = udp::packet_sizes();
   const auto readers = static_cast<std::size_t>(conns * procs);
   for (std::size_t i = 0; i < 2 * readers + 3; ++i) {
     ASSERT_EQ(reads.complete_next(), sizes[i % sizes.size()]);
   }
-  EXPECT_EQ(reads.strategy().held_bytes(), held);
+  EXPECT_EQ(reads.strategy().held_bytes(), during);
+  reads.drain();
+  EXPECT_EQ(reads.in_flight(), 0u);
+  EXPECT_EQ(reads.strategy().held_bytes(), cold);
 }
 
 TEST(LabUdpBuffers, ABufferIsHeldOnlyWhileItsReadIsInFlight) {
   for (const int conns : {1, 7, 50}) {
-    for (const int procs : {1, 2}) {
-      SCOPED_TRACE(std::to_string(conns) + " conns, " + std::to_string(procs) + " procs");
-      const auto n = static_cast<std::size_t>(conns);
-      check_held_between_reads<udp::FixedLargeBuffer>(conns, procs, n * udp::kBig);
-      // Freed after each read: nothing held between reads.
-      check_held_between_reads<udp::AlwaysAllocate>(conns, procs, 0);
-      // One read in flight at a time: the pools made one buffer and keep it.
-      check_held_between_reads<udp::SimplePool>(conns, procs, udp::kBig);
-      check_held_between_reads<udp::SyncPoolAlwaysAlloc>(conns, procs, udp::kBig);
-      check_held_between_reads<udp::SyncPoolFixedSmall>(conns, procs, udp::kBig + n * udp::kSmall);
+    for (const int procs : {1, 2, 24}) {
+      for (const int in_flight : {1, 5, conns * procs}) {
+        if (in_flight > conns * procs) continue;
+        SCOPED_TRACE(std::to_string(conns) + " conns, " + std::to_string(procs) + " procs, " +
+                     std::to_string(in_flight) + " in flight");
+        const auto n = static_cast<std::size_t>(conns);
+        const auto w = static_cast<std::size_t>(in_flight);
+        check_held<udp::FixedLargeBuffer>(conns, procs, in_flight, n * udp::kBig, n * udp::kBig);
+        // A buffer per read in flight, freed when it completes.
+        check_held<udp::AlwaysAllocate>(conns, procs, in_flight, w * udp::kBig, 0);
+        // The pools made one buffer per read in flight and keep them, through
+        // the GC too (sync.Pool's victim cache).
+        check_held<udp::SimplePool>(conns, procs, in_flight, w * udp::kBig, w * udp::kBig);
+        check_held<udp::SyncPoolAlwaysAlloc>(conns, procs, in_flight, w * udp::kBig, w * udp::kBig);
+        check_held<udp::SyncPoolFixedSmall>(conns, procs, in_flight,
+                                            w * udp::kBig + n * udp::kSmall,
+                                            w * udp::kBig + n * udp::kSmall);
+      }
     }
   }
+}
+
+// The seed's reads in flight: one per reader while conns x 24 is under its
+// throughput's 12000 (its 100 connections), 12000 from 1000 on.
+TEST(LabUdpBuffers, TheSeedsReadsInFlight) {
+  EXPECT_EQ(udp::InFlight<udp::SimplePool>::seed_in_flight(100), 2400);
+  EXPECT_EQ(udp::InFlight<udp::SimplePool>::seed_in_flight(500), 12000);
+  EXPECT_EQ(udp::InFlight<udp::SimplePool>::seed_in_flight(100000), 12000);
 }
 
 TEST(LabUdpBuffers, PacketsFollowTheSeedsDistribution) {

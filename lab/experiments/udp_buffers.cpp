@@ -2,17 +2,19 @@
 // 64 KiB receive buffer of a UDP connection lives — per connection
 // (FixedLargeBuffer), per read (AlwaysAllocate), or borrowed from a pool
 // for the read (SimplePool, SyncPoolAlwaysAlloc, SyncPoolFixedSmall) — in
-// the seed's regime: throughput-bound, conns x GOMAXPROCS readers taking
-// turns, a buffer held only while its read is in flight
-// (udp_strategies.hpp's Throughput). One op is one completed read.
+// the seed's regime: throughput-bound, the seed's conns x 24 readers with
+// its reads in flight (about 12000), a buffer held only while its read is
+// in flight (udp_strategies.hpp's InFlight, stated line by line there). One
+// op is one completed read.
 //
 // Connections: 100, 1000, 10000 for every strategy (the seed's
 // AlwaysAllocate stops at 10000: 100000 "crashed my computer"), and 100000
 // for FixedLargeBuffer, SimplePool and SyncPoolFixedSmall, the seed's
-// tables there. Each run reports held-KiB/conn: the buffer bytes the
-// strategy holds between reads at the end of the run, per connection
-// (exact, counted by the strategy; the seed's steady-state "cold"), besides
-// the harness's heap-before-B, heap-peak-B and heap-after-B.
+// tables there. Each run reports cold-KiB/conn: the buffer bytes the
+// strategy holds after the run, once its reads in flight completed and the
+// seed's GC ran (exact, counted by the strategy; the seed's cold_mib), per
+// connection, besides the harness's heap-before-B, heap-peak-B and
+// heap-after-B.
 //
 // The Go peer (peers/go/udp-buffers) is the seed's code with its
 // goroutines at Go's own benchtime (1 s): it does not fit the default
@@ -20,9 +22,9 @@
 //
 // Example:
 //   zerolab lab udp-buffers
+#include <algorithm>
 #include <cstdio>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "lab/experiment.hpp"
@@ -36,22 +38,25 @@ namespace {
 // about 400 s (docs/lab.md).
 constexpr int kGoFullSeconds = 400;
 
-// Go's default GOMAXPROCS: the CPUs this process may use.
-int procs() {
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
 template <typename S, int kConns>
 void reads(B& b) {
   b.report_heap();
-  udp::Throughput<S> loop(kConns, procs());
+  using Loop = udp::InFlight<S>;
+  Loop loop(kConns, udp::kSeedProcs, Loop::seed_in_flight(kConns));
+  // Steady state before the timer, as the seed's millions of reads reach
+  // it: every buffer in flight and every connection's has had a packet
+  // (its pages faulted in).
+  for (std::size_t i = 0; i < std::max<std::size_t>(loop.in_flight(), kConns); ++i) {
+    loop.complete_next();
+  }
   b.reset_timer();
   std::size_t bytes = 0;
   for (auto _ : b.loop()) bytes += loop.complete_next();
   b.stop_timer();
   do_not_optimize(bytes);
+  loop.drain();
   b.report_metric(static_cast<double>(loop.strategy().held_bytes()) / 1024.0 / kConns,
-                  "held-KiB/conn");
+                  "cold-KiB/conn");
 }
 
 std::string name(const char* strategy, int conns) {
@@ -89,18 +94,20 @@ Experiment make_udp_buffers_experiment() {
       "a 64 KiB UDP receive buffer: per connection, per read, or pooled, with reads in flight",
       {"001_4eae026f8a0067a6.txt",
        "cableshow: SNMP buffers (FixedLargeBuffer .. SyncPoolFixedSmall, final results)"},
-      {"C++ runs the conns x GOMAXPROCS reads in flight on one thread as an event loop, "
-       "where Go runs goroutines: no pool contention, so the seed's single-lock argument "
-       "cannot show.",
+      {"C++ runs the seed's reads in flight (min(conns x 24, 12000): its sync.Pool's 750 MiB "
+       "of buffers) on one thread as an event loop, where Go runs goroutines: no pool "
+       "contention, so the seed's single-lock argument cannot show.",
        "No GC: a freed buffer goes straight back to glibc, where Go's stays garbage until a "
        "collection.",
        "Buffers are not zeroed in C++ (Go's make zeroes each 64 KiB buffer).",
        "4096 packet sizes in turn, where the seed draws from 100000 at random.",
        "Throughput-bound, as the seed's figures are (125 ns/op at 1000 connections is far above "
-       "the 1 ms sleep's floor): reads complete at once in turn, without fakeUDPRead's sleep, "
-       "so a buffer is held only while its read is in flight.",
-       "held-KiB/conn is what a strategy holds between reads (the seed's cold, after its GC "
-       "emptied the garbage); C++ has no garbage, so the seed's hot has no counterpart."},
+       "the 1 ms sleep's floor): an op completes the oldest read in flight and starts the next "
+       "reader's, without fakeUDPRead's sleep; a buffer is held only while its read is in "
+       "flight.",
+       "cold-KiB/conn is what a strategy holds once its reads completed and the seed's GC ran "
+       "(a sync.Pool keeps its buffers through one GC, as Go's victim cache does); C++ has no "
+       "garbage, so the seed's hot has no counterpart."},
       {"udp-buffers",
        "1s",
        {"fakeUDPRead's latency quirk kept: every read sleeps exactly 1 ms (the formula "
@@ -153,7 +160,7 @@ Experiment make_udp_buffers_experiment() {
                         "circumstance.",
                         sec, "hot 350.2 vs 115.3 MiB at 1000 (3.0x)"},
                        name("AlwaysAllocate", 1000), name("FixedLargeBuffer", 1000))
-          .in("held-KiB/conn")
+          .in("cold-KiB/conn")
           .go_names(go("AlwaysAllocate", 1000), go("FixedLargeBuffer", 1000))
           .go_unit("hot_mib", 1)
           .cpp_not_comparable_because(no_garbage));
@@ -178,7 +185,7 @@ Experiment make_udp_buffers_experiment() {
            "8.84x at 100000 (cold 6304 vs 713.1 MiB); none at 10000 (678.5 vs 729.7) or 1000 "
            "(115.3 vs 764.8)"},
           6304 / 713.1, name("FixedLargeBuffer", 100000), name("SimplePool", 100000))
-          .in("held-KiB/conn")
+          .in("cold-KiB/conn")
           .go_not_comparable(no_100k));
   e.claims.push_back(
       Claim::is_faster(
@@ -209,7 +216,7 @@ Experiment make_udp_buffers_experiment() {
            "is probably within the margin of error)",
            "cableshow: final results", "14.3% (cold 903.6 vs 6304 MiB at 100000): 7.0x"},
           1 / 0.15, name("FixedLargeBuffer", 100000), name("SyncPoolFixedSmall", 100000))
-          .in("held-KiB/conn")
+          .in("cold-KiB/conn")
           .go_not_comparable(no_100k));
   e.claims.push_back(
       Claim::no_change(
@@ -218,9 +225,9 @@ Experiment make_udp_buffers_experiment() {
            "cableshow: final results", "1.04x (129.8 vs 124.9 ns/op at 100000); within 5%"},
           0.05, name("SyncPoolFixedSmall", 100000), name("FixedLargeBuffer", 100000))
           .go_not_comparable(no_100k));
-  e.plots.push_back(PlotSpec::sweep("memory held per connection, per strategy",
-                                    "BenchmarkUDPBuffers/", "conns", "connections", "held-KiB/conn",
-                                    "held KiB per connection"));
+  e.plots.push_back(PlotSpec::sweep("cold memory per connection, per strategy",
+                                    "BenchmarkUDPBuffers/", "conns", "connections", "cold-KiB/conn",
+                                    "cold KiB per connection"));
   e.plots.push_back(PlotSpec::sweep("time per read, per strategy", "BenchmarkUDPBuffers/", "conns",
                                     "connections", "ns/op", "ns per completed read"));
   return e;

@@ -2,30 +2,50 @@
 // the `udp-buffers` experiment (seed 001, "cableshow: SNMP buffers") and the
 // seed's read regime.
 //
-// The seed runs conns x GOMAXPROCS goroutines (b.SetParallelism(conns)),
+// The seed runs conns x GOMAXPROCS (24) goroutines (b.SetParallelism(conns)),
 // each calling a strategy whose fakeUDPRead sleeps 1 ms while it holds the
-// 64 KiB buffer the strategy gave it. Its figures are throughput-bound
-// (125 ns/op at 1000 connections on 24 threads, far above the sleep's
-// floor of 42 ns), so what they measure is each strategy's work per read.
-// Here one thread completes the reads of conns x procs readers in turn
-// (Throughput), each at once: the strategy gives a buffer, the packet is
-// copied into it, the strategy handles it and keeps or returns the buffer.
-// A buffer is held only while its read is in flight; what a strategy holds
-// between reads is its steady-state memory.
+// 64 KiB buffer the strategy gave it. From 1000 connections on, its figures
+// are throughput-bound (125 ns/op, far above the sleep's floor of 1 ms /
+// 24000 readers = 42 ns): what they time is each strategy's work per read,
+// and the reads in flight at once are what the throughput allows, about
+// 12000 (its sync.Pool keeps 750 MiB = 12000 buffers at 1000, 10000 and
+// 100000 connections; at 100 it keeps 150 MiB = 2400 buffers, one per
+// reader). The model here (InFlight), line by line:
+//   - readers = conns x 24 (the seed's GOMAXPROCS), reader r on connection
+//     r % conns;
+//   - reads in flight = min(readers, kSeedInFlight): the seed's count, not
+//     what this machine's throughput would give, so the pools hold what the
+//     seed's held;
+//   - one op completes the oldest read in flight (its packet is copied into
+//     the buffer the read holds, the strategy handles it and keeps or
+//     returns the buffer), then the next reader in turn starts a read (the
+//     strategy gives it a buffer): no sleep, so the time is the strategies'
+//     work, the seed's throughput-bound regime;
+//   - a buffer is held only from the start of its read to its completion;
+//   - cold memory is measured after the run as the seed's reportHeapStats
+//     measures it after runtime.GC(): the reads in flight complete, garbage
+//     is gone (C++ frees at once), and a sync.Pool keeps what it holds (one
+//     GC moves its objects to the victim cache, it does not free them; here
+//     one rotate()); held_bytes() is then the strategy's cold.
+// The conns x 24 readers are only reader numbers: one thread does every
+// read, in turn, so no lock is contended.
 //
-// A strategy is made for `conns` connections and `readers` readers:
+// A strategy is made for `conns` connections:
 //   Hold take(reader)                the buffer a read holds while in flight;
 //   void finish(hold, reader, n)     the packet (n bytes, already in the
 //                                    buffer) is handled; the buffer goes back;
+//   void collect()                   what the seed's runtime.GC() does to it;
 //   std::size_t held_bytes()         buffer bytes held right now (exact,
 //                                    allocator overhead not included).
 //   FixedLargeBuffer     one 0xFFFF buffer per connection, held for good;
-//                        reader r uses buffer r % conns (two readers share
-//                        one, as the seed's goroutines g and g + conns do);
+//                        reader r uses buffer r % conns (reads in flight of
+//                        readers r and r + conns share one, as the seed's
+//                        goroutines do);
 //   AlwaysAllocate       a new 0xFFFF buffer per read, then an exact-size copy;
 //   SimplePool           a buffer from the seed's SimplePool (a mutex and a
-//                        stack), then an exact-size copy;
-//   SyncPoolAlwaysAlloc  a buffer from zerolab::Pool (sync.Pool's design),
+//                        stack, never freed), then an exact-size copy;
+//   SyncPoolAlwaysAlloc  a buffer from zerolab::Pool (sync.Pool's design,
+//                        unbounded per thread as sync.Pool's chains are),
 //                        then an exact-size copy;
 //   SyncPoolFixedSmall   a pooled buffer to catch the packet, then a copy
 //                        into the connection's own 1 KiB buffer (an
@@ -36,11 +56,13 @@
 // Packet sizes follow the seed: normal, mean 400 B, sd 200, clamped to
 // [255, 65535], from a fixed-seed RNG (4096 sizes, used in turn).
 //
-// Thread-safety: a strategy and its Throughput are used by one thread.
+// Thread-safety: a strategy and its InFlight are used by one thread.
 //
 // Example:
-//   udp::Throughput<udp::FixedLargeBuffer> reads(100, 2);   // 100 conns, 200 readers
-//   reads.complete_next();   // one read: a packet into reader 0's buffer
+//   udp::InFlight<udp::SimplePool> reads(100, udp::kSeedProcs, 300);
+//   reads.complete_next();   // the oldest of 300 reads completes, one starts
+//   reads.drain();           // the 300 complete; then the seed's GC
+//   reads.strategy().held_bytes();   // 300 buffers: the pool keeps them
 #ifndef ZEROLAB_LAB_EXPERIMENTS_UDP_STRATEGIES_HPP_
 #define ZEROLAB_LAB_EXPERIMENTS_UDP_STRATEGIES_HPP_
 
@@ -62,6 +84,11 @@ namespace zerolab::lab::udp {
 
 inline constexpr std::size_t kBig = 0xFFFF;
 inline constexpr std::size_t kSmall = 0x400;
+// The seed's GOMAXPROCS (its names end in -24) and its reads in flight in
+// the throughput-bound runs (750 MiB of 64 KiB buffers kept by its
+// sync.Pool, 711 MiB by its SimplePool).
+inline constexpr int kSeedProcs = 24;
+inline constexpr int kSeedInFlight = 12000;
 
 struct BigBuf {
   char data[kBig];
@@ -101,12 +128,13 @@ inline void clone_and_handle(const char* p, std::size_t n) {
 class FixedLargeBuffer {
  public:
   using Hold = BigBuf*;
-  FixedLargeBuffer(int conns, int /*readers*/) {
+  explicit FixedLargeBuffer(int conns) {
     bufs_.reserve(static_cast<std::size_t>(conns));
     for (int i = 0; i < conns; ++i) bufs_.push_back(new_big());
   }
   Hold take(int reader) { return bufs_[static_cast<std::size_t>(reader) % bufs_.size()].get(); }
   void finish(Hold h, int /*reader*/, std::size_t n) { handle(h->data, n); }
+  void collect() {}
   std::size_t held_bytes() const { return bufs_.size() * kBig; }
 
  private:
@@ -116,7 +144,7 @@ class FixedLargeBuffer {
 class AlwaysAllocate {
  public:
   using Hold = BigBuf*;
-  AlwaysAllocate(int /*conns*/, int /*readers*/) {}
+  explicit AlwaysAllocate(int /*conns*/) {}
   Hold take(int /*reader*/) {
     ++live_;
     return new_big().release();
@@ -126,6 +154,7 @@ class AlwaysAllocate {
     clone_and_handle(big->data, n);
     --live_;
   }
+  void collect() {}
   std::size_t held_bytes() const { return live_ * kBig; }
 
  private:
@@ -167,12 +196,13 @@ class SeedSimplePool {
 class SimplePool {
  public:
   using Hold = BigBuf*;
-  SimplePool(int /*conns*/, int /*readers*/) {}
+  explicit SimplePool(int /*conns*/) {}
   Hold take(int /*reader*/) { return pool_.get(); }
   void finish(Hold h, int /*reader*/, std::size_t n) {
     clone_and_handle(h->data, n);
     pool_.put(h);
   }
+  void collect() {}  // the stack holds its buffers: the GC cannot free them
   // Every buffer made is held: taken by a read, or in the stack.
   std::size_t held_bytes() const { return pool_.made() * kBig; }
 
@@ -180,18 +210,27 @@ class SimplePool {
   SeedSimplePool pool_;
 };
 
-// Buffers from zerolab::Pool, sync.Pool's design; the pool counts what it
-// made and destroyed.
+// sync.Pool's design: zerolab::Pool without a per-thread bound (sync.Pool's
+// chains grow as far as puts push them); it counts what it made and freed.
+inline std::unique_ptr<Pool<BigBuf>> new_sync_pool() {
+  PoolOptions unbounded;
+  unbounded.per_thread_bound = SIZE_MAX;
+  return std::make_unique<Pool<BigBuf>>([] { return new_big(); }, Pool<BigBuf>::ResetHook{},
+                                        unbounded);
+}
+
+// Buffers from new_sync_pool().
 class SyncPoolAlwaysAlloc {
  public:
   using Hold = BigBuf*;
-  SyncPoolAlwaysAlloc(int /*conns*/, int /*readers*/)
-      : pool_(std::make_unique<Pool<BigBuf>>([] { return new_big(); })) {}
+  explicit SyncPoolAlwaysAlloc(int /*conns*/) : pool_(new_sync_pool()) {}
   Hold take(int /*reader*/) { return pool_->get(); }
   void finish(Hold h, int /*reader*/, std::size_t n) {
     clone_and_handle(h->data, n);
     pool_->put(h);
   }
+  // One GC: the pool's objects move to its victim cache and stay.
+  void collect() { pool_->rotate(); }
   std::size_t held_bytes() const {
     const PoolStats st = pool_->stats();
     return static_cast<std::size_t>(st.created - st.destroyed) * kBig;
@@ -204,9 +243,8 @@ class SyncPoolAlwaysAlloc {
 class SyncPoolFixedSmall {
  public:
   using Hold = BigBuf*;
-  SyncPoolFixedSmall(int conns, int /*readers*/)
-      : pool_(std::make_unique<Pool<BigBuf>>([] { return new_big(); })),
-        small_(static_cast<std::size_t>(conns)) {}
+  explicit SyncPoolFixedSmall(int conns)
+      : pool_(new_sync_pool()), small_(static_cast<std::size_t>(conns)) {}
   Hold take(int /*reader*/) { return pool_->get(); }
   void finish(Hold h, int reader, std::size_t n) {
     if (n < kSmall) {
@@ -219,6 +257,7 @@ class SyncPoolFixedSmall {
       pool_->put(h);
     }
   }
+  void collect() { pool_->rotate(); }
   std::size_t held_bytes() const {
     const PoolStats st = pool_->stats();
     return static_cast<std::size_t>(st.created - st.destroyed) * kBig + small_.size() * kSmall;
@@ -229,42 +268,77 @@ class SyncPoolFixedSmall {
   std::vector<SmallBuf> small_;
 };
 
-// The seed's regime as its numbers show it: throughput-bound (its ns/op,
-// 125 at 1000 connections on 24 threads, is far above the 1 ms sleep's
-// floor of 42 ns), so a read's cost is the strategy's work, and a buffer is
-// held only while its read is in flight. One thread completes the reads of
-// conns x procs readers in turn, each at once: take a buffer, the packet
-// arrives, hand it to the strategy, which keeps or returns the buffer.
-// What a strategy holds between reads (held_bytes after a read) is its
-// steady-state memory.
+// The seed's regime (the model is stated line by line at the top): `in_flight`
+// reads in flight at once among conns x procs readers; one op completes the
+// oldest and starts the next reader's.
 template <typename S>
-class Throughput {
+class InFlight {
  public:
-  // REQUIRES: conns >= 1, procs >= 1.
-  Throughput(int conns, int procs)
-      : strategy_(conns, conns * procs), readers_(conns * procs), payload_(kBig, 'x') {}
-  Throughput(const Throughput&) = delete;
-  Throughput& operator=(const Throughput&) = delete;
+  // REQUIRES: conns >= 1, procs >= 1, 1 <= in_flight <= conns * procs.
+  InFlight(int conns, int procs, int in_flight)
+      : strategy_(conns), readers_(conns * procs), payload_(kBig, 'x') {
+    ring_.reserve(static_cast<std::size_t>(in_flight));
+    try {
+      for (int r = 0; r < in_flight; ++r) ring_.push_back({r, strategy_.take(r)});
+    } catch (...) {
+      drain();  // out of memory: the buffers already taken go back
+      throw;
+    }
+    next_reader_ = in_flight % readers_;
+  }
+  // The seed's reads in flight for `conns` connections: min(readers, 12000).
+  static int seed_in_flight(int conns) { return std::min(conns * kSeedProcs, kSeedInFlight); }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+  ~InFlight() { drain(); }
 
-  // One read by the next reader in turn. Returns the packet's size.
+  // The oldest read in flight completes; the next reader in turn starts
+  // one. Returns the completed packet's size.
+  // REQUIRES: not drained.
   std::size_t complete_next() {
-    const int reader = next_reader_;
+    Flight& f = ring_[head_];
+    const std::size_t n = complete(f);
+    f.reader = next_reader_;
     next_reader_ = next_reader_ + 1 == readers_ ? 0 : next_reader_ + 1;
-    const auto& sizes = packet_sizes();
-    const std::size_t n = sizes[next_size_];
-    next_size_ = next_size_ + 1 == sizes.size() ? 0 : next_size_ + 1;
-    typename S::Hold hold = strategy_.take(reader);
-    std::memcpy(hold->data, payload_.data(), n);  // the packet arrives
-    strategy_.finish(hold, reader, n);
+    f.hold = strategy_.take(f.reader);
+    head_ = head_ + 1 == ring_.size() ? 0 : head_ + 1;
     return n;
   }
 
+  // The run ends: every read in flight completes, oldest first, and none
+  // starts; then the seed's runtime.GC() (the strategy's collect()).
+  void drain() {
+    for (std::size_t i = 0; i < ring_.size(); ++i) {
+      complete(ring_[(head_ + i) % ring_.size()]);
+    }
+    ring_.clear();
+    head_ = 0;
+    strategy_.collect();
+  }
+
+  std::size_t in_flight() const { return ring_.size(); }
   const S& strategy() const { return strategy_; }
 
  private:
+  struct Flight {
+    int reader;
+    typename S::Hold hold;
+  };
+
+  std::size_t complete(Flight& f) {
+    const auto& sizes = packet_sizes();
+    const std::size_t n = sizes[next_size_];
+    next_size_ = next_size_ + 1 == sizes.size() ? 0 : next_size_ + 1;
+    std::memcpy(f.hold->data, payload_.data(), n);  // the packet arrives
+    strategy_.finish(f.hold, f.reader, n);
+    return n;
+  }
+
   S strategy_;
   int readers_;
   std::string payload_;
+  std::vector<Flight> ring_;
+  std::size_t head_ = 0;
   int next_reader_ = 0;
   std::size_t next_size_ = 0;
 };
