@@ -117,4 +117,9 @@ Precondition memory_at_least(std::uint64_t bytes, std::string why) {
   return p;
 }
 
+Precondition only_on(ClaimSide side, Precondition p) {
+  p.side = side;
+  return p;
+}
+
 }  // namespace zerolab::lab

@@ -60,6 +60,8 @@ Precondition larger_than_l3(std::size_t bytes, std::string why);
 Precondition cpus_at_least(int n, std::string why);
 // Both sides: at least `bytes` of available memory.
 Precondition memory_at_least(std::uint64_t bytes, std::string why);
+// `p` checked for one side only (the other side has no such need).
+Precondition only_on(ClaimSide side, Precondition p);
 
 }  // namespace zerolab::lab
 

@@ -267,6 +267,47 @@ TEST(LabVerdictModel, TheCatalogsPreconditionsFailWhereTheMachineLacksThem) {
   EXPECT_TRUE(l3_seen);
 }
 
+const Claim* find_claim(const std::string& experiment, const std::string& quote_start,
+                        const std::string& slower) {
+  for (const Experiment& e : catalog()) {
+    if (e.id != experiment) continue;
+    for (const Claim& c : e.claims) {
+      if (c.statement.rfind(quote_start, 0) == 0 && c.slower == slower) return &c;
+    }
+  }
+  return nullptr;
+}
+
+// A claim that needs the seed's core count or more memory than this machine
+// has says so on the side that needs it, and only there.
+TEST(LabVerdictModel, CoreAndMemoryPreconditionsFailWhereTheMachineLacksThem) {
+  const Claim* lock = find_claim("udp-buffers", "Unfortunately, this doesn’t scale well past 10000",
+                                 "BenchmarkUDPBuffers/SimplePool/conns=10000");
+  ASSERT_NE(lock, nullptr);
+  EXPECT_EQ(reason(*lock, ClaimSide::kGo, kGo119),
+            "at least 24 CPUs (the seed's 24 threads contend for SimplePool's one lock): 2 CPUs "
+            "here");
+  EXPECT_EQ(reason(*lock, ClaimSide::kGo, kGo122), "");
+  EXPECT_EQ(reason(*lock, ClaimSide::kCpp, kGo119), "");  // C++ has its own reason
+
+  const Claim* cold = find_claim("udp-buffers", "Simplepool performs well",
+                                 "BenchmarkUDPBuffers/FixedLargeBuffer/conns=100000");
+  ASSERT_NE(cold, nullptr);
+  EXPECT_EQ(reason(*cold, ClaimSide::kCpp, facts("", 32, 2, 2048)),
+            "at least 6250 MiB of available memory (FixedLargeBuffer's 100000 buffers of 64 KiB "
+            "at 100000 connections): 2048 MiB available here");
+  EXPECT_EQ(reason(*cold, ClaimSide::kCpp, kGo122), "");
+  EXPECT_EQ(reason(*cold, ClaimSide::kGo, facts("", 32, 2, 2048)), "");
+
+  const Claim* pass =
+      find_claim("zero-cost", "Первый проход на запись", "BenchmarkZeroCost/first-write-pass");
+  ASSERT_NE(pass, nullptr);
+  EXPECT_EQ(reason(*pass, ClaimSide::kCpp, facts("", 32, 2, 512)),
+            "at least 1024 MiB of available memory (a pass makes a fresh 1 GiB buffer resident): "
+            "512 MiB available here");
+  EXPECT_EQ(reason(*pass, ClaimSide::kCpp, kGo119), "");
+}
+
 TEST(LabVerdictModel, EverySeedHasATitleAndAWhere) {
   for (const Experiment& e : catalog()) {
     const Source* s = source_of(e.seed_file);
