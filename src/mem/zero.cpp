@@ -26,10 +26,23 @@
 #include "text/byte_size.hpp"
 #include "zerolab/zero.hpp"
 
+// Defined by zerolab waste's preload (src/waste/preload/preload_zero.cpp):
+// given the kernel zero_fill is about to install, returns one that tells the
+// preload of each fill (as it is told of memset) and then runs that kernel.
+// Weak: null without the preload, and the kernel is installed as it is.
+extern "C" __attribute__((weak)) zerolab::internal::ZeroFillFn zerolab_waste_wrap_zero_fill(
+    zerolab::internal::ZeroFillFn kernel) noexcept;
+
 namespace zerolab {
 namespace {
 
 using Fill = void (*)(void*, std::size_t) noexcept;
+
+// The kernel to install: `kernel`, or the preload's wrapper around it.
+Fill watched(Fill kernel) noexcept {
+  if (&zerolab_waste_wrap_zero_fill == nullptr) return kernel;
+  return zerolab_waste_wrap_zero_fill(kernel);
+}
 
 void resolve_and_fill(void* p, std::size_t n) noexcept;
 
@@ -154,7 +167,7 @@ void install(ZeroIsa isa, const std::vector<ZeroBand>& bands) {
   }
   g_isa.store(static_cast<int>(isa), std::memory_order_relaxed);
   g_vector.store(internal::vector_kernel(isa), std::memory_order_release);
-  g_fill.store(fill_for(isa), std::memory_order_release);
+  g_fill.store(watched(fill_for(isa)), std::memory_order_release);
   const std::size_t vector_below = bands.empty() ? internal::kZeroBandSizeMask : bands.front().from;
   internal::g_zero_vector_below.store(vector_below, std::memory_order_release);
 }

@@ -21,7 +21,7 @@ constexpr const char* kBuiltinWrappers =
     "_PyObject_GC_Alloc|_PyObject_GC_Malloc|"
     "g_malloc|g_malloc0|g_realloc|g_try_malloc|g_try_malloc0|g_try_realloc|g_malloc_n|"
     "g_malloc0_n|g_realloc_n|g_memdup|g_memdup2|g_strdup|g_strndup|g_slice_alloc|g_slice_alloc0|"
-    "operator new(?:\\[\\])?"
+    "operator new(?:\\[\\])?|zerolab::zero_fill|zerolab::zero_fill_nt"
     ")(?:[.(].*)?$"
     "|^(?:std|__gnu_cxx)::";
 

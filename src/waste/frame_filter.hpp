@@ -21,6 +21,7 @@
 //                 g_slice_alloc g_slice_alloc0
 //   C++:          operator new / new[] (every overload), and every function of namespace
 //                 std:: or __gnu_cxx:: (std::allocator, std::vector's _M_allocate...)
+//   zerolab:      zerolab::zero_fill, zerolab::zero_fill_nt (a memset of the caller's)
 //
 // Thread-safety: const methods may be called from any thread.
 //

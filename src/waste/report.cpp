@@ -959,7 +959,8 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
   }
   r.blind_spots = {
       "memsets the compiler inlines (a small constant size at -O2) never reach the preload: "
-      "build with -fno-builtin-memset, or zero through zerolab::zero_fill, to count them",
+      "build with -fno-builtin-memset, or zero through zerolab::zero_fill (its fills of more "
+      "than 64 bytes are seen), to count them",
       "copies through stdio calls other than fread/fwrite (fgets, getline, fputs, printf) and "
       "through other libraries' internal calls are not seen: only the read/write/send/recv "
       "family and fread/fwrite calls the program makes itself are",

@@ -8,11 +8,29 @@
 //                            zeroed again (SITE:heap_reused); a span allocated
 //                            without zeroing, written, zeroed: keep
 //                            (SITE:heap_dirty)
+//   waste_page_heap_fixture zerofill  zerolab::zero_fill of 1000 bytes already
+//                            zero, 10 times (zeroed zeros seen through zero_fill:
+//                            SITE:zero_fill), and of 40 bytes (inline: not seen)
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "zerolab/page_heap.hpp"
+#include "zerolab/zero.hpp"
 
-int main() {
+static int zero_fills() {
+  auto* p = static_cast<char*>(std::malloc(1000));
+  if (p == nullptr) return 1;
+  std::memset(p, 'x', 1000);
+  for (int i = 0; i < 11; ++i) zerolab::zero_fill(p, 1000);  // SITE:zero_fill
+  for (int i = 0; i < 10; ++i) zerolab::zero_fill(p, 40);
+  const int sum = p[0] + p[999];
+  std::free(p);
+  return sum;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "zerofill") return zero_fills();
   constexpr std::size_t kBytes = 256 << 10;
   zerolab::PageHeap heap;
   void* a = heap.allocate(kBytes, zerolab::Zero::kYes);

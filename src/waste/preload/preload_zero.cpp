@@ -44,6 +44,7 @@
 // counts one call, 1048576 bytes and 256 pages of zeroed fresh pages.
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -343,6 +344,35 @@ ZEROLAB_WASTE_EXPORT void* memset(void* p, int c, size_t n) {
 ZEROLAB_WASTE_EXPORT void bzero(void* p, size_t n) {
   w::note_zero(p, n, w::return_address(__builtin_return_address(0)));
   w::g_memset(p, 0, n);
+}
+
+namespace zerolab::waste {
+namespace {
+using ZeroKernel = void (*)(void*, std::size_t) noexcept;
+std::atomic<ZeroKernel> g_zero_kernel{nullptr};
+
+// zerolab::zero_fill's kernel under the preload: the fill of more than 64
+// bytes is looked at as a memset's (its return address is the zero_fill
+// call in the program), then zero_fill's own kernel runs, as a slow path:
+// a glibc memset it may call for its memset band is not counted twice.
+void watched_zero_fill(void* p, std::size_t n) noexcept {
+  note_zero(p, n, return_address(__builtin_return_address(0)));
+  ThreadState& t = t_state;
+  ++t.in_hook;
+  g_zero_kernel.load(std::memory_order_acquire)(p, n);
+  --t.in_hook;
+}
+}  // namespace
+}  // namespace zerolab::waste
+
+// zerolab::zero_fill calls this (a weak symbol there: nothing without the
+// preload, src/mem/zero.cpp) with the kernel it installs, and installs what
+// it returns: the kernel wrapped, so fills through zero_fill are seen too
+// (those of 64 bytes or less are inline stores, and are not).
+ZEROLAB_WASTE_EXPORT w::ZeroKernel zerolab_waste_wrap_zero_fill(w::ZeroKernel kernel) noexcept {
+  if (kernel == nullptr) return kernel;
+  w::g_zero_kernel.store(kernel, std::memory_order_release);
+  return &w::watched_zero_fill;
 }
 
 // zerolab::PageHeap calls this (a weak symbol there: nothing without the
