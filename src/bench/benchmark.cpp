@@ -434,8 +434,11 @@ benchfmt::Result B::result_record(const std::string& bench_name) const {
     double bytes = 0;
     double allocs = 0;
     if (result_n_ > 0) {
-      bytes = static_cast<double>(result_net_.bytes / static_cast<std::uint64_t>(result_n_));
-      allocs = static_cast<double>(result_net_.allocs / static_cast<std::uint64_t>(result_n_));
+      const auto runs = static_cast<std::uint64_t>(result_n_);
+      const std::uint64_t whole_bytes = result_net_.bytes / runs;  // truncated, as Go's
+      const std::uint64_t whole_allocs = result_net_.allocs / runs;
+      bytes = static_cast<double>(whole_bytes);
+      allocs = static_cast<double>(whole_allocs);
     }
     if (const auto it = extra_.find("B/op"); it != extra_.end()) bytes = it->second;
     if (const auto it = extra_.find("allocs/op"); it != extra_.end()) allocs = it->second;

@@ -38,7 +38,7 @@ std::string find_in_path(const std::string& name) {
     const std::size_t colon = rest.find(':');
     std::string dir(rest.substr(0, colon));
     if (dir.empty()) dir = ".";
-    const std::string candidate = dir + "/" + name;
+    std::string candidate = dir + "/" + name;  // not const: returned by move
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
     if (colon == std::string_view::npos) return "";
     rest.remove_prefix(colon + 1);
@@ -63,11 +63,11 @@ std::vector<std::string> child_environment(const std::string& out_prefix) {
   std::vector<std::string> kept;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string_view entry(*e);
-    if (entry.substr(0, 8) == "ZEROLAB_" && !is_variable(entry, counting::kChildMarker) &&
-        !is_variable(entry, counting::kDumpPrefixVariable)) {
-      kept.emplace_back(entry);
-    } else if (entry.substr(0, 16) == "LD_LIBRARY_PATH=" ||
-               entry.substr(0, 13) == "VALGRIND_LIB=") {
+    const bool own = entry.substr(0, 8) == "ZEROLAB_" &&
+                     !is_variable(entry, counting::kChildMarker) &&
+                     !is_variable(entry, counting::kDumpPrefixVariable);
+    if (own || entry.substr(0, 16) == "LD_LIBRARY_PATH=" ||
+        entry.substr(0, 13) == "VALGRIND_LIB=") {
       kept.emplace_back(entry);
     }
   }
