@@ -193,15 +193,22 @@ TEST_P(StoreBaselineTest, AReadOnlyStoreWithSaveIsExit1AndRunsNothing) {
   EXPECT_EQ(r.err, expected);
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(exists(ts_.dir + "/r2"));
-  // Reading it as a baseline still works (the run is then not stored: exit 1).
+  // A run that would be stored there is refused before it runs, as --save's
+  // is; with --no-store the store is read for the baseline only (--store
+  // and --no-store together name where the baseline is read).
   args = kQuickRun;
   args.insert(args.end(), {"-o", ts_.dir + "/r3", "--store", url, "--baseline", "main"});
   const auto b = lab_test_util::run_cli(as + ZEROLAB_CLI, quote(args), ts_.dir);
   EXPECT_EQ(b.code, 1) << b.err;
-  EXPECT_NE(b.out.find("\nbaseline main ("), std::string::npos) << b.out;
-  EXPECT_NE(b.err.find("zerolab lab: cannot store the run (the result files are written): "),
-            std::string::npos)
-      << b.err;
+  EXPECT_EQ(b.err,
+            "zerolab lab: cannot store the run (nothing was run; --no-store runs without "
+            "a store)" +
+                expected.substr(std::string("zerolab lab: --save").size()));
+  EXPECT_FALSE(exists(ts_.dir + "/r3"));
+  args.push_back("--no-store");
+  const auto c = lab_test_util::run_cli(as + ZEROLAB_CLI, quote(args), ts_.dir);
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("\nbaseline main ("), std::string::npos) << c.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, StoreBaselineTest, ::testing::Values("sqlite", "postgres"));

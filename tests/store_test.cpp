@@ -804,21 +804,40 @@ TEST(StoreLabTest, LabRunIsStoredWithItsClaimsAndExportsAsItsFiles) {
             cli(ts.dir, {"compare", "-format", "json", "x=" + ts.dir + "/b.txt"}).out);
 }
 
-TEST(StoreLabTest, UnreachableStoreIsExit1AndTheFilesAreWritten) {
+// The store a run goes to is checked before the run: an unreachable one,
+// a file that is not a zerolab store, a directory: one line, nothing run,
+// nothing written.
+TEST(StoreLabTest, AnUnusableStoreIsFoundBeforeTheRun) {
   const std::string dir = lab_test_util::temp_dir("zerolab_store_lab");
-  const auto r = cli(dir, {"lab", "--quick", "merge", "-o", dir + "/out", "--store",
-                           "postgresql://ci:s3cret@/bench?host=" + dir + "/nowhere"});
-  EXPECT_EQ(r.code, 1);
-  EXPECT_NE(
-      r.err.find("zerolab lab: cannot store the run (the result files are written): cannot reach "
-                 "postgresql://ci:***@/bench?host=" +
-                 dir + "/nowhere: "),
-      std::string::npos)
-      << r.err;
-  EXPECT_EQ(r.err.find("s3cret"), std::string::npos);
-  EXPECT_TRUE(lab_test_util::exists(dir + "/out/merge.txt"));
-  EXPECT_TRUE(lab_test_util::exists(dir + "/out/report.md"));
-  EXPECT_TRUE(lab_test_util::exists(dir + "/out/report.html"));
+  const std::string prefix =
+      "zerolab lab: cannot store the run (nothing was run; --no-store runs without a store): ";
+  {
+    const auto r = cli(dir, {"lab", "--quick", "merge", "-o", dir + "/out", "--store",
+                             "postgresql://ci:s3cret@/bench?host=" + dir + "/nowhere"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err.rfind(
+                  prefix + "cannot reach postgresql://ci:***@/bench?host=" + dir + "/nowhere: ", 0),
+              0u)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.find("s3cret"), std::string::npos);
+    EXPECT_EQ(r.out, "");
+  }
+  std::ofstream(dir + "/notes.db") << "not a database, some notes\n";
+  {
+    const auto r = cli(dir, {"lab", "--quick", "merge", "-o", dir + "/out", "--store",
+                             "sqlite:" + dir + "/notes.db"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, prefix + "sqlite:" + dir + "/notes.db: file is not a database\n");
+  }
+  ASSERT_EQ(::mkdir((dir + "/a_dir.db").c_str(), 0755), 0);
+  {
+    const auto r = cli(dir, {"lab", "--quick", "merge", "-o", dir + "/out", "--store",
+                             "sqlite:" + dir + "/a_dir.db"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, prefix + "sqlite:" + dir + "/a_dir.db: is a directory, not a database file\n");
+  }
+  EXPECT_FALSE(lab_test_util::exists(dir + "/out"));
 }
 
 TEST(StoreLabTest, BadStoreFlagsRunNothing) {

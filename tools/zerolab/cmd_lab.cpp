@@ -3,8 +3,9 @@
 //
 // Exit codes: 0 done, 1 a benchmark failed, a claim could not be judged, a
 // file could not be written or the run could not be stored or named (the
-// rest of the lab still ran), or the store --save or --baseline needs cannot
-// be reached or written (nothing run), 2 bad usage or an unusable
+// rest of the lab still ran), or the store the run goes to (--store, the
+// default one, --save's) or --baseline's cannot be reached or written
+// (checked first: nothing run), 2 bad usage or an unusable
 // --baseline (nothing run, nothing written), 3 --fail-on-regression found a significant regression
 // (and nothing gave 1: 1 takes precedence, since a failed run's comparison is incomplete; the
 // regressions are listed on stderr either way).
@@ -92,8 +93,10 @@ constexpr const char* kUsage =
     "DIR\n"
     "  --store URL          keep the run in this results store (default\n"
     "                       sqlite:zerolab-results/zerolab.db; postgres://... for a shared one);\n"
-    "                       `zerolab history` and `zerolab store matrix` read it\n"
-    "  --no-store           do not keep the run in a store\n"
+    "                       `zerolab history` and `zerolab store matrix` read it; checked\n"
+    "                       (reachable, writable, a zerolab store) before anything runs\n"
+    "  --no-store           do not keep the run in a store (with --baseline, --store still\n"
+    "                       names the store the baseline is read from)\n"
     "  --label K=V          a label of the stored run (commit=..., branch=...); repeatable\n"
     "  --fail-on-regression[=PCT]\n"
     "                       with --baseline: exit 3 if a statistically significant change is\n"
@@ -102,7 +105,8 @@ constexpr const char* kUsage =
     "\n"
     "Exit codes: 0 done; 1 a benchmark failed, a claim could not be judged, a file could\n"
     "not be written or the run could not be stored (the rest still ran), or the store\n"
-    "--save/--baseline need is unreachable or read-only (nothing run); 2 bad usage or a\n"
+    "the run goes to (or --baseline's) is unreachable or read-only (nothing run); 2 bad\n"
+    "usage, a store that is not zerolab's, or a\n"
     "missing or corrupt baseline (nothing run, nothing written); 3 --fail-on-regression found a "
     "regression\n"
     "(only when nothing gave 1; regressions are listed on stderr either way).\n";
@@ -237,7 +241,16 @@ int run_lab_command(std::span<char* const> args) {
       s.fail_percent = flags.fail_on_regression ? flags.fail_percent : -1;
       break;
   }
-  if (!flags.save_name.empty() && !check_store_writable(keep.url, error, code)) {
+  // Every run that will be stored (--save's, --store's, the default
+  // store's) finds out now, not after the whole run, that its store cannot
+  // be reached, written, or is not a zerolab store.
+  if (!flags.no_store &&
+      !check_store_writable(keep.url,
+                            flags.save_name.empty()
+                                ? "cannot store the run (nothing was run; --no-store runs "
+                                  "without a store)"
+                                : "--save",
+                            error, code)) {
     fail(error);
     return code;
   }

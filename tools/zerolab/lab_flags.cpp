@@ -97,7 +97,9 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
             internal::quote_text(f.experiments.front()) + ")";
     return false;
   }
-  if (f.no_store && !f.store_url.empty()) {
+  // With --baseline, --store names where the baseline is read and
+  // --no-store keeps this run out of it (a store this user may only read).
+  if (f.no_store && !f.store_url.empty() && f.baseline_name.empty()) {
     error = "flags --store and --no-store contradict each other";
     return false;
   }

@@ -125,13 +125,14 @@ bool store_lab_run(const LabStoreSettings& settings,
   }
 }
 
-bool check_store_writable(const store::StoreUrl& url, std::string& error, int& code) {
+bool check_store_writable(const store::StoreUrl& url, const std::string& what, std::string& error,
+                          int& code) {
   try {
     store::Store s = store::Store::open(url, store::OpenMode::kWrite);
     s.check_writable();
     return true;
   } catch (const store::StoreError& e) {
-    error = std::string("--save: ") + e.what();
+    error = what + ": " + e.what();
     code = e.exit_code();
     return false;
   }

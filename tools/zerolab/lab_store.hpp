@@ -69,10 +69,12 @@ bool store_lab_run(const LabStoreSettings& settings,
                    const lab::MachineInfo& machine, std::FILE* out, std::FILE* err,
                    std::string* stored_id);
 
-// Before anything runs, for --save: the store opens (created and migrated
-// if need be) and takes writes. False with `error` and the exit `code`
-// (1 unreachable or read-only, 2 a store this zerolab refuses).
-bool check_store_writable(const store::StoreUrl& url, std::string& error, int& code);
+// Before anything runs, for every run that will be stored: the store
+// opens (created and migrated if need be) and takes writes. False with
+// `error` ("<what>: <why>") and the exit `code` (1 unreachable or
+// read-only, 2 a store this zerolab refuses).
+bool check_store_writable(const store::StoreUrl& url, const std::string& what, std::string& error,
+                          int& code);
 
 // After the run, for --save: names the stored run when the run's exit code
 // is 0 (prints "saved as NAME: run <id> in <store>"); otherwise says on err
