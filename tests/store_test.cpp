@@ -3,9 +3,13 @@
 // tests/store.cmake starts. Round trips through `zerolab compare`, idempotent
 // submission, schema versions, a submitter killed mid-transaction, history's
 // change points, the claims matrix, and bad input.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -394,6 +399,34 @@ TEST(StoreUrlTest, UnreachablePostgresIsExit1WithThePasswordRemoved) {
       << r.err;
   EXPECT_EQ(r.err.find("s3cret"), std::string::npos);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+// A server that takes the connection and never says a word (a hung
+// server, another program on its socket) is given up on after the connect
+// timeout, 3 s unless the URL says, with a one-line exit 1.
+TEST(StoreUrlTest, AServerThatNeverAnswersIsExit1NamingTheTimeout) {
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_url");
+  // A listening socket nobody accepts on: the kernel completes each
+  // connection and nothing ever answers.
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::string path = dir + "/.s.PGSQL.5432";
+  ASSERT_LT(path.size(), sizeof addr.sun_path);
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(listener, 16), 0);
+  for (const std::string& timeout : {std::string(), std::string("2")}) {
+    const std::string url =
+        "postgresql:///bench?host=" + dir + (timeout.empty() ? "" : "&connect_timeout=" + timeout);
+    const auto r = cli(dir, {"store", "list", "--store", url});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "zerolab store list: cannot reach " + url +
+                         ": no answer from the server within " + (timeout.empty() ? "3" : timeout) +
+                         " s (connect_timeout=N in the URL waits N seconds)\n");
+  }
+  ::close(listener);
 }
 
 TEST_P(StoreTest, NewerSchemaIsRefusedNamingTheStore) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -74,6 +75,10 @@ class PgRow final : public Row {
 
 void ignore_notice(void*, const char*) {}
 
+// Seconds a connection may take, from the first byte to the server's
+// readiness, when the URL does not say (libpq's floor is 2).
+constexpr const char* kConnectTimeout = "3";
+
 class PostgresDatabase final : public Database {
  public:
   PostgresDatabase(const StoreUrl& url, OpenMode)
@@ -86,10 +91,17 @@ class PostgresDatabase final : public Database {
       throw StoreError(StoreError::Kind::kBadInput,
                        "malformed store URL \"" + display_ + "\": " + msg);
     }
+    // A server that accepts the connection and never answers (a hung
+    // server, a port some other program listens on) fails after
+    // kConnectTimeout seconds unless the URL gives its own connect_timeout.
+    std::string timeout = kConnectTimeout;
+    for (const PQconninfoOption* o = opts; o->keyword != nullptr; ++o) {
+      if (std::strcmp(o->keyword, "connect_timeout") == 0 && o->val != nullptr && *o->val != 0)
+        timeout = o->val;
+    }
     PQconninfoFree(opts);
-    // A server that never answers fails after 10 s unless the URL says otherwise.
     const char* const keywords[] = {"connect_timeout", "dbname", nullptr};
-    const char* const values[] = {"10", url.target.c_str(), nullptr};
+    const char* const values[] = {kConnectTimeout, url.target.c_str(), nullptr};
     conn_ = PQconnectdbParams(keywords, values, 1);
     if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
       const std::string msg =
@@ -101,6 +113,11 @@ class PostgresDatabase final : public Database {
       if (msg.rfind("invalid ", 0) == 0) {
         throw StoreError(StoreError::Kind::kBadInput,
                          "malformed store URL \"" + display_ + "\": " + msg);
+      }
+      if (msg.find("timeout expired") != std::string::npos) {
+        throw StoreError(StoreError::Kind::kFailed,
+                         "cannot reach " + display_ + ": no answer from the server within " +
+                             timeout + " s (connect_timeout=N in the URL waits N seconds)");
       }
       throw StoreError(StoreError::Kind::kFailed, "cannot reach " + display_ + ": " + msg);
     }
