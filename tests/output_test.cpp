@@ -166,6 +166,43 @@ TEST_F(OutputPaths, AFailedStdoutIsExit1WithTheCause) {
             "bench_fixture: cannot write standard output: No space left on device");
 }
 
+// A directory on the way to -o that is a symbolic link another user put
+// in a sticky directory others may write (/tmp/x -> /etc) is not followed:
+// a root run cannot be made to write where the link points. The user's own
+// link there, and links elsewhere, are followed.
+TEST_F(OutputPaths, ADirectoryLinkAnotherUserPlantedInAStickyDirectoryIsNotFollowed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to make a link owned by another user";
+  const std::string shared = dir_ + "/shared";
+  const std::string victim = dir_ + "/victim";
+  ASSERT_EQ(::mkdir(shared.c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(shared.c_str(), 01777), 0);
+  ASSERT_EQ(::mkdir(victim.c_str(), 0755), 0);
+  write_file(victim + "/passwd", "root:x:0:0\n");
+  ASSERT_EQ(::symlink(victim.c_str(), (shared + "/planted").c_str()), 0);
+  ASSERT_EQ(::lchown((shared + "/planted").c_str(), 65534, 65534), 0);
+  for (const std::string& out : {shared + "/planted/passwd", shared + "/planted/new.txt",
+                                 shared + "/planted/../victim/passwd"}) {
+    SCOPED_TRACE(out);
+    const CommandResult r = compare("-o " + out + " " + old_ + " " + new_);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.first_err_line(),
+              "zerolab compare: -o: cannot write " + out + ": " + shared +
+                  "/planted is a symbolic link another user made in a sticky directory others "
+                  "may write (zerolab does not follow it; give the real path)");
+  }
+  EXPECT_EQ(read_file(victim + "/passwd"), "root:x:0:0\n");
+  EXPECT_EQ(::access((victim + "/new.txt").c_str(), F_OK), -1);
+  // The user's own link in the sticky directory, and a link in a private
+  // directory: followed.
+  ASSERT_EQ(::symlink(victim.c_str(), (shared + "/mine").c_str()), 0);
+  EXPECT_EQ(compare("-o " + shared + "/mine/mine.txt " + old_ + " " + new_).code, 0);
+  EXPECT_NE(read_file(victim + "/mine.txt").find("sec/op"), std::string::npos);
+  ASSERT_EQ(::symlink(victim.c_str(), (dir_ + "/private").c_str()), 0);
+  ASSERT_EQ(::lchown((dir_ + "/private").c_str(), 65534, 65534), 0);
+  EXPECT_EQ(compare("-o " + dir_ + "/private/private.txt " + old_ + " " + new_).code, 0);
+  EXPECT_NE(read_file(victim + "/private.txt").find("sec/op"), std::string::npos);
+}
+
 // B1: a benchmark binary checks -o before running anything.
 TEST_F(OutputPaths, ABenchmarkBinaryChecksItsOutputBeforeRunning) {
   for (const std::string& bad : {dir_ + "/no/such/out.txt", dir_, std::string("/proc/version")}) {

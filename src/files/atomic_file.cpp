@@ -14,7 +14,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
+#include <vector>
 
 namespace zerolab::internal {
 namespace {
@@ -85,8 +87,26 @@ class TempRegistration {
 
 // ---- paths --------------------------------------------------------------------
 
+// The path as the message shows it: a control byte (an escape sequence, a
+// line break) as "\xNN", so a hostile name cannot drive the terminal or
+// break the one line.
+std::string shown_path(const std::string& path) {
+  std::string out;
+  for (const char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string cannot(const std::string& path, const std::string& cause) {
-  return "cannot write " + path + ": " + cause;
+  return "cannot write " + shown_path(path) + ": " + cause;
 }
 
 std::string directory_of(const std::string& path) {
@@ -105,12 +125,100 @@ bool read_only_mode(const struct stat& st) {
   return (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
 }
 
+// The symbolic links followed on the way to a directory, at most (as the
+// kernel's own limit).
+constexpr int kMaxLinks = 40;
+
+// Opens the directory `path` one component at a time, never following a
+// symbolic link that someone else could have planted: a link in a sticky
+// directory others may write (/tmp) is followed only when this user or
+// the directory's owner owns it, the rule of the kernel's
+// fs.protected_symlinks, applied whatever that setting is. So a link
+// /tmp/x -> /etc made by another user cannot turn a root run's
+// `-o /tmp/x/passwd` into a write to /etc/passwd. -1 with errno set, or
+// with `why` saying which link was refused (errno EPERM).
+int open_directory(const std::string& path, std::string& why) {
+  std::vector<std::string> todo;  // components left, the next one last
+  auto push_front = [&todo](const std::string& p) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= p.size()) {
+      const std::size_t slash = p.find('/', start);
+      const std::size_t end = slash == std::string::npos ? p.size() : slash;
+      if (end > start) parts.push_back(p.substr(start, end - start));
+      start = end + 1;
+    }
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) todo.push_back(*it);
+  };
+  const int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+  int fd = ::open(!path.empty() && path[0] == '/' ? "/" : ".", flags);
+  std::string walked = !path.empty() && path[0] == '/' ? "" : ".";
+  push_front(path);
+  int links = 0;
+  while (fd >= 0 && !todo.empty()) {
+    const std::string part = todo.back();
+    todo.pop_back();
+    if (part == ".") continue;
+    int next = ::openat(fd, part.c_str(), flags | O_NOFOLLOW);
+    if (next < 0 && (errno == ENOTDIR || errno == ELOOP)) {
+      const int open_errno = errno;
+      struct stat link {};
+      struct stat parent {};
+      if (::fstatat(fd, part.c_str(), &link, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(link.st_mode) ||
+          ::fstat(fd, &parent) != 0) {
+        errno = open_errno;
+        break;
+      }
+      const bool shared = (parent.st_mode & S_ISVTX) != 0 && (parent.st_mode & S_IWOTH) != 0;
+      if (shared && link.st_uid != ::geteuid() && link.st_uid != parent.st_uid) {
+        why = walked + "/" + part +
+              " is a symbolic link another user made in a sticky directory others may write "
+              "(zerolab does not follow it; give the real path)";
+        ::close(fd);
+        errno = EPERM;
+        return -1;
+      }
+      char target[PATH_MAX];
+      const ssize_t n = ::readlinkat(fd, part.c_str(), target, sizeof target - 1);
+      if (n < 0) break;
+      if (++links > kMaxLinks) {
+        errno = ELOOP;
+        break;
+      }
+      const std::string to(target, static_cast<std::size_t>(n));
+      if (!to.empty() && to[0] == '/') {
+        ::close(fd);
+        fd = ::open("/", flags);
+        walked.clear();
+      }
+      push_front(to);
+      continue;
+    }
+    ::close(fd);
+    fd = next;
+    walked += "/" + part;
+  }
+  if (fd < 0 || !todo.empty()) {
+    const int saved = errno;
+    if (fd >= 0) ::close(fd);
+    errno = saved;
+    return -1;
+  }
+  // Opened for reading: the sweep of stale temporaries lists it.
+  const int dir = ::openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int saved = errno;
+  ::close(fd);
+  errno = saved;
+  return dir;
+}
+
 // A directory opened once: every later step names the file relative to it,
 // so a directory renamed or swapped for a link meanwhile cannot redirect it.
 class Directory {
  public:
-  explicit Directory(const std::string& path)
-      : fd_(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
+  explicit Directory(const std::string& path) : fd_(open_directory(path, why_)) {}
+  // Why it could not be opened: a refused link, else errno's text.
+  std::string why() const { return why_.empty() ? std::strerror(errno_) : why_; }
   ~Directory() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -119,7 +227,9 @@ class Directory {
   int fd() const { return fd_; }
 
  private:
+  std::string why_;
   int fd_;
+  int errno_ = errno;
 };
 
 // What the final name is now, without following a link: false with errno
@@ -263,7 +373,7 @@ bool check_output_path(const std::string& path, const std::vector<std::string>& 
   if (standard_stream(path) >= 0) return true;
   const Directory dir(directory_of(path));
   if (dir.fd() < 0) {
-    error = cannot(path, std::strerror(errno));
+    error = cannot(path, dir.why());
     return false;
   }
   const std::string name = base_name_of(path);
