@@ -216,6 +216,52 @@ TEST_P(StoreTest, ExportedRunsWithSpacesInNamesAddBackAsTheSameRun) {
 }
 
 // The Go format writes -0 and reads it back; both engines keep its sign.
+// Stored text is shown, never obeyed: a benchmark name, unit, machine,
+// commit label and file name holding a terminal escape, Markdown's
+// metacharacters and JSON's specials (a store edited by hand or filled
+// through the library) come out escaped in every format, on both engines.
+TEST_P(StoreTest, HostileStoredTextIsEscapedInEveryOutput) {
+  const std::string esc = "\x1b]0;pwn\x07\x1b[31m";
+  {
+    store::Store s = open();
+    for (int i = 0; i < 2; ++i) {
+      store::Run run = synthetic_run(i, 1'700'000'000'000 + i, "cpu" + esc,
+                                     {{"BenchmarkA|*b*_`c`" + esc + "\"\\<x>", {10, 11, 12}}},
+                                     "rev" + esc + std::to_string(i));
+      run.source = "f" + esc + "\u202e.txt";
+      run.results[0].values[0].unit = "ns/op";
+      run.id = store::content_uuid(run);
+      s.submit(run);
+    }
+  }
+  for (const char* format : {"text", "markdown", "json", "html"}) {
+    SCOPED_TRACE(format);
+    const auto r = run({"history", "-format", format});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
+  }
+  const std::string text = run({"history"}).out;
+  EXPECT_NE(text.find("A|*b*_`c`\\x1b]0;pwn\\a\\x1b[31m\"\\<x> sec/op: 2 points"),
+            std::string::npos)
+      << text;
+  const std::string md = run({"history", "-format", "markdown"}).out;
+  EXPECT_NE(
+      md.find("| A\\|\\*b\\*\\_\\`c\\`\\\\x1b\\]0;pwn\\\\a\\\\x1b\\[31m\"\\\\&lt;x&gt; | sec/op |"),
+      std::string::npos)
+      << md;
+  const std::string json = run({"history", "-format", "json"}).out;
+  EXPECT_NE(json.find("\"benchmark\": \"A|*b*_`c`\\u001b]0;pwn\\u0007\\u001b[31m\\\"\\\\<x>\""),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"machine\": \"cpu\\u001b]0;pwn\\u0007\\u001b[31m\""), std::string::npos)
+      << json;
+  const auto list = run({"store", "list"});
+  EXPECT_EQ(list.out.find('\x1b'), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("f\\x1b]0;pwn\\a\\x1b[31m\\u202e.txt"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("commit=rev\\x1b]0;pwn\\a\\x1b[31m0"), std::string::npos) << list.out;
+}
+
 TEST_P(StoreTest, NegativeZeroKeepsItsSign) {
   const std::string file = write("z.txt", "BenchmarkZ 10 -0 ns/op 0 B/op -1.5 x/op\n");
   const auto add = run({"store", "add", file});

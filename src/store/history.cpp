@@ -7,13 +7,27 @@
 #include <memory>
 #include <tuple>
 
+#include "format/go_text.hpp"
 #include "store/store_args.hpp"
+#include "text/markdown.hpp"
 
 namespace zerolab::store {
 namespace {
 
 std::string short_id(const std::string& id) {
   return id.substr(0, 8);
+}
+
+// Stored text in a Markdown table cell: escaped for the terminal, then
+// for Markdown; '*', '_' and '`' too, so a name cannot turn a cell bold or
+// into code.
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (const char c : internal::markdown_text(terminal_text(text))) {
+    if (c == '*' || c == '_' || c == '`' || c == '[' || c == ']') out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 std::string json_number(double v) {
@@ -113,40 +127,50 @@ std::string percent_text(double pct) {
   return buf;
 }
 
+// Names, units, machines and commits come from stored text: shown with
+// their control and format characters escaped (terminal_text).
 std::string series_title(const Series& s, bool with_machine) {
-  std::string t = s.benchmark + " " + s.unit;
-  if (with_machine) t += " on " + s.machine;
+  std::string t = terminal_text(s.benchmark) + " " + terminal_text(s.unit);
+  if (with_machine) t += " on " + terminal_text(s.machine);
   return t;
 }
 
 std::string json_string(std::string_view s) {
+  // Valid JSON whatever the store holds: control characters (C0, DEL, C1)
+  // and the line separators JavaScript chokes on as \u escapes, a byte
+  // that is not UTF-8 as U+FFFD.
   std::string out = "\"";
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
+  while (!s.empty()) {
+    const auto [rune, width] = internal::decode_rune(s);
+    const std::string_view bytes = s.substr(0, width);
+    s.remove_prefix(width);
+    switch (rune) {
       case '"':
         out += "\\\"";
-        break;
+        continue;
       case '\\':
         out += "\\\\";
-        break;
+        continue;
       case '\n':
         out += "\\n";
-        break;
+        continue;
       case '\t':
         out += "\\t";
-        break;
+        continue;
       case '\r':
         out += "\\r";
-        break;
+        continue;
       default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += ch;
-        }
+        break;
+    }
+    if (rune == internal::kRuneError && width == 1) {
+      out += "\\ufffd";
+    } else if (rune < 0x20 || (rune >= 0x7f && rune <= 0x9f) || rune == 0x2028 || rune == 0x2029) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(rune));
+      out += buf;
+    } else {
+      out.append(bytes);
     }
   }
   return out + "\"";
@@ -238,7 +262,7 @@ std::string describe_change(const Series& s, const ChangePoint& c, bool with_mac
   const HistoryPoint& p = s.points[c.point];
   std::string line = series_title(s, with_machine) + ": " + percent_text(c.percent) + " at run " +
                      short_id(p.run_id) + " (" + format_time_ms(p.unix_ms);
-  if (!p.commit.empty()) line += ", commit=" + p.commit;
+  if (!p.commit.empty()) line += ", commit=" + terminal_text(p.commit);
   line += "): " + scaled(c.old_center, s.unit) + " -> " + scaled(c.new_center, s.unit) + " (" +
           c.comparison.to_string() + ")";
   if (c.worse) line += " worse";
@@ -276,17 +300,13 @@ std::string render_history_markdown(const History& h) {
     for (const ChangePoint& c : s.changes) {
       const HistoryPoint& p = s.points[c.point];
       if (!changes.empty()) changes += "<br>";
-      changes += percent_text(c.percent) + " at `" + short_id(p.run_id) + "`" +
-                 (p.commit.empty() ? "" : " (commit " + p.commit + ")") + " " +
+      changes += percent_text(c.percent) + " at `" + markdown_cell(short_id(p.run_id)) + "`" +
+                 (p.commit.empty() ? "" : " (commit " + markdown_cell(p.commit) + ")") + " " +
                  c.comparison.to_string() + (c.worse ? " **worse**" : "");
     }
     if (changes.empty()) changes = "none";
-    std::string bench = s.benchmark;
-    for (std::size_t i = 0; i < bench.size(); ++i) {
-      if (bench[i] == '|') bench.replace(i++, 1, "\\|");
-    }
-    out += "| " + bench + " | " + s.unit + " |" +
-           (h.several_machines ? " " + s.machine + " |" : "") + " " +
+    out += "| " + markdown_cell(s.benchmark) + " | " + markdown_cell(s.unit) + " |" +
+           (h.several_machines ? " " + markdown_cell(s.machine) + " |" : "") + " " +
            std::to_string(s.points.size()) + " | " + scaled(s.points.back().center, s.unit) +
            " | " + changes + " |\n";
   }

@@ -6,6 +6,7 @@
 
 #include "store/history.hpp"
 #include "store/store_args.hpp"
+#include "text/markdown.hpp"
 
 namespace zerolab::store {
 
@@ -50,13 +51,15 @@ std::string cell_text(const MatrixCell& cell) {
 std::string render_matrix_text(const ClaimMatrix& m) {
   std::string out;
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
-    out += "machine " + std::to_string(c + 1) + ": " + m.columns[c].machine + " (run " +
-           m.columns[c].run_id.substr(0, 8) + ", " + format_time_ms(m.columns[c].unix_ms) + ")\n";
+    out += "machine " + std::to_string(c + 1) + ": " + terminal_text(m.columns[c].machine) +
+           " (run " + m.columns[c].run_id.substr(0, 8) + ", " +
+           format_time_ms(m.columns[c].unix_ms) + ")\n";
   }
   for (const MatrixRow& row : m.rows) {
-    out += row.experiment + ": " + row.statement + "\n";
+    out += terminal_text(row.experiment) + ": " + terminal_text(row.statement) + "\n";
     for (std::size_t c = 0; c < row.cells.size(); ++c) {
-      out += "  machine " + std::to_string(c + 1) + ": " + cell_text(row.cells[c]) + "\n";
+      out += "  machine " + std::to_string(c + 1) + ": " + terminal_text(cell_text(row.cells[c])) +
+             "\n";
     }
   }
   if (m.columns.empty()) out += "no lab runs in the store\n";
@@ -64,12 +67,8 @@ std::string render_matrix_text(const ClaimMatrix& m) {
 }
 
 std::string render_matrix_markdown(const ClaimMatrix& m) {
-  auto esc = [](std::string s) {
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if (s[i] == '|') s.replace(i++, 1, "\\|");
-    }
-    return s;
-  };
+  // Stored text: control characters escaped, then Markdown's own.
+  auto esc = [](const std::string& s) { return internal::markdown_text(terminal_text(s)); };
   std::string out = "| experiment | claim |";
   std::string sep = "|---|---|";
   for (const MatrixColumn& c : m.columns) {

@@ -131,6 +131,25 @@ std::string go_field(std::string_view text) {
   return out;
 }
 
+std::string terminal_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const auto [rune, width] = internal::decode_rune(text);
+    if (rune == internal::kRuneError && width == 1) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(text[0]));
+      out += buf;
+    } else if (rune == ' ' || internal::is_graphic(rune)) {
+      out.append(text.substr(0, width));
+    } else {
+      append_go_escape(out, rune);
+    }
+    text.remove_prefix(width);
+  }
+  return out;
+}
+
 std::string go_config_key(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 1);

@@ -149,6 +149,14 @@ std::string go_field(std::string_view text);
 std::string go_config_key(std::string_view text);
 std::string go_config_value(std::string_view text);
 
+// Stored text (a name, a unit, a machine, a label, a file name) as it may
+// be shown on a terminal or in a report: printable characters (spaces
+// too) as they are, every other character as its Go escape ("\x1b",
+// "\u009b", "\u202e"), a byte that is not UTF-8 as "\xNN". A store edited
+// by hand or written by an older zerolab cannot put a terminal escape on
+// the user's screen through `history`, `store list` or `store matrix`.
+std::string terminal_text(std::string_view text);
+
 // The part of a run whose results ran under a configuration block `keep`
 // accepts (a lab run's one experiment, by its "pkg" line), with the run's
 // unit metadata; the rest of the header is copied.

@@ -224,10 +224,15 @@ int run_list(std::span<char* const> args) {
   std::string out;
   const int code = c.with_store(store::OpenMode::kRead, [&](store::Store& s) {
     for (const store::RunSummary& r : s.list_runs(since)) {
-      out += r.id + "  " + store::format_time_ms(r.unix_ms) + "  " + r.kind + "  " +
-             std::to_string(r.values) + " values  " + r.machine + "  " + r.source;
-      for (const store::KeyValue& kv : r.labels) out += "  " + kv.first + "=" + kv.second;
-      for (const std::string& n : r.names) out += "  name:" + n;
+      // Stored text is shown with control characters escaped (a file name
+      // or label holding a terminal escape prints as "\x1b").
+      using store::terminal_text;
+      out += terminal_text(r.id) + "  " + store::format_time_ms(r.unix_ms) + "  " +
+             terminal_text(r.kind) + "  " + std::to_string(r.values) + " values  " +
+             terminal_text(r.machine) + "  " + terminal_text(r.source);
+      for (const store::KeyValue& kv : r.labels)
+        out += "  " + terminal_text(kv.first) + "=" + terminal_text(kv.second);
+      for (const std::string& n : r.names) out += "  name:" + terminal_text(n);
       out += "\n";
     }
     return 0;
