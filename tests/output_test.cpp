@@ -166,6 +166,38 @@ TEST_F(OutputPaths, AFailedStdoutIsExit1WithTheCause) {
             "bench_fixture: cannot write standard output: No space left on device");
 }
 
+// The store's commands and history on a full or closed stdout: one line
+// naming the write's own error (not a second line, not EIO), exit 1.
+TEST_F(OutputPaths, TheStoreCommandsNameTheRealErrorOfAFailedStdout) {
+  const std::string url = "--store sqlite:" + dir_ + "/s.db";
+  struct Case {
+    std::string args, command;
+  };
+  const Case cases[] = {
+      {"store add " + url + " " + old_, "store add"},
+      {"store list " + url, "store list"},
+      {"store export " + url + " " + "RUN", "store export"},
+      {"history " + url, "history"},
+      {"store matrix " + url, "store matrix"},
+  };
+  for (const auto& [redirect, cause] :
+       {std::pair<std::string, std::string>{">/dev/full", "No space left on device"},
+        {">&-", "Bad file descriptor"}}) {
+    for (const Case& c : cases) {
+      std::string args = c.args;
+      if (const std::size_t at = args.find("RUN"); at != std::string::npos) {
+        const std::string list = cli("store list " + url).out;
+        ASSERT_GE(list.size(), 36u) << list;
+        args.replace(at, 3, list.substr(0, 36));
+      }
+      SCOPED_TRACE(args + " " + redirect);
+      const CommandResult r = cli(args + " " + redirect);
+      EXPECT_EQ(r.code, 1);
+      EXPECT_EQ(r.err, "zerolab " + c.command + ": cannot write standard output: " + cause + "\n");
+    }
+  }
+}
+
 // A directory on the way to -o that is a symbolic link another user put
 // in a sticky directory others may write (/tmp/x -> /etc) is not followed:
 // a root run cannot be made to write where the link points. The user's own

@@ -262,6 +262,72 @@ TEST_P(StoreTest, HostileStoredTextIsEscapedInEveryOutput) {
   EXPECT_NE(list.out.find("commit=rev\\x1b]0;pwn\\a\\x1b[31m0"), std::string::npos) << list.out;
 }
 
+// Peak resident memory (KiB) of `zerolab args...` run in dir with its
+// output thrown away, from the kernel's accounting of that one child.
+long peak_rss_kib(const std::string& dir, const std::vector<std::string>& args) {
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::chdir(dir.c_str()) != 0) ::_exit(127);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    std::vector<char*> argv;
+    std::string cli = ZEROLAB_CLI;
+    argv.push_back(cli.data());
+    std::vector<std::string> copy = args;
+    for (std::string& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(cli.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  if (pid < 0 || ::wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0) {
+    ADD_FAILURE() << "zerolab " << args[0] << " failed: " << status;
+    return -1;
+  }
+  return usage.ru_maxrss;
+}
+
+// A large file (few benchmarks, many samples each: what compare keeps
+// least of) is added and exported in at most twice what compare needs to
+// read it: the store streams its rows instead of holding the run. The
+// export reads back exactly the file as added.
+TEST_P(StoreTest, AddAndExportOfALargeFileNeedAtMostTwiceWhatCompareNeeds) {
+  const std::string file = ts_.dir + "/big.txt";
+  {
+    std::ofstream out(file);
+    out << "goos: linux\nUnit B/op assume=exact\n";
+    std::uint64_t x = 88172645463325252ULL;
+    for (int i = 0; out.tellp() < (12 << 20); ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      out << "BenchmarkSomething/case=" << i % 200 << "-8\t" << 1000 + i % 7 << '\t'
+          << 100 + static_cast<double>(x % 100000) / 1000 << " ns/op\t" << i % 64 * 8 << " B/op\t"
+          << i % 5 << " allocs/op\n";
+      if (i == 500000) out << "cpu: changed\n";
+    }
+  }
+  const long compare = peak_rss_kib(ts_.dir, {"compare", file});
+  const long add = peak_rss_kib(ts_.dir, {"store", "add", "--store", ts_.url_text, file});
+  const std::string list = run({"store", "list"}).out;
+  ASSERT_GE(list.size(), 36u);
+  const std::string id = list.substr(0, 36);
+  const long exported = peak_rss_kib(
+      ts_.dir, {"store", "export", "--store", ts_.url_text, id, "-o", ts_.dir + "/back.txt"});
+  EXPECT_GT(compare, 0);
+  EXPECT_LE(add, 2 * compare) << "add " << add << " KiB, compare " << compare << " KiB";
+  EXPECT_LE(exported, 2 * compare)
+      << "export " << exported << " KiB, compare " << compare << " KiB";
+  // The export adds back as the same run, and compares as the file does.
+  const auto again = run({"store", "add", ts_.dir + "/back.txt"});
+  EXPECT_EQ(again.out.substr(0, 36 + 15), id + " already stored") << again.out << again.err;
+  EXPECT_EQ(cli(ts_.dir, {"compare", "x=" + ts_.dir + "/back.txt"}).out,
+            cli(ts_.dir, {"compare", "x=" + file}).out);
+}
+
 TEST_P(StoreTest, NegativeZeroKeepsItsSign) {
   const std::string file = write("z.txt", "BenchmarkZ 10 -0 ns/op 0 B/op -1.5 x/op\n");
   const auto add = run({"store", "add", file});

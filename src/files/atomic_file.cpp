@@ -294,32 +294,6 @@ int standard_stream(const std::string& path) {
   return -1;
 }
 
-bool write_stream(int fd, std::string_view text, std::string& error) {
-  std::fflush(fd == STDOUT_FILENO ? stdout : stderr);
-  if (!write_all(fd, text)) {
-    error =
-        cannot(fd == STDOUT_FILENO ? "standard output" : "standard error", std::strerror(errno));
-    return false;
-  }
-  return true;
-}
-
-// Writes a character device in place (never through a link).
-bool write_in_place(int dir_fd, const std::string& path, const std::string& name,
-                    std::string_view text, std::string& error) {
-  const int fd = ::openat(dir_fd, name.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
-  if (fd < 0 || !write_all(fd, text)) {
-    error = cannot(path, std::strerror(errno));
-    if (fd >= 0) ::close(fd);
-    return false;
-  }
-  if (::close(fd) != 0) {
-    error = cannot(path, std::strerror(errno));
-    return false;
-  }
-  return true;
-}
-
 // The checks shared by check_output_path and write_file_atomically. Sets
 // *existing (and st) when the final name exists.
 bool check_entry(const std::string& path, int dir_fd, const std::string& name, struct stat& st,
@@ -393,51 +367,123 @@ bool check_output_path(const std::string& path, const std::vector<std::string>& 
   return true;
 }
 
-bool write_file_atomically(const std::string& path, std::string_view text, std::string& error) {
-  if (const int fd = standard_stream(path); fd >= 0) return write_stream(fd, text, error);
+struct OutputFile::State {
+  std::string path;  // as the user gave it
+  std::string dir_path;
+  std::string name;
+  std::string temp;
+  std::unique_ptr<Directory> dir;
+  std::unique_ptr<TempRegistration> registration;
+  struct stat st {};
+  bool exists = false;
+  int fd = -1;
+  bool stream = false;    // stdout, stderr: written as it comes
+  bool in_place = false;  // a character device
+  bool failed = false;
+  int saved = 0;
+};
+
+OutputFile::OutputFile() = default;
+
+OutputFile::~OutputFile() {
+  if (state_ == nullptr) return;
+  if (state_->fd >= 0 && !state_->stream) ::close(state_->fd);
+  if (!state_->temp.empty() && state_->dir != nullptr)
+    ::unlinkat(state_->dir->fd(), state_->temp.c_str(), 0);
+}
+
+bool OutputFile::open(const std::string& path, std::string& error) {
+  state_ = std::make_unique<State>();
+  State& s = *state_;
+  s.path = path;
+  if (const int fd = standard_stream(path); fd >= 0) {
+    std::fflush(fd == STDOUT_FILENO ? stdout : stderr);
+    s.fd = fd;
+    s.stream = true;
+    return true;
+  }
   if (path.empty()) {
     error = "cannot write \"\": empty output path";
     return false;
   }
-  const std::string dir_path = directory_of(path);
-  const Directory dir(dir_path);
-  if (dir.fd() < 0) {
-    error = cannot(path, std::strerror(errno));
+  s.dir_path = directory_of(path);
+  s.dir = std::make_unique<Directory>(s.dir_path);
+  if (s.dir->fd() < 0) {
+    error = cannot(path, s.dir->why());
     return false;
   }
-  const std::string name = base_name_of(path);
-  struct stat st {};
-  bool exists = false;
-  if (!check_entry(path, dir.fd(), name, st, &exists, error)) return false;
-  if (exists && S_ISCHR(st.st_mode)) return write_in_place(dir.fd(), path, name, text, error);
-
-  sweep_stale_temporaries(dir.fd(), name);
-  const std::string temp = name + kTempInfix + std::to_string(::getpid());
-  TempRegistration registration(dir_path + "/" + temp);
-  const mode_t mode = exists ? (st.st_mode & 07777) : 0666;
+  s.name = base_name_of(path);
+  if (!check_entry(path, s.dir->fd(), s.name, s.st, &s.exists, error)) return false;
+  if (s.exists && S_ISCHR(s.st.st_mode)) {
+    s.fd = ::openat(s.dir->fd(), s.name.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+    if (s.fd < 0) {
+      error = cannot(path, std::strerror(errno));
+      return false;
+    }
+    s.in_place = true;
+    return true;
+  }
+  sweep_stale_temporaries(s.dir->fd(), s.name);
+  const std::string temp = s.name + kTempInfix + std::to_string(::getpid());
+  s.registration = std::make_unique<TempRegistration>(s.dir_path + "/" + temp);
+  const mode_t mode = s.exists ? (s.st.st_mode & 07777) : 0666;
   // O_EXCL | O_NOFOLLOW: the temporary is a new file of ours, never an
   // entry someone planted under its name (that is removed, not followed).
   const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
-  int fd = ::openat(dir.fd(), temp.c_str(), flags, mode);
-  if (fd < 0 && errno == EEXIST && ::unlinkat(dir.fd(), temp.c_str(), 0) == 0) {
-    fd = ::openat(dir.fd(), temp.c_str(), flags, mode);
+  s.fd = ::openat(s.dir->fd(), temp.c_str(), flags, mode);
+  if (s.fd < 0 && errno == EEXIST && ::unlinkat(s.dir->fd(), temp.c_str(), 0) == 0) {
+    s.fd = ::openat(s.dir->fd(), temp.c_str(), flags, mode);
   }
-  if (fd < 0) {
+  if (s.fd < 0) {
     error = cannot(path, std::strerror(errno));
     return false;
   }
-  bool ok = write_all(fd, text);
-  int saved = errno;
-  if (ok && exists) {
+  s.temp = temp;
+  return true;
+}
+
+bool OutputFile::write(std::string_view text, std::string& error) {
+  State& s = *state_;
+  if (s.failed) return false;
+  if (write_all(s.fd, text)) return true;
+  s.failed = true;
+  s.saved = errno;
+  error = s.stream ? cannot(s.fd == STDOUT_FILENO ? "standard output" : "standard error",
+                            std::strerror(s.saved))
+                   : cannot(s.path, std::strerror(s.saved));
+  return false;
+}
+
+bool OutputFile::commit(std::string& error) {
+  State& s = *state_;
+  if (s.failed) {
+    error = cannot(s.path, std::strerror(s.saved));
+    return false;
+  }
+  if (s.stream) return true;
+  if (s.in_place) {
+    const int fd = s.fd;
+    s.fd = -1;
+    if (::close(fd) != 0) {
+      error = cannot(s.path, std::strerror(errno));
+      return false;
+    }
+    return true;
+  }
+  bool ok = true;
+  int saved = 0;
+  if (s.exists) {
     // The replacement keeps the old file's permission bits and, where
     // allowed (as root), its owner.
-    if (::fchmod(fd, st.st_mode & 07777) != 0) {
+    if (::fchmod(s.fd, s.st.st_mode & 07777) != 0) {
       ok = false;
       saved = errno;
-    } else if (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) {
-      if (::fchown(fd, st.st_uid, st.st_gid) == 0) (void)::fchmod(fd, st.st_mode & 07777);
+    } else if (s.st.st_uid != ::geteuid() || s.st.st_gid != ::getegid()) {
+      if (::fchown(s.fd, s.st.st_uid, s.st.st_gid) == 0) (void)::fchmod(s.fd, s.st.st_mode & 07777);
     }
   }
+  const int fd = s.fd;
+  s.fd = -1;
   if (::close(fd) != 0 && ok) {
     ok = false;
     saved = errno;
@@ -447,21 +493,27 @@ bool write_file_atomically(const std::string& path, std::string_view text, std::
     // The final name again, just before it is replaced: something put there
     // meanwhile (a link, a FIFO) is refused, not replaced.
     struct stat now {};
-    if (examine(dir.fd(), name, now)) {
-      why = refusal(dir.fd(), name, now);
+    if (examine(s.dir->fd(), s.name, now)) {
+      why = refusal(s.dir->fd(), s.name, now);
       if (why.empty() && S_ISCHR(now.st_mode)) why = "it became a device while being written";
     }
   }
-  if (ok && why.empty() && ::renameat(dir.fd(), temp.c_str(), dir.fd(), name.c_str()) != 0) {
+  if (ok && why.empty() &&
+      ::renameat(s.dir->fd(), s.temp.c_str(), s.dir->fd(), s.name.c_str()) != 0) {
     ok = false;
     saved = errno;
   }
   if (!ok || !why.empty()) {
-    ::unlinkat(dir.fd(), temp.c_str(), 0);
-    error = cannot(path, why.empty() ? std::strerror(saved) : why);
-    return false;
+    error = cannot(s.path, why.empty() ? std::strerror(saved) : why);
+    return false;  // the destructor removes the temporary
   }
+  s.temp.clear();
   return true;
+}
+
+bool write_file_atomically(const std::string& path, std::string_view text, std::string& error) {
+  OutputFile out;
+  return out.open(path, error) && out.write(text, error) && out.commit(error);
 }
 
 }  // namespace zerolab::internal

@@ -33,6 +33,7 @@
 #ifndef ZEROLAB_SRC_FORMAT_ATOMIC_FILE_HPP_
 #define ZEROLAB_SRC_FORMAT_ATOMIC_FILE_HPP_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,33 @@ namespace zerolab::internal {
 // Returns false with `error` ("cannot write x: <cause>") and no temporary
 // left behind; the old contents of path stay as they were.
 bool write_file_atomically(const std::string& path, std::string_view text, std::string& error);
+
+// write_file_atomically in pieces, for output too large to hold: open()
+// makes the same checks and creates the temporary, write() appends,
+// commit() puts the file in place. An OutputFile destroyed before
+// commit() (an error, an exception) removes its temporary and leaves the
+// old file as it was. "-", /dev/stdout and /dev/stderr are written as
+// they come.
+//
+// Example:
+//   OutputFile out;
+//   if (!out.open(path, error)) fail(error);
+//   for (...) if (!out.write(piece, error)) fail(error);
+//   if (!out.commit(error)) fail(error);
+class OutputFile {
+ public:
+  OutputFile();
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  bool open(const std::string& path, std::string& error);
+  bool write(std::string_view text, std::string& error);
+  bool commit(std::string& error);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // How write_all writes: write(2), or send(2) with MSG_NOSIGNAL for a
 // socket whose peer may be gone (EPIPE, never a SIGPIPE that ends the

@@ -214,16 +214,25 @@ class PostgresDatabase final : public Database {
     if (PQresultStatus(start.get()) != PGRES_COPY_IN) check(start);
     std::string buf;
     std::vector<Param> values;
-    for (std::size_t row = 0; row < rows; ++row) {
-      values.clear();
-      row_values(row, values);
-      for (std::size_t c = 0; c < values.size(); ++c) {
-        append_copy_value(buf, values[c]);
-        buf += c + 1 == values.size() ? '\n' : '\t';
+    try {
+      for (std::size_t row = 0; row < rows; ++row) {
+        values.clear();
+        row_values(row, values);
+        for (std::size_t c = 0; c < values.size(); ++c) {
+          append_copy_value(buf, values[c]);
+          buf += c + 1 == values.size() ? '\n' : '\t';
+        }
+        if (buf.size() >= (1u << 20)) put_copy(buf);
       }
-      if (buf.size() >= (1u << 20)) put_copy(buf);
+      put_copy(buf);
+    } catch (...) {
+      // The rows' source failed: the COPY is ended as failed, so the
+      // connection leaves COPY mode and the caller's rollback can run.
+      if (PQputCopyEnd(conn_, "the rows' source failed") == 1) {
+        while (PGresult* r = PQgetResult(conn_)) PQclear(r);
+      }
+      throw;
     }
-    put_copy(buf);
     if (PQputCopyEnd(conn_, nullptr) != 1) fail(StoreError::Kind::kFailed, PQerrorMessage(conn_));
     Result end(PQgetResult(conn_));
     check(end);

@@ -205,6 +205,10 @@ std::string Run::config(const std::string& key) const {
 }
 
 void RunBuilder::add(const stat::BenchRecord& record) {
+  run_.results.push_back(take(record));
+}
+
+StoredResult RunBuilder::take(const stat::BenchRecord& record) {
   if (record.config.get() != last_config_ || run_.configs.empty()) {
     std::vector<KeyValue> block;
     if (record.config) {
@@ -239,7 +243,9 @@ void RunBuilder::add(const stat::BenchRecord& record) {
     r.values.push_back(tidied ? record.original[i] : record.result.metrics[i]);
     r.values.back().unit = go_field(r.values.back().unit);
   }
-  run_.results.push_back(std::move(r));
+  ++results_;
+  values_ += r.values.size();
+  return r;
 }
 
 void RunBuilder::add(const stat::UnitMetadata& unit) {
@@ -250,6 +256,8 @@ void RunBuilder::add(const stat::UnitMetadata& unit) {
 Run RunBuilder::finish() {
   Run out = std::move(run_);
   run_ = Run{};
+  results_ = 0;
+  values_ = 0;
   last_config_ = nullptr;
   keep_alive_.reset();
   return out;
@@ -286,6 +294,10 @@ GoFormatWriter::GoFormatWriter(const Run& header, Sink sink) : sink_(std::move(s
   for (const UnitNote& u : header.units) {
     buf_ += "Unit " + go_field(u.unit) + " " + go_field(u.key) + "=" + go_field(u.value) + "\n";
   }
+}
+
+void GoFormatWriter::add_block(const std::vector<KeyValue>& block) {
+  configs_.push_back(go_block(block));
 }
 
 void GoFormatWriter::write(const StoredResult& r) {
@@ -352,31 +364,45 @@ Run select_results(const Run& run,
   return out;
 }
 
-std::string content_uuid(const Run& run) {
-  // FNV-1a, 128-bit, over the Go text and the labels.
-  __extension__ typedef unsigned __int128 u128;
-  const u128 prime = (static_cast<u128>(0x0000000001000000ULL) << 64) | 0x000000000000013BULL;
-  u128 h = (static_cast<u128>(0x6c62272e07bb0142ULL) << 64) | 0x62b821756295c58dULL;
-  auto mix = [&](std::string_view s) {
-    for (const char c : s) {
-      h ^= static_cast<unsigned char>(c);
-      h *= prime;
-    }
-  };
-  GoFormatWriter writer(run, mix);
-  for (const StoredResult& r : run.results) writer.write(r);
-  writer.flush();
-  for (const KeyValue& kv : run.labels) {
+namespace {
+
+// FNV-1a, 128-bit, over the Go text and the labels.
+__extension__ typedef unsigned __int128 u128;
+constexpr u128 kFnvPrime = (static_cast<u128>(0x0000000001000000ULL) << 64) | 0x000000000000013BULL;
+constexpr u128 kFnvOffset =
+    (static_cast<u128>(0x6c62272e07bb0142ULL) << 64) | 0x62b821756295c58dULL;
+
+}  // namespace
+
+ContentHash::ContentHash(const Run& header)
+    : h_(kFnvOffset), writer_(header, [this](std::string_view text) { mix(text); }) {}
+
+void ContentHash::mix(std::string_view text) {
+  for (const char c : text) {
+    h_ ^= static_cast<unsigned char>(c);
+    h_ *= kFnvPrime;
+  }
+}
+
+std::string ContentHash::finish(const std::vector<KeyValue>& labels) {
+  writer_.flush();
+  for (const KeyValue& kv : labels) {
     mix("\nlabel ");
     mix(kv.first);
     mix("=");
     mix(kv.second);
   }
   unsigned char b[16];
-  for (int i = 0; i < 16; ++i) b[i] = static_cast<unsigned char>(h >> (8 * (15 - i)));
+  for (int i = 0; i < 16; ++i) b[i] = static_cast<unsigned char>(h_ >> (8 * (15 - i)));
   b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x80);  // version 8
   b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);  // RFC 9562 variant
   return format_uuid(b);
+}
+
+std::string content_uuid(const Run& run) {
+  ContentHash hash(run);
+  for (const StoredResult& r : run.results) hash.add(r);
+  return hash.finish(run.labels);
 }
 
 std::string random_uuid() {

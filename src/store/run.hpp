@@ -98,11 +98,21 @@ class RunBuilder {
   // ".file", are not kept: they are not part of the file).
   void add(const stat::BenchRecord& record);
   void add(const stat::UnitMetadata& unit);
-  std::size_t result_count() const { return run_.results.size(); }
+  // For a run too large to hold: the result as add() would keep it, its
+  // configuration block added to the header, the result itself not kept.
+  // The same records give the same blocks and results in every pass.
+  StoredResult take(const stat::BenchRecord& record);
+  std::size_t result_count() const { return results_; }
+  // Metric values over the results so far (the store's rows).
+  std::size_t value_count() const { return values_; }
+  // The run so far: configuration blocks, unit metadata, the results add() kept.
+  const Run& header() const { return run_; }
   Run finish();
 
  private:
   Run run_;
+  std::size_t results_ = 0;
+  std::size_t values_ = 0;
   const stat::ConfigList* last_config_ = nullptr;
   std::shared_ptr<const stat::ConfigList> keep_alive_;
 };
@@ -117,11 +127,14 @@ std::string to_go_format(const Run& run);
 // to_go_format one result at a time, for a run too large to hold: the
 // header's unit metadata and configuration blocks are taken at once (its
 // results are not read), then each write() adds a result; the text goes
-// to sink in pieces of about 64 KB, the rest at flush().
+// to sink in pieces of about 64 KB, the rest at flush(). add_block()
+// appends a configuration block found after construction.
 class GoFormatWriter {
  public:
   using Sink = std::function<void(std::string_view text)>;
   GoFormatWriter(const Run& header, Sink sink);
+  void add_block(const std::vector<KeyValue>& block);
+  std::size_t blocks() const { return configs_.size(); }
   void write(const StoredResult& result);
   void flush();
 
@@ -166,6 +179,28 @@ Run select_results(const Run& run,
 // A UUID (version 8, RFC 9562) derived from the run's content and labels,
 // so that adding the same file twice is one run.
 std::string content_uuid(const Run& run);
+
+// content_uuid one result at a time: constructed with the run's header
+// (its unit metadata and the configuration blocks known so far; blocks
+// found later are given with add_block before their results), fed each
+// result in order, finished with the labels. Equals content_uuid of the
+// whole run.
+class ContentHash {
+ public:
+  explicit ContentHash(const Run& header);
+  ContentHash(const ContentHash&) = delete;
+  ContentHash& operator=(const ContentHash&) = delete;
+  void add_block(const std::vector<KeyValue>& block) { writer_.add_block(block); }
+  std::size_t blocks() const { return writer_.blocks(); }
+  void add(const StoredResult& result) { writer_.write(result); }
+  std::string finish(const std::vector<KeyValue>& labels);
+
+ private:
+  void mix(std::string_view text);
+  __extension__ typedef unsigned __int128 u128;
+  u128 h_;
+  GoFormatWriter writer_;
+};
 // A random UUID (version 4).
 std::string random_uuid();
 // Whether text is a UUID in canonical lower-case form.

@@ -345,10 +345,7 @@ void Store::check_run(const Run& run) {
       check(kv.second, "a configuration value");
     }
   }
-  for (const StoredResult& r : run.results) {
-    check(r.name, "the benchmark name");
-    for (const benchfmt::Metric& m : r.values) check(m.unit, "the unit");
-  }
+  for (const StoredResult& r : run.results) check_result(run, r);
   for (const UnitNote& u : run.units) {
     check(u.unit, "a unit");
     check(u.key, "a unit key");
@@ -363,8 +360,64 @@ void Store::check_run(const Run& run) {
   }
 }
 
+void Store::check_result(const Run& run, const StoredResult& r) {
+  auto check = [&](const std::string& text, const char* what) {
+    if (storable_text(text)) return;
+    throw StoreError(
+        StoreError::Kind::kBadInput,
+        (run.source.empty() ? std::string("a run") : internal::quote_text(run.source)) + ": " +
+            what + " " + internal::quote_text(text) +
+            " is not valid UTF-8 text or holds a NUL byte (no store keeps it)");
+  };
+  check(r.name, "the benchmark name");
+  for (const benchfmt::Metric& m : r.values) check(m.unit, "the unit");
+}
+
+namespace {
+
+// The results of a run held in memory.
+class HeldResults final : public ResultSource {
+ public:
+  explicit HeldResults(const std::vector<StoredResult>& results) : results_(results) {}
+  void restart() override { next_ = 0; }
+  bool next(StoredResult& result) override {
+    if (next_ >= results_.size()) return false;
+    result = results_[next_++];
+    return true;
+  }
+
+ private:
+  const std::vector<StoredResult>& results_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
 Store::Submitted Store::submit(const Run& run, const std::function<void()>& before_commit) {
   check_run(run);
+  std::size_t value_count = 0;
+  for (const StoredResult& r : run.results) value_count += r.values.size();
+  HeldResults results(run.results);
+  return submit(run, value_count, results, before_commit);
+}
+
+Store::Submitted Store::submit(const Run& run, std::size_t value_count, ResultSource& results,
+                               const std::function<void()>& before_commit) {
+  {
+    // The header's text (the results' is checked as they are read).
+    Run header_only;
+    header_only.id = run.id;
+    header_only.name = run.name;
+    header_only.source = run.source;
+    header_only.command = run.command;
+    header_only.machine = run.machine;
+    header_only.kind = run.kind;
+    header_only.labels = run.labels;
+    header_only.configs = run.configs;
+    header_only.units = run.units;
+    header_only.claims = run.claims;
+    check_run(header_only);
+  }
   const auto started = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     try {
@@ -401,22 +454,30 @@ Store::Submitted Store::submit(const Run& run, const std::function<void()>& befo
                     return std::vector<Param>{Param(rid), Param(c.block), Param(c.pos),
                                               Param(c.kv->first), Param(c.kv->second)};
                   });
-      // One row per (result, value), walked in order as the engine asks
-      // for rows 0, 1, 2, ... (nothing flattened beside the run).
-      std::size_t value_count = 0;
-      for (const StoredResult& r : run.results) value_count += r.values.size();
-      std::size_t q = 0, p = 0;
+      // One row per (result, value), each result read from `results` as
+      // the engine asks for rows 0, 1, 2, ... (one result held at a time).
+      results.restart();
+      StoredResult r;
+      std::int64_t q = -1;
+      std::size_t p = 0;
       db_->bulk_insert("results",
                        {"rid", "seq", "pos", "block", "name", "iterations", "unit", "value"},
                        value_count, [&](std::size_t, std::vector<Param>& values) {
-                         while (p >= run.results[q].values.size()) {
+                         while (q < 0 || p >= r.values.size()) {
+                           if (!results.next(r)) {
+                             throw StoreError(StoreError::Kind::kBadInput,
+                                              internal::quote_text(run.source) +
+                                                  " changed while it was being stored (it has "
+                                                  "fewer values than when it was read); nothing "
+                                                  "was added");
+                           }
+                           check_result(run, r);
                            ++q;
                            p = 0;
                          }
-                         const StoredResult& r = run.results[q];
                          const benchfmt::Metric& m = r.values[p];
                          values = {Param(rid),
-                                   Param(static_cast<std::int64_t>(q)),
+                                   Param(q),
                                    Param(static_cast<std::int64_t>(p)),
                                    Param(std::int64_t{r.block}),
                                    Param(r.name),
@@ -633,6 +694,7 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
   rows_of("x.unit, x.key, x.value", "unit_notes", "x.pos", [](Run& run, const Row& row) {
     run.units.push_back(UnitNote{row.text(1), row.text(2), row.text(3)});
   });
+  if (detail == Detail::kNoResults) return runs;
   // Consecutive rows of one (rid, seq) are one result's values.
   const Run* last_run = nullptr;
   std::int64_t last_seq = -1;
@@ -653,6 +715,41 @@ std::vector<Run> Store::load_where(const std::string& where, const std::vector<P
             run.results.back().values.push_back(benchfmt::Metric{row.real(6), row.text(5)});
           });
   return runs;
+}
+
+void Store::export_run(const std::string& id, const GoFormatWriter::Sink& sink) {
+  ReadSnapshot snapshot(*db_);
+  std::vector<Run> runs = load_where("r.id = ?", {Param(id)}, Detail::kNoResults);
+  if (runs.empty())
+    throw StoreError(StoreError::Kind::kBadInput, "no run \"" + id + "\" in " + db_->display());
+  const Run& run = runs[0];
+  GoFormatWriter writer(run, sink);
+  // Consecutive rows of one seq are one result's values; each result is
+  // written once its last value is read.
+  StoredResult r;
+  std::int64_t last_seq = -1;
+  db_->query(
+      "SELECT x.seq, x.block, x.name, x.iterations, x.unit, x.value FROM results x JOIN runs r ON "
+      "r.rid = x.rid WHERE r.id = ? ORDER BY x.seq, x.pos",
+      {Param(id)}, [&](const Row& row) {
+        const std::int64_t seq = row.integer(0);
+        const std::int64_t block = row.integer(1);
+        if (block < -1 || block >= kMaxConfigBlock) {
+          damaged(*db_, "run " + run.id + " has a result in configuration block " +
+                            std::to_string(block));
+        }
+        if (seq != last_seq) {
+          if (last_seq >= 0) writer.write(r);
+          r.name = row.text(2);
+          r.iterations = row.integer(3);
+          r.block = static_cast<int>(block);
+          r.values.clear();
+          last_seq = seq;
+        }
+        r.values.push_back(benchfmt::Metric{row.real(5), row.text(4)});
+      });
+  if (last_seq >= 0) writer.write(r);
+  writer.flush();
 }
 
 std::vector<RunSummary> Store::list_runs(std::int64_t since_ms) {

@@ -54,6 +54,16 @@ struct NamedRun {
   std::string id;
 };
 
+// The results of a run too large to hold, read as they are stored:
+// restart() starts over (a submission retried after a lock conflict reads
+// them again), next() gives each result in order, false after the last.
+class ResultSource {
+ public:
+  virtual ~ResultSource() = default;
+  virtual void restart() = 0;
+  virtual bool next(StoredResult& result) = 0;
+};
+
 class Store {
  public:
   // The schema this zerolab writes. History: 1 runs, labels, configuration,
@@ -76,11 +86,22 @@ class Store {
   // when a run with its id exists. before_commit, if set, is called inside
   // the transaction after every row is written (tests kill the process there).
   Submitted submit(const Run& run, const std::function<void()>& before_commit = {});
+  // submit for a run whose results come from `results` (header.results is
+  // not read): value_count is the number of metric values they hold (the
+  // rows they make). Results that end before value_count values (a file
+  // that changed between passes) are kBadInput and nothing is stored; a
+  // check of their own (that the results were the ones hashed) goes in
+  // before_commit. Only the header and one result are held at a time.
+  Submitted submit(const Run& header, std::size_t value_count, ResultSource& results,
+                   const std::function<void()>& before_commit = {});
   // Throws kBadInput for a run no store may keep: an id that is not a UUID,
   // a name breaking store/run_name.hpp's rule, text that is not valid UTF-8
   // or holds a NUL byte (the same refusal on both engines). submit checks
   // it; a caller with several runs checks them all before the first submit.
   static void check_run(const Run& run);
+  // check_run's part for one result of `run` (its name and units), for a
+  // caller with the results apart from the header.
+  static void check_result(const Run& run, const StoredResult& result);
 
   // Throws StoreError (kFailed, "the store is read-only") unless this
   // connection may write runs and names; writes nothing.
@@ -105,6 +126,10 @@ class Store {
   // Every lab run's header and claims (no results), oldest first.
   std::vector<Run> load_lab_claims();
   std::vector<RunSummary> list_runs(std::int64_t since_ms);
+  // A stored run in the Go benchmark format, written to sink in pieces as
+  // its rows are read (in one snapshot), never held whole: what
+  // to_go_format(load_run(id)) gives.
+  void export_run(const std::string& id, const GoFormatWriter::Sink& sink);
 
   std::int64_t run_count();
   int schema_version();
@@ -119,7 +144,7 @@ class Store {
   void migrate_locked(int target_version, const std::function<void(int)>& check);
   // How much of each run load_where reads: labels and names; also the
   // configuration and claims; everything.
-  enum class Detail { kHeaders, kClaims, kAll };
+  enum class Detail { kHeaders, kClaims, kNoResults, kAll };
   std::vector<Run> load_where(const std::string& where, const std::vector<Param>& params,
                               Detail detail);
 

@@ -26,12 +26,14 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "files/atomic_file.hpp"
 #include "lab/baseline_name.hpp"
 #include "lab/baseline_store.hpp"
 #include "lab/experiment.hpp"
@@ -41,6 +43,7 @@
 #include "store/store.hpp"
 #include "store/store_args.hpp"
 #include "store_cli.hpp"
+#include "text/quote.hpp"
 #include "zerolab/stat_reader.hpp"
 
 namespace zerolab::cli {
@@ -148,6 +151,119 @@ bool read_results_file(const std::string& path, bool allow_stdin, store::RunBuil
   return error.empty();
 }
 
+// A results file added without holding its results: read once to learn
+// the run's header, count its values and check its text (syntax errors
+// printed then), and again as the store takes the rows, hashing them
+// anew, so a file that changed between the reads is refused, not stored
+// under the wrong id. The hash is taken in the first read when every unit
+// line comes before the first result (Go's own files), else in a read of
+// its own.
+class FileResults final : public store::ResultSource {
+ public:
+  // The first read; false with `error` when the file cannot be read.
+  bool scan(const std::string& path, std::string& error) {
+    path_ = path;
+    open();
+    std::unique_ptr<store::ContentHash> hash;
+    bool late_units = false;
+    while (files_->next()) {
+      switch (files_->kind()) {
+        case stat::RecordKind::kResult: {
+          const store::StoredResult r = builder_.take(files_->result());
+          if (!hash) hash = std::make_unique<store::ContentHash>(builder_.header());
+          feed(*hash, builder_.header(), r);
+          store::Store::check_result(checked_as(), r);
+          break;
+        }
+        case stat::RecordKind::kUnitMetadata:
+          builder_.add(files_->unit_metadata());
+          late_units = late_units || hash != nullptr;
+          break;
+        case stat::RecordKind::kSyntaxError:
+          std::fprintf(stderr, "%s\n", files_->syntax_error().to_string().c_str());
+          break;
+      }
+    }
+    error = files_->error();
+    values_ = builder_.value_count();
+    results_ = builder_.result_count();
+    header_ = builder_.finish();
+    files_.reset();
+    if (!late_units && hash) hash_ = std::move(hash);
+    return error.empty();
+  }
+  std::size_t result_count() const { return results_; }
+  std::size_t value_count() const { return values_; }
+  // The header read by scan(), for the caller to complete.
+  store::Run& header() { return header_; }
+  // The run's id (content_uuid) once header().labels are final.
+  std::string id() {
+    if (!hash_) {
+      // A unit line after a result: the hash starts with every unit line.
+      restart();
+      store::StoredResult r;
+      while (next(r)) {
+      }
+      hash_ = std::move(rehash_);
+    }
+    std::string id = hash_->finish(header_.labels);
+    hash_.reset();
+    return id;
+  }
+  void restart() override {
+    open();
+    rehash_ = std::make_unique<store::ContentHash>(header_);
+  }
+  bool next(store::StoredResult& result) override {
+    while (files_->next()) {
+      if (files_->kind() != stat::RecordKind::kResult) continue;
+      result = builder_.take(files_->result());
+      rehash_->add(result);
+      return true;
+    }
+    return false;
+  }
+  // Inside the store's transaction, after the last row: the rows were the
+  // file as first read (nothing more, nothing else).
+  void check_unchanged(const std::string& id) {
+    store::StoredResult extra;
+    if (next(extra) || !files_->error().empty() || rehash_->finish(header_.labels) != id) {
+      throw store::StoreError(
+          store::StoreError::Kind::kBadInput,
+          internal::quote_text(path_) + " changed while it was being stored; nothing was added");
+    }
+  }
+
+ private:
+  void open() {
+    const std::vector<std::string> one = {path_};
+    files_ = std::make_unique<stat::InputFiles>(
+        stat::parse_inputs(one, /*allow_labels=*/false, /*allow_stdin=*/false));
+    builder_ = store::RunBuilder{};
+  }
+  // The hash follows the blocks the builder finds.
+  static void feed(store::ContentHash& hash, const store::Run& header,
+                   const store::StoredResult& r) {
+    while (hash.blocks() < header.configs.size()) hash.add_block(header.configs[hash.blocks()]);
+    hash.add(r);
+  }
+  // What check_result names in a message: the file.
+  const store::Run& checked_as() {
+    named_.source = path_;
+    return named_;
+  }
+
+  std::string path_;
+  std::unique_ptr<stat::InputFiles> files_;
+  store::RunBuilder builder_;
+  store::Run header_;
+  store::Run named_;
+  std::size_t values_ = 0;
+  std::size_t results_ = 0;
+  std::unique_ptr<store::ContentHash> hash_;
+  std::unique_ptr<store::ContentHash> rehash_;
+};
+
 // Submits each run, printing "<id> <added|already stored>: <what>".
 int submit_all(const Subcommand& c, const std::vector<store::Run>& runs, const char* added,
                const std::function<std::string(const store::Run&)>& what) {
@@ -156,11 +272,17 @@ int submit_all(const Subcommand& c, const std::vector<store::Run>& runs, const c
     for (const store::Run& run : runs) store::Store::check_run(run);
     for (const store::Run& run : runs) {
       const auto r = s.submit(run);
-      std::printf("%s %s: %s, %zu results\n", run.id.c_str(),
-                  r == store::Store::Submitted::kAdded ? added : "already stored",
-                  what(run).c_str(), run.results.size());
+      // Each line as its run is stored; a failed stdout is one message
+      // naming the write's own error (the runs stay stored).
+      if (const int code = c.output(
+              run.id + " " + (r == store::Store::Submitted::kAdded ? added : "already stored") +
+              ": " + store::terminal_text(what(run)) + ", " + std::to_string(run.results.size()) +
+              " results\n");
+          code != 0) {
+        return code;
+      }
     }
-    return std::fflush(stdout) == 0 ? 0 : fail(c.name.c_str(), "write stdout failed", 1);
+    return 0;
   });
 }
 
@@ -182,22 +304,64 @@ int run_add(std::span<char* const> args) {
   for (char* const a : args) command += std::string(" ") + a;
 
   // Read every file first: bad input anywhere means nothing is written.
-  std::vector<store::Run> runs;
+  // A regular file is read again as it is stored (its results are never
+  // all in memory); stdin, a pipe or a FIFO cannot be read twice and is
+  // held.
+  struct Input {
+    std::unique_ptr<FileResults> file;
+    store::Run held;
+  };
+  std::vector<Input> inputs;
   const std::int64_t now = now_ms();
   for (const std::string& path : c.f.operands) {
-    store::RunBuilder builder;
-    if (!read_results_file(path, /*allow_stdin=*/true, builder, error)) return c.bad(error);
-    if (builder.result_count() == 0) return c.bad(path + ":0: no benchmark results");
-    store::Run run = builder.finish();
-    run.kind = "file";
-    run.source = path;
-    run.command = command;
-    run.unix_ms = now;
-    store::set_labels(run, labels);
-    run.id = store::content_uuid(run);
-    runs.push_back(std::move(run));
+    Input in;
+    struct stat st {};
+    store::Run* run = &in.held;
+    std::size_t results = 0;
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      in.file = std::make_unique<FileResults>();
+      try {
+        if (!in.file->scan(path, error)) return c.bad(error);
+      } catch (const store::StoreError& e) {
+        return c.bad(e.what());
+      }
+      results = in.file->result_count();
+      run = &in.file->header();
+    } else {
+      store::RunBuilder builder;
+      if (!read_results_file(path, /*allow_stdin=*/true, builder, error)) return c.bad(error);
+      results = builder.result_count();
+      in.held = builder.finish();
+    }
+    if (results == 0) return c.bad(path + ":0: no benchmark results");
+    run->kind = "file";
+    run->source = path;
+    run->command = command;
+    run->unix_ms = now;
+    store::set_labels(*run, labels);
+    run->id = in.file ? in.file->id() : store::content_uuid(*run);
+    inputs.push_back(std::move(in));
   }
-  return submit_all(c, runs, "added", [](const store::Run& run) { return run.source; });
+  return c.with_store(store::OpenMode::kWrite, [&](store::Store& s) {
+    for (const Input& in : inputs) store::Store::check_run(in.file ? in.file->header() : in.held);
+    for (Input& in : inputs) {
+      const store::Run& run = in.file ? in.file->header() : in.held;
+      const auto r = in.file ? s.submit(run, in.file->value_count(), *in.file,
+                                        [&] { in.file->check_unchanged(run.id); })
+                             : s.submit(run);
+      const std::size_t count = in.file ? in.file->result_count() : run.results.size();
+      // Each line as its run is stored; a failed stdout is one message
+      // naming the write's own error (the runs stay stored).
+      if (const int code = c.output(
+              run.id + " " + (r == store::Store::Submitted::kAdded ? "added" : "already stored") +
+              ": " + store::terminal_text(run.source) + ", " + std::to_string(count) +
+              " results\n");
+          code != 0) {
+        return code;
+      }
+    }
+    return 0;
+  });
 }
 
 int run_export(std::span<char* const> args) {
@@ -205,12 +369,25 @@ int run_export(std::span<char* const> args) {
   if (c.done) return *c.done;
   if (c.f.operands.size() != 1)
     return c.bad("expected one RUN (usage: zerolab store export RUN [-o FILE])");
-  std::string text;
+  // Written as the rows are read (a large run is never held whole), into
+  // the output writer's temporary: an error part way leaves no file.
+  struct WriteFailed {};
+  std::string error;
   const int code = c.with_store(store::OpenMode::kRead, [&](store::Store& s) {
-    text = store::to_go_format(s.load_run(s.resolve(c.f.operands[0])));
-    return 0;
+    const std::string id = s.resolve(c.f.operands[0]);
+    internal::OutputFile out;
+    if (!out.open(c.f.value("o").empty() ? "-" : c.f.value("o"), error)) return 1;
+    try {
+      s.export_run(id, [&](std::string_view text) {
+        if (!out.write(text, error)) throw WriteFailed{};
+      });
+    } catch (const WriteFailed&) {
+      return 1;
+    }
+    return out.commit(error) ? 0 : 1;
   });
-  return code != 0 ? code : c.output(text);
+  if (code == 1 && !error.empty()) return fail(c.name.c_str(), error, 1);
+  return code;
 }
 
 int run_list(std::span<char* const> args) {

@@ -39,13 +39,9 @@ bool parse_store_flags(std::span<char* const> args, const StoreFlagSpec& spec, P
 }
 
 bool write_output(const std::string& text, const std::string& path, std::string& error) {
-  if (!path.empty()) return internal::write_file_atomically(path, text, error);
-  errno = 0;
-  const bool ok =
-      std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
-  if (!ok)
-    error = std::string("write stdout: ") + (errno != 0 ? std::strerror(errno) : "short write");
-  return ok;
+  // No -o is stdout, written by the same loop as -o - (past stdio, so the
+  // message names the write's own errno and stdio keeps no error for exit).
+  return internal::write_file_atomically(path.empty() ? "-" : path, text, error);
 }
 
 int fail(const char* command, const std::string& message, int code) {
