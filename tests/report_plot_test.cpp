@@ -177,6 +177,35 @@ TEST(SvgPlot, StripPlotShowsSamplesMedianAndInterval) {
   EXPECT_NE(svg.find(">no samples</text>"), std::string::npos);
 }
 
+// A row of many samples draws kMaxDotsPerRow evenly spaced quantiles (its
+// smallest and largest among them) and says so: the page of a huge input
+// grows with its rows, not its samples.
+TEST(SvgPlot, AStripOfManySamplesDrawsEvenlySpacedQuantiles) {
+  StripPlot p;
+  p.title = "many";
+  p.caption = "Every sample.";
+  p.x = {"ns/op", false, ValueKind::kNanoseconds};
+  std::vector<double> samples;
+  for (int i = 0; i < 100000; ++i) samples.push_back(static_cast<double>((i * 7919) % 100000) + 1);
+  p.rows.push_back({"big", samples, 50000, 49000, 51000});
+  p.rows.push_back({"small", {5, 6}, 5.5, 5.5, 5.5});
+  const std::string svg = render_strip_plot(p);
+  const std::size_t dots = kMaxDotsPerRow + 2;
+  EXPECT_NE(svg.find("data-points=\"" + std::to_string(dots) + "\""), std::string::npos);
+  EXPECT_EQ(count_occurrences(svg, "class=\"pt\""), static_cast<int>(dots));
+  for (const double v : {1.0, 100000.0}) {
+    EXPECT_NE(svg.find("<title>big: " + html_escape(format_value(v, ValueKind::kNanoseconds)) +
+                       "</title>"),
+              std::string::npos)
+        << v;
+  }
+  EXPECT_NE(
+      svg.find("Every sample. Rows with more than " + std::to_string(kMaxDotsPerRow) +
+               " samples show " + std::to_string(kMaxDotsPerRow) + " evenly spaced quantiles."),
+      std::string::npos);
+  EXPECT_LT(svg.size(), 100000u);
+}
+
 TEST(HtmlPage, SelfContainedWithAPolicyThatForbidsFetches) {
   const std::string page = html_page_open("a \"title\"") + html_page_close();
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);

@@ -121,7 +121,14 @@ std::string strip_sections(const stat::Tables& tables, const stat::Table& t, con
   if (t.cols.size() <= 1) {
     // One plot of every row, a strip each, in chunks a page can hold.
     constexpr std::size_t kRowsPerPlot = 30;
+    constexpr std::size_t kMaxRows = kRowsPerPlot * kMaxStripPlotsPerTable;
     for (std::size_t start = 0; start < t.rows.size(); start += kRowsPerPlot) {
+      if (start == kMaxRows) {
+        out += "<p class=\"sub\">" + std::to_string(t.rows.size() - kMaxRows) +
+               " more rows are not plotted (at most " + std::to_string(kMaxRows) +
+               " per table); narrow them with -filter.</p>\n";
+        break;
+      }
       StripPlot plot;
       plot.title =
           t.unit + (t.rows.size() > kRowsPerPlot

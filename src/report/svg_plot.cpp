@@ -214,11 +214,29 @@ std::string render_line_plot(const LinePlot& p) {
 }
 
 std::string render_strip_plot(const StripPlot& p) {
+  // A row's dots: every drawable sample, or of a row with more than
+  // kMaxDotsPerRow of them, that many evenly spaced quantiles (the
+  // smallest and the largest among them), so a page of a huge input stays
+  // readable and its size bounded by the rows, not the samples.
+  std::vector<std::vector<double>> dots(p.rows.size());
+  bool thinned = false;
   std::vector<double> xs;
   int points = 0;
-  for (const StripRow& r : p.rows) {
+  for (std::size_t i = 0; i < p.rows.size(); ++i) {
+    const StripRow& r = p.rows[i];
+    std::vector<double>& d = dots[i];
     for (const double v : r.samples) {
-      if (!drawable(v, p.x.log)) continue;
+      if (drawable(v, p.x.log)) d.push_back(v);
+    }
+    if (d.size() > kMaxDotsPerRow) {
+      std::vector<double> sorted = std::move(d);
+      std::sort(sorted.begin(), sorted.end());
+      d.clear();
+      for (std::size_t k = 0; k < kMaxDotsPerRow; ++k)
+        d.push_back(sorted[k * (sorted.size() - 1) / (kMaxDotsPerRow - 1)]);
+      thinned = true;
+    }
+    for (const double v : d) {
       xs.push_back(v);
       ++points;
     }
@@ -236,7 +254,13 @@ std::string render_strip_plot(const StripPlot& p) {
   const double ph = kRowHeight * static_cast<double>(p.rows.size());
   auto px = [&](double x) { return kLeft + sx.to_unit(x) * pw; };
 
-  std::string out = figure_open(p.title, p.caption, points);
+  std::string out = figure_open(
+      p.title,
+      p.caption + (thinned ? (p.caption.empty() ? "" : " ") + std::string("Rows with more than ") +
+                                 std::to_string(kMaxDotsPerRow) + " samples show " +
+                                 std::to_string(kMaxDotsPerRow) + " evenly spaced quantiles."
+                           : std::string()),
+      points);
   out += svg_open(kWidth, height, p.title);
   out += "<rect class=\"area\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" +
          num(pw) + "\" height=\"" + num(ph) + "\"/>\n";
@@ -261,9 +285,8 @@ std::string render_strip_plot(const StripPlot& p) {
              "\" x2=\"" + num(px(r.center)) + "\" y2=\"" + num(mid + 12) + "\"><title>median " +
              html_escape(format_value(r.center, p.x.kind)) + "</title></line>\n";
     }
-    for (std::size_t k = 0; k < r.samples.size(); ++k) {
-      const double v = r.samples[k];
-      if (!drawable(v, p.x.log)) continue;
+    for (std::size_t k = 0; k < dots[i].size(); ++k) {
+      const double v = dots[i][k];
       // A fixed vertical spread, so equal samples stay visible as several dots.
       const double jitter = (static_cast<double>((k * 7) % 5) - 2.0) * 2.5;
       out += "<circle class=\"pt\" cx=\"" + num(px(v)) + "\" cy=\"" + num(mid + jitter) +

@@ -23,6 +23,7 @@
 #ifndef ZEROLAB_SRC_REPORT_SVG_PLOT_HPP_
 #define ZEROLAB_SRC_REPORT_SVG_PLOT_HPP_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -67,6 +68,9 @@ struct StripRow {
   double lo = 0;  // the interval; lo == hi == center when it is unknown
   double hi = 0;
 };
+
+// A strip shows at most this many dots (see render_strip_plot).
+inline constexpr std::size_t kMaxDotsPerRow = 100;
 
 struct StripPlot {
   std::string title;
