@@ -1,6 +1,8 @@
 // Preconditions of claims and this machine's facts (precondition.hpp).
 #include "lab/precondition.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -49,6 +51,8 @@ MachineFacts machine_facts(std::string go_version) {
   f.l3_bytes = internal::cache_size(3);
   f.cpus = internal::available_cpus();
   f.memory = available_memory();
+  const char* path = std::getenv("PATH");
+  f.path = path == nullptr ? "" : path;
   return f;
 }
 
@@ -113,6 +117,29 @@ Precondition memory_at_least(std::uint64_t bytes, std::string why) {
     if (f.memory == 0) return "the available memory is unknown here";
     if (f.memory >= bytes) return "";
     return mib_text(f.memory) + " available here";
+  };
+  return p;
+}
+
+Precondition on_path(std::vector<std::string> names, std::string why) {
+  Precondition p;
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : " and ") + n;
+  p.what = list + " on PATH (" + why + ")";
+  p.unmet = [names](const MachineFacts& f) -> std::string {
+    for (const std::string& n : names) {
+      bool found = false;
+      // PATH's directories; an empty one is the current directory.
+      for (std::size_t from = 0; !f.path.empty() && !found && from <= f.path.size();) {
+        std::size_t end = f.path.find(':', from);
+        if (end == std::string::npos) end = f.path.size();
+        const std::string dir = end == from ? "." : f.path.substr(from, end - from);
+        found = ::access((dir + "/" + n).c_str(), X_OK) == 0;
+        from = end + 1;
+      }
+      if (!found) return "no " + n + " on PATH here";
+    }
+    return "";
   };
   return p;
 }

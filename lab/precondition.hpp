@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace zerolab::lab {
 
@@ -30,6 +31,7 @@ struct MachineFacts {
   std::size_t l3_bytes = 0;  // 0: unknown
   int cpus = 0;              // the CPUs this process may use
   std::uint64_t memory = 0;  // MemAvailable in bytes; 0: unknown
+  std::string path;          // the PATH programs are searched on
 };
 
 // This machine's facts (`go_version` as find_go gave it).
@@ -60,6 +62,9 @@ Precondition larger_than_l3(std::size_t bytes, std::string why);
 Precondition cpus_at_least(int n, std::string why);
 // Both sides: at least `bytes` of available memory.
 Precondition memory_at_least(std::uint64_t bytes, std::string why);
+// Both sides: every program of `names` is on PATH here (`why`: what the
+// claim runs them for).
+Precondition on_path(std::vector<std::string> names, std::string why);
 // `p` checked for one side only (the other side has no such need).
 Precondition only_on(ClaimSide side, Precondition p);
 

@@ -217,5 +217,38 @@ TEST(GoTestFact, RunsThePeerBinaryWithItsTestSelected) {
   rmdir(dir);
 }
 
+// The seed's objdump count: "2 <calloc@plt>" (the PLT entry and the call).
+TEST(Facts004, CallocFoldAndItsBarrier) {
+  const std::string folded =
+      "0000000000001030 <calloc@plt>:\n"
+      "    1030:\tjmp    *0x2fca(%rip)\n"
+      "0000000000001060 <main>:\n"
+      "    1064:\tcall   1030 <calloc@plt>\n";
+  const facts004::PltCalls f = facts004::count_plt_calls(folded);
+  EXPECT_EQ(f.describe(), "0 malloc, 2 calloc, 0 memset");
+  EXPECT_TRUE(facts004::malloc_memset_became_calloc(f).holds);
+  EXPECT_FALSE(facts004::barrier_keeps_malloc_memset(f).holds);
+
+  const std::string kept =
+      "0000000000001030 <malloc@plt>:\n"
+      "0000000000001040 <memset@plt>:\n"
+      "    1064:\tcall   1030 <malloc@plt>\n"
+      "    1070:\tcall   1040 <memset@plt>\n";
+  const facts004::PltCalls k = facts004::count_plt_calls(kept);
+  EXPECT_EQ(k.describe(), "2 malloc, 0 calloc, 2 memset");
+  EXPECT_FALSE(facts004::malloc_memset_became_calloc(k).holds);
+  EXPECT_TRUE(facts004::barrier_keeps_malloc_memset(k).holds);
+  const FactResult r = facts004::malloc_memset_became_calloc(k);
+  EXPECT_EQ(r.observed,
+            "gcc -O2 of malloc + memset(0): 2 malloc, 0 calloc, 2 memset through the PLT");
+
+  // calloc beside a surviving memset is no fold; nothing at all is neither.
+  facts004::PltCalls both = f;
+  both.memset = 2;
+  EXPECT_FALSE(facts004::malloc_memset_became_calloc(both).holds);
+  EXPECT_FALSE(facts004::malloc_memset_became_calloc(facts004::PltCalls{}).holds);
+  EXPECT_FALSE(facts004::barrier_keeps_malloc_memset(facts004::PltCalls{}).holds);
+}
+
 }  // namespace
 }  // namespace zerolab::lab

@@ -11,8 +11,13 @@
 //   ctest --preset release -R LabVerdictModel
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lab/experiment.hpp"
@@ -175,17 +180,36 @@ TEST(LabVerdictModel, TheSummaryCountsTheSizesApart) {
 
 // ---- preconditions -----------------------------------------------------------------
 
-MachineFacts facts(const std::string& go, std::size_t l3_mib, int cpus, std::uint64_t mem_mib) {
+// A directory holding an executable file for each of `names` (stand-ins:
+// only their presence is looked at).
+std::string programs_dir(const std::vector<std::string>& names) {
+  std::string tag;
+  for (const std::string& n : names) tag += "-" + n;
+  const std::string dir = "/tmp/zerolab-path-" + std::to_string(::getpid()) + tag;
+  ::mkdir(dir.c_str(), 0700);
+  for (const std::string& n : names) {
+    const std::string file = dir + "/" + n;
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    if (f != nullptr) std::fclose(f);
+    ::chmod(file.c_str(), 0700);
+  }
+  return dir;
+}
+
+MachineFacts facts(const std::string& go, std::size_t l3_mib, int cpus, std::uint64_t mem_mib,
+                   std::string path = "") {
   MachineFacts f;
   f.go_version = go;
   f.l3_bytes = l3_mib << 20;
   f.cpus = cpus;
   f.memory = mem_mib << 20;
+  f.path = std::move(path);
   return f;
 }
 
 const MachineFacts kGo119 = facts("go version go1.19.8 linux/amd64", 32, 2, 4096);
-const MachineFacts kGo122 = facts("go version go1.22.2 linux/amd64", 16, 24, 262144);
+const MachineFacts kGo122 = facts("go version go1.22.2 linux/amd64", 16, 24, 262144,
+                                  "/nonexistent:" + programs_dir({"gcc", "objdump"}));
 
 std::string reason(const Claim& c, ClaimSide side, const MachineFacts& f) {
   const std::optional<SideOutcome> s = unmet_precondition(c, side, f);
@@ -306,6 +330,22 @@ TEST(LabVerdictModel, CoreAndMemoryPreconditionsFailWhereTheMachineLacksThem) {
             "at least 1024 MiB of available memory (a pass makes a fresh 1 GiB buffer resident): "
             "512 MiB available here");
   EXPECT_EQ(reason(*pass, ClaimSide::kCpp, kGo119), "");
+}
+
+// The seed's gcc and objdump: a fact that runs them is not comparable where
+// either is missing from PATH.
+TEST(LabVerdictModel, ProgramsOnPathPreconditions) {
+  const Claim* fold = find_claim("zero-cost", "GCC на -O2", "");
+  ASSERT_NE(fold, nullptr);
+  const std::string what = "gcc and objdump on PATH (the seed's gcc -O2 and objdump -d): ";
+  EXPECT_EQ(reason(*fold, ClaimSide::kCpp, kGo122), "");
+  EXPECT_EQ(reason(*fold, ClaimSide::kCpp, facts("", 32, 2, 4096, "")),
+            what + "no gcc on PATH here");
+  EXPECT_EQ(reason(*fold, ClaimSide::kCpp, facts("", 32, 2, 4096, programs_dir({"gcc"}))),
+            what + "no objdump on PATH here");
+  EXPECT_EQ(reason(*fold, ClaimSide::kCpp, facts("", 32, 2, 4096, programs_dir({"objdump"}))),
+            what + "no gcc on PATH here");
+  EXPECT_EQ(reason(*fold, ClaimSide::kGo, facts("", 32, 2, 4096, "")), "");  // C only
 }
 
 TEST(LabVerdictModel, EverySeedHasATitleAndAWhere) {

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -134,6 +135,11 @@ class ByteBuffer {
   std::size_t capacity_ = 0;
 };
 
+// Writes all of p[0, n) (the project's one write loop).
+bool write_all(int fd, const char* p, std::size_t n) {
+  return internal::write_all(fd, std::string_view(p, n));
+}
+
 // The pooled buffer (fasthttp's copyBufPool): one per thread, reused.
 char* pooled_buffer() {
   static thread_local std::unique_ptr<char[]> buffer(new char[kPoolBuffer]);
@@ -222,7 +228,7 @@ void limited_to_file(B& b, Way way) {
                  buffer_loop(f.src, pooled_buffer(), kPoolBuffer, remaining,
                              [&](const char* p, std::size_t n) {
                                copied += n;
-                               return internal::write_all(f.dst, {p, n});
+                               return write_all(f.dst, p, n);
                              }),
                  "copy");
       remaining -= copied;
@@ -232,9 +238,7 @@ void limited_to_file(B& b, Way way) {
 
 void file_to_file(B& b, Way way) {
   Files f(b);
-  const auto put = [&f](const char* p, std::size_t n) {
-    return internal::write_all(f.dst, {p, n});
-  };
+  const auto put = [&f](const char* p, std::size_t n) { return write_all(f.dst, p, n); };
   for (auto _ : b.loop()) {
     f.seek_dst(b);
     if (way == Way::kOld) {
@@ -295,6 +299,12 @@ constexpr Pair kPairs[] = {
     {"OSFileToNetConn", &file_to_tcp},
     {"NetConnToOSFile", &tcp_to_file},
 };
+
+std::string format_count(double n) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", n);
+  return text;
+}
 
 std::string bench(const char* pair, const char* way) {
   return std::string("BenchmarkCopy/") + pair + "/" + way;
@@ -426,6 +436,85 @@ Experiment make_copy_experiment() {
           .needs(splice_from_socket)
           .cpp_not_comparable_because("C++ allocates nothing on either path: Go's 2 and 1 are "
                                       "its wrapper and interface objects"));
+  // The table's other exact counts, Go here only: Go's allocations are its
+  // wrapper and interface objects and io.Copy's buffer, which C++ does not
+  // make the same way. Go's allocs/op and B/op are truncated integers: "4.000"
+  // is [4, 5), "40.00" B is [40, 41); "0.000" is nothing.
+  const char* go_objects =
+      "Go's counts are its wrapper and interface objects and io.Copy's buffer; C++ allocates "
+      "its own way";
+  struct Count {
+    const char* pair;
+    const char* way;
+    const char* unit;
+    double n;  // the table's count; 0: nothing
+    const char* quote;
+    const char* figure;
+    const Precondition* needs;
+  };
+  const std::string row_4 =
+      "CopyZeroAllocOSFileToBytesBuffer-8 4.000 ± 0% 0.000 ± 0% -100.00% (p=0.000 n=25)";
+  const std::string row_40 =
+      "CopyZeroAllocOSFileToBytesBuffer-8 40.00 ± 0% 0.00 ± 0% -100.00% (p=0.000 n=25)";
+  const std::string row_5 =
+      "CopyZeroAllocOSFileToStringsBuilder-8 5.000 ± 0% 0.000 ± 0% -100.00% (p=0.000 n=25)";
+  const std::string row_8 =
+      "CopyZeroAllocOSFileToOSFile-8 8.000 ± 0% 0.000 ± 0% -100.00% (p=0.000 n=25)";
+  const std::string row_16 =
+      "CopyZeroAllocNetConnToOSFile-8 16.000 ± 6% 8.000 ± 12% -50.00% (p=0.000 n=25)";
+  const std::string row_96 =
+      "CopyZeroAllocOSFileToNetConn-8 96.00 ± 0% 96.00 ± 0% ~ (p=1.000 n=25) ¹";
+  const std::string row_6 =
+      "CopyZeroAllocOSFileToNetConn-8 6.000 ± 0% 6.000 ± 0% ~ (p=1.000 n=25) ¹";
+  // The old path's counts are Go 1.22's File.WriteTo wrappers and io.Copy
+  // call (the PR's Go); Go 1.19 has no File.WriteTo, and the peer's stand-in
+  // for it allocates its own way.
+  const Precondition file_write_to = go_at_least(
+      22,
+      "the PR's Go: os.File.WriteTo, whose wrappers and io.Copy call the old path's counts are");
+  const Count counts[] = {
+      {"OSFileToBytesBuffer", "old", kAllocsPerOp, 4, row_4.c_str(), "old: 4 allocs/op",
+       &file_write_to},
+      {"OSFileToBytesBuffer", "new", kAllocsPerOp, 0, row_4.c_str(), "new: 0 allocs/op", nullptr},
+      {"OSFileToBytesBuffer", "old", kBytesPerOp, 40, row_40.c_str(), "old: 40 B/op",
+       &file_write_to},
+      {"OSFileToBytesBuffer", "new", kBytesPerOp, 0, row_40.c_str(), "new: 0 B/op", nullptr},
+      {"OSFileToStringsBuilder", "old", kAllocsPerOp, 5, row_5.c_str(), "old: 5 allocs/op",
+       &file_write_to},
+      {"OSFileToStringsBuilder", "new", kAllocsPerOp, 0, row_5.c_str(), "new: 0 allocs/op",
+       nullptr},
+      {"OSFileToOSFile", "old", kAllocsPerOp, 8, row_8.c_str(), "old: 8 allocs/op", &file_write_to},
+      {"OSFileToOSFile", "new", kAllocsPerOp, 0, row_8.c_str(), "new: 0 allocs/op", nullptr},
+      {"NetConnToOSFile", "old", kBytesPerOp, 16, row_16.c_str(), "old: 16 B/op",
+       &splice_from_socket},
+      {"NetConnToOSFile", "new", kBytesPerOp, 8, row_16.c_str(), "new: 8 B/op",
+       &splice_from_socket},
+      {"OSFileToNetConn", "old", kBytesPerOp, 96, row_96.c_str(), "old: 96 B/op", &sendfile_at_eof},
+      {"OSFileToNetConn", "new", kBytesPerOp, 96, row_96.c_str(), "new: 96 B/op", &sendfile_at_eof},
+      {"OSFileToNetConn", "old", kAllocsPerOp, 6, row_6.c_str(), "old: 6 allocs/op",
+       &sendfile_at_eof},
+      {"OSFileToNetConn", "new", kAllocsPerOp, 6, row_6.c_str(), "new: 6 allocs/op",
+       &sendfile_at_eof},
+  };
+  for (const Count& c : counts) {
+    const bool allocs = std::string(c.unit) == kAllocsPerOp;
+    const std::string section = sec + (allocs ? " (allocs/op)" : " (B/op)");
+    std::string figure = c.figure;
+    double lo = 0;
+    double hi = allocs ? kNothingAllocsPerOp : kNothingBytesPerOp;
+    if (c.n > 0) {
+      lo = c.n;
+      hi = c.n + kBelowNextCount;
+      figure +=
+          ", Go's truncated count: [" + format_count(c.n) + ", " + format_count(c.n + 1) + ")";
+    } else {
+      figure += ": nothing (below " + std::string(allocs ? "0.001 allocs/op" : "0.1 B/op") + ")";
+    }
+    Claim count = Claim::within({c.quote, section, figure}, bench(c.pair, c.way), c.unit, lo, hi);
+    count.go_bench(bench(c.pair, c.way)).cpp_not_comparable_because(go_objects);
+    if (c.needs != nullptr) count.needs(*c.needs);
+    e.claims.push_back(std::move(count));
+  }
   return e;
 }
 

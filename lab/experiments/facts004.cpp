@@ -191,4 +191,35 @@ FactResult fresh_allocations_are_free(const std::vector<double>& ns, std::uint64
   return r;
 }
 
+std::string PltCalls::describe() const {
+  return std::to_string(malloc) + " malloc, " + std::to_string(calloc) + " calloc, " +
+         std::to_string(memset) + " memset";
+}
+
+PltCalls count_plt_calls(const std::string& disassembly) {
+  PltCalls c;
+  const auto count = [&](const std::string& what) {
+    int n = 0;
+    for (std::size_t at = disassembly.find(what); at != std::string::npos;
+         at = disassembly.find(what, at + what.size())) {
+      ++n;
+    }
+    return n;
+  };
+  c.malloc = count("<malloc@plt>");
+  c.calloc = count("<calloc@plt>");
+  c.memset = count("<memset@plt>");
+  return c;
+}
+
+FactResult malloc_memset_became_calloc(const PltCalls& pair) {
+  return {pair.calloc > 0 && pair.malloc == 0 && pair.memset == 0,
+          "gcc -O2 of malloc + memset(0): " + pair.describe() + " through the PLT"};
+}
+
+FactResult barrier_keeps_malloc_memset(const PltCalls& with_barrier) {
+  return {with_barrier.malloc > 0 && with_barrier.memset > 0 && with_barrier.calloc == 0,
+          "gcc -O2 of malloc, OPAQUE, memset(0): " + with_barrier.describe() + " through the PLT"};
+}
+
 }  // namespace zerolab::lab::facts004

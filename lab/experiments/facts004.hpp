@@ -92,6 +92,25 @@ FactResult frame_zeroing_pattern(const std::string& z64, const std::string& z1k,
 FactResult fresh_allocations_are_free(const std::vector<double>& ns, std::uint64_t zeroed_mib,
                                       std::uint64_t skipped_mib);
 
+// zero-cost: the calls of a program's disassembly (objdump -d) to malloc,
+// calloc and memset through the PLT, as the seed counts them (grep -oE
+// "<(malloc|calloc|memset)@plt>").
+struct PltCalls {
+  int malloc = 0;
+  int calloc = 0;
+  int memset = 0;
+  std::string describe() const;  // "0 malloc, 1 calloc, 0 memset"
+};
+PltCalls count_plt_calls(const std::string& disassembly);
+
+// "GCC at -O2 replaces malloc + memset(0) with calloc": the program that
+// writes the pair calls calloc and neither malloc nor memset.
+FactResult malloc_memset_became_calloc(const PltCalls& pair);
+
+// "The barrier works more precisely": with the seed's OPAQUE between them,
+// the pair stays malloc and memset, and no calloc.
+FactResult barrier_keeps_malloc_memset(const PltCalls& with_barrier);
+
 }  // namespace zerolab::lab::facts004
 
 #endif  // ZEROLAB_LAB_EXPERIMENTS_FACTS004_HPP_

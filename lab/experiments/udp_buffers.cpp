@@ -33,10 +33,10 @@
 namespace zerolab::lab {
 namespace {
 
-// The Go peer at Go's own benchtime: 8 benchmarks, each about 1 s after
-// b.N's ramp; one round took about 40 s on a loaded 2-core VM, so 10 rounds
-// about 400 s (docs/lab.md).
-constexpr int kGoFullSeconds = 400;
+// The Go peer at Go's own benchtime: 10 benchmarks, each about 1 s after
+// b.N's ramp; a round of 8 took about 40 s on a loaded 2-core VM, so 10
+// rounds of 10 about 500 s (docs/lab.md).
+constexpr int kGoFullSeconds = 500;
 
 template <typename S, int kConns>
 void reads(B& b) {
@@ -115,12 +115,15 @@ Experiment make_udp_buffers_experiment() {
         "math/rand for math/rand/v2, min/max helpers and bytes.Clone written out (Go 1.19).",
         "A 3 GiB soft memory limit while the GC is off (the seed's reportHeapStats turns it "
         "off).",
+        "reportHeapStats also reports mallocs/op and malloc-B/op (Go's allocs/op and B/op "
+        "untruncated).",
         "Go's own benchtime (1 s), as the seed ran it: with a fixed 2000 reads, 2000 to 20000 "
         "goroutines would do about one read each and ns/op would be their start-up. It needs "
         "more than the default budget: `zerolab lab --full` or `zerolab lab udp-buffers`; "
         "conns 1000 and 10000 only."},
        // Only the rows the claims use: a round of these takes about 4 s here.
-       "^Benchmark(FixedLargeBuffer|AlwaysAllocate|SimplePool|SyncPoolAlwaysAlloc)$/"
+       "^Benchmark(FixedLargeBuffer|AlwaysAllocate|SimplePool|SyncPoolAlwaysAlloc|"
+       "SyncPoolFixedSmall)$/"
        "^0*(1000|10000)$"});
   add_all<100, 1000, 10000>(e.benchmarks);
   const auto t = std::chrono::milliseconds(100);
@@ -238,6 +241,26 @@ Experiment make_udp_buffers_experiment() {
           0.05, name("SyncPoolFixedSmall", 100000), name("FixedLargeBuffer", 100000))
           .go_not_comparable(no_100k)
           .needs(cpp_100k));
+  // The tables' exact counts at 1000 connections (Go's allocs/op and B/op
+  // are truncated integers: "0" is [0, 1), "1" is [1, 2)).
+  e.claims.push_back(
+      Claim::within({"The fixed large buffer generates very little garbage but uses too much "
+                     "memory at steady-state.",
+                     sec, "0 B/op at 1000 connections (2 at 10000, 21 at 100000): [0, 1)"},
+                    name("FixedLargeBuffer", 1000), kBytesPerOp, 0, kBelowNextCount)
+          .go_bench(go("FixedLargeBuffer", 1000)));
+  e.claims.push_back(
+      Claim::within({"| BenchmarkSyncPoolAlwaysAlloc/1000-24 | 7669573 | 132.8 | 53.73 | 804.3 | "
+                     "4060 | 750.6 | -3256 | 547 | 1 |",
+                     sync_pool, "1 allocs/op (its copy of the packet): [1, 2)"},
+                    name("SyncPoolAlwaysAlloc", 1000), kAllocsPerOp, 1, 1 + kBelowNextCount)
+          .go_bench(go("SyncPoolAlwaysAlloc", 1000)));
+  e.claims.push_back(
+      Claim::within({"| BenchmarkSyncPoolFixedSmall/1000-24 | 8933874 | 127.5 | 57.08 | 807.0 | "
+                     "820.3 | 749.9 | -13.27 | 89 | 0 |",
+                     sync_pool, "0 allocs/op (a copy only for packets of 1 KiB and more): [0, 1)"},
+                    name("SyncPoolFixedSmall", 1000), kAllocsPerOp, 0, kBelowNextCount)
+          .go_bench(go("SyncPoolFixedSmall", 1000)));
   e.plots.push_back(PlotSpec::sweep("cold memory per connection, per strategy",
                                     "BenchmarkUDPBuffers/", "conns", "connections", "cold-KiB/conn",
                                     "cold KiB per connection"));

@@ -19,7 +19,11 @@ package readsnmp
 //     does, but with a 3 GiB soft memory limit (debug.SetMemoryLimit, unless
 //     GOMEMLIMIT is set) so AlwaysAllocate cannot take the shared machine's
 //     memory; the seed's own hot_mib (350 MiB after 694106 64 KiB
-//     allocations) shows its GC ran too.
+//     allocations) shows its GC ran too;
+//   - reportHeapStats also reports mallocs/op and malloc-B/op: the mallocs
+//     and bytes from its "before" to its "hot" reading over b.N, Go's
+//     allocs/op and B/op untruncated (Go 1.19 prints integers); not the
+//     seed's, two metrics added.
 // The lab runs conns 100, 1000 and 10000 (-bench '.*/^0*(100|1000|10000)$');
 // 100000 and SimplePool's 1000000 are the seed's too but need more memory
 // than this shared machine has (the seed's AlwaysAllocate/100000 crashed).
@@ -135,9 +139,12 @@ func reportHeapStats(b *testing.B, keepalive ...any) {
 	debug.SetGCPercent(-1)
 	runtime.GC()
 	before := heap("before")
+	beforeMallocs, beforeBytes := stats.Mallocs, stats.TotalAlloc
 	b.Cleanup(func() {
 		b.Helper()
 		hot := heap("hot")
+		b.ReportMetric(float64(stats.Mallocs-beforeMallocs)/float64(b.N), "mallocs/op")
+		b.ReportMetric(float64(stats.TotalAlloc-beforeBytes)/float64(b.N), "malloc-B/op")
 		debug.SetGCPercent(100)
 		runtime.GC()
 		cold := heap("cold")
