@@ -1,4 +1,4 @@
-// copy_fd's per-thread hint (src/io/copy_fd.cpp): after a file → file copy
+// copy_fd's per-thread hint (src/io/copy_hints.cpp): after a file → file copy
 // by copy_file_range, the next copy between the same descriptor numbers
 // starts with copy_file_range before inspecting anything. These tests make
 // the numbers name something else between two copies (dup2 onto them) and

@@ -1,13 +1,27 @@
 // zerolab/copy.hpp — copies bytes from one file descriptor to another on the
-// fastest path the pair of descriptor kinds allows, with no heap allocation
-// per call once a thread has warmed up.
+// cheapest path the pair of descriptor kinds allows, with no heap allocation
+// per call once a thread has made one copy of the kind.
 //
-// copy_fd inspects both descriptors (statx; a socket's type, and for a file
-// source its peer) and takes, unless CopyOptions::path forces one:
+// Example:
+//   int in = open("input.bin", O_RDONLY | O_CLOEXEC);
+//   int out = open("output.bin", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+//   zerolab::CopyResult r = zerolab::copy_fd(in, out);
+//   if (!r) std::fprintf(stderr, "copy: %s\n", r.message.c_str());  // names fd and call
+//   std::puts(zerolab::plan_copy(in, out).reason);                   // why that path
 //
-//   pair                                  path (the table)
-//   regular file → regular file           copy_file_range (FICLONE first with
-//                                         reflink)
+//   const zerolab::PreparedCopy pair = zerolab::prepare_copy(in, sock);  // inspect once
+//   zerolab::CopyOptions record;
+//   record.src_offset = offset;    // pread-style: in's position stays
+//   record.max_bytes = 16384;
+//   r = zerolab::copy_fd(pair, record);
+//
+//   zerolab::CopyOptions o;
+//   o.path = zerolab::CopyPath::kSendfile;  // force one path (EINVAL if the pair has none such)
+//   r = zerolab::copy_fd(in, sock, o);
+//
+// The path (plan_copy; docs/copy_fd.md has the measurements):
+//
+//   regular file → regular file           copy_file_range (FICLONE first with reflink)
 //   regular file → pipe                   sendfile
 //   regular file → stream socket, ≤128 KiB sendfile (one call)
 //   regular file → AF_UNIX, loopback TCP  splice
@@ -16,25 +30,22 @@
 //   pipe → anything; anything → pipe      splice
 //   anything else (ttys, /proc, /sys)     read_write
 //
-// Where a pair allows more than one path, the machine profile written by
-// `zerolab calibrate` (calibrate.hpp) may choose another one for copies of
-// 256 KiB or more of that pair kind (file → file: splice through copy_fd's
-// pipe from 1 MiB, only on ext2/3/4 and tmpfs), and read/write for small
-// file → file copies: read once per process, used only on the machine it
-// was measured on. Nothing is timed during a copy: the same profile gives the same
-// paths in every process. plan_copy() says the path and what chose it.
-// Environment (read once): ZEROLAB_COPY_PROFILE=0 leaves the profile unread;
-// ZEROLAB_COPY_SMALL_FILE=copy_file_range|read_write sets the small file →
-// file path. docs/copy_fd.md has the measurements behind the table.
+// Where a pair allows more than one path, the machine profile that `zerolab
+// calibrate` writes (calibrate.hpp) may name another for copies of 256 KiB
+// or more of that pair kind (file → file: splice through copy_fd's pipe,
+// from 1 MiB, on ext2/3/4 and tmpfs only), and read/write for small file →
+// file copies. It is read once per process and used only on the machine it
+// was measured on. Nothing is timed during a copy: the same profile gives
+// the same paths in every process. A path that declines on its first call
+// (EXDEV, EINVAL, ...) falls back along clone → copy_file_range → sendfile
+// → read_write while nothing has been copied; CopyOptions::path forces one
+// path, which never falls back. Each thread remembers the numbers of its
+// last pair of a few kinds and starts the next copy between them with the
+// one call that copy took, which the kernel checks in full first.
 //
-// Each thread remembers the descriptor numbers of its last copy of a few
-// kinds (file → file, into a stream socket, with a pipe at one end) and
-// starts the next copy between the same numbers with the one system call
-// that copy took, which the kernel checks in full before it moves a byte;
-// a pair used again and again can be inspected once (prepare_copy). A path
-// that declines on its first call (EXDEV, EINVAL, ...) falls back along
-// clone → copy_file_range → sendfile → read_write while nothing has been
-// copied; a forced path never falls back.
+// Environment, read once: ZEROLAB_COPY_PROFILE=0 leaves the profile unread
+// (the table everywhere); ZEROLAB_COPY_SMALL_FILE=copy_file_range|read_write
+// sets the small file → file path. copy_environment_errors() names bad values.
 //
 // Guarantees on every path: sources are read to end of file (or max_bytes),
 // never just to st_size; EINTR is retried and partial writes looped; EAGAIN
@@ -46,23 +57,6 @@
 // Thread-safety: any number of threads (each has its own pipe and buffer);
 // a PreparedCopy is read-only and can be shared; two copies must not share
 // a descriptor whose file position they use. Not async-signal-safe.
-//
-// Example:
-//   int in = open("input.bin", O_RDONLY | O_CLOEXEC);
-//   int out = open("output.bin", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-//   zerolab::CopyResult r = zerolab::copy_fd(in, out);
-//   if (r.error) std::fprintf(stderr, "copy: %s\n", r.message.c_str());
-//   std::puts(zerolab::plan_copy(in, out).reason);  // why that path
-//
-//   zerolab::CopyOptions o;
-//   o.path = zerolab::CopyPath::kSendfile;  // force a path (EINVAL if the pair has none such)
-//   r = zerolab::copy_fd(in, socket_fd, o);
-//
-//   const zerolab::PreparedCopy pair = zerolab::prepare_copy(in, socket_fd);  // inspect once
-//   zerolab::CopyOptions record;
-//   record.src_offset = offset;
-//   record.max_bytes = 16384;
-//   r = zerolab::copy_fd(pair, record);
 #ifndef ZEROLAB_COPY_HPP_
 #define ZEROLAB_COPY_HPP_
 
