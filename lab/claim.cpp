@@ -128,6 +128,11 @@ Claim& Claim::cpp_not_comparable_because(std::string why) {
   return *this;
 }
 
+Claim& Claim::counted() {
+  counts_answer = true;
+  return *this;
+}
+
 Claim& Claim::project() {
   origin = ClaimOrigin::kProject;
   return *this;

@@ -166,6 +166,13 @@ struct Claim {
 
   GoSide go;
 
+  // `zerolab lab --measure=instructions`: the instructions and cycles its
+  // C++ benchmarks execute per op answer the claim (it is about work done:
+  // bytes zeroed per op, bookkeeping per call, which code sequence runs),
+  // so the counts are shown beside its time verdict. False: counts do not
+  // answer it (time, faults, bandwidth, a fact) and the report says so.
+  bool counts_answer = false;
+
   // ---- Constructors: the seed's words first, then the C++ benchmarks.
   // "X is faster than Y": slower/faster > 1.
   static Claim is_faster(SeedRef seed, std::string slower, std::string faster);
@@ -198,6 +205,7 @@ struct Claim {
   Claim& sized(double seed_ratio);                      // the seed's figure, for the size
   Claim& needs(Precondition p);                         // a precondition, checked here
   Claim& also(std::string slower, std::string faster);  // one more row (C++ side)
+  Claim& counted();  // instruction counts answer it (counts_answer)
 
   // Older constructors (statement + figure, no section), kept while the
   // experiments move to the ones above.

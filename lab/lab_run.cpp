@@ -14,6 +14,7 @@
 #include "bench/options.hpp"
 #include "files/atomic_file.hpp"
 #include "lab/baseline.hpp"
+#include "lab/counts.hpp"
 #include "lab/directory_swap.hpp"
 #include "lab/judge.hpp"
 #include "lab/machine_info.hpp"
@@ -361,6 +362,21 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     any_error = any_error || !o.failures.empty() || !o.go_failures.empty();
   }
 
+  if (s.count_instructions) {
+    progress.show(outcomes.size(), outcomes.size(), "counts",
+                  "the counted benchmarks under callgrind", 1, 1);
+    const bool counted = count_experiments(outcomes, err);
+    progress.clear();
+    if (!counted) any_error = true;
+    for (const auto& o : outcomes) {
+      const std::vector<std::string> lines = counts_lines(o);
+      if (lines.empty()) continue;
+      std::fprintf(out, "%s: counts (callgrind), beside the time verdicts:\n",
+                   o.experiment->id.c_str());
+      for (const auto& line : lines) std::fprintf(out, "  - %s\n", line.c_str());
+    }
+    std::fflush(out);
+  }
   const Tally t = tally(outcomes);
   any_error = any_error || t.errors() > 0;
   ReportContext context;

@@ -93,6 +93,11 @@ struct LabSettings {
   // run too; otherwise they are "not run within the budget".
   bool full = false;
   bool named = false;
+  // --measure=instructions (lab/counts.hpp): after the timed runs, the C++
+  // benchmarks of the claims that counts answer run once more under
+  // callgrind, and the reports show their counts beside the time verdicts.
+  // The executable must call run_counting_child_if_asked first thing.
+  bool count_instructions = false;
   std::string go_command = "go";
   std::string go_peers_dir = default_go_peers_dir();
   std::string go_cache_dir = default_go_cache_dir();

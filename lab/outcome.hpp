@@ -15,6 +15,7 @@
 #ifndef ZEROLAB_LAB_OUTCOME_HPP_
 #define ZEROLAB_LAB_OUTCOME_HPP_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,14 @@ struct ExperimentOutcome {
   std::vector<BenchmarkFailure> go_failures;
   std::string go_not_run;
   std::vector<ClaimOutcome> claims;
+  // --measure=instructions (lab/counts.hpp): whether the counting run
+  // happened, each counted C++ benchmark's counts per op
+  // (instructions/op, L1-misses/op, LL-misses/op, cycles/op) by name, and
+  // why a benchmark or the whole run has none.
+  bool counted = false;
+  std::map<std::string, std::vector<benchfmt::Metric>> counts;
+  std::map<std::string, std::string> count_failures;
+  std::string counts_error;
 };
 
 // Counts of one side's verdicts.

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "lab/baseline.hpp"
+#include "lab/counts.hpp"
 #include "lab/judge.hpp"
 #include "lab/sources.hpp"
 #include "lab/verdict.hpp"
@@ -275,6 +276,12 @@ std::string report_markdown(const std::vector<ExperimentOutcome>& outcomes,
       out += "|";
       for (const auto& cell : row) out += " " + markdown_text(cell) + " |";
       out += "\n";
+    }
+    if (const std::vector<std::string> lines = counts_lines(o); !lines.empty()) {
+      out +=
+          "\nCounts per op under callgrind (--measure=instructions), beside the time verdicts "
+          "above, which they do not replace:\n\n";
+      for (const auto& line : lines) out += "- " + markdown_text(line) + "\n";
     }
     const std::vector<std::string> names = benchmark_names(o);
     if (names.empty()) continue;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "lab/baseline.hpp"
+#include "lab/counts.hpp"
 #include "lab/plot_data.hpp"
 #include "lab/sources.hpp"
 #include "report/html_page.hpp"
@@ -176,6 +177,13 @@ std::string experiment_section(const ExperimentOutcome& o, const MachineInfo& ma
   for (const auto& f : o.go_failures)
     out += "<p class=\"failure\">failed (Go here): " + html_escape(f.text()) + "</p>\n";
   out += claims_table(o);
+  if (const std::vector<std::string> lines = counts_lines(o); !lines.empty()) {
+    out +=
+        "<h3>Counts per op under callgrind</h3>\n<p class=\"sub\">--measure=instructions: "
+        "beside the time verdicts above, which they do not replace.</p>\n<ul class=\"counts\">\n";
+    for (const auto& line : lines) out += "<li>" + html_escape(line) + "</li>\n";
+    out += "</ul>\n";
+  }
   for (const PlotSpec& spec : e.plots) out += render_plot(spec, o.results, machine);
   bool any_ratio = false;
   for (const auto& c : o.claims) {

@@ -62,3 +62,15 @@ if(TARGET zerolab AND TARGET zerolab_lab)
   target_compile_definitions(lab_output_dir_test PRIVATE ZEROLAB_CLI="$<TARGET_FILE:zerolab>")
   add_dependencies(lab_output_dir_test zerolab)
 endif()
+
+# `zerolab lab --measure=instructions` on one small experiment: the counts
+# beside the time verdicts (lab/counts.hpp).
+if(TARGET zerolab_lab)
+  add_executable(lab_count_fixture lab_count_fixture.cpp)
+  target_include_directories(lab_count_fixture PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(lab_count_fixture PRIVATE zerolab_lab zerolab_alloc_hooks zerolab_warnings)
+  zerolab_add_test(lab_count_test SOURCES lab_count_test.cpp LIBS zerolab_bench LABELS lab)
+  target_compile_definitions(lab_count_test PRIVATE
+    ZEROLAB_LAB_COUNT_FIXTURE="$<TARGET_FILE:lab_count_fixture>")
+  add_dependencies(lab_count_test lab_count_fixture)
+endif()

@@ -143,7 +143,8 @@ Experiment make_oid_experiment() {
   // the seed's own words for that step where it has some.
   const auto step = [&](SeedRef ref, const char* slower, const char* faster) {
     e.claims.push_back(Claim::is_faster(std::move(ref), fmt(slower), fmt(faster))
-                           .go_names(fmt(slower), fmt(faster)));
+                           .go_names(fmt(slower), fmt(faster))
+                           .counted());
   };
   step({"the original version of this code, rejected at code review. … this is the kind of "
         "code you should never let in your codebase",
@@ -177,7 +178,8 @@ Experiment make_oid_experiment() {
       Claim::about({"We’re running in a third the time and a fifth the memory.", s2,
                     "3x stated; its table: 2.53x (96.18 vs 38.02 ns/op, Naive vs AppendInt)"},
                    3.0, fmt("Naive"), fmt("AppendInt"))
-          .go_names(fmt("Naive"), fmt("AppendInt")));
+          .go_names(fmt("Naive"), fmt("AppendInt"))
+          .counted());
   e.claims.push_back(
       Claim::about({"We’re running in a third the time and a fifth the memory.", s2,
                     "5x stated; its table: 4.43x (102 vs 23 B/op, Naive vs AppendInt)"},
@@ -188,7 +190,8 @@ Experiment make_oid_experiment() {
       Claim::about({"This cuts another 40% off our runtime.", s3,
                     "1.67x stated (40% off); its table: 1.59x (38.14 vs 23.94 ns/op)"},
                    1.0 / 0.6, fmt("AppendInt"), fmt("StringTable"))
-          .go_names(fmt("AppendInt"), fmt("StringTable")));
+          .go_names(fmt("AppendInt"), fmt("StringTable"))
+          .counted());
   e.claims.push_back(Claim::within({"We’re down to a single allocation", s2,
                                     "1 allocs/op (23 B/op), Go's truncated count: [1, 2)"},
                                    fmt("AppendInt"), kAllocsPerOp, 1, 1 + kBelowNextCount)

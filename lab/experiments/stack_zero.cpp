@@ -147,12 +147,14 @@ Experiment make_stack_zero_experiment() {
                         "… Буфер в 1 КБ на стеке стоит 28 наносекунд",
                         cost, "8.52x (27.96 vs 3.280 ns, the table's rows)"},
                        8.52, z1k, z64)
-          .go_names("BenchmarkStackZero/1KB_DUFFZERO", "BenchmarkStackZero/64B_MOVUPS"),
+          .go_names("BenchmarkStackZero/1KB_DUFFZERO", "BenchmarkStackZero/64B_MOVUPS")
+          .counted(),
       Claim::direction({"Буфер в 1 КБ на стеке стоит 28 наносекунд, буфер в 8 КБ стоит 87 "
                         "наносекунд.",
                         cost, "3.11x (87.05 vs 27.96 ns)"},
                        3.11, z8k, z1k)
-          .go_names("BenchmarkStackZero/8KB_REPSTOSQ", "BenchmarkStackZero/1KB_DUFFZERO"),
+          .go_names("BenchmarkStackZero/8KB_REPSTOSQ", "BenchmarkStackZero/1KB_DUFFZERO")
+          .counted(),
       Claim::fact_check({"До 64 байт включительно развёрнутая цепочка записей, от 64 до 1024 "
                          "байт устройство Даффа, дальше REP STOSQ. Ровно то, что мы увидели в "
                          "дизассемблере.",
@@ -165,7 +167,8 @@ Experiment make_stack_zero_experiment() {
                         "leave it unzeroed)",
                         "", ""},
                        z8k, "BenchmarkStackBuffer/uninit/size=8KiB")
-          .project(),
+          .project()
+          .counted(),
   };
   return e;
 }

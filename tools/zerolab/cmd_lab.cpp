@@ -65,6 +65,10 @@ constexpr const char* kUsage =
     "  --full           also run the Go peers whose faithful regime exceeds the default\n"
     "                   budget (udp-buffers' at Go's own benchtime); naming an experiment\n"
     "                   runs its peer faithfully too\n"
+    "  --measure=instructions\n"
+    "                   also count the instructions and cycles per op, under valgrind's\n"
+    "                   callgrind, of the C++ benchmarks of the claims about work done;\n"
+    "                   shown beside the time verdicts (docs/counting.md)\n"
     "  --count N        runs of each benchmark, interleaved (default 10; >= 6 for tests)\n"
     "  --benchtime D    time per run, or Nx iterations (default 500ms; --quick 20ms)\n"
     "  -o DIR           output directory (default zerolab-results/<UTC time>): new, empty or a\n"
@@ -257,6 +261,7 @@ int run_lab_command(std::span<char* const> args) {
 
   s.count = flags.count;
   s.go = flags.go;
+  s.count_instructions = flags.count_instructions;
   s.benchtime = flags.benchtime;
   s.iterations = flags.iterations;
   s.benchtime_text = flags.benchtime_text;

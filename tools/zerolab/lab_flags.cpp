@@ -72,6 +72,11 @@ bool parse_lab_flags(std::span<char* const> args, LabFlags& f, std::string& erro
   flags.string("benchtime", benchtime_text);
   flags.string("cpuprofilerate", cpu_rate_text);
   flags.string("memprofilerate", mem_rate_text);
+  flags.value("measure", [&f](const std::string& v) -> std::string {
+    if (v != "time" && v != "instructions") return "must be time or instructions";
+    f.count_instructions = v == "instructions";
+    return "";
+  });
   flags.value("go", [&f](const std::string& v) -> std::string {
     if (v != "on" && v != "off") return "must be on or off";
     f.go = v == "on";

@@ -48,6 +48,9 @@ struct LabFlags {
   bool fail_on_regression = false;  // --fail-on-regression[=PCT]; needs --baseline
   double fail_percent = 0;          // PCT, >= 0 ("5" or "5%")
   bool go = true;                   // --go=on|off: run the seeds' Go code (peers/go) beside C++
+  // --measure=time|instructions: with instructions, the counted claims'
+  // C++ benchmarks also run under callgrind (lab/counts.hpp).
+  bool count_instructions = false;
 };
 
 // Returns false with `error` (one line, no prefix) on an unknown flag, a

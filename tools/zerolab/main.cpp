@@ -13,6 +13,8 @@
 
 #include "bench/std_streams.hpp"
 #include "command.hpp"
+#include "lab/counts.hpp"
+#include "lab/experiment.hpp"
 #include "text/quote.hpp"
 
 namespace zerolab::cli {
@@ -99,6 +101,14 @@ namespace {
 
 int run_command(int argc, char** argv) {
   using zerolab::cli::commands;
+  // The counting child of `zerolab lab --measure=instructions`.
+  if (argc > 1 && std::string_view(argv[1]) == zerolab::lab::kCountingChildArg) {
+    std::vector<const zerolab::lab::Experiment*> experiments;
+    for (const auto& e : zerolab::lab::catalog()) experiments.push_back(&e);
+    if (int code = 0; zerolab::lab::run_counting_child_if_asked(argc, argv, experiments, code)) {
+      return code;
+    }
+  }
   if (argc < 2) {
     zerolab::cli::print_usage(stderr);
     return 2;
