@@ -123,7 +123,7 @@ std::size_t judge(const Race& race, const char* kind, std::vector<std::string>& 
   std::string others;
   for (std::size_t i = 1; i < race.paths.size(); ++i) {
     std::vector<double> r;
-    for (int k = 0; k < kRounds; ++k) r.push_back(race.ns[i][k] / race.ns[0][k]);
+    for (std::size_t k = 0; k < race.ns[0].size(); ++k) r.push_back(race.ns[i][k] / race.ns[0][k]);
     std::nth_element(r.begin(), r.begin() + kRounds / 2, r.end());
     const double ratio = r[kRounds / 2];
     char text[96];
@@ -232,7 +232,7 @@ CopyRaces race_copy_paths(const std::string& dir, std::vector<std::string>& deci
         if (failed[i]) continue;
         const double t0 = now_ns();
         for (int c = 0; c < copies && !failed[i]; ++c) failed[i] = !copy_once(race.paths[i]);
-        race.ns[i][round] = now_ns() - t0;
+        race.ns[i][static_cast<std::size_t>(round)] = now_ns() - t0;
       }
     }
     for (std::size_t i = 1; i < race.paths.size(); ++i) {
