@@ -328,6 +328,42 @@ TEST_P(StoreTest, AddAndExportOfALargeFileNeedAtMostTwiceWhatCompareNeeds) {
             cli(ts_.dir, {"compare", "x=" + file}).out);
 }
 
+// Under the file size limit (ulimit -f) every -o of the store's readers
+// is one line naming the limit's error, exit 1, and leaves no file or
+// temporary (history died of SIGXFSZ, saying nothing). The limit, 40 KiB,
+// leaves room for SQLite's 32 KiB index of its log.
+TEST_P(StoreTest, AnOutputPastTheFileSizeLimitIsOneLineAndNoFile) {
+  std::vector<std::pair<std::string, std::vector<double>>> results;
+  for (int i = 0; i < 2000; ++i) results.push_back({"BenchmarkLongName" + std::to_string(i), {1}});
+  {
+    store::Store s = open();
+    s.submit(synthetic_run(0, 1'700'000'000'000, "cpu-a", results));
+    // SQLite's readers write too (a log they recover, a checkpoint when
+    // the last one closes): the log is emptied first, so only -o writes.
+    if (ts_.engine == "sqlite") s.database().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+  const std::string id = run({"store", "list"}).out.substr(0, 36);
+  const std::vector<std::vector<std::string>> commands = {
+      {"history", "-o", ts_.dir + "/out.txt"},
+      {"store", "export", id, "-o", ts_.dir + "/out.txt"},
+  };
+  for (std::vector<std::string> args : commands) {
+    args.insert(args.begin() + (args[0] == "store" ? 2 : 1), {"--store", ts_.url_text});
+    SCOPED_TRACE(args[0] + " " + args[1]);
+    const auto r =
+        lab_test_util::run_cli("ulimit -f 40;" + std::string(ZEROLAB_CLI), quote(args), ts_.dir);
+    EXPECT_EQ(r.code, 1);
+    const std::string command = args[0] == "store" ? "store " + args[1] : args[0];
+    EXPECT_EQ(r.err,
+              "zerolab " + command + ": cannot write " + ts_.dir + "/out.txt: File too large\n");
+    DIR* d = ::opendir(ts_.dir.c_str());
+    ASSERT_NE(d, nullptr);
+    while (const dirent* e = ::readdir(d))
+      EXPECT_NE(std::string(e->d_name).rfind("out.txt", 0), 0u);
+    ::closedir(d);
+  }
+}
+
 TEST_P(StoreTest, NegativeZeroKeepsItsSign) {
   const std::string file = write("z.txt", "BenchmarkZ 10 -0 ns/op 0 B/op -1.5 x/op\n");
   const auto add = run({"store", "add", file});

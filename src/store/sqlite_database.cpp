@@ -56,7 +56,10 @@ class SqliteRow final : public Row {
 class SqliteDatabase final : public Database {
  public:
   SqliteDatabase(const StoreUrl& url, OpenMode mode)
-      : display_(url.display), path_(url.target), lock_timeout_(lock_timeout_from_environment()) {
+      : display_(url.display),
+        path_(url.target),
+        lock_timeout_(lock_timeout_from_environment()),
+        writer_(mode == OpenMode::kWrite) {
     struct stat st {};
     const bool exists = ::stat(path_.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode))
@@ -202,9 +205,9 @@ class SqliteDatabase final : public Database {
     // SQLite says "disk I/O error" for every failed write: name the cause.
     const int system_errno = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
     if (kind == StoreError::Kind::kFailed && system_errno == EFBIG) {
-      throw StoreError(kind,
-                       display_ + ": " + msg +
-                           " (the file size limit, ulimit -f, was reached; nothing was added)");
+      throw StoreError(kind, display_ + ": " + msg +
+                                 " (the file size limit, ulimit -f, was reached" +
+                                 (writer_ ? "; nothing was added)" : ")"));
     }
     // A write cut short at the limit leaves no errno to name: say the limit.
     rlimit file_size{};
@@ -212,7 +215,8 @@ class SqliteDatabase final : public Database {
         ::getrlimit(RLIMIT_FSIZE, &file_size) == 0 && file_size.rlim_cur != RLIM_INFINITY) {
       throw StoreError(kind, display_ + ": " + msg + " (the file size limit, ulimit -f, is " +
                                  std::to_string(file_size.rlim_cur) +
-                                 " bytes: a write past it fails; nothing was added)");
+                                 " bytes: a write past it fails" +
+                                 (writer_ ? "; nothing was added)" : ")"));
     }
     if (kind == StoreError::Kind::kFailed && system_errno == ENOSPC) {
       throw StoreError(kind, display_ + ": " + msg + " (no space left on the device)");
@@ -329,6 +333,7 @@ class SqliteDatabase final : public Database {
   std::string display_;
   std::string path_;
   std::chrono::milliseconds lock_timeout_;
+  bool writer_;  // opened to write: a failed write means nothing was added
   sqlite3* db_ = nullptr;
 };
 

@@ -10,6 +10,8 @@
 //   zerolab history -filter '.name:Merge' --since 30d --by commit
 //   zerolab history -format html -o history.html
 //   zerolab history --since 14d --fail-on-regression=5 || echo "a benchmark got slower"
+#include <signal.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -61,6 +63,9 @@ bool parse_number(const std::string& s, double& out) {
 }
 
 int run_history(std::span<char* const> args) {
+  // Past the file size limit (ulimit -f) -o's write fails with EFBIG and
+  // is one line, as the store's commands say it, instead of SIGXFSZ.
+  ::signal(SIGXFSZ, SIG_IGN);
   ParsedFlags f;
   std::string error;
   const StoreFlagSpec spec = {{"store", true},  {"filter", true},
