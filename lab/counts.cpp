@@ -1,6 +1,8 @@
 // The lab's counting run (counts.hpp).
 #include "lab/counts.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -123,7 +125,12 @@ bool run_counting_child_if_asked(int argc, char** argv,
     } else {
       RunSettings rs;
       rs.count_instructions = true;
-      rs.iterations = spec->iterations;  // 0: the counting default
+      // Two passes of at most the counting default: a benchmark's fixed
+      // count (set for time or for total work) would take minutes here.
+      rs.iterations =
+          spec->iterations > 0
+              ? std::min<std::int64_t>(spec->iterations, internal::kDefaultCountingIterations)
+              : 0;
       rs.cpu = 1;
       const RunReport report = run_benchmark(spec->name, spec->function, rs);
       const benchfmt::Result* result = nullptr;

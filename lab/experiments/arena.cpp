@@ -205,25 +205,29 @@ Experiment make_arena_experiment() {
   // The table's rows the text does not discuss, as rows of the seed's table.
   add(Claim::is_faster({"BenchmarkSlice_Arena/n=100-16 402762 2760 ns/op 2095 B/op 0 allocs/op",
                         results, "1.69x (4674 vs 2760 ns/op)"},
-                       name("Slice_NoArena", 100), name("Slice_Arena", 100)));
+                       name("Slice_NoArena", 100), name("Slice_Arena", 100))
+          .counted());
   add(Claim::is_faster({"BenchmarkSlice_Arena/n=10000-16 4900 423092 ns/op 268697 B/op 0 allocs/op",
                         results, "1.44x (607361 vs 423092 ns/op)"},
                        name("Slice_NoArena", 10000), name("Slice_Arena", 10000)));
   add(Claim::is_faster(
-      {"BenchmarkComplexStruct_Arena/n=100-16 215119 5077 ns/op 1973 B/op 0 allocs/op", results,
-       "1.45x (5077 vs 3506 ns/op)"},
-      name("ComplexStruct_Arena", 100), name("ComplexStruct_NoArena", 100)));
+          {"BenchmarkComplexStruct_Arena/n=100-16 215119 5077 ns/op 1973 B/op 0 allocs/op", results,
+           "1.45x (5077 vs 3506 ns/op)"},
+          name("ComplexStruct_Arena", 100), name("ComplexStruct_NoArena", 100))
+          .counted());
   add(Claim::is_faster(
-      {"BenchmarkSimpleStruct_Arena/n=100-16 6948849 168.9 ns/op 64 B/op 1 allocs/op", results,
-       "18.2x (168.9 vs 9.292 ns/op: one struct from the arena vs a stack value)"},
-      "BenchmarkSimpleStruct_Arena/n=100", "BenchmarkSimpleStruct_NoArena/n=100"));
+          {"BenchmarkSimpleStruct_Arena/n=100-16 6948849 168.9 ns/op 64 B/op 1 allocs/op", results,
+           "18.2x (168.9 vs 9.292 ns/op: one struct from the arena vs a stack value)"},
+          "BenchmarkSimpleStruct_Arena/n=100", "BenchmarkSimpleStruct_NoArena/n=100")
+          .counted());
   // The project's own, not the seed's.
   add(Claim::at_least_times(
           {"zerolab::Arena is not slower than std::pmr::monotonic_buffer_resource "
            "(a growing slice, n=100; within 5%)",
            "", ""},
           0.95, "BenchmarkSlice_Monotonic/n=100", name("Slice_Arena", 100))
-          .project());
+          .project()
+          .counted());
 #if defined(ZEROLAB_HAVE_MIMALLOC)
   if (const MimallocApi* mi = mimalloc(); mi != nullptr) {
     e.differences.push_back(
