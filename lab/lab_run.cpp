@@ -59,6 +59,46 @@ class Progress {
   Clock::time_point start_;
 };
 
+// The lab's one error sink: every step of a run says what went wrong
+// through it, as one line "zerolab lab: <message>" on err, and it
+// remembers what that means for the run: failed (exit 1), and for a
+// result file or report that could not be written, files incomplete (a
+// staged run is then not put in place).
+class RunErrors {
+ public:
+  explicit RunErrors(std::FILE* err) : err_(err) {}
+
+  // "zerolab lab: warning: <message>": the run goes on and can still pass.
+  void warn(const std::string& message) const { say("warning: " + message); }
+  // "zerolab lab: <message>": the run has failed.
+  void fail(const std::string& message) {
+    say(message);
+    failed_ = true;
+  }
+  // A file of the run could not be written (or a stale one removed).
+  void write_failed(const std::string& message) {
+    fail(message);
+    writes_failed_ = true;
+  }
+  // "zerolab lab: <message>", the run's state unchanged: a consequence of
+  // a failure already counted (a baseline not saved), or a finding the
+  // exit code reports (a regression).
+  void say(const std::string& message) const {
+    std::fprintf(err_, "zerolab lab: %s\n", message.c_str());
+  }
+  // Failed without a line of its own: a benchmark that failed or a claim
+  // that errored, shown in the claims tables and the summary.
+  void mark_failed() { failed_ = true; }
+
+  bool failed() const { return failed_; }
+  bool writes_failed() const { return writes_failed_; }
+
+ private:
+  std::FILE* err_;
+  bool failed_ = false;
+  bool writes_failed_ = false;
+};
+
 // `header`, then the results in the Go benchmark format, names padded to one width.
 std::string results_text(std::string header, const std::vector<benchfmt::Result>& results) {
   std::size_t width = 0;
@@ -192,72 +232,21 @@ std::vector<std::string> ids_of(const std::vector<const Experiment*>& experiment
   return ids;
 }
 
-// After the summary: the comparison's tables, the gate's regressions, and
-// --save. Returns the exit code (see run_lab).
-int finish_baseline(const LabSettings& s, const BaselineComparison* comparison, bool any_error,
-                    const std::string& started, std::FILE* out, std::FILE* err) {
-  bool regressed = false;
-  if (comparison != nullptr) {
-    std::fputs(baseline_text(*comparison).c_str(), out);
-    std::fflush(out);
-    regressed = comparison->gate && comparison->regression_count() > 0;
-    if (comparison->gate) {
-      for (const auto& p : comparison->parts) {
-        for (const auto& r : p.regressions) {
-          std::fprintf(err, "zerolab lab: regression: %s\n",
-                       regression_line(p.experiment_id, r).c_str());
-        }
-      }
-    }
-  }
-  // A gate that compared nothing cannot pass: the run could not be judged.
-  if (comparison != nullptr && comparison->gate && comparison->parts.empty()) {
-    std::fprintf(
-        err,
-        "zerolab lab: --fail-on-regression: nothing was compared with baseline %s, so the run "
-        "could not be judged\n",
-        comparison->name.c_str());
-    any_error = true;
-  }
-  if (!s.save_name.empty()) {
-    std::string error;
-    if (any_error) {
-      std::fprintf(
-          err,
-          "zerolab lab: baseline %s not saved: this run had failed benchmarks, errored claims "
-          "or failed writes\n",
-          s.save_name.c_str());
-    } else if (regressed) {
-      std::fprintf(err,
-                   "zerolab lab: baseline %s not saved: this run regressed against baseline %s\n",
-                   s.save_name.c_str(), comparison->name.c_str());
-    } else if (!save_baseline(s.out_dir, ids_of(s.experiments), s.save_dir, s.save_name,
-                              {started, s.command, s.count, s.benchtime_text}, error)) {
-      std::fprintf(err, "zerolab lab: cannot save baseline %s: %s\n", s.save_name.c_str(),
-                   error.c_str());
-      any_error = true;
-    } else {
-      std::fprintf(out, "saved as baseline %s: %s/%s\n", s.save_name.c_str(), s.save_dir.c_str(),
-                   s.save_name.c_str());
-    }
-  }
-  return any_error ? 1 : regressed ? 3 : 0;
-}
-
-}  // namespace
-
-int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
-  const std::string started = utc_now("%Y-%m-%dT%H:%M:%SZ");
-  const MachineInfo machine = describe_machine();
-  for (const auto& w : machine.warnings) std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
-  BaselineComparison comparison;
+// The machine's warnings, and with --baseline the comparison begun (the
+// baseline checked against this machine and the experiments chosen).
+void begin_run(const LabSettings& s, const MachineInfo& machine, BaselineComparison& comparison,
+               const RunErrors& errors) {
+  for (const auto& w : machine.warnings) errors.warn(w);
   if (s.baseline != nullptr) {
     comparison =
         begin_baseline_comparison(*s.baseline, machine, ids_of(s.experiments), s.fail_percent);
-    for (const auto& w : comparison.warnings)
-      std::fprintf(err, "zerolab lab: warning: %s\n", w.c_str());
+    for (const auto& w : comparison.warnings) errors.warn(w);
   }
+}
 
+// One outcome per experiment, its fact claims judged: facts first, before
+// any benchmark has churned the heap.
+std::vector<ExperimentOutcome> judge_facts_first(const LabSettings& s, const MachineFacts& facts) {
   std::vector<ExperimentOutcome> outcomes;
   for (const Experiment* e : s.experiments) {
     ExperimentOutcome o;
@@ -265,9 +254,6 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
     o.claims.resize(e->claims.size());
     outcomes.push_back(std::move(o));
   }
-  // What the claims' preconditions look at (the Go version once Go is found).
-  MachineFacts facts = machine_facts("");
-  // Facts first, before any benchmark has churned the heap.
   for (auto& o : outcomes) {
     for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
       const Claim& c = o.experiment->claims[i];
@@ -277,161 +263,197 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
       o.claims[i].cpp = unmet ? *unmet : judge_fact(c);
     }
   }
+  return outcomes;
+}
 
-  Progress progress(s.progress, err);
-  bool any_error = false;
-  bool writes_failed = false;  // a result file or report could not be written
+// The Go toolchain, when Go runs and an experiment has a peer; its version
+// joins the facts the preconditions look at. Without it the run goes on.
+GoToolchain find_go_for_run(const LabSettings& s, MachineFacts& facts, const RunErrors& errors) {
   GoToolchain go;
-  if (s.go) {
-    bool any_peer = false;
-    for (const Experiment* e : s.experiments) any_peer = any_peer || !e->go_peer.empty();
-    if (any_peer) go = find_go(s.go_command);
-    facts.go_version = go.version;
-    if (any_peer && go.path.empty()) {
-      std::fprintf(
-          err, "zerolab lab: warning: %s: the Go peers do not run (verdict (Go here): not run)\n",
-          go.error.c_str());
-    }
+  if (!s.go) return go;
+  bool any_peer = false;
+  for (const Experiment* e : s.experiments) any_peer = any_peer || !e->go_peer.empty();
+  if (any_peer) go = find_go(s.go_command);
+  facts.go_version = go.version;
+  if (any_peer && go.path.empty()) {
+    errors.warn(go.error + ": the Go peers do not run (verdict (Go here): not run)");
   }
-  for (std::size_t k = 0; k < outcomes.size(); ++k) {
-    ExperimentOutcome& o = outcomes[k];
-    GoPeerState peer;
-    if (!prepare_go_peer(s, go, o, peer, progress, k + 1, outcomes.size())) {
-      progress.clear();
-      std::fprintf(err, "zerolab lab: %s: %s\n", o.experiment->id.c_str(), o.go_not_run.c_str());
-      any_error = true;
-    }
-    internal::profile::CpuProfiler cpu;
-    internal::profile::MemProfiler mem;
-    std::string profile_error;
-    const std::string& id = o.experiment->id;
+  return go;
+}
+
+// --cpuprofile and --memprofile around one experiment's benchmarks.
+class ExperimentProfiles {
+ public:
+  void start(const LabSettings& s, const std::string& id, RunErrors& errors) {
+    std::string error;
     if (!s.cpuprofile_dir.empty() &&
-        !cpu.start(s.cpuprofile_dir + "/" + id + ".cpu.prof", s.cpuprofile_rate, profile_error)) {
-      std::fprintf(err, "zerolab lab: --cpuprofile: %s\n", profile_error.c_str());
-      any_error = true;
+        !cpu_.start(s.cpuprofile_dir + "/" + id + ".cpu.prof", s.cpuprofile_rate, error)) {
+      errors.fail("--cpuprofile: " + error);
     }
     if (!s.memprofile_dir.empty() &&
-        !mem.start(s.memprofile_dir + "/" + id + ".mem.prof", s.memprofile_rate, profile_error)) {
-      std::fprintf(err, "zerolab lab: --memprofile: %s\n", profile_error.c_str());
-      any_error = true;
+        !mem_.start(s.memprofile_dir + "/" + id + ".mem.prof", s.memprofile_rate, error)) {
+      errors.fail("--memprofile: " + error);
     }
-    run_benchmarks(s, o, peer, progress, k + 1, outcomes.size());
-    if (cpu.running() && !cpu.stop(profile_error)) {
-      std::fprintf(err, "zerolab lab: --cpuprofile: %s\n", profile_error.c_str());
-      any_error = true;
-    }
-    if (mem.running() && !mem.stop(profile_error)) {
-      std::fprintf(err, "zerolab lab: --memprofile: %s\n", profile_error.c_str());
-      any_error = true;
-    }
-    for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
-      const Claim& c = o.experiment->claims[i];
-      if (c.kind != ClaimKind::kFact) {
-        const std::optional<SideOutcome> unmet = unmet_precondition(c, ClaimSide::kCpp, facts);
-        o.claims[i].cpp = unmet ? *unmet : judge_measured(c, o, s.alpha);
-      }
-      // A Go side that does not run stays "not run"; one that runs is checked.
-      const SideOutcome go_side = judge_go(c, o, s.alpha, peer.runnable ? &peer.binary : nullptr);
-      const std::optional<SideOutcome> go_unmet =
-          go_side.verdict == Verdict::kNotRun || go_side.verdict == Verdict::kNotComparable
-              ? std::nullopt
-              : unmet_precondition(c, ClaimSide::kGo, facts);
-      o.claims[i].go = go_unmet ? *go_unmet : go_side;
-    }
-    progress.clear();
-    std::string error;
-    if (!internal::write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
-                                         raw_results_text(o, machine), error)) {
-      std::fprintf(err, "zerolab lab: %s\n", error.c_str());
-      any_error = writes_failed = true;
-    }
-    const std::string go_file = s.out_dir + "/" + o.experiment->id + ".go.txt";
-    if (peer.runnable && !internal::write_file_atomically(go_file, go_results_text(o, go), error)) {
-      std::fprintf(err, "zerolab lab: %s\n", error.c_str());
-      any_error = writes_failed = true;
-    }
-    // A Go peer that did not run leaves no earlier run's results behind
-    // (--save and --baseline read <id>.go.txt as this run's).
-    if (!peer.runnable && ::unlink(go_file.c_str()) != 0 && errno != ENOENT) {
-      std::fprintf(err, "zerolab lab: cannot remove the stale %s: %s\n", go_file.c_str(),
-                   std::strerror(errno));
-      any_error = writes_failed = true;
-    }
-    std::fputs((claims_table_text(o) + "\n").c_str(), out);
-    std::fflush(out);
-    any_error = any_error || !o.failures.empty() || !o.go_failures.empty();
   }
 
-  if (s.count_instructions) {
-    progress.show(outcomes.size(), outcomes.size(), "counts",
-                  "the counted benchmarks under callgrind", 1, 1);
-    const bool counted = count_experiments(outcomes, err);
-    progress.clear();
-    if (!counted) any_error = true;
-    for (const auto& o : outcomes) {
-      const std::vector<std::string> lines = counts_lines(o);
-      if (lines.empty()) continue;
-      std::fprintf(out, "%s: counts (callgrind), beside the time verdicts:\n",
-                   o.experiment->id.c_str());
-      for (const auto& line : lines) std::fprintf(out, "  - %s\n", line.c_str());
-    }
-    std::fflush(out);
+  void stop(RunErrors& errors) {
+    std::string error;
+    if (cpu_.running() && !cpu_.stop(error)) errors.fail("--cpuprofile: " + error);
+    if (mem_.running() && !mem_.stop(error)) errors.fail("--memprofile: " + error);
   }
-  const Tally t = tally(outcomes);
-  any_error = any_error || t.errors() > 0;
-  ReportContext context;
-  context.started = started;
-  context.command = s.command;
-  context.provisional = s.count < kMinRunsForTest;
-  context.count = s.count;
-  context.benchtime = s.benchtime_text;
-  if (s.baseline != nullptr) {
-    const std::size_t known = comparison.warnings.size();
-    compare_with_baseline(*s.baseline, s.out_dir, ids_of(s.experiments), s.alpha, comparison);
-    // A baseline written into the staging directory (--baseline NAME from
-    // the store), this run's files and the warnings naming them are shown
-    // where they will be once the run is in place.
-    if (!s.final_dir.empty()) {
-      comparison.path = placed_path(comparison.path, s.out_dir, s.final_dir);
-      for (BaselineComparison::Part& part : comparison.parts) {
-        part.run_file = placed_path(part.run_file, s.out_dir, s.final_dir);
-      }
-      for (std::size_t i = known; i < comparison.warnings.size(); ++i) {
-        comparison.warnings[i] = placed_in_text(comparison.warnings[i], s.out_dir, s.final_dir);
-      }
+
+ private:
+  internal::profile::CpuProfiler cpu_;
+  internal::profile::MemProfiler mem_;
+};
+
+// The measured claims of one experiment judged on both sides. A Go side
+// that does not run stays "not run"; one that runs is checked.
+void judge_claims(const LabSettings& s, const MachineFacts& facts, const GoPeerState& peer,
+                  ExperimentOutcome& o) {
+  for (std::size_t i = 0; i < o.experiment->claims.size(); ++i) {
+    const Claim& c = o.experiment->claims[i];
+    if (c.kind != ClaimKind::kFact) {
+      const std::optional<SideOutcome> unmet = unmet_precondition(c, ClaimSide::kCpp, facts);
+      o.claims[i].cpp = unmet ? *unmet : judge_measured(c, o, s.alpha);
+    }
+    const SideOutcome go_side = judge_go(c, o, s.alpha, peer.runnable ? &peer.binary : nullptr);
+    const std::optional<SideOutcome> go_unmet =
+        go_side.verdict == Verdict::kNotRun || go_side.verdict == Verdict::kNotComparable
+            ? std::nullopt
+            : unmet_precondition(c, ClaimSide::kGo, facts);
+    o.claims[i].go = go_unmet ? *go_unmet : go_side;
+  }
+}
+
+// <id>.txt, and <id>.go.txt when the Go peer ran; a Go peer that did not
+// run leaves no earlier run's results behind (--save and --baseline read
+// <id>.go.txt as this run's).
+void write_experiment_files(const LabSettings& s, const ExperimentOutcome& o,
+                            const MachineInfo& machine, const GoToolchain& go,
+                            const GoPeerState& peer, RunErrors& errors) {
+  std::string error;
+  if (!internal::write_file_atomically(s.out_dir + "/" + o.experiment->id + ".txt",
+                                       raw_results_text(o, machine), error)) {
+    errors.write_failed(error);
+  }
+  const std::string go_file = s.out_dir + "/" + o.experiment->id + ".go.txt";
+  if (peer.runnable && !internal::write_file_atomically(go_file, go_results_text(o, go), error)) {
+    errors.write_failed(error);
+  }
+  if (!peer.runnable && ::unlink(go_file.c_str()) != 0 && errno != ENOENT) {
+    const int cause = errno;
+    errors.write_failed("cannot remove the stale " + go_file + ": " + std::strerror(cause));
+  }
+}
+
+// Where experiment k of n is while it runs, for the progress line.
+struct Position {
+  std::size_t k = 0;
+  std::size_t n = 0;
+};
+
+// One experiment: its Go peer built, its benchmarks run (profiled when
+// asked), its claims judged, its result files written and its claims
+// table printed on out.
+void run_experiment(const LabSettings& s, const GoToolchain& go, const MachineFacts& facts,
+                    const MachineInfo& machine, Position at, ExperimentOutcome& o,
+                    Progress& progress, std::FILE* out, RunErrors& errors) {
+  GoPeerState peer;
+  if (!prepare_go_peer(s, go, o, peer, progress, at.k, at.n)) {
+    progress.clear();
+    errors.fail(o.experiment->id + ": " + o.go_not_run);
+  }
+  ExperimentProfiles profiles;
+  profiles.start(s, o.experiment->id, errors);
+  run_benchmarks(s, o, peer, progress, at.k, at.n);
+  profiles.stop(errors);
+  judge_claims(s, facts, peer, o);
+  progress.clear();
+  write_experiment_files(s, o, machine, go, peer, errors);
+  std::fputs((claims_table_text(o) + "\n").c_str(), out);
+  std::fflush(out);
+  if (!o.failures.empty() || !o.go_failures.empty()) errors.mark_failed();
+}
+
+// --measure=instructions: the counted benchmarks run again under
+// callgrind, and each experiment's counts printed on out beside its time
+// verdicts (count_experiments says on err what could not be counted).
+void count_instructions(std::vector<ExperimentOutcome>& outcomes, Progress& progress,
+                        std::FILE* out, std::FILE* err, RunErrors& errors) {
+  progress.show(outcomes.size(), outcomes.size(), "counts",
+                "the counted benchmarks under callgrind", 1, 1);
+  const bool counted = count_experiments(outcomes, err);
+  progress.clear();
+  if (!counted) errors.mark_failed();
+  for (const auto& o : outcomes) {
+    const std::vector<std::string> lines = counts_lines(o);
+    if (lines.empty()) continue;
+    std::fprintf(out, "%s: counts (callgrind), beside the time verdicts:\n",
+                 o.experiment->id.c_str());
+    for (const auto& line : lines) std::fprintf(out, "  - %s\n", line.c_str());
+  }
+  std::fflush(out);
+}
+
+// This run's results compared with the baseline's; a baseline written into
+// the staging directory (--baseline NAME from the store), this run's files
+// and the warnings naming them are shown where they will be once the run
+// is in place.
+void compare_run_with_baseline(const LabSettings& s, BaselineComparison& comparison,
+                               const RunErrors& errors) {
+  const std::size_t known = comparison.warnings.size();
+  compare_with_baseline(*s.baseline, s.out_dir, ids_of(s.experiments), s.alpha, comparison);
+  if (!s.final_dir.empty()) {
+    comparison.path = placed_path(comparison.path, s.out_dir, s.final_dir);
+    for (BaselineComparison::Part& part : comparison.parts) {
+      part.run_file = placed_path(part.run_file, s.out_dir, s.final_dir);
     }
     for (std::size_t i = known; i < comparison.warnings.size(); ++i) {
-      std::fprintf(err, "zerolab lab: warning: %s\n", comparison.warnings[i].c_str());
+      comparison.warnings[i] = placed_in_text(comparison.warnings[i], s.out_dir, s.final_dir);
     }
-    context.baseline = &comparison;
   }
+  for (std::size_t i = known; i < comparison.warnings.size(); ++i) {
+    errors.warn(comparison.warnings[i]);
+  }
+}
+
+// report.md and report.html.
+void write_reports(const LabSettings& s, const std::vector<ExperimentOutcome>& outcomes,
+                   const MachineInfo& machine, const ReportContext& context, RunErrors& errors) {
   std::string error;
   if (!internal::write_file_atomically(s.out_dir + "/report.md",
                                        report_markdown(outcomes, machine, context), error)) {
-    std::fprintf(err, "zerolab lab: %s\n", error.c_str());
-    any_error = writes_failed = true;
+    errors.write_failed(error);
   }
   if (!internal::write_file_atomically(s.out_dir + "/report.html",
                                        report_html(outcomes, machine, context), error)) {
-    std::fprintf(err, "zerolab lab: %s\n", error.c_str());
-    any_error = writes_failed = true;
+    errors.write_failed(error);
   }
-  // A staged run goes in place of final_dir whole, or not at all.
-  LabSettings placed = s;
-  if (!s.final_dir.empty()) {
-    if (writes_failed) {
-      std::fprintf(err,
-                   "zerolab lab: %s left as it was: this run's files are incomplete (what was "
-                   "written is in %s)\n",
-                   s.final_dir.c_str(), s.out_dir.c_str());
-    } else if (!install_directory(s.out_dir, s.final_dir, error)) {
-      std::fprintf(err, "zerolab lab: %s left as it was: %s (this run is in %s)\n",
-                   s.final_dir.c_str(), error.c_str(), s.out_dir.c_str());
-      any_error = true;
-    } else {
-      placed.out_dir = s.final_dir;
-    }
+}
+
+// A staged run goes in place of final_dir whole, or not at all. Returns
+// the directory the run's files are in.
+std::string install_run(const LabSettings& s, RunErrors& errors) {
+  if (s.final_dir.empty()) return s.out_dir;
+  if (errors.writes_failed()) {
+    errors.say(s.final_dir +
+               " left as it was: this run's files are incomplete (what was written is in " +
+               s.out_dir + ")");
+    return s.out_dir;
   }
+  std::string error;
+  if (!install_directory(s.out_dir, s.final_dir, error)) {
+    errors.fail(s.final_dir + " left as it was: " + error + " (this run is in " + s.out_dir + ")");
+    return s.out_dir;
+  }
+  return s.final_dir;
+}
+
+// The summary line, the Go peers skipped within the default budget, and
+// where the results are.
+void print_summary(const std::vector<ExperimentOutcome>& outcomes, const Tally& t,
+                   const ReportContext& context, const std::string& results_dir, std::FILE* out) {
   std::string skipped;
   for (const auto& o : outcomes) {
     if (o.go_not_run.rfind("not run within the budget", 0) == 0) {
@@ -444,11 +466,88 @@ int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
         "\nskipped within the default budget: " + skipped + "; `zerolab lab --full` runs them";
   }
   std::fprintf(out, "%s%s%s\nresults: %s\n", summary_line(t).c_str(),
-               context.provisional ? " (provisional)" : "", skipped.c_str(),
-               placed.out_dir.c_str());
-  if (s.on_finished && !s.on_finished(outcomes, machine, placed.out_dir)) any_error = true;
-  return finish_baseline(placed, s.baseline != nullptr ? &comparison : nullptr, any_error, started,
-                         out, err);
+               context.provisional ? " (provisional)" : "", skipped.c_str(), results_dir.c_str());
+}
+
+// After the summary: the comparison's tables, the gate's regressions, and
+// --save. Returns the exit code (see run_lab).
+int finish_baseline(const LabSettings& s, const BaselineComparison* comparison,
+                    const std::string& started, std::FILE* out, RunErrors& errors) {
+  bool regressed = false;
+  if (comparison != nullptr) {
+    std::fputs(baseline_text(*comparison).c_str(), out);
+    std::fflush(out);
+    regressed = comparison->gate && comparison->regression_count() > 0;
+    if (comparison->gate) {
+      for (const auto& p : comparison->parts) {
+        for (const auto& r : p.regressions) {
+          errors.say("regression: " + regression_line(p.experiment_id, r));
+        }
+      }
+    }
+  }
+  // A gate that compared nothing cannot pass: the run could not be judged.
+  if (comparison != nullptr && comparison->gate && comparison->parts.empty()) {
+    errors.fail("--fail-on-regression: nothing was compared with baseline " + comparison->name +
+                ", so the run could not be judged");
+  }
+  if (!s.save_name.empty()) {
+    std::string error;
+    if (errors.failed()) {
+      errors.say("baseline " + s.save_name +
+                 " not saved: this run had failed benchmarks, errored claims or failed writes");
+    } else if (regressed) {
+      errors.say("baseline " + s.save_name + " not saved: this run regressed against baseline " +
+                 comparison->name);
+    } else if (!save_baseline(s.out_dir, ids_of(s.experiments), s.save_dir, s.save_name,
+                              {started, s.command, s.count, s.benchtime_text}, error)) {
+      errors.fail("cannot save baseline " + s.save_name + ": " + error);
+    } else {
+      std::fprintf(out, "saved as baseline %s: %s/%s\n", s.save_name.c_str(), s.save_dir.c_str(),
+                   s.save_name.c_str());
+    }
+  }
+  return errors.failed() ? 1 : regressed ? 3 : 0;
+}
+
+}  // namespace
+
+int run_lab(const LabSettings& s, std::FILE* out, std::FILE* err) {
+  RunErrors errors(err);
+  const std::string started = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  const MachineInfo machine = describe_machine();
+  BaselineComparison comparison;
+  begin_run(s, machine, comparison, errors);
+  // What the claims' preconditions look at (the Go version once Go is found).
+  MachineFacts facts = machine_facts("");
+  std::vector<ExperimentOutcome> outcomes = judge_facts_first(s, facts);
+  Progress progress(s.progress, err);
+  const GoToolchain go = find_go_for_run(s, facts, errors);
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    run_experiment(s, go, facts, machine, {k + 1, outcomes.size()}, outcomes[k], progress, out,
+                   errors);
+  }
+  if (s.count_instructions) count_instructions(outcomes, progress, out, err, errors);
+
+  const Tally t = tally(outcomes);
+  if (t.errors() > 0) errors.mark_failed();
+  ReportContext context;
+  context.started = started;
+  context.command = s.command;
+  context.provisional = s.count < kMinRunsForTest;
+  context.count = s.count;
+  context.benchtime = s.benchtime_text;
+  if (s.baseline != nullptr) {
+    compare_run_with_baseline(s, comparison, errors);
+    context.baseline = &comparison;
+  }
+  write_reports(s, outcomes, machine, context, errors);
+  LabSettings placed = s;
+  placed.out_dir = install_run(s, errors);
+  print_summary(outcomes, t, context, placed.out_dir, out);
+  if (s.on_finished && !s.on_finished(outcomes, machine, placed.out_dir)) errors.mark_failed();
+  return finish_baseline(placed, s.baseline != nullptr ? &comparison : nullptr, started, out,
+                         errors);
 }
 
 std::string utc_now(const char* strftime_format) {
