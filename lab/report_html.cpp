@@ -86,6 +86,18 @@ std::string header(const std::vector<ExperimentOutcome>& outcomes, const Machine
     out += "<p class=\"warning\">warning: " + html_escape(w) + "</p>\n";
   for (const auto& n : machine.notes) out += "<p class=\"sub\">note: " + html_escape(n) + "</p>\n";
 
+  // The write-ups by title, author and where they were published; the
+  // file name is only the key the experiments cite them by.
+  out +=
+      "<h3>Sources</h3>\n<table>\n<tr><th>key</th><th>title</th><th>author</th><th>where</th></"
+      "tr>\n";
+  for (const Source& src : sources()) {
+    out += "<tr><td><code>" + html_escape(src.file) + "</code></td><td>" + html_escape(src.title) +
+           "</td><td>" + html_escape(src.author.empty() ? "not named in the text" : src.author) +
+           "</td><td>" + html_escape(src.where) + "</td></tr>\n";
+  }
+  out += "</table>\n";
+
   out += "<nav><h3>Experiments</h3><ul>\n";
   for (const auto& o : outcomes) {
     const Experiment& e = *o.experiment;

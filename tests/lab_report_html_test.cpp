@@ -100,6 +100,23 @@ TEST_F(LabReportHtml, ClaimsTablesAndFailuresAreEscaped) {
             std::string::npos);
 }
 
+// The write-ups are named by title, author and where they were published,
+// as report.md names them; the file name is only the key.
+TEST_F(LabReportHtml, SourcesAreNamedByTitleAndAuthor) {
+  const std::string html = page();
+  EXPECT_NE(html.find("<h3>Sources</h3>\n<table>\n<tr><th>key</th><th>title</th><th>author</th>"
+                      "<th>where</th></tr>\n"),
+            std::string::npos);
+  EXPECT_NE(
+      html.find("<tr><td><code>003_8cb2aa8b072200dd.txt</code></td><td>perf: improve "
+                "copyZeroAlloc for os.File and net.TCPConn #1893</td><td>ksw2000</td><td>a "
+                "pull request to github.com/valyala/fasthttp, merged on Nov 8, 2024</td></tr>"),
+      std::string::npos);
+  EXPECT_NE(html.find("<tr><td><code>000_46e1f39ca2df3ed5.txt</code></td><td>MergeSlice "
+                      "benchmarks</td><td>not named in the text</td>"),
+            std::string::npos);
+}
+
 TEST_F(LabReportHtml, SweepMarksTheDataCachesAndDropsIgnoredKeysFromSeries) {
   const std::string html = page();
   EXPECT_NE(html.find(">L1d 48 KiB</text>"), std::string::npos);
