@@ -45,10 +45,12 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::string& path
     env.push_back("PATH=" + path_prefix + ":" + (path != nullptr ? path : "/usr/bin:/bin"));
   }
   std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   std::vector<std::string> args = argv;
   std::vector<char*> argp;
+  argp.reserve(args.size() + 1);
   for (auto& a : args) argp.push_back(a.data());
   argp.push_back(nullptr);
   pid_t pid = 0;

@@ -38,7 +38,7 @@ std::string placed_path(const std::string& path, const std::string& from, const 
   // "out+tmp.42" is not inside "out".
   if (rest < path.size() && path[rest] != '/' && dir != "/") return path;
   while (rest < path.size() && path[rest] == '/') ++rest;
-  const std::string target = to.empty() ? "." : without_trailing_slashes(to);
+  std::string target = to.empty() ? "." : without_trailing_slashes(to);
   if (rest == path.size()) return target;
   return (target == "/" ? target : target + "/") + path.substr(rest);
 }

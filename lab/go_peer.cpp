@@ -101,10 +101,12 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::string& w
   }
   for (const auto& x : extra_env) env_strings.push_back(x);
   std::vector<char*> envp;
+  envp.reserve(env_strings.size() + 1);
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
   std::vector<std::string> args = argv;
   std::vector<char*> argp;
+  argp.reserve(args.size() + 1);
   for (auto& a : args) argp.push_back(a.data());
   argp.push_back(nullptr);
 

@@ -174,7 +174,7 @@ SideOutcome judge_rows(const Claim& claim, const SideData& first, double alpha) 
     SideData row = first;
     row.slower = slower;
     row.faster = faster;
-    const SideOutcome r = judge_side(claim, row, alpha);
+    SideOutcome r = judge_side(claim, row, alpha);
     if (r.verdict == Verdict::kError) return r;
     replicate += r.verdict == Verdict::kReplicates ? 1 : 0;
     contradicted = contradicted || r.verdict == Verdict::kContradicts;

@@ -228,6 +228,7 @@ std::string go_results_text(const ExperimentOutcome& o, const GoToolchain& go) {
 
 std::vector<std::string> ids_of(const std::vector<const Experiment*>& experiments) {
   std::vector<std::string> ids;
+  ids.reserve(experiments.size());
   for (const Experiment* e : experiments) ids.push_back(e->id);
   return ids;
 }

@@ -65,7 +65,7 @@ int go_minor_version(const std::string& go_version) {
   return static_cast<int>(minor);
 }
 
-Precondition go_at_least(int minor, std::string feature) {
+Precondition go_at_least(int minor, const std::string& feature) {
   Precondition p;
   p.side = ClaimSide::kGo;
   p.what = "needs Go 1." + std::to_string(minor) + " or later (" + feature + ")";
@@ -77,7 +77,7 @@ Precondition go_at_least(int minor, std::string feature) {
   return p;
 }
 
-Precondition go_before(int minor, std::string behaviour) {
+Precondition go_before(int minor, const std::string& behaviour) {
   Precondition p;
   p.side = ClaimSide::kGo;
   p.what = "needs a Go before 1." + std::to_string(minor) + " (" + behaviour + ")";
@@ -89,7 +89,7 @@ Precondition go_before(int minor, std::string behaviour) {
   return p;
 }
 
-Precondition larger_than_l3(std::size_t bytes, std::string why) {
+Precondition larger_than_l3(std::size_t bytes, const std::string& why) {
   Precondition p;
   p.what = "a " + mib_text(bytes) + " buffer larger than the L3 (" + why + ")";
   p.unmet = [bytes](const MachineFacts& f) -> std::string {
@@ -100,7 +100,7 @@ Precondition larger_than_l3(std::size_t bytes, std::string why) {
   return p;
 }
 
-Precondition cpus_at_least(int n, std::string why) {
+Precondition cpus_at_least(int n, const std::string& why) {
   Precondition p;
   p.what = "at least " + std::to_string(n) + " CPUs (" + why + ")";
   p.unmet = [n](const MachineFacts& f) -> std::string {
@@ -110,7 +110,7 @@ Precondition cpus_at_least(int n, std::string why) {
   return p;
 }
 
-Precondition memory_at_least(std::uint64_t bytes, std::string why) {
+Precondition memory_at_least(std::uint64_t bytes, const std::string& why) {
   Precondition p;
   p.what = "at least " + mib_text(bytes) + " of available memory (" + why + ")";
   p.unmet = [bytes](const MachineFacts& f) -> std::string {
@@ -121,12 +121,12 @@ Precondition memory_at_least(std::uint64_t bytes, std::string why) {
   return p;
 }
 
-Precondition on_path(std::vector<std::string> names, std::string why) {
+Precondition on_path(std::vector<std::string> names, const std::string& why) {
   Precondition p;
   std::string list;
   for (const std::string& n : names) list += (list.empty() ? "" : " and ") + n;
   p.what = list + " on PATH (" + why + ")";
-  p.unmet = [names](const MachineFacts& f) -> std::string {
+  p.unmet = [names = std::move(names)](const MachineFacts& f) -> std::string {
     for (const std::string& n : names) {
       bool found = false;
       // PATH's directories; an empty one is the current directory.

@@ -52,19 +52,19 @@ struct Precondition {
 int go_minor_version(const std::string& go_version);
 
 // The Go side needs Go 1.<minor> or later for `feature`.
-Precondition go_at_least(int minor, std::string feature);
+Precondition go_at_least(int minor, const std::string& feature);
 // The Go side needs a Go older than 1.<minor>, whose `behaviour` the claim
 // rests on (a behaviour later versions changed).
-Precondition go_before(int minor, std::string behaviour);
+Precondition go_before(int minor, const std::string& behaviour);
 // Both sides: a buffer of `bytes` must not fit this machine's L3 (`why`).
-Precondition larger_than_l3(std::size_t bytes, std::string why);
+Precondition larger_than_l3(std::size_t bytes, const std::string& why);
 // Both sides: at least `n` CPUs.
-Precondition cpus_at_least(int n, std::string why);
+Precondition cpus_at_least(int n, const std::string& why);
 // Both sides: at least `bytes` of available memory.
-Precondition memory_at_least(std::uint64_t bytes, std::string why);
+Precondition memory_at_least(std::uint64_t bytes, const std::string& why);
 // Both sides: every program of `names` is on PATH here (`why`: what the
 // claim runs them for).
-Precondition on_path(std::vector<std::string> names, std::string why);
+Precondition on_path(std::vector<std::string> names, const std::string& why);
 // `p` checked for one side only (the other side has no such need).
 Precondition only_on(ClaimSide side, Precondition p);
 

@@ -45,7 +45,9 @@ __attribute__((noinline)) std::uintptr_t stack_frame(bool write, unsigned char* 
     asm volatile("" : "=m"(buf));  // "the asm wrote buf": what is there is read
     std::memcpy(out, buf, sizeof buf);
   }
-  return reinterpret_cast<std::uintptr_t>(&buf[0]);
+  // The frame's address as a number, to compare frames: never dereferenced.
+  const auto address = reinterpret_cast<std::uintptr_t>(&buf[0]);
+  return address;
 }
 
 FactResult stack_frame_shows_old_bytes() {

@@ -36,7 +36,7 @@ namespace {
 
 constexpr std::size_t kGiB = std::size_t{1} << 30;
 constexpr std::size_t kPage = 4096;
-constexpr double kPages = static_cast<double>(kGiB / kPage);
+constexpr double kPages = static_cast<double>(kGiB) / static_cast<double>(kPage);
 
 template <class T>
 inline T* opaque(T* p) {
