@@ -9,7 +9,7 @@
 # process — the malloc/new rows would measure mimalloc, and zerolab's
 # allocation hooks (src/alloc_hooks), which forward to __libc_malloc, would
 # forward to mimalloc while asking glibc for malloc_usable_size. Instead
-# lab/mimalloc_peer.hpp dlopen()s the library with RTLD_LOCAL at first use:
+# lab/experiments/mimalloc_peer.hpp dlopen()s the library with RTLD_LOCAL at first use:
 # its symbols stay out of the global scope, nothing is interposed, and only
 # the mi_* functions reached through dlsym run on mimalloc
 # (tests/mimalloc_peer_test.cpp checks this).

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "lab/baseline_manifest.hpp"
-#include "lab/baseline_name.hpp"
+#include "lab/framework/baseline_manifest.hpp"
+#include "lab/framework/baseline_name.hpp"
 
 namespace {
 

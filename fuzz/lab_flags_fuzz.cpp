@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "fuzz_args.hpp"
-#include "lab/baseline_name.hpp"
+#include "lab/framework/baseline_name.hpp"
 #include "lab_flags.hpp"
 #include "text/byte_size.hpp"
 

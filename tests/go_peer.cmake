@@ -1,7 +1,7 @@
 # The Go peers' own correctness tests: `go test -run . -count=1` in every
 # peers/go/<experiment> directory that has a go.mod (picked up by the glob;
 # a new peer needs no line here). Each peer is the seed's own Go code that
-# `zerolab lab` runs beside the C++ port (lab/go_peer.hpp); its tests check
+# `zerolab lab` runs beside the C++ port (lab/framework/go_peer.hpp); its tests check
 # what its functions produce (and, where the seed shows it, the binary's
 # instructions). Where no Go toolchain is installed (Debian's golang-go,
 # scripts/install-deps.sh) each test is still listed and reports itself

@@ -64,7 +64,7 @@ if(TARGET zerolab AND TARGET zerolab_lab)
 endif()
 
 # `zerolab lab --measure=instructions` on one small experiment: the counts
-# beside the time verdicts (lab/counts.hpp).
+# beside the time verdicts (lab/framework/counts.hpp).
 if(TARGET zerolab_lab)
   add_executable(lab_count_fixture lab_count_fixture.cpp)
   target_include_directories(lab_count_fixture PRIVATE ${PROJECT_SOURCE_DIR}/tests)

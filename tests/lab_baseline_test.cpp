@@ -24,11 +24,11 @@
 #include <string>
 #include <vector>
 
-#include "lab/baseline.hpp"
-#include "lab/experiment.hpp"
-#include "lab/lab_run.hpp"
-#include "lab/machine_info.hpp"
-#include "lab/staging_cleanup.hpp"
+#include "lab/framework/baseline.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/lab_run.hpp"
+#include "lab/framework/machine_info.hpp"
+#include "lab/framework/staging_cleanup.hpp"
 #include "lab_cli_util.hpp"
 #include "lab_test_experiment.hpp"
 

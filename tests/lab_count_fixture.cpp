@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "lab/counts.hpp"
-#include "lab/experiment.hpp"
-#include "lab/lab_run.hpp"
+#include "lab/framework/counts.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/lab_run.hpp"
 #include "lab_test_experiment.hpp"
 #include "zerolab/bench.hpp"
 

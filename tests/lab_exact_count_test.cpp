@@ -14,9 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "lab/experiment.hpp"
-#include "lab/judge.hpp"
-#include "lab/lab_run.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/judge.hpp"
+#include "lab/framework/lab_run.hpp"
 #include "lab_cli_util.hpp"
 #include "lab_test_experiment.hpp"
 #include "zerolab/bench_run.hpp"

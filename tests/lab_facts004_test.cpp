@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "lab/experiments/facts004.hpp"
-#include "lab/go_test_fact.hpp"
+#include "lab/framework/go_test_fact.hpp"
 
 namespace zerolab::lab {
 namespace {

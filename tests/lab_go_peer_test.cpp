@@ -26,10 +26,11 @@
 #include <vector>
 
 #include <dirent.h>
-#include "lab/baseline.hpp"
-#include "lab/experiment.hpp"
-#include "lab/go_peer.hpp"
-#include "lab/lab_run.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/baseline.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/go_peer.hpp"
+#include "lab/framework/lab_run.hpp"
 
 #include <regex>
 

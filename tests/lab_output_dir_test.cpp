@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/directory_swap.hpp"
+#include "lab/framework/directory_swap.hpp"
 #include "lab_cli_util.hpp"
 
 namespace {

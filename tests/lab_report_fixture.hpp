@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "lab/experiment.hpp"
-#include "lab/machine_info.hpp"
-#include "lab/outcome.hpp"
-#include "lab/report.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/machine_info.hpp"
+#include "lab/framework/outcome.hpp"
+#include "lab/framework/report.hpp"
 #include "lab_test_experiment.hpp"
 
 namespace zerolab::lab::testing {

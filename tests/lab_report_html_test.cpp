@@ -1,4 +1,4 @@
-// Tests of report.html on synthetic lab results (lab/report_html.hpp,
+// Tests of report.html on synthetic lab results (lab/framework/report_html.hpp,
 // lab/plot_data.hpp): every plot type, an experiment without results and
 // one with a single sample per benchmark; and of `zerolab compare -format
 // html` on result files.
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "lab/baseline.hpp"
-#include "lab/plot_data.hpp"
-#include "lab/report_html.hpp"
+#include "lab/framework/baseline.hpp"
+#include "lab/framework/plot_data.hpp"
+#include "lab/framework/report_html.hpp"
 #include "lab_cli_util.hpp"
 #include "lab_report_fixture.hpp"
 #include "test_util.hpp"

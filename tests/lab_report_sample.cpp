@@ -7,7 +7,7 @@
 #include <string>
 
 #include "files/atomic_file.hpp"
-#include "lab/report_html.hpp"
+#include "lab/framework/report_html.hpp"
 #include "lab_report_fixture.hpp"
 
 int main(int argc, char** argv) {

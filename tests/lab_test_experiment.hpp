@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "lab/experiment.hpp"
+#include "lab/framework/experiment.hpp"
 
 namespace lab_test_util {
 

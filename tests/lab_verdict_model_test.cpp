@@ -20,13 +20,14 @@
 #include <utility>
 #include <vector>
 
-#include "lab/experiment.hpp"
-#include "lab/judge.hpp"
-#include "lab/outcome.hpp"
-#include "lab/precondition.hpp"
-#include "lab/report.hpp"
-#include "lab/sources.hpp"
-#include "lab/verdict.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/judge.hpp"
+#include "lab/framework/outcome.hpp"
+#include "lab/framework/precondition.hpp"
+#include "lab/framework/report.hpp"
+#include "lab/framework/sources.hpp"
+#include "lab/framework/verdict.hpp"
 
 namespace zerolab::lab {
 namespace {

@@ -35,7 +35,7 @@ zerolab_add_test(pool_test
   SOURCES pool_test.cpp
   LIBS zerolab_mem
   LABELS mem concurrent)
-target_include_directories(pool_test PRIVATE ${PROJECT_SOURCE_DIR})  # lab/simple_pool.hpp
+target_include_directories(pool_test PRIVATE ${PROJECT_SOURCE_DIR})  # lab/experiments/simple_pool.hpp
 # Pool's lock-free chain of rings (detail::PoolChain); concurrent: also TSan.
 zerolab_add_test(pool_chain_test
   SOURCES pool_chain_test.cpp

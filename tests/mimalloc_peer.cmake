@@ -1,4 +1,4 @@
-# mimalloc as the lab's optional peer (lab/mimalloc_peer.hpp): loading it
+# mimalloc as the lab's optional peer (lab/experiments/mimalloc_peer.hpp): loading it
 # must not take malloc/new over from glibc, nor stop the allocation hooks
 # counting. Only when cmake/MimallocPeer.cmake found mimalloc.
 if(ZEROLAB_MIMALLOC_FOUND)

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "alloc_hooks/alloc_stats.hpp"
-#include "lab/mimalloc_peer.hpp"
+#include "lab/experiments/mimalloc_peer.hpp"
 
 namespace {
 

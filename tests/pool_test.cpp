@@ -20,7 +20,7 @@
 
 #include <gtest/gtest.h>
 
-#include "lab/simple_pool.hpp"
+#include "lab/experiments/simple_pool.hpp"
 #include "zerolab/pool.hpp"
 
 namespace {

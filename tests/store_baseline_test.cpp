@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/baseline_store.hpp"
+#include "lab/framework/baseline_store.hpp"
 #include "store_test_util.hpp"
 
 namespace {

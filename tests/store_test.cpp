@@ -22,8 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "lab/baseline_store.hpp"
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/baseline_store.hpp"
+#include "lab/framework/experiment.hpp"
 #include "store/history.hpp"
 #include "store/matrix.hpp"
 #include "store_test_util.hpp"

@@ -82,7 +82,7 @@
 #include <vector>
 
 #include "files/atomic_file.hpp"
-#include "lab/loopback.hpp"
+#include "lab/experiments/loopback.hpp"
 #include "zerolab/bench.hpp"
 #include "zerolab/copy.hpp"
 

@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "lab/mimalloc_peer.hpp"
-#include "lab/simple_pool.hpp"
+#include "lab/experiments/mimalloc_peer.hpp"
+#include "lab/experiments/simple_pool.hpp"
 
 namespace {
 

@@ -30,7 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/experiment.hpp"
 
 namespace zerolab::lab {
 namespace {

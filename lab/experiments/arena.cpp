@@ -32,8 +32,9 @@
 #include <string>
 #include <vector>
 
-#include "lab/experiment.hpp"
-#include "lab/mimalloc_peer.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/experiments/mimalloc_peer.hpp"
+#include "lab/framework/experiment.hpp"
 #include "zerolab/arena.hpp"
 
 namespace zerolab::lab {

@@ -42,8 +42,9 @@
 #include <vector>
 
 #include "files/atomic_file.hpp"
-#include "lab/experiment.hpp"
-#include "lab/loopback.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/experiments/loopback.hpp"
+#include "lab/framework/experiment.hpp"
 #include "zerolab/copy.hpp"
 
 namespace zerolab::lab {

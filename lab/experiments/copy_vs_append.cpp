@@ -17,8 +17,9 @@
 #include <cstring>
 #include <vector>
 
-#include "lab/experiment.hpp"
-#include "lab/go_test_fact.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/go_test_fact.hpp"
 #include "zerolab/uninit.hpp"
 
 namespace zerolab::lab {

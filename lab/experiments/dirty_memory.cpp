@@ -24,9 +24,10 @@
 #include <string>
 #include <utility>
 
-#include "lab/child_process.hpp"
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
 #include "lab/experiments/facts004.hpp"
+#include "lab/framework/child_process.hpp"
+#include "lab/framework/experiment.hpp"
 
 namespace zerolab::lab {
 namespace {

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/experiment.hpp"
+#include "lab/framework/experiment.hpp"
 
 namespace zerolab::lab::facts004 {
 

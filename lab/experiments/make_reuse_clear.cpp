@@ -11,7 +11,8 @@
 #include <memory>
 #include <string>
 
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/experiment.hpp"
 #include "text/byte_size.hpp"
 
 namespace zerolab::lab {

@@ -16,9 +16,10 @@
 #include <string>
 #include <utility>
 
-#include "lab/experiment.hpp"
-#include "lab/go_memclr.hpp"
-#include "lab/resident_buffer.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/experiments/go_memclr.hpp"
+#include "lab/experiments/resident_buffer.hpp"
+#include "lab/framework/experiment.hpp"
 #include "text/byte_size.hpp"
 #include "zerolab/zero.hpp"
 

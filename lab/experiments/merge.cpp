@@ -24,7 +24,8 @@
 #include <utility>
 #include <vector>
 
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/experiment.hpp"
 #include "zerolab/uninit.hpp"
 
 namespace zerolab::lab {

@@ -34,8 +34,9 @@
 #include <string>
 #include <vector>
 
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
 #include "lab/experiments/facts004.hpp"
+#include "lab/framework/experiment.hpp"
 #include "zerolab/page_heap.hpp"
 
 namespace zerolab::lab {

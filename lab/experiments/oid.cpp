@@ -23,8 +23,9 @@
 #include <vector>
 
 #include "alloc_hooks/alloc_stats.hpp"
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
 #include "lab/experiments/oid.hpp"
+#include "lab/framework/experiment.hpp"
 
 namespace zerolab::lab {
 namespace {

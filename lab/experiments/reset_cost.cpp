@@ -19,8 +19,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
 #include "lab/experiments/reset_cost_calls.hpp"
+#include "lab/framework/experiment.hpp"
 
 namespace zerolab::lab {
 namespace {

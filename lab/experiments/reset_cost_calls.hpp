@@ -17,7 +17,7 @@
 #include <set>
 #include <string>
 
-#include "lab/experiment.hpp"
+#include "lab/framework/experiment.hpp"
 
 namespace zerolab::lab {
 

@@ -27,8 +27,9 @@
 #include <string>
 #include <vector>
 
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
 #include "lab/experiments/udp_strategies.hpp"
+#include "lab/framework/experiment.hpp"
 
 namespace zerolab::lab {
 namespace {

@@ -27,9 +27,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
 #include "lab/experiments/facts004.hpp"
-#include "lab/go_test_fact.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/go_test_fact.hpp"
 
 namespace zerolab::lab {
 namespace {

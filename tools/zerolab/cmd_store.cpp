@@ -34,9 +34,10 @@
 
 #include "command.hpp"
 #include "files/atomic_file.hpp"
-#include "lab/baseline_name.hpp"
-#include "lab/baseline_store.hpp"
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/baseline_name.hpp"
+#include "lab/framework/baseline_store.hpp"
+#include "lab/framework/experiment.hpp"
 #include "report/store_pages.hpp"
 #include "store/matrix.hpp"
 #include "store/run.hpp"

@@ -8,7 +8,7 @@
 
 #include "bench/options.hpp"
 #include "format/go_flags.hpp"
-#include "lab/baseline_name.hpp"
+#include "lab/framework/baseline_name.hpp"
 #include "text/quote.hpp"
 
 namespace zerolab::cli {

@@ -49,7 +49,7 @@ struct LabFlags {
   double fail_percent = 0;          // PCT, >= 0 ("5" or "5%")
   bool go = true;                   // --go=on|off: run the seeds' Go code (peers/go) beside C++
   // --measure=time|instructions: with instructions, the counted claims'
-  // C++ benchmarks also run under callgrind (lab/counts.hpp).
+  // C++ benchmarks also run under callgrind (lab/framework/counts.hpp).
   bool count_instructions = false;
 };
 

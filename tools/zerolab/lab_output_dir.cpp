@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
-#include "lab/directory_swap.hpp"
-#include "lab/staging_cleanup.hpp"
+#include "lab/framework/directory_swap.hpp"
+#include "lab/framework/staging_cleanup.hpp"
 #include "text/quote.hpp"
 
 namespace zerolab::cli {
 namespace {
 
-// The first line of every report.md the lab writes (lab/report.cpp).
+// The first line of every report.md the lab writes (lab/framework/report.cpp).
 constexpr const char* kReportTitle = "# zerolab lab report";
 
 bool is_directory(const std::string& path) {

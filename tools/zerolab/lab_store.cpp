@@ -11,7 +11,7 @@
 #include <map>
 
 #include "files/atomic_file.hpp"
-#include "lab/verdict.hpp"
+#include "lab/framework/verdict.hpp"
 #include "store/store.hpp"
 #include "zerolab/stat_reader.hpp"
 

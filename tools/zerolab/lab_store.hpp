@@ -34,10 +34,10 @@
 #include <string>
 #include <vector>
 
-#include "lab/baseline_store.hpp"
-#include "lab/experiment.hpp"
-#include "lab/machine_info.hpp"
-#include "lab/outcome.hpp"
+#include "lab/framework/baseline_store.hpp"
+#include "lab/framework/experiment.hpp"
+#include "lab/framework/machine_info.hpp"
+#include "lab/framework/outcome.hpp"
 #include "store/run.hpp"
 #include "store/store_args.hpp"
 

@@ -13,8 +13,9 @@
 
 #include "bench/std_streams.hpp"
 #include "command.hpp"
-#include "lab/counts.hpp"
-#include "lab/experiment.hpp"
+#include "lab/experiments/catalog.hpp"
+#include "lab/framework/counts.hpp"
+#include "lab/framework/experiment.hpp"
 #include "text/quote.hpp"
 
 namespace zerolab::cli {
