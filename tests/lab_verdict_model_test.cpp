@@ -157,6 +157,68 @@ TEST(LabVerdictModel, OneSentenceOverSeveralRowsIsOneClaim) {
   EXPECT_EQ(s.detail.rfind("1 of 2 rows replicate; ", 0), 0u) << s.detail;
 }
 
+// Go runs of `name` around `center`, as add_runs.
+void add_go_runs(ExperimentOutcome& o, const std::string& name, double center, const char* unit) {
+  static const double kSpread[] = {0.99, 1.0, 1.01, 0.995, 1.005, 0.998, 1.002, 0.997, 1.003, 1.0};
+  for (const double k : kSpread) o.go_results.push_back({name, 1000, {{center * k, unit}}});
+}
+
+TEST(LabVerdictModel, OneSentenceOverSeveralGoRowsIsOneClaim) {
+  static Experiment e;
+  e.go_peer = "peer";
+  Claim c = Claim::is_faster({"X uses more than Y", "Results", ""}, "BenchmarkX", "BenchmarkY")
+                .in("cold_mib")
+                .go_names("BenchmarkX/1000", "BenchmarkY/1000")
+                .go_also("BenchmarkX/10000", "BenchmarkY/10000");
+  ExperimentOutcome o;
+  o.experiment = &e;
+  add_go_runs(o, "BenchmarkX/1000", 800, "cold_mib");
+  add_go_runs(o, "BenchmarkY/1000", 700, "cold_mib");
+  add_go_runs(o, "BenchmarkX/10000", 800, "cold_mib");
+  add_go_runs(o, "BenchmarkY/10000", 700, "cold_mib");
+  SideOutcome s = judge_go(c, o, 0.05, nullptr);
+  EXPECT_EQ(s.verdict, Verdict::kReplicates) << s.detail;
+  EXPECT_EQ(s.detail.rfind("2 of 2 rows replicate; ", 0), 0u) << s.detail;
+  ExperimentOutcome worse;
+  worse.experiment = &e;
+  add_go_runs(worse, "BenchmarkX/1000", 800, "cold_mib");
+  add_go_runs(worse, "BenchmarkY/1000", 700, "cold_mib");
+  add_go_runs(worse, "BenchmarkX/10000", 700, "cold_mib");
+  add_go_runs(worse, "BenchmarkY/10000", 800, "cold_mib");  // the second row goes the other way
+  s = judge_go(c, worse, 0.05, nullptr);
+  EXPECT_EQ(s.verdict, Verdict::kContradicts) << s.detail;
+  EXPECT_EQ(s.detail.rfind("1 of 2 rows replicate; ", 0), 0u) << s.detail;
+}
+
+TEST(LabVerdictModel, GoAgainstTheSeedsCReadsTheFasterSideFromTheCppRuns) {
+  static Experiment e;
+  e.go_peer = "peer";
+  const Claim c = Claim::no_change({"the same work in Go and in C", "Results", ""}, 1.0,
+                                   "BenchmarkPort", "BenchmarkC")
+                      .go_against_c("BenchmarkGo", "BenchmarkC");
+  ExperimentOutcome o;
+  o.experiment = &e;
+  add_go_runs(o, "BenchmarkGo", 150, "ns/op");
+  add_runs(o, "BenchmarkC", 100);
+  SideOutcome s = judge_go(c, o, 0.05, nullptr);
+  EXPECT_EQ(s.verdict, Verdict::kReplicates) << s.detail;  // 1.5x inside [0.5, 2]
+  EXPECT_NE(s.here.find("1.50x"), std::string::npos) << s.here;
+  ExperimentOutcome far;
+  far.experiment = &e;
+  add_go_runs(far, "BenchmarkGo", 300, "ns/op");
+  add_runs(far, "BenchmarkC", 100);
+  s = judge_go(c, far, 0.05, nullptr);
+  EXPECT_EQ(s.verdict, Verdict::kContradicts) << s.detail;  // 3x outside [0.5, 2]
+  // A Go peer's benchmark of the same name is not read for the C side.
+  ExperimentOutcome go_only;
+  go_only.experiment = &e;
+  add_go_runs(go_only, "BenchmarkGo", 150, "ns/op");
+  add_go_runs(go_only, "BenchmarkC", 150, "ns/op");
+  s = judge_go(c, go_only, 0.05, nullptr);
+  EXPECT_EQ(s.verdict, Verdict::kError) << s.detail;
+  EXPECT_NE(s.detail.find("BenchmarkC: no ns/op results"), std::string::npos) << s.detail;
+}
+
 TEST(LabVerdictModel, TheSummaryCountsTheSizesApart) {
   static Experiment e;
   e.claims = {improves(), improves(), improves()};

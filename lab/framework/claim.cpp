@@ -113,6 +113,18 @@ Claim& Claim::go_unit(std::string go_unit_name, double go_scale) {
   return *this;
 }
 
+Claim& Claim::go_also(std::string row_slower, std::string row_faster) {
+  go.more_rows.emplace_back(std::move(row_slower), std::move(row_faster));
+  return *this;
+}
+
+Claim& Claim::go_against_c(std::string go_slower, std::string c_faster) {
+  go.slower = std::move(go_slower);
+  go.faster = std::move(c_faster);
+  go.faster_is_c = true;
+  return *this;
+}
+
 Claim& Claim::go_fact(std::function<FactResult(const GoPeerBinary&)> go_check) {
   go.check = std::move(go_check);
   return *this;

@@ -116,6 +116,14 @@ struct GoSide {
   double scale = 0;                                      // bound; 0 = the claim's scale
   std::string not_comparable;                            // non-empty: why Go here cannot test it
   std::function<FactResult(const GoPeerBinary&)> check;  // fact
+  // A claim over several rows: more (slower, faster) pairs of the Go
+  // peer's, judged as Claim::more_rows are.
+  std::vector<std::pair<std::string, std::string>> more_rows;
+  // True: `faster` names a C++ benchmark of the same run, in the claim's
+  // unit: the seed compares its Go with its C (the C++ side runs the
+  // seed's C), so Go here is the seed's Go against the seed's C, both run
+  // here.
+  bool faster_is_c = false;
   bool empty() const {
     return slower.empty() && faster.empty() && benchmark.empty() && not_comparable.empty() &&
            !check;
@@ -200,6 +208,10 @@ struct Claim {
   Claim& go_bench(std::string benchmark);                   // bound: the Go peer's benchmark
   Claim& go_unit(std::string unit, double scale = 0);       // when Go reports another unit
   Claim& go_fact(std::function<FactResult(const GoPeerBinary&)> check);
+  Claim& go_also(std::string slower, std::string faster);  // one more row (Go side)
+  // Go here: the Go peer's `go_slower` against the seed's C run here as
+  // the C++ benchmark `c_faster` (GoSide::faster_is_c).
+  Claim& go_against_c(std::string go_slower, std::string c_faster);
   Claim& go_not_comparable(std::string why);            // Go 1.19 here cannot test it
   Claim& cpp_not_comparable_because(std::string why);   // C++ cannot test it
   Claim& project();                                     // not the seed's claim

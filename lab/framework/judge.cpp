@@ -65,7 +65,23 @@ struct SideData {
   std::string benchmark;
   std::string unit;
   double scale = 1;
+  // Non-null: `faster` is read from these (the seed's C run as the C++
+  // side, against the Go peer's slower; GoSide::faster_is_c).
+  const std::vector<benchfmt::Result>* faster_results = nullptr;
+  const std::vector<BenchmarkFailure>* faster_failures = nullptr;
 };
+
+// `side` with `faster` read from its faster_results (or itself).
+SideData faster_side(const SideData& side) {
+  if (side.faster_results == nullptr) return side;
+  return SideData{*side.faster_results,
+                  *side.faster_failures,
+                  side.slower,
+                  side.faster,
+                  side.benchmark,
+                  side.unit,
+                  side.scale};
+}
 
 // The samples of (name, unit), or an error message naming what is missing.
 // The truncated counts Go prints are refused: a claim counts on kAllocsPerOp
@@ -100,7 +116,7 @@ SideOutcome judge_two(const Claim& claim, const SideData& side, double alpha) {
   std::vector<double> faster;
   std::string error;
   if (!find_samples(side, side.slower, slower, error) ||
-      !find_samples(side, side.faster, faster, error)) {
+      !find_samples(faster_side(side), side.faster, faster, error)) {
     return error_outcome(error);
   }
   for (const double v : slower) {
@@ -165,12 +181,14 @@ SideOutcome judge_side(const Claim& claim, const SideData& side, double alpha) {
 // A claim over several rows: the first row's figures, the rows' verdicts
 // combined (every row replicates → replicates; one contradicts →
 // contradicts; else inconclusive), and how many rows replicated.
-SideOutcome judge_rows(const Claim& claim, const SideData& first, double alpha) {
+SideOutcome judge_rows(const Claim& claim, const SideData& first,
+                       const std::vector<std::pair<std::string, std::string>>& more_rows,
+                       double alpha) {
   SideOutcome c = judge_side(claim, first, alpha);
   if (c.verdict == Verdict::kError) return c;
   int replicate = c.verdict == Verdict::kReplicates ? 1 : 0;
   bool contradicted = c.verdict == Verdict::kContradicts;
-  for (const auto& [slower, faster] : claim.more_rows) {
+  for (const auto& [slower, faster] : more_rows) {
     SideData row = first;
     row.slower = slower;
     row.faster = faster;
@@ -179,7 +197,7 @@ SideOutcome judge_rows(const Claim& claim, const SideData& first, double alpha) 
     replicate += r.verdict == Verdict::kReplicates ? 1 : 0;
     contradicted = contradicted || r.verdict == Verdict::kContradicts;
   }
-  const int rows = 1 + static_cast<int>(claim.more_rows.size());
+  const int rows = 1 + static_cast<int>(more_rows.size());
   c.verdict = replicate == rows ? Verdict::kReplicates
               : contradicted    ? Verdict::kContradicts
                                 : Verdict::kInconclusive;
@@ -257,7 +275,7 @@ SideOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome,
   const SideData side{outcome.results, outcome.failures, claim.slower, claim.faster,
                       claim.benchmark, claim.unit,       claim.scale};
   if (!claim.more_rows.empty() && claim.kind != ClaimKind::kBound) {
-    return judge_rows(claim, side, alpha);
+    return judge_rows(claim, side, claim.more_rows, alpha);
   }
   return judge_side(claim, side, alpha);
 }
@@ -279,13 +297,20 @@ SideOutcome judge_go(const Claim& claim, const ExperimentOutcome& outcome, doubl
     if (peer == nullptr) return plain(Verdict::kNotRun, "the Go peer was not built");
     return from_fact([&] { return claim.go.check(*peer); });
   }
-  const SideData side{outcome.go_results,
-                      outcome.go_failures,
-                      claim.go.slower,
-                      claim.go.faster,
-                      claim.go.benchmark,
-                      claim.go.unit.empty() ? claim.unit : claim.go.unit,
-                      claim.go.scale > 0 ? claim.go.scale : claim.scale};
+  SideData side{outcome.go_results,
+                outcome.go_failures,
+                claim.go.slower,
+                claim.go.faster,
+                claim.go.benchmark,
+                claim.go.unit.empty() ? claim.unit : claim.go.unit,
+                claim.go.scale > 0 ? claim.go.scale : claim.scale};
+  if (claim.go.faster_is_c) {
+    side.faster_results = &outcome.results;
+    side.faster_failures = &outcome.failures;
+  }
+  if (!claim.go.more_rows.empty() && claim.kind != ClaimKind::kBound) {
+    return judge_rows(claim, side, claim.go.more_rows, alpha);
+  }
   return judge_side(claim, side, alpha);
 }
 

@@ -142,7 +142,7 @@ report::StripPlot ratio_claim_plot(const ClaimOutcome& claim, const ExperimentOu
   plot.caption = caption;
   const std::string go_unit = c.go.unit.empty() ? c.unit : c.go.unit;
   for (const std::string* name : {&c.go.slower, &c.go.faster}) {
-    if (name->empty()) continue;
+    if (name->empty() || (name == &c.go.faster && c.go.faster_is_c)) continue;
     const std::vector<double> values = samples_of(outcome.go_results, *name, go_unit);
     if (!values.empty() && go_unit == c.unit) {
       plot.rows.push_back(strip_row("Go here: " + *name, values, view.scale));

@@ -127,7 +127,7 @@ std::vector<std::pair<std::string, std::string>> go_pairs(const ExperimentOutcom
   for (const auto& p : outcome.experiment->go_pairs) add(p.first, p.second);
   for (const Claim& c : outcome.experiment->claims) {
     add(c.slower, c.go.slower);
-    add(c.faster, c.go.faster);
+    if (!c.go.faster_is_c) add(c.faster, c.go.faster);
     add(c.benchmark, c.go.benchmark);
   }
   return pairs;
