@@ -21,6 +21,7 @@ const std::vector<Experiment>& catalog() {
     all.push_back(make_append_int_experiment());
     all.push_back(make_reset_cost_experiment());
     all.push_back(make_udp_buffers_experiment());
+    all.push_back(make_ctx_done_experiment());
     return all;
   }();
   return experiments;

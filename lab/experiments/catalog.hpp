@@ -32,6 +32,7 @@ Experiment make_oid_experiment();
 Experiment make_append_int_experiment();
 Experiment make_reset_cost_experiment();
 Experiment make_udp_buffers_experiment();
+Experiment make_ctx_done_experiment();
 
 }  // namespace zerolab::lab
 

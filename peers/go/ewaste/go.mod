@@ -1,0 +1,3 @@
+module zerolab/peers/go/ewaste
+
+go 1.19
