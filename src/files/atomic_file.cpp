@@ -18,6 +18,8 @@
 #include <mutex>
 #include <vector>
 
+#include "text/quote.hpp"
+
 namespace zerolab::internal {
 namespace {
 
@@ -87,26 +89,16 @@ class TempRegistration {
 
 // ---- paths --------------------------------------------------------------------
 
-// The path as the message shows it: a control byte (an escape sequence, a
-// line break) as "\xNN", so a hostile name cannot drive the terminal or
-// break the one line.
-std::string shown_path(const std::string& path) {
-  std::string out;
-  for (const char c : path) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out;
+// "cannot write PATH: CAUSE", the path shown as quote.hpp shows input (a
+// hostile name cannot drive the terminal or break the one line).
+std::string cannot(const std::string& path, const std::string& cause) {
+  return "cannot write " + shown_text(path) + ": " + cause;
 }
 
-std::string cannot(const std::string& path, const std::string& cause) {
-  return "cannot write " + shown_path(path) + ": " + cause;
+// The same for standard output or error, named in words.
+std::string cannot_write_stream(int fd, const std::string& cause) {
+  return std::string("cannot write ") +
+         (fd == STDOUT_FILENO ? "standard output" : "standard error") + ": " + cause;
 }
 
 std::string directory_of(const std::string& path) {
@@ -448,8 +440,7 @@ bool OutputFile::write(std::string_view text, std::string& error) {
   if (write_all(s.fd, text)) return true;
   s.failed = true;
   s.saved = errno;
-  error = s.stream ? cannot(s.fd == STDOUT_FILENO ? "standard output" : "standard error",
-                            std::strerror(s.saved))
+  error = s.stream ? cannot_write_stream(s.fd, std::strerror(s.saved))
                    : cannot(s.path, std::strerror(s.saved));
   return false;
 }

@@ -3,34 +3,18 @@
 
 #include <cstdio>
 
+#include "text/quote.hpp"
+
 namespace zerolab::store {
 namespace {
+
+using internal::quote_text;
 
 bool has_control(std::string_view s) {
   for (const char c : s) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
   }
   return false;
-}
-
-// The text in double quotes for a message, control characters escaped,
-// cut after 80 bytes ("...") so a huge argument stays a one-line message.
-std::string quoted(std::string_view s) {
-  constexpr std::size_t kShown = 80;
-  const bool cut = s.size() > kShown;
-  if (cut) s = s.substr(0, kShown);
-  std::string out = "\"";
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + (cut ? "...\"" : "\"");
 }
 
 // Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar.
@@ -122,12 +106,12 @@ bool parse_timestamp(std::string_view s, std::int64_t& ms) {
 
 bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
   if (has_control(text)) {
-    error = "malformed store URL " + quoted(text) + ": control character";
+    error = "malformed store URL " + quote_text(text) + ": control character";
     return false;
   }
   const std::size_t colon = text.find(':');
   if (colon == std::string_view::npos || colon == 0) {
-    error = "malformed store URL " + quoted(text) + ": expected sqlite:PATH or postgres://...";
+    error = "malformed store URL " + quote_text(text) + ": expected sqlite:PATH or postgres://...";
     return false;
   }
   const std::string_view scheme = text.substr(0, colon);
@@ -135,20 +119,22 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '+' || c == '-' || c == '.';
     if (!ok) {
-      error = "malformed store URL " + quoted(text) + ": expected sqlite:PATH or postgres://...";
+      error =
+          "malformed store URL " + quote_text(text) + ": expected sqlite:PATH or postgres://...";
       return false;
     }
   }
   if (scheme == "sqlite") {
     std::string_view path = text.substr(colon + 1);
     if (path.empty()) {
-      error = "malformed store URL " + quoted(text) + ": sqlite: needs a file path (sqlite:PATH)";
+      error =
+          "malformed store URL " + quote_text(text) + ": sqlite: needs a file path (sqlite:PATH)";
       return false;
     }
     // SQLite would keep ":memory:" in memory only: the runs "added" would
     // be gone when the command ends.
     if (path == ":memory:") {
-      error = "malformed store URL " + quoted(text) +
+      error = "malformed store URL " + quote_text(text) +
               ": an in-memory database keeps nothing (write sqlite:./:memory: for a file of "
               "that name)";
       return false;
@@ -161,13 +147,13 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
   if (scheme == "postgres" || scheme == "postgresql") {
     const std::string_view rest = text.substr(colon + 1);
     if (rest.size() < 2 || rest.substr(0, 2) != "//") {
-      error = "malformed store URL " + quoted(redact_url(text)) + ": expected " +
+      error = "malformed store URL " + quote_text(redact_url(text)) + ": expected " +
               std::string(scheme) + "://...";
       return false;
     }
     for (const char c : rest) {
       if (c == ' ') {
-        error = "malformed store URL " + quoted(redact_url(text)) + ": space in URL";
+        error = "malformed store URL " + quote_text(redact_url(text)) + ": space in URL";
         return false;
       }
     }
@@ -178,7 +164,7 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
     const std::string_view authority = rest.substr(
         2, authority_end == std::string_view::npos ? std::string_view::npos : authority_end - 2);
     if (authority.find('@') != authority.rfind('@')) {
-      error = "malformed store URL " + quoted(redact_url(text)) +
+      error = "malformed store URL " + quote_text(redact_url(text)) +
               ": more than one '@' before the host (write an '@' in the user name or password as "
               "%40)";
       return false;
@@ -188,7 +174,7 @@ bool parse_store_url(std::string_view text, StoreUrl& url, std::string& error) {
     url.display = redact_url(text);
     return true;
   }
-  error = "unknown store URL scheme " + quoted(scheme) + " in " + quoted(redact_url(text)) +
+  error = "unknown store URL scheme " + quote_text(scheme) + " in " + quote_text(redact_url(text)) +
           " (expected sqlite:PATH or postgres://...)";
   return false;
 }
@@ -231,29 +217,29 @@ std::string redact_url(std::string_view url) {
 bool parse_label(std::string_view text, std::string& key, std::string& value, std::string& error) {
   const std::size_t eq = text.find('=');
   if (eq == std::string_view::npos) {
-    error = "label " + quoted(text) + " has no \"=\" (expected key=value)";
+    error = "label " + quote_text(text) + " has no \"=\" (expected key=value)";
     return false;
   }
   if (eq == 0) {
-    error = "label " + quoted(text) + " has an empty key (expected key=value)";
+    error = "label " + quote_text(text) + " has an empty key (expected key=value)";
     return false;
   }
   for (const char c : text.substr(0, eq)) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c == '.' || c == '-';
     if (!ok) {
-      error = "label " + quoted(text) + ": key may hold only letters, digits and _.-";
+      error = "label " + quote_text(text) + ": key may hold only letters, digits and _.-";
       return false;
     }
   }
   if (eq > kMaxLabelKey || text.size() - eq - 1 > kMaxLabelValue) {
-    error = "label " + quoted(text) + " is too long (a key of at most " +
+    error = "label " + quote_text(text) + " is too long (a key of at most " +
             std::to_string(kMaxLabelKey) + " bytes, a value of at most " +
             std::to_string(kMaxLabelValue) + ")";
     return false;
   }
   if (has_control(text.substr(eq + 1))) {
-    error = "label " + quoted(text) + ": control character in value";
+    error = "label " + quote_text(text) + ": control character in value";
     return false;
   }
   key.assign(text.substr(0, eq));
@@ -264,7 +250,7 @@ bool parse_label(std::string_view text, std::string& key, std::string& value, st
 bool parse_since(std::string_view text, std::int64_t now_ms, std::int64_t& since_ms,
                  std::string& error) {
   auto fail = [&] {
-    error = "cannot parse --since " + quoted(text) +
+    error = "cannot parse --since " + quote_text(text) +
             " (expected YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], or an age such as 90m, 36h, "
             "7d, 2w)";
     return false;
