@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,8 +20,6 @@
 
 #include "lab/framework/child_process.hpp"
 #include "zerolab/stat_reader.hpp"
-
-extern char** environ;
 
 namespace zerolab::lab {
 namespace {
@@ -74,73 +71,14 @@ bool make_directories(const std::string& path) {
   return is_directory(path);
 }
 
-struct ChildResult {
-  bool started = false;
-  int status = 0;      // waitpid's
-  std::string output;  // stdout and stderr together
-  std::string error;   // why it could not start
-};
-
-// Runs argv in workdir with extra environment entries, stdout and stderr
-// into one pipe, stdin from /dev/null.
-ChildResult run_child(const std::vector<std::string>& argv, const std::string& workdir,
-                      const std::vector<std::string>& extra_env) {
-  ChildResult r;
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
-    r.error = std::string("pipe: ") + std::strerror(errno);
-    return r;
-  }
-  std::vector<std::string> env_strings;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    const std::string entry = *e;
-    const std::string key = entry.substr(0, entry.find('='));
-    bool replaced = false;
-    for (const auto& x : extra_env) replaced = replaced || x.substr(0, x.find('=')) == key;
-    if (!replaced) env_strings.push_back(entry);
-  }
-  for (const auto& x : extra_env) env_strings.push_back(x);
-  std::vector<char*> envp;
-  envp.reserve(env_strings.size() + 1);
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = argv;
-  std::vector<char*> argp;
-  argp.reserve(args.size() + 1);
-  for (auto& a : args) argp.push_back(a.data());
-  argp.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  posix_spawn_file_actions_addchdir_np(&actions, workdir.c_str());
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argp[0], &actions, nullptr, argp.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fds[1]);
-  if (rc != 0) {
-    ::close(fds[0]);
-    r.error = "cannot run " + argv[0] + ": " + std::strerror(rc);
-    return r;
-  }
-  r.started = true;
-  r.output = read_to_end(fds[0]);
-  ::close(fds[0]);
-  while (::waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
-  }
-  return r;
-}
-
 std::string status_text(int status) {
   if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return std::string("killed by signal ") + strsignal(WTERMSIG(status));
   return "ended abnormally";
 }
 
-bool succeeded(const ChildResult& r) {
-  return r.started && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0;
+bool succeeded(const ProgramRun& r) {
+  return r.started && WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0;
 }
 
 // "BenchmarkX-2" → "BenchmarkX" (Go's -GOMAXPROCS suffix).
@@ -215,10 +153,10 @@ GoToolchain find_go(const std::string& command) {
                                                       : "no " + command + " on PATH";
     return go;
   }
-  const ChildResult r = run_child({go.path, "version"}, ".", {"GOTOOLCHAIN=local"});
+  const ProgramRun r = run_program({go.path, "version"}, {".", {"GOTOOLCHAIN=local"}});
   if (!succeeded(r)) {
     go.error = go.path + " version failed: " +
-               (r.started ? status_text(r.status) + ": " + last_lines(r.output, 2) : r.error);
+               (r.started ? status_text(r.wait_status) + ": " + last_lines(r.output, 2) : r.error);
     go.path.clear();
     return go;
   }
@@ -280,7 +218,7 @@ GoPeerBuild build_go_peer(const GoToolchain& go, const std::string& peers_dir,
   const std::string temp = b.binary + ".tmp." + std::to_string(::getpid());
   std::vector<std::string> env = {"GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", "GO111MODULE=on"};
   // Go's own build cache: the default unless it cannot be written.
-  const ChildResult cache = run_child({go.path, "env", "GOCACHE"}, source, env);
+  const ProgramRun cache = run_program({go.path, "env", "GOCACHE"}, {source, env});
   const std::string gocache = succeeded(cache) ? first_line(cache.output) : "";
   if (gocache.empty() || gocache == "off" ||
       (!writable_dir(gocache) && !make_directories(gocache))) {
@@ -288,12 +226,12 @@ GoPeerBuild build_go_peer(const GoToolchain& go, const std::string& peers_dir,
     env.push_back("GOPATH=" + cache_dir + "/gopath");
   }
   const auto start = std::chrono::steady_clock::now();
-  const ChildResult r = run_child({go.path, "test", "-c", "-o", temp, "."}, source, env);
+  const ProgramRun r = run_program({go.path, "test", "-c", "-o", temp, "."}, {source, env});
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!succeeded(r) || !is_executable_file(temp)) {
     ::unlink(temp.c_str());
     b.error = "go test -c in " + source + " failed: " +
-              (r.started ? status_text(r.status) + ": " + last_lines(r.output, 3) : r.error);
+              (r.started ? status_text(r.wait_status) + ": " + last_lines(r.output, 3) : r.error);
     return b;
   }
   if (::rename(temp.c_str(), b.binary.c_str()) != 0) {
@@ -340,7 +278,7 @@ GoPeerRun run_go_peer(const std::string& binary, const std::string& workdir,
   GoPeerRun run;
   std::vector<std::string> argv = {binary};
   argv.insert(argv.end(), args.begin(), args.end());
-  const ChildResult r = run_child(argv, workdir, {"GOTOOLCHAIN=local", "GOPROXY=off"});
+  const ProgramRun r = run_program(argv, {workdir, {"GOTOOLCHAIN=local", "GOPROXY=off"}});
   run.output = r.output;
   if (!r.started) {
     run.failures.push_back({"go peer", r.error});
@@ -348,7 +286,8 @@ GoPeerRun run_go_peer(const std::string& binary, const std::string& workdir,
   }
   read_go_output(r.output, run);
   if (!succeeded(r)) {
-    run.failures.push_back({"go peer", status_text(r.status) + ": " + last_lines(r.output, 3)});
+    run.failures.push_back(
+        {"go peer", status_text(r.wait_status) + ": " + last_lines(r.output, 3)});
   }
   return run;
 }
