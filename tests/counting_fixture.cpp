@@ -11,31 +11,13 @@
 
 #include <cstdint>
 
+#include "add_loops.hpp"
+
 namespace {
 
-// Three additions per iteration.
-inline void three_adds(std::uint64_t& x) {
-  asm volatile(
-      "add $1, %0\n\t"
-      "add $2, %0\n\t"
-      "add $3, %0"
-      : "+r"(x));
-}
-
-// Ten additions per iteration: seven more than three_adds.
-inline void ten_adds(std::uint64_t& x) {
-  asm volatile(
-      "add $1, %0\n\tadd $2, %0\n\tadd $3, %0\n\tadd $4, %0\n\tadd $5, %0\n\t"
-      "add $6, %0\n\tadd $7, %0\n\tadd $8, %0\n\tadd $9, %0\n\tadd $10, %0"
-      : "+r"(x));
-}
-
-// `count` additions that the compiler cannot remove or fold.
-std::uint64_t busy_work(int count) {
-  std::uint64_t x = 0;
-  for (int i = 0; i < count; ++i) asm volatile("add $1, %0" : "+r"(x));
-  return x;
-}
+using zerolab::test::busy_work;
+using zerolab::test::ten_adds;
+using zerolab::test::three_adds;
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "add_loops.hpp"
 #include "bench/counting.hpp"
 #include "bench/counting_run.hpp"
 #include "zerolab/bench.hpp"
@@ -23,13 +24,13 @@ namespace {
 
 void three_adds(zerolab::B& b) {
   std::uint64_t x = 0;
-  for (auto _ : b.loop()) asm volatile("add $1, %0\n\tadd $2, %0\n\tadd $3, %0" : "+r"(x));
+  for (auto _ : b.loop()) zerolab::test::three_adds(x);
   zerolab::do_not_optimize(x);
 }
 
 void ten_adds(zerolab::B& b) {
   std::uint64_t x = 0;
-  for (auto _ : b.loop()) asm volatile(".rept 10\n\tadd $1, %0\n\t.endr" : "+r"(x));
+  for (auto _ : b.loop()) zerolab::test::ten_adds(x);
   zerolab::do_not_optimize(x);
 }
 

@@ -9,29 +9,24 @@
 
 #include <cstdint>
 
+#include "add_loops.hpp"
+
 namespace {
 
-std::uint64_t busy_work(int count) {
-  std::uint64_t x = 0;
-  for (int i = 0; i < count; ++i) asm volatile("add $1, %0" : "+r"(x));
-  return x;
-}
+using zerolab::test::busy_work;
+using zerolab::test::ten_adds;
+using zerolab::test::three_adds;
 
 void BM_AsmAdds3(benchmark::State& state) {
   std::uint64_t x = 0;
-  for (auto _ : state) asm volatile("add $1, %0\n\tadd $2, %0\n\tadd $3, %0" : "+r"(x));
+  for (auto _ : state) three_adds(x);
   benchmark::DoNotOptimize(x);
 }
 BENCHMARK(BM_AsmAdds3);
 
 void BM_AsmAdds10(benchmark::State& state) {
   std::uint64_t x = 0;
-  for (auto _ : state) {
-    asm volatile(
-        "add $1, %0\n\tadd $2, %0\n\tadd $3, %0\n\tadd $4, %0\n\tadd $5, %0\n\t"
-        "add $6, %0\n\tadd $7, %0\n\tadd $8, %0\n\tadd $9, %0\n\tadd $10, %0"
-        : "+r"(x));
-  }
+  for (auto _ : state) ten_adds(x);
   benchmark::DoNotOptimize(x);
 }
 BENCHMARK(BM_AsmAdds10);
@@ -45,7 +40,7 @@ void BM_AsmAdds3PausedWork(benchmark::State& state) {
     state.PauseTiming();
     x += busy_work(work);
     state.ResumeTiming();
-    asm volatile("add $1, %0\n\tadd $2, %0\n\tadd $3, %0" : "+r"(x));
+    three_adds(x);
   }
   benchmark::DoNotOptimize(x);
 }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "add_loops.hpp"
 #include "lab/framework/counts.hpp"
 #include "lab/framework/experiment.hpp"
 #include "lab/framework/lab_run.hpp"
@@ -23,13 +24,13 @@ using zerolab::lab::Experiment;
 
 void three_adds(zerolab::B& b) {
   std::uint64_t x = 0;
-  for (auto _ : b.loop()) asm volatile("add $1, %0\n\tadd $2, %0\n\tadd $3, %0" : "+r"(x));
+  for (auto _ : b.loop()) zerolab::test::three_adds(x);
   zerolab::do_not_optimize(x);
 }
 
 void ten_adds(zerolab::B& b) {
   std::uint64_t x = 0;
-  for (auto _ : b.loop()) asm volatile(".rept 10\n\tadd $1, %0\n\t.endr" : "+r"(x));
+  for (auto _ : b.loop()) zerolab::test::ten_adds(x);
   zerolab::do_not_optimize(x);
 }
 
