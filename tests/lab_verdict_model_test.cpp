@@ -267,12 +267,32 @@ MachineFacts facts(const std::string& go, std::size_t l3_mib, int cpus, std::uin
   f.cpus = cpus;
   f.memory = mem_mib << 20;
   f.path = std::move(path);
+  f.l2_bytes = std::size_t{1} << 20;
+  f.cpu_features = {"erms", "avx2"};
+  return f;
+}
+
+// `f` without the cache size and CPU features the lab reads.
+MachineFacts without_cpu_facts(MachineFacts f) {
+  f.l2_bytes = 0;
+  f.cpu_features.clear();
   return f;
 }
 
 const MachineFacts kGo119 = facts("go version go1.19.8 linux/amd64", 32, 2, 4096);
 const MachineFacts kGo122 = facts("go version go1.22.2 linux/amd64", 16, 24, 262144,
                                   "/nonexistent:" + programs_dir({"gcc", "objdump"}));
+
+// A machine with everything the catalog's claims rest on: kGo122 with the
+// seed's Go 1.24 (stack-zero's 128 KiB limit) and strace (needzero's
+// syscalls).
+MachineFacts seeds_go() {
+  MachineFacts f = kGo122;
+  f.go_version = "go version go1.24.10 linux/amd64";
+  f.path = programs_dir({"gcc", "objdump", "strace"});
+  return f;
+}
+const MachineFacts kSeedsGo = seeds_go();
 
 std::string reason(const Claim& c, ClaimSide side, const MachineFacts& f) {
   const std::optional<SideOutcome> s = unmet_precondition(c, side, f);
@@ -331,14 +351,16 @@ TEST(LabVerdictModel, TheCatalogsPreconditionsFailWhereTheMachineLacksThem) {
       if (c.preconditions.empty()) continue;
       ++with_preconditions;
       // A machine without any of it: Go 1.19, a 256 MiB L3, one CPU, 1 MiB free.
-      const MachineFacts lacking = facts("go version go1.19.8 linux/amd64", 256, 1, 1);
+      // No L2 size and no CPU features known either.
+      const MachineFacts lacking =
+          without_cpu_facts(facts("go version go1.19.8 linux/amd64", 256, 1, 1));
       EXPECT_FALSE(reason(c, ClaimSide::kGo, lacking).empty() &&
                    reason(c, ClaimSide::kCpp, lacking).empty())
           << e.id << ": " << c.statement;
       const std::string go = reason(c, ClaimSide::kGo, kGo119);
       const std::string cpp = reason(c, ClaimSide::kCpp, kGo119);
-      EXPECT_EQ(reason(c, ClaimSide::kGo, kGo122), "") << e.id << ": " << c.statement;
-      EXPECT_EQ(reason(c, ClaimSide::kCpp, kGo122), "") << e.id << ": " << c.statement;
+      EXPECT_EQ(reason(c, ClaimSide::kGo, kSeedsGo), "") << e.id << ": " << c.statement;
+      EXPECT_EQ(reason(c, ClaimSide::kCpp, kSeedsGo), "") << e.id << ": " << c.statement;
       if (e.id == "copy" && go.find("splices from a socket") != std::string::npos) {
         splice_seen = true;
         EXPECT_NE(go.find(": Go here is go1.19.8"), std::string::npos) << go;
@@ -363,6 +385,39 @@ const Claim* find_claim(const std::string& experiment, const std::string& quote_
     }
   }
   return nullptr;
+}
+
+TEST(LabVerdictModel, CacheAndCpuFeaturePreconditions) {
+  const Claim l2 = with(fits_in_l2(256u << 10, "cache-resident"));
+  EXPECT_EQ(reason(l2, ClaimSide::kCpp, kGo119), "");
+  MachineFacts small = kGo119;
+  small.l2_bytes = 128u << 10;
+  EXPECT_EQ(reason(l2, ClaimSide::kCpp, small),
+            "a 256 KiB buffer that fits the L2 (cache-resident): the L2 here is 128 KiB");
+  EXPECT_EQ(reason(l2, ClaimSide::kGo, without_cpu_facts(kGo119)),
+            "a 256 KiB buffer that fits the L2 (cache-resident): the L2 size is unknown here");
+  const Claim erms = with(cpu_has("erms", "REP STOSB/STOSQ fast path"));
+  EXPECT_EQ(reason(erms, ClaimSide::kCpp, kGo119), "");
+  EXPECT_EQ(reason(erms, ClaimSide::kCpp, without_cpu_facts(kGo119)),
+            "a CPU with erms (REP STOSB/STOSQ fast path): this CPU has no erms");
+  // The catalog's claims on them: memclr's start-up cost needs ERMS and AVX2, ReuseClear's
+  // flat throughput a 256 KiB buffer in the L2.
+  const Claim* start_up =
+      find_claim("memclr-threshold", "От двух килобайт", "BenchmarkZero/method=rep-stosq/size=64B");
+  ASSERT_NE(start_up, nullptr);
+  MachineFacts no_erms = kGo119;
+  no_erms.cpu_features = {"avx2"};
+  EXPECT_EQ(reason(*start_up, ClaimSide::kCpp, no_erms),
+            "a CPU with erms (the seed's string-instruction path is Go's ERMS branch): this CPU "
+            "has no erms");
+  EXPECT_EQ(reason(*start_up, ClaimSide::kCpp, kGo119), "");
+  const Claim* flat = find_claim("make-reuse-clear", "На 16 и 256 килобайтах",
+                                 "BenchmarkZeroedBuffer/ReuseClear/size=16KiB");
+  ASSERT_NE(flat, nullptr);
+  EXPECT_EQ(reason(*flat, ClaimSide::kGo, small),
+            "a 256 KiB buffer that fits the L2 (the seed's 256 KB buffer stays in a cache): the "
+            "L2 here is 128 KiB");
+  EXPECT_EQ(reason(*flat, ClaimSide::kCpp, kGo119), "");
 }
 
 // A claim that needs the seed's core count or more memory than this machine

@@ -153,6 +153,22 @@ Experiment make_memclr_threshold_experiment() {
           .go_not_comparable(
               "Go's memclr picks its method by size: no Go code clears 64 MiB with REP STOSQ")
           .project(),
+      // Go's reason for its 2 KiB switch, one sentence about every size below it: REP STOSQ
+      // (the 2 KiB..32 MiB path) against the vector stores Go uses there, at the sweep's sizes
+      // under 2 KiB. The seed gives no figure.
+      Claim::is_faster(
+          {"От двух килобайт, если процессор поддерживает ERMS, используется "
+           "строковая инструкция. Ниже этого порога у неё слишком большая "
+           "стоимость запуска.",
+           section, "no figure: Go's comment gives the reason (\"a big start-up cost\")"},
+          bench_name("rep-stosq", 64), bench_name("vector", 64))
+          .also(bench_name("rep-stosq", 256), bench_name("vector", 256))
+          .also(bench_name("rep-stosq", 1 << 10), bench_name("vector", 1 << 10))
+          .needs(cpu_has("erms", "the seed's string-instruction path is Go's ERMS branch"))
+          .needs(cpu_has("avx2", "Go's stores below 2 KiB on this path are AVX2's"))
+          .go_not_comparable(
+              "Go's memclr clears below 2 KiB with vector stores only: no Go code here runs REP "
+              "STOSQ at those sizes"),
       Claim::is_faster(
           {"zero_fill beats glibc's memset past its non-temporal threshold (64 MiB)", "", ""},
           bench_name("memset", 64 << 20), bench_name("zero_fill", 64 << 20))

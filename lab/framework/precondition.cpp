@@ -13,6 +13,10 @@
 namespace zerolab::lab {
 namespace {
 
+std::string kib_text(std::uint64_t bytes) {
+  return std::to_string(bytes >> 10) + " KiB";
+}
+
 std::string mib_text(std::uint64_t bytes) {
   char text[48];
   std::snprintf(text, sizeof text, "%.0f MiB", static_cast<double>(bytes) / (1 << 20));
@@ -48,6 +52,14 @@ std::uint64_t available_memory() {
 MachineFacts machine_facts(std::string go_version) {
   MachineFacts f;
   f.go_version = std::move(go_version);
+  const internal::CpuFeatures& cpu = internal::cpu_features();
+  for (const auto& [name, has] : {std::pair<const char*, bool>{"erms", cpu.erms},
+                                  {"fsrm", cpu.fsrm},
+                                  {"avx2", cpu.avx2},
+                                  {"avx512f", cpu.avx512f}}) {
+    if (has) f.cpu_features.emplace_back(name);
+  }
+  f.l2_bytes = internal::cache_size(2);
   f.l3_bytes = internal::cache_size(3);
   f.cpus = internal::available_cpus();
   f.memory = available_memory();
@@ -96,6 +108,29 @@ Precondition larger_than_l3(std::size_t bytes, const std::string& why) {
     if (f.l3_bytes == 0) return "the L3 size is unknown here";
     if (bytes > f.l3_bytes) return "";
     return "the L3 here is " + mib_text(f.l3_bytes) + ", so it fits";
+  };
+  return p;
+}
+
+Precondition fits_in_l2(std::size_t bytes, const std::string& why) {
+  Precondition p;
+  p.what = "a " + kib_text(bytes) + " buffer that fits the L2 (" + why + ")";
+  p.unmet = [bytes](const MachineFacts& f) -> std::string {
+    if (f.l2_bytes == 0) return "the L2 size is unknown here";
+    if (bytes <= f.l2_bytes) return "";
+    return "the L2 here is " + kib_text(f.l2_bytes);
+  };
+  return p;
+}
+
+Precondition cpu_has(const std::string& feature, const std::string& why) {
+  Precondition p;
+  p.what = "a CPU with " + feature + " (" + why + ")";
+  p.unmet = [feature](const MachineFacts& f) -> std::string {
+    for (const std::string& have : f.cpu_features) {
+      if (have == feature) return "";
+    }
+    return "this CPU has no " + feature;
   };
   return p;
 }

@@ -28,7 +28,11 @@ namespace zerolab::lab {
 // What the preconditions look at.
 struct MachineFacts {
   std::string go_version;    // `go version`'s line; "" when there is no Go here
+  std::size_t l2_bytes = 0;  // one core's L2; 0: unknown
   std::size_t l3_bytes = 0;  // 0: unknown
+  // The CPU's features the lab knows by name ("erms", "fsrm", "avx2",
+  // "avx512f"), those this CPU has.
+  std::vector<std::string> cpu_features;
   int cpus = 0;              // the CPUs this process may use
   std::uint64_t memory = 0;  // MemAvailable in bytes; 0: unknown
   std::string path;          // the PATH programs are searched on
@@ -58,6 +62,12 @@ Precondition go_at_least(int minor, const std::string& feature);
 Precondition go_before(int minor, const std::string& behaviour);
 // Both sides: a buffer of `bytes` must not fit this machine's L3 (`why`).
 Precondition larger_than_l3(std::size_t bytes, const std::string& why);
+// Both sides: a buffer of `bytes` fits one core's L2 (`why`: the claim is
+// about cache-resident memory).
+Precondition fits_in_l2(std::size_t bytes, const std::string& why);
+// Both sides: the CPU has `feature` (a name MachineFacts::cpu_features
+// lists, `why`: the code path the claim is about).
+Precondition cpu_has(const std::string& feature, const std::string& why);
 // Both sides: at least `n` CPUs.
 Precondition cpus_at_least(int n, const std::string& why);
 // Both sides: at least `bytes` of available memory.
