@@ -45,13 +45,17 @@
 #   valgrind                                 callgrind and valgrind/callgrind.h:
 #                                            the benchmarks' counting mode
 #                                            (-benchmeasure=instructions)
+#   strace                                   the lab's seed 004 facts: the Go
+#                                            runtime's mmap and madvise calls
+#                                            and glibc's mmap for a large
+#                                            malloc, as the seed watched them
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
           libmimalloc-dev libre2-dev chromium chromium-driver python3
           libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils
-          libc6-dbg golang-go valgrind)
+          libc6-dbg golang-go valgrind strace)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "lab/experiments/facts004.hpp"
+#include "lab/experiments/merge_profile.hpp"
 #include "lab/framework/go_test_fact.hpp"
 
 namespace zerolab::lab {
@@ -92,6 +93,108 @@ TEST(Facts004, ParseHeapDirtyAndItsFacts) {
             "\"small-first 0x10 2 0 0\"");
   EXPECT_FALSE(facts004::parse_heap_dirty(heap_line("small-first", "0x10", 0, 0, "G0"), h, error));
   EXPECT_EQ(error, "heap_dirty line 1: byte \"G0\" is not hex");
+}
+
+// One line of lab/probes/dirty_stack: label, address, 64 copies of `byte`.
+std::string stack_line(const std::string& label, const std::string& byte) {
+  std::string line = label + " 0x7ffc10";
+  for (int i = 0; i < 64; ++i) line += " " + byte;
+  return line + "\n";
+}
+
+TEST(Facts004, ParseDirtyStackAndItsFact) {
+  facts004::DirtyStack d;
+  std::string error;
+  // The seed's run: zeros first, the fill's 0xAA after.
+  ASSERT_TRUE(facts004::parse_dirty_stack(
+      stack_line("first", "00") + stack_line("after-fill", "AA"), d, error))
+      << error;
+  EXPECT_EQ(d.first, std::vector<unsigned char>(64, 0));
+  EXPECT_EQ(d.after, std::vector<unsigned char>(64, 0xAA));
+  const FactResult zero = facts004::unwritten_stack_is_zero(d);
+  EXPECT_TRUE(zero.holds);
+  EXPECT_EQ(zero.observed,
+            "the first call's unwritten 64-byte array: all zero; after the 0xAA call the same "
+            "frame (same address) holds AA AA AA AA ...");
+  // Stand-in: the first frame already held another call's bytes.
+  std::string dirty = stack_line("first", "00");
+  dirty.replace(dirty.size() - 3, 2, "5A");
+  ASSERT_TRUE(facts004::parse_dirty_stack(dirty + stack_line("after-fill", "AA"), d, error))
+      << error;
+  const FactResult not_zero = facts004::unwritten_stack_is_zero(d);
+  EXPECT_FALSE(not_zero.holds);
+  EXPECT_NE(not_zero.observed.find("1 non-zero bytes"), std::string::npos) << not_zero.observed;
+
+  EXPECT_FALSE(facts004::parse_dirty_stack(stack_line("first", "00"), d, error));
+  EXPECT_EQ(error, "dirty_stack printed 1 lines, want 2");
+  EXPECT_FALSE(facts004::parse_dirty_stack("first 0x1 00\nafter-fill 0x1 00\n", d, error));
+  EXPECT_EQ(error, "dirty_stack line 1: 1 bytes, want 64");
+  EXPECT_FALSE(facts004::parse_dirty_stack("leak 0x1 00\n", d, error));
+  EXPECT_EQ(error,
+            "dirty_stack line 1: want \"first 0x<address> <64 bytes>\", got \"leak 0x1 00\"");
+  EXPECT_FALSE(facts004::parse_dirty_stack(stack_line("first", "G0"), d, error));
+  EXPECT_EQ(error, "dirty_stack line 1: \"G0\" is not a byte");
+}
+
+TEST(Facts004, AnonymousMmapSeen) {
+  // The seed's strace of heap_dirty: the 10 MiB block's mmap.
+  const std::string seed =
+      "mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f009b000000\n"
+      "mmap(NULL, 10489856, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = "
+      "0x7f009a3ff000\n";
+  const FactResult seen = facts004::anonymous_mmap_seen(seed, 10u << 20);
+  EXPECT_TRUE(seen.holds);
+  EXPECT_EQ(seen.observed,
+            "2 anonymous private read-write mmaps; mmap(NULL, 10489856, PROT_READ|PROT_WRITE, "
+            "MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f009a3ff000");
+  // Stand-ins: only small ones; a large one that is file-backed; one that failed.
+  EXPECT_FALSE(facts004::anonymous_mmap_seen(seed.substr(0, seed.find('\n') + 1), 10u << 20).holds);
+  EXPECT_FALSE(
+      facts004::anonymous_mmap_seen(
+          "mmap(NULL, 10489856, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f009a3ff000\n", 10u << 20)
+          .holds);
+  const FactResult failed = facts004::anonymous_mmap_seen(
+      "mmap(NULL, 10489856, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = -1 "
+      "ENOMEM\n",
+      10u << 20);
+  EXPECT_FALSE(failed.holds);
+  EXPECT_EQ(failed.observed,
+            "0 anonymous private read-write mmaps, none of at least 10485760 bytes");
+}
+
+// Seed 000's profile fact (merge_profile.hpp) reads the Go peer's log line.
+TEST(MergeProfile, ParseAndJudge) {
+  const std::string seed_like =
+      "=== RUN   TestProfileShowsMemclr\n    profile_test.go:98: memclr-share zero=44.62 "
+      "nozero=0.00 zero-samples=1.30s nozero-samples=1.01s nozero-callers=none\n--- PASS\n";
+  MemclrProfile p;
+  std::string error;
+  ASSERT_TRUE(parse_memclr_profile(seed_like, p, error)) << error;
+  const FactResult holds = judge_memclr_profile(p);
+  EXPECT_TRUE(holds.holds);
+  EXPECT_EQ(holds.observed,
+            "memclrNoHeapPointers: 44.62% of plain make's samples (1.30s), 0.00% of the "
+            "modified make's (1.01s)");
+  // Stand-ins: the function in the no-zero graph (as Go 1.19's heap bitmap puts it), and
+  // plain make's share not significant.
+  p.nozero_percent = 1.98;
+  p.nozero_callers = "runtime.heapBits.initSpan";
+  const FactResult in_graph = judge_memclr_profile(p);
+  EXPECT_FALSE(in_graph.holds);
+  EXPECT_EQ(in_graph.observed,
+            "memclrNoHeapPointers: 44.62% of plain make's samples (1.30s), 1.98% of the "
+            "modified make's (1.01s), called there by runtime.heapBits.initSpan");
+  p.nozero_percent = 0;
+  p.zero_percent = 9.99;
+  EXPECT_FALSE(judge_memclr_profile(p).holds);
+
+  EXPECT_FALSE(parse_memclr_profile("--- PASS: TestProfileShowsMemclr\n", p, error));
+  EXPECT_EQ(error, "TestProfileShowsMemclr logged no memclr-share line");
+  EXPECT_FALSE(parse_memclr_profile("memclr-share zero=abc nozero=1\n", p, error));
+  EXPECT_EQ(error, "memclr-share: zero=abc is not a percentage");
+  EXPECT_FALSE(parse_memclr_profile("memclr-share zero=1 nozero=1\n", p, error));
+  EXPECT_EQ(error,
+            "memclr-share: want zero, nozero, zero-samples, nozero-samples and nozero-callers");
 }
 
 // The seed's own programs: bin_empty 1575671, bin_zeroed 1575792 (+121),

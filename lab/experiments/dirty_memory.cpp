@@ -1,7 +1,10 @@
 // Experiment `dirty-memory` (seed 004, "Как бывает без zero value" and
 // "То же самое в куче", the C stack and heap demos): without a zero-value
 // guarantee, memory shows whatever was there before. A reused stack frame
-// shows the previous call's bytes (checked in this process); and, from the
+// shows the previous call's bytes (checked in this process), while in a
+// fresh process the first unwritten frame reads zero because the kernel
+// gave the stack page clean (the seed's dirty_stack.c run as
+// lab/probes/dirty_stack); and, from the
 // seed's heap_dirty.c run as a fresh process (lab/probes/heap_dirty), a
 // small freed heap block comes back with its old bytes (past glibc's
 // 16-byte tcache header), a fresh 10 MiB malloc reads as zero because glibc
@@ -80,6 +83,22 @@ const facts004::HeapDirty& heap_dirty() {
   return blocks;
 }
 
+// The seed's dirty_stack.c, run once as a fresh process (lab/probes/): its
+// first read is of stack no code of the process has reached yet, which in
+// this long-running process is not so.
+FactResult unwritten_stack_reads_zero() {
+  const std::string probe = std::string(ZEROLAB_PROBE_DIR) + "/dirty_stack";
+  const ChildRun run = run_child({probe});
+  if (run.exit_status != 0) {
+    throw std::runtime_error(probe + " exited with " + std::to_string(run.exit_status) + ": " +
+                             run.output);
+  }
+  facts004::DirtyStack out;
+  std::string error;
+  if (!facts004::parse_dirty_stack(run.output, out, error)) throw std::runtime_error(error);
+  return facts004::unwritten_stack_is_zero(out);
+}
+
 FactResult freed_block_keeps_old_bytes() {
   const facts004::HeapDirty& h = heap_dirty();
   return facts004::freed_block_keeps_old_bytes(h.small_first.address == h.small_after_free.address,
@@ -118,6 +137,12 @@ Experiment make_dirty_memory_experiment() {
            "оставил первый.",
            stack, "после вызова fill(): AA AA AA …"},
           &stack_frame_shows_old_bytes)
+          .go_not_comparable("the seed's C program; Go zeroes every frame"),
+      Claim::fact_check({"Первое: при первом вызове массив полон нулей. Не потому, что C так "
+                         "гарантирует. Просто эта страница стека ещё ни разу не использовалась, "
+                         "и ядро отдало её процессу чистой.",
+                         stack, "до вызова fill(): 00 00 00 … (16 bytes shown)"},
+                        &unwritten_stack_reads_zero)
           .go_not_comparable("the seed's C program; Go zeroes every frame"),
       Claim::fact_check({"Маленький блок после free вернулся с моими байтами 0xBB внутри.", heap,
                          "malloc(64) после free: BB BB BB …"},

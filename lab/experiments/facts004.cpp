@@ -66,6 +66,92 @@ FactResult large_block_is_zero(const LargeBlock& block, const std::string& label
   return r;
 }
 
+bool parse_dirty_stack(const std::string& output, DirtyStack& out, std::string& error) {
+  std::istringstream lines(output);
+  const char* labels[] = {"first", "after-fill"};
+  std::string* addresses[] = {&out.first_address, &out.after_address};
+  std::vector<unsigned char>* bytes[] = {&out.first, &out.after};
+  for (int i = 0; i < 2; ++i) {
+    std::string line;
+    if (!std::getline(lines, line)) {
+      error = "dirty_stack printed " + std::to_string(i) + " lines, want 2";
+      return false;
+    }
+    std::istringstream fields(line);
+    std::string label;
+    fields >> label >> *addresses[i];
+    if (label != labels[i] || addresses[i]->rfind("0x", 0) != 0) {
+      error = "dirty_stack line " + std::to_string(i + 1) + ": want \"" + labels[i] +
+              " 0x<address> <64 bytes>\", got \"" + line + "\"";
+      return false;
+    }
+    bytes[i]->clear();
+    std::string hex;
+    while (fields >> hex) {
+      char* end = nullptr;
+      const unsigned long v = std::strtoul(hex.c_str(), &end, 16);
+      if (hex.size() != 2 || *end != '\0' || v > 0xFF) {
+        error = "dirty_stack line " + std::to_string(i + 1) + ": \"" + hex + "\" is not a byte";
+        return false;
+      }
+      bytes[i]->push_back(static_cast<unsigned char>(v));
+    }
+    if (bytes[i]->size() != 64) {
+      error = "dirty_stack line " + std::to_string(i + 1) + ": " +
+              std::to_string(bytes[i]->size()) + " bytes, want 64";
+      return false;
+    }
+  }
+  return true;
+}
+
+FactResult unwritten_stack_is_zero(const DirtyStack& run) {
+  FactResult r;
+  const std::size_t n = run.first.size();
+  const auto nonzero = static_cast<std::size_t>(
+      std::count_if(run.first.begin(), run.first.end(), [](unsigned char c) { return c != 0; }));
+  r.holds = n > 0 && nonzero == 0;
+  r.observed =
+      "the first call's unwritten " + std::to_string(n) + "-byte array: " +
+      (nonzero == 0 ? std::string("all zero")
+                    : std::to_string(nonzero) + " non-zero bytes, " +
+                          hex_bytes(run.first.data(), std::min<std::size_t>(n, 8)) + " ...") +
+      "; after the 0xAA call the same frame (" +
+      (run.first_address == run.after_address ? "same address" : "another address") + ") holds " +
+      hex_bytes(run.after.data(), std::min<std::size_t>(run.after.size(), 4)) + " ...";
+  return r;
+}
+
+FactResult anonymous_mmap_seen(const std::string& strace_output, std::uint64_t bytes) {
+  static const std::string kCall = "mmap(NULL, ";
+  static const std::string kRest = ", PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x";
+  std::istringstream lines(strace_output);
+  std::string line;
+  std::size_t anonymous = 0;
+  FactResult r;
+  while (std::getline(lines, line)) {
+    const std::size_t at = line.find(kCall);
+    if (at == std::string::npos) continue;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(line.c_str() + at + kCall.size(), &end, 10);
+    if (end == line.c_str() + at + kCall.size() ||
+        line.compare(end - line.c_str(), kRest.size(), kRest) != 0) {
+      continue;
+    }
+    ++anonymous;
+    if (n >= bytes && !r.holds) {
+      r.holds = true;
+      r.observed = line.substr(at);
+    }
+  }
+  r.observed =
+      r.holds
+          ? std::to_string(anonymous) + " anonymous private read-write mmaps; " + r.observed
+          : std::to_string(anonymous) + " anonymous private read-write mmaps, none of at least " +
+                std::to_string(bytes) + " bytes";
+  return r;
+}
+
 bool parse_heap_dirty(const std::string& output, HeapDirty& out, std::string& error) {
   std::istringstream lines(output);
   std::string line;

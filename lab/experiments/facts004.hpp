@@ -58,6 +58,28 @@ struct HeapDirty {
 // that is wrong.
 bool parse_heap_dirty(const std::string& output, HeapDirty& out, std::string& error);
 
+// lab/probes/dirty_stack's two reads of one unwritten 64-byte local array
+// in a fresh process: before anything wrote that stack ("first") and after
+// a call wrote 0xAA over it ("after-fill").
+struct DirtyStack {
+  std::string first_address, after_address;
+  std::vector<unsigned char> first, after;  // 64 bytes each
+};
+
+// Parses dirty_stack's output; false with `error` naming the line or field
+// that is wrong.
+bool parse_dirty_stack(const std::string& output, DirtyStack& out, std::string& error);
+
+// dirty-memory: the first call's unwritten array, on a stack page the
+// process had not used yet, reads as zero.
+FactResult unwritten_stack_is_zero(const DirtyStack& run);
+
+// needzero: strace's lines (`strace -e trace=mmap`) show an anonymous,
+// private, read-write mmap of at least `bytes` at an address the kernel
+// picked: "mmap(NULL, N, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1,
+// 0) = 0x...", what glibc does for malloc(10 << 20) in the seed.
+FactResult anonymous_mmap_seen(const std::string& strace_output, std::uint64_t bytes);
+
 // zero-cost: the three probe programs' file sizes, and the writable LOAD
 // segment of the zeroed one (seed 004's bin_empty, bin_zeroed, bin_static).
 struct BssProbes {

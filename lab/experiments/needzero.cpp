@@ -44,12 +44,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "lab/experiments/catalog.hpp"
 #include "lab/experiments/facts004.hpp"
+#include "lab/framework/child_process.hpp"
 #include "lab/framework/experiment.hpp"
+#include "lab/framework/go_test_fact.hpp"
 #include "zerolab/page_heap.hpp"
 
 namespace zerolab::lab {
@@ -240,6 +243,24 @@ FactResult seven_allocations() {
   return facts004::fresh_allocations_are_free(t, s.bytes_zeroed >> 20, s.bytes_zero_skipped >> 20);
 }
 
+#ifndef ZEROLAB_PROBE_DIR
+#define ZEROLAB_PROBE_DIR "lab/probes"
+#endif
+
+// The seed's strace of heap_dirty (dirty-memory's probe, a fresh process):
+// glibc's malloc(10 << 20) is an anonymous private mmap.
+FactResult glibc_large_malloc_mmaps() {
+  const std::string probe = std::string(ZEROLAB_PROBE_DIR) + "/heap_dirty";
+  // sh finds strace on PATH; strace's lines go to stderr, which run_child reads too.
+  const ChildRun run =
+      run_child({"/bin/sh", "-c", "exec strace -e trace=mmap \"$0\" >/dev/null", probe});
+  if (run.exit_status != 0) {
+    throw std::runtime_error("strace -e trace=mmap " + probe + " exited with " +
+                             std::to_string(run.exit_status) + ": " + run.output);
+  }
+  return facts004::anonymous_mmap_seen(run.output, std::uint64_t{10} << 20);
+}
+
 }  // namespace
 
 Experiment make_needzero_experiment() {
@@ -351,6 +372,50 @@ Experiment make_needzero_experiment() {
                        "BenchmarkNeedZero/malloc+memset", "BenchmarkNeedZero/pageheap-dirty")
           .project(),
   };
+  // What the runtime does with the kernel, seen from outside: the seed's
+  // GODEBUG=clobberfree=1 and strace -e trace=mmap,madvise on the Go peer's child
+  // processes (needzero's kernel_test.go).
+  const std::string two_parts = "Условие из двух частей";
+  const Precondition strace =
+      on_path({"strace"}, "the seed's strace -e trace=mmap,madvise watches the runtime");
+  e.claims.push_back(
+      Claim::fact_check({"С GODEBUG=clobberfree=1 сборщик забивает каждый освобождаемый объект "
+                         "константой 0xdeadbeef, функция clobberfree в runtime/mgcsweep.go.",
+                         two_parts,
+                         "no figure: a freed object reads 0xdeadbeef (without the setting it "
+                         "keeps its bytes)"},
+                        nullptr)
+          .cpp_not_comparable_because("C++ has no collector: free() returns a block at once and "
+                                      "glibc writes only its list pointers into it")
+          .go_fact(go_test("TestClobberFree")));
+  e.claims.push_back(
+      Claim::fact_check(
+          {"То есть обычно идёт MADV_DONTNEED, после которого ядро при следующем "
+           "обращении действительно отдаст чистые страницы.",
+           two_parts, "no figure: madvise(MADV_DONTNEED) when the scavenger returns pages"},
+          nullptr)
+          .needs(only_on(ClaimSide::kGo, strace))
+          .cpp_not_comparable_because("the Go scavenger's flag; glibc returns a large block by "
+                                      "munmap")
+          .go_fact(go_test("TestScavengerUsesMadvDontneed")));
+  e.claims.push_back(
+      Claim::fact_check({"Но с GODEBUG=madvdontneed=0 рантайм переключается на MADV_FREE, а он "
+                         "нулей не гарантирует",
+                         two_parts, "no figure: madvise(MADV_FREE) instead"},
+                        nullptr)
+          .needs(only_on(ClaimSide::kGo, strace))
+          .cpp_not_comparable_because("the Go scavenger's flag; glibc returns a large block by "
+                                      "munmap")
+          .go_fact(go_test("TestMadvdontneed0UsesMadvFree")));
+  e.claims.push_back(
+      Claim::fact_check({"MAP_ANON плюс MAP_PRIVATE, ровно то, что glibc делала для malloc(10 << "
+                         "20).",
+                         "Откуда берётся свежая память",
+                         "mmap(NULL, 10489856, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, "
+                         "-1, 0) for malloc(10 << 20)"},
+                        &glibc_large_malloc_mmaps)
+          .needs(strace)
+          .go_fact(go_test("TestFreshMemoryIsAnonymousMmap")));
   e.plots.push_back(
       PlotSpec::strip("time per 256 MiB pass", "BenchmarkNeedZero/", "ns/op", "time per pass"));
   e.plots.push_back(PlotSpec::strip("page faults per 256 MiB pass", "BenchmarkNeedZero/",

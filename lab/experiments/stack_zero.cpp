@@ -116,6 +116,11 @@ FactResult instructions_fact() {
       facts004::classify_zeroing(disassembly_of("zerolab_stack_zeroed_8192")));
 }
 
+// The seed's Go (1.24) has ir.MaxStackVarSize = 128 KiB; Go 1.19's is 10 MiB.
+Precondition stack_limit_is_128k() {
+  return go_at_least(24, "the seed's Go, whose ir.MaxStackVarSize is 128 KiB; Go 1.19's is 10 MiB");
+}
+
 }  // namespace
 
 Experiment make_stack_zero_experiment() {
@@ -143,6 +148,9 @@ Experiment make_stack_zero_experiment() {
   const char* z64 = "BenchmarkStackBuffer/zeroed/size=64B";
   const char* z1k = "BenchmarkStackBuffer/zeroed/size=1KiB";
   const char* z8k = "BenchmarkStackBuffer/zeroed/size=8KiB";
+  const std::string no_escape_analysis =
+      "C++ has no escape analysis: a local array stays in its frame whatever its size (the "
+      "limit is the thread's stack)";
   e.claims = {
       Claim::direction({"StackZero/64B_MOVUPS-12 3.280n ± 3% StackZero/1KB_DUFFZERO-12 27.96n ± 5% "
                         "… Буфер в 1 КБ на стеке стоит 28 наносекунд",
@@ -164,6 +172,32 @@ Experiment make_stack_zero_experiment() {
                          "REP STOSQ ×0x400 (8 KiB)"},
                         &instructions_fact)
           .go_fact(go_test("TestZeroingInstructions")),
+      // The limit the seed names is its Go's: Go 1.19's ir.MaxStackVarSize is 10 MiB, so the
+      // seed's 128 KiB is not comparable there, and the same sentence is checked at this Go's own
+      // limit (TestStackVarLimitHere names it).
+      Claim::fact_check({"Переменная больше ir.MaxStackVarSize, а это 128 килобайт, на стек не "
+                         "попадёт в любом случае. Escape-анализ отправит её в кучу независимо от "
+                         "того, убегает она или нет.",
+                         cost, "128 KiB (go build -gcflags=-m: \"moved to heap\")"},
+                        nullptr)
+          .needs(stack_limit_is_128k())
+          .cpp_not_comparable_because(no_escape_analysis)
+          .go_fact(go_test("TestStackVarLimitIsTheSeeds")),
+      Claim::fact_check({"Переменная больше ir.MaxStackVarSize, а это 128 килобайт, на стек не "
+                         "попадёт в любом случае. Escape-анализ отправит её в кучу независимо от "
+                         "того, убегает она или нет.",
+                         cost,
+                         "128 KiB; here at Go here's own limit (Go 1.19: 10 MiB), a non-escaping "
+                         "local one byte over it"},
+                        nullptr)
+          .cpp_not_comparable_because(no_escape_analysis)
+          .go_fact(go_test("TestStackVarLimitHere")),
+      Claim::fact_check({"Для неявных объектов, new и указателей на составные литералы, порог "
+                         "вдвое ниже, ir.MaxImplicitStackVarSize, 64 килобайта.",
+                         cost, "64 KiB (new([65536]byte) stays, new([65537]byte) escapes)"},
+                        nullptr)
+          .cpp_not_comparable_because(no_escape_analysis)
+          .go_fact(go_test("TestImplicitStackVarLimit")),
       Claim::is_faster({"a zeroed 8 KiB frame costs more than an uninitialized one (C++ can "
                         "leave it unzeroed)",
                         "", ""},
