@@ -103,6 +103,84 @@ std::vector<Symbol> read_function_symbols(const std::string& path) {
   return out;
 }
 
+bool file_exists(const std::string& path) {
+  return access(path.c_str(), R_OK) == 0;
+}
+
+// Whether addr2line can find file and line information for the ELF file at
+// `path`: DWARF sections of its own, or a separate debug file where
+// binutils looks for one (the build ID's file under /usr/lib/debug/.build-id,
+// the .gnu_debuglink name beside the file, in its .debug directory or under
+// /usr/lib/debug), or a debuginfod server to ask. Without any, addr2line
+// names no file or line, and what it names is not used (resolve()): the
+// run (a few milliseconds of start-up each) is skipped.
+bool may_have_line_info(const std::string& path) {
+  const char* debuginfod = std::getenv("DEBUGINFOD_URLS");
+  if (debuginfod != nullptr && *debuginfod != '\0') return true;
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr eh{};
+  if (!read_elf64_header(in, eh) || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096 ||
+      eh.e_shstrndx >= eh.e_shnum) {
+    return true;  // not understood here: addr2line decides
+  }
+  std::vector<Elf64_Shdr> sections(eh.e_shnum);
+  in.seekg(static_cast<std::streamoff>(eh.e_shoff));
+  if (!in.read(reinterpret_cast<char*>(sections.data()),
+               static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr)))) {
+    return true;
+  }
+  const Elf64_Shdr& names_section = sections[eh.e_shstrndx];
+  if (names_section.sh_size > (1u << 20)) return true;
+  std::string names(names_section.sh_size, '\0');
+  in.seekg(static_cast<std::streamoff>(names_section.sh_offset));
+  if (!in.read(names.data(), static_cast<std::streamsize>(names.size()))) return true;
+  auto contents = [&](const Elf64_Shdr& sh) {
+    std::string bytes(std::min<std::uint64_t>(sh.sh_size, 4096), '\0');
+    in.seekg(static_cast<std::streamoff>(sh.sh_offset));
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) bytes.clear();
+    return bytes;
+  };
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  for (const Elf64_Shdr& sh : sections) {
+    if (sh.sh_name >= names.size()) continue;
+    const std::string name = names.c_str() + sh.sh_name;
+    if (name == ".debug_info" || name == ".debug_line" || name == ".zdebug_info" ||
+        name == ".zdebug_line" || name == ".gnu_debugaltlink") {
+      return true;
+    }
+    if (name == ".gnu_debuglink") {
+      const std::string link = contents(sh).c_str();
+      if (link.empty() || link.find('/') != std::string::npos) return true;
+      for (const std::string& candidate :
+           {dir + "/" + link, dir + "/.debug/" + link, "/usr/lib/debug" + dir + "/" + link,
+            "/usr/lib/debug/" + link}) {
+        if (file_exists(candidate)) return true;
+      }
+    }
+    if (sh.sh_type == SHT_NOTE && name == ".note.gnu.build-id") {
+      const std::string note = contents(sh);
+      if (note.size() < sizeof(Elf64_Nhdr)) continue;
+      Elf64_Nhdr nh{};
+      std::memcpy(&nh, note.data(), sizeof nh);
+      const std::size_t desc_at = sizeof nh + ((nh.n_namesz + 3) & ~3u);
+      if (nh.n_type != NT_GNU_BUILD_ID || nh.n_descsz < 2 || desc_at + nh.n_descsz > note.size())
+        continue;
+      std::string id;
+      for (std::size_t i = 0; i < nh.n_descsz; ++i) {
+        char byte[3];
+        std::snprintf(byte, sizeof byte, "%02x", static_cast<unsigned char>(note[desc_at + i]));
+        id += byte;
+      }
+      if (file_exists("/usr/lib/debug/.build-id/" + id.substr(0, 2) + "/" + id.substr(2) +
+                      ".debug")) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The function holding `vaddr`, or "".
 std::string symbol_at(const std::vector<Symbol>& symbols, std::uint64_t vaddr) {
   auto it = std::upper_bound(symbols.begin(), symbols.end(), vaddr,
@@ -250,7 +328,7 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
   }
   resolved_ = pcs_.size();
   for (auto& [module, ids] : by_module) {
-    if (!module.empty() && (full || !runtime_module(module))) {
+    if (!module.empty() && (full || !runtime_module(module)) && may_have_line_info(module)) {
       char input[] = "/tmp/zerolab-addr.XXXXXX";
       const int fd = mkstemp(input);
       if (fd >= 0) {
