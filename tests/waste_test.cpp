@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,9 +55,10 @@ class WasteTest : public ::testing::Test {
                const std::string& shell_prefix = "") {
     const std::string out = dir_ + "/cli.out";
     const std::string err = dir_ + "/cli.err";
-    const std::string line = shell_prefix + "exec " + std::string(ZEROLAB_CLI) + " waste " + args +
-                             " </dev/null >" + (redirect_out.empty() ? out : redirect_out) + " 2>" +
-                             err;
+    // The machine's costs are kept in the test's own cache directory.
+    const std::string line = "export XDG_CACHE_HOME=" + dir_ + "/cache; " + shell_prefix + "exec " +
+                             std::string(ZEROLAB_CLI) + " waste " + args + " </dev/null >" +
+                             (redirect_out.empty() ? out : redirect_out) + " 2>" + err;
     CliRun r;
     r.status = std::system(line.c_str());
     r.out = read_file(out);
@@ -355,6 +357,28 @@ TEST_F(WasteTest, SignalDeathIsReportedAndPassedOn) {
   expect_all_kinds(r);
 }
 
+// zerolab waste started with stderr closed (2>&-): the report, which goes
+// to stderr, is discarded as 2>/dev/null would discard it, and the status is
+// the program's, 0 or not; with -o the report is written as ever.
+TEST_F(WasteTest, ClosedStderrKeepsTheProgramsStatus) {
+  const std::string out = dir_ + "/out";
+  const std::string report = dir_ + "/report.txt";
+  auto closed = [&](const std::string& args) {
+    const std::string line = "export XDG_CACHE_HOME=" + dir_ + "/cache; exec " +
+                             std::string(ZEROLAB_CLI) + " waste " + args + " </dev/null >" + out +
+                             " 2>&-";
+    const int status = std::system(line.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  EXPECT_EQ(closed("-- " + std::string(WASTE_FIXTURE) + " all"), 0);
+  EXPECT_EQ(closed("-- " + std::string(WASTE_FIXTURE) + " exit"), 7);
+  EXPECT_EQ(closed("-- " + std::string(WASTE_FIXTURE) + " clean"), 0);
+  EXPECT_EQ(read_file(out), "");
+  EXPECT_EQ(closed("--fail-on any=1 -- " + std::string(WASTE_FIXTURE) + " all"), 3);
+  EXPECT_EQ(closed("-o " + report + " -- " + std::string(WASTE_FIXTURE) + " exit"), 7);
+  EXPECT_NE(read_file(report).find("zeroed-fresh-pages"), std::string::npos) << read_file(report);
+}
+
 TEST_F(WasteTest, ProgramThatClosesStdoutAndStderr) {
   const json r = waste_json(std::string(WASTE_FIXTURE) + " closefds");
   expect_all_kinds(r);
@@ -555,6 +579,26 @@ TEST_F(WasteTest, ZeroFillIsSeen) {
   EXPECT_EQ((*site)["safe_to_drop"], false);
 }
 
+// zero_fill's one-time setup (its settings, the machine profile's read) is
+// zerolab's work: no finding of a program that calls zero_fill names a site
+// in it (its string temporaries were in-frame temporaries).
+TEST_F(WasteTest, ZeroFillSetupIsNotTheProgramsWaste) {
+  if (std::string(WASTE_PAGE_HEAP_FIXTURE).empty()) {
+    GTEST_SKIP() << "the zerolab::mem fixture is built only without sanitizers";
+  }
+  const json r = waste_json(std::string(WASTE_PAGE_HEAP_FIXTURE) + " zerofill");
+  ASSERT_EQ(r["exit_status"], 0);
+  EXPECT_EQ(finding(r, "temporary-allocations-in-frame"), nullptr) << r.dump(1);
+  EXPECT_EQ(finding(r, "temporary-allocations"), nullptr) << r.dump(1);
+  for (const json& f : r["findings"]) {
+    for (const json& s : f["sites"]) {
+      const std::string file = s["file"].is_string() ? s["file"].get<std::string>() : "";
+      EXPECT_EQ(file.find("/src/mem/"), std::string::npos) << f["kind"] << " " << s.dump();
+      EXPECT_EQ(file.find("/src/machine/"), std::string::npos) << f["kind"] << " " << s.dump();
+    }
+  }
+}
+
 TEST_F(WasteTest, CppVectorZeroesFreshPages) {
   const json r = waste_json(std::string(WASTE_FIXTURE_CPP) + " vector");
   const int line = site_line(WASTE_FIXTURE_CPP_SOURCE, "vector");
@@ -596,6 +640,83 @@ TEST_F(WasteTest, CppFillOfZeros) {
   EXPECT_EQ((*zeros)["bytes"], 1000);
   EXPECT_EQ((*zeros)["calls"], 1);
   EXPECT_EQ((*zeros)["sites"][0]["line"], site_line(WASTE_FIXTURE_CPP_SOURCE, "fill"));
+}
+
+// The machine's costs are measured once and kept: the first run whose
+// findings need them measures them and writes the cache file, the next
+// prices its findings with the file's figures (whatever they are), and a
+// file written under another kernel, or -recalibrate, is measured over.
+TEST_F(WasteTest, MachineCostsAreKeptAndMeasuredAgainOnAnotherKernel) {
+  const std::string cache = dir_ + "/cache/zerolab/waste-costs";
+  const std::string program = std::string(WASTE_FIXTURE) + " all";
+  const json first = waste_json(program);
+  EXPECT_EQ(first["calibration"]["cached"], false);
+  ASSERT_TRUE(exists(cache));
+  const std::string text = read_file(cache);
+  utsname u{};
+  ASSERT_EQ(uname(&u), 0);
+  const std::string kernel_line = std::string("\nkernel ") + u.release + "\n";
+  EXPECT_EQ(text.rfind("zerolab-waste-costs 1\ncpu ", 0), 0u) << text;
+  EXPECT_NE(text.find(kernel_line), std::string::npos) << text;
+  const std::string measured = first["calibration"]["measured_at"];
+  EXPECT_NE(text.find("\nmeasured " + measured + "\n"), std::string::npos) << text;
+  ASSERT_NE(text.find("\nzero-bytes-per-second "), std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.size() - 5), "\nend\n");
+
+  // Figures no machine has: the next run is priced with them.
+  const std::string chosen = text.substr(0, text.find("zero-bytes-per-second")) +
+                             "zero-bytes-per-second 1000000000\nfault-seconds 0.001\n"
+                             "malloc-free-seconds 1e-07\nlarge-block-seconds 2e-06\n"
+                             "copy-bytes-per-second 500000000\nend\n";
+  zerolab::test::write_file(cache, chosen);
+  ASSERT_EQ(chmod(cache.c_str(), 0600), 0);
+  const json second = waste_json(program);
+  const json& c = second["calibration"];
+  EXPECT_EQ(c["cached"], true);
+  EXPECT_EQ(c["measured_at"], measured);
+  EXPECT_EQ(c["zero_bytes_per_second"], 1e9);
+  EXPECT_EQ(c["fault_seconds"], 0.001);
+  EXPECT_EQ(c["malloc_free_seconds"], 1e-7);
+  EXPECT_EQ(c["large_block_seconds"], 2e-6);
+  EXPECT_EQ(c["copy_bytes_per_second"], 5e8);
+  const json* fresh = finding(second, "zeroed-fresh-pages");
+  ASSERT_NE(fresh, nullptr);
+  EXPECT_DOUBLE_EQ((*fresh)["estimated_seconds"].get<double>(), 1048576 / 1e9 + 256 * 0.001);
+  EXPECT_EQ(read_file(cache), chosen);  // read, not rewritten
+  const std::string report = dir_ + "/report.txt";
+  ASSERT_EQ(waste("-o " + report + " --sample-rate 1 -- " + program).code(), 0);
+  EXPECT_NE(read_file(report).find("costs measured on this machine at " + measured + " (kept in " +
+                                   cache +
+                                   "; -recalibrate measures them again): zeroing 1.0 GB/s, "
+                                   "page fault 1.0 ms"),
+            std::string::npos)
+      << read_file(report);
+
+  // Written under another kernel: measured again, and the file is this machine's again.
+  std::string other = chosen;
+  other.replace(other.find(kernel_line), kernel_line.size(), "\nkernel 0.0.0-another\n");
+  zerolab::test::write_file(cache, other);
+  ASSERT_EQ(chmod(cache.c_str(), 0600), 0);
+  const json third = waste_json(program);
+  EXPECT_EQ(third["calibration"]["cached"], false);
+  EXPECT_NE(third["calibration"]["fault_seconds"], 0.001);
+  const std::string rewritten = read_file(cache);
+  EXPECT_NE(rewritten.find(kernel_line), std::string::npos) << rewritten;
+  EXPECT_EQ(rewritten.find("fault-seconds 0.001\n"), std::string::npos) << rewritten;
+
+  // -recalibrate measures over a file that would do.
+  zerolab::test::write_file(cache, chosen);
+  ASSERT_EQ(chmod(cache.c_str(), 0600), 0);
+  const json fourth = waste_json(program, 0, "--sample-rate 1 --check-rate 1 --recalibrate");
+  EXPECT_EQ(fourth["calibration"]["cached"], false);
+  EXPECT_NE(fourth["calibration"]["fault_seconds"], 0.001);
+  EXPECT_EQ(read_file(cache).find("fault-seconds 0.001\n"), std::string::npos);
+
+  // A program with nothing to price reads and writes nothing.
+  ASSERT_EQ(unlink(cache.c_str()), 0);
+  const json clean = waste_json(std::string(WASTE_FIXTURE) + " clean");
+  EXPECT_TRUE(clean["calibration"]["measured_at"].is_null()) << clean["calibration"];
+  EXPECT_FALSE(exists(cache));
 }
 
 // Exact mode is deterministic: the same program twice gives the same JSON

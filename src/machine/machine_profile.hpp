@@ -117,6 +117,21 @@ const LoadedProfile& machine_profile();
 // "" or the reason it failed (nothing is left half-written).
 std::string write_profile(const std::string& path, const MachineProfile& profile);
 
+// The same cache directory and the same care for other files zerolab keeps
+// per machine (`zerolab waste`'s cost figures):
+// $XDG_CACHE_HOME/zerolab/FILE, else $HOME/.cache/zerolab/FILE ("" with
+// `why` set when neither gives a directory).
+std::string cache_file_path(std::string_view file, std::string* why = nullptr);
+// Reads the file at `path` (up to `limit` + 1 bytes, so a caller sees that
+// it is too long): returns 0, or the errno of its open (ENOENT: none; ELOOP:
+// a symlink). With 0, `refused` is "" or why the file is not to be trusted
+// ("refused: not a regular file", "refused: owned by uid N, not this user",
+// "refused: writable by group or others", "read: ...").
+int read_cache_file(const std::string& path, std::size_t limit, std::string& text,
+                    std::string& refused);
+// Writes `text` to `path` as write_profile does ("" or the reason).
+std::string write_cache_file(const std::string& path, const std::string& text);
+
 // Names used in the file (and by the CLI).
 std::string_view end_name(CopyEnd end) noexcept;  // "file", "pipe", "unix", "loopback", ...
 

@@ -109,37 +109,31 @@ MachineKey this_machine_key() {
   return key;
 }
 
-std::string profile_path(std::string* why) {
+std::string cache_file_path(std::string_view file, std::string* why) {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   if (xdg != nullptr && xdg[0] == '/') {
-    return std::string(xdg) + "/" + kDirName + "/" + kFileName;
+    return std::string(xdg) + "/" + kDirName + "/" + std::string(file);
   }
   const char* home = std::getenv("HOME");
   if (home != nullptr && home[0] == '/') {
-    return std::string(home) + "/.cache/" + kDirName + "/" + kFileName;
+    return std::string(home) + "/.cache/" + kDirName + "/" + std::string(file);
   }
   if (why != nullptr)
     *why = "no cache directory (neither XDG_CACHE_HOME nor HOME is an absolute path)";
   return "";
 }
 
-namespace {
+std::string profile_path(std::string* why) {
+  return cache_file_path(kFileName, why);
+}
 
-// Reads and parses the profile at `path` into `loaded` (its `why` set when
-// it cannot be used); whether it is this machine's is not checked here.
-bool read_profile(const std::string& path, LoadedProfile& loaded) {
-  loaded.path = path;
+int read_cache_file(const std::string& path, std::size_t limit, std::string& text,
+                    std::string& refused) {
+  text.clear();
+  refused.clear();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) {
-    const int e = errno;
-    loaded.why = e == ENOENT  ? "no profile at " + path
-                 : e == ELOOP ? path + ": refused: a symlink"
-                              : path + ": " + errno_text("open", e);
-    return false;
-  }
+  if (fd < 0) return errno;
   struct stat st {};
-  std::string text;
-  std::string refused;
   if (fstat(fd, &st) != 0) {
     refused = errno_text("fstat", errno);
   } else if (!S_ISREG(st.st_mode)) {
@@ -148,10 +142,27 @@ bool read_profile(const std::string& path, LoadedProfile& loaded) {
     refused = "refused: owned by uid " + std::to_string(st.st_uid) + ", not this user";
   } else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
     refused = "refused: writable by group or others";
-  } else if (!read_all(fd, text, kMaxProfileBytes)) {
+  } else if (!read_all(fd, text, limit)) {
     refused = errno_text("read", errno);
   }
   ::close(fd);
+  return 0;
+}
+
+namespace {
+
+// Reads and parses the profile at `path` into `loaded` (its `why` set when
+// it cannot be used); whether it is this machine's is not checked here.
+bool read_profile(const std::string& path, LoadedProfile& loaded) {
+  loaded.path = path;
+  std::string text;
+  std::string refused;
+  if (const int e = read_cache_file(path, kMaxProfileBytes, text, refused); e != 0) {
+    loaded.why = e == ENOENT  ? "no profile at " + path
+                 : e == ELOOP ? path + ": refused: a symlink"
+                              : path + ": " + errno_text("open", e);
+    return false;
+  }
   if (!refused.empty()) {
     loaded.why = path + ": " + refused;
     return false;
@@ -201,7 +212,7 @@ const LoadedProfile& machine_profile() {
   return loaded;
 }
 
-std::string write_profile(const std::string& path, const MachineProfile& profile) {
+std::string write_cache_file(const std::string& path, const std::string& text) {
   const auto [dir, name] = split(path);
   if (name.empty()) return path + ": not a file name";
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
@@ -231,7 +242,6 @@ std::string write_profile(const std::string& path, const MachineProfile& profile
     ::close(dfd);
     return dir + ": " + e;
   }
-  const std::string text = format_profile(profile);
   std::string error;
   for (std::size_t done = 0; done < text.size() && error.empty();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -249,6 +259,10 @@ std::string write_profile(const std::string& path, const MachineProfile& profile
   if (!error.empty()) ::unlinkat(dfd, tmp.c_str(), 0);
   ::close(dfd);
   return error.empty() ? "" : path + ": " + error;
+}
+
+std::string write_profile(const std::string& path, const MachineProfile& profile) {
+  return write_cache_file(path, format_profile(profile));
 }
 
 }  // namespace zerolab::machine

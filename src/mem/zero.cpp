@@ -33,10 +33,30 @@
 extern "C" __attribute__((weak)) zerolab::internal::ZeroFillFn zerolab_waste_wrap_zero_fill(
     zerolab::internal::ZeroFillFn kernel) noexcept;
 
+// Defined by zerolab waste's preload too (src/waste/preload/preload_state.cpp):
+// +1 stops counting the calling thread's allocations, fills and copies, -1
+// counts them again. Weak: null without the preload.
+extern "C" __attribute__((weak)) void zerolab_waste_pause(int delta) noexcept;
+
 namespace zerolab {
 namespace {
 
 using Fill = void (*)(void*, std::size_t) noexcept;
+
+// zero_fill's one-time setup (the provenance's strings, the machine
+// profile's read) is zerolab's work, not the program's: under zerolab waste
+// it is not counted, so a program's report shows none of it.
+class UncountedSetup {
+ public:
+  UncountedSetup() noexcept {
+    if (&zerolab_waste_pause != nullptr) zerolab_waste_pause(1);
+  }
+  ~UncountedSetup() {
+    if (&zerolab_waste_pause != nullptr) zerolab_waste_pause(-1);
+  }
+  UncountedSetup(const UncountedSetup&) = delete;
+  UncountedSetup& operator=(const UncountedSetup&) = delete;
+};
 
 // The kernel to install: `kernel`, or the preload's wrapper around it.
 Fill watched(Fill kernel) noexcept {
@@ -281,6 +301,7 @@ bool profile_bands_usable(ZeroIsa isa, std::string& why) {
 void resolve() {
   Provenance& s = provenance();
   std::call_once(s.once, [&s] {
+    const UncountedSetup uncounted;
     ZeroIsa isa = default_isa();
     std::optional<std::size_t> stosb;
     std::optional<std::size_t> nt;

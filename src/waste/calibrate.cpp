@@ -6,8 +6,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <optional>
+#include <string_view>
+
+#include "machine/machine_profile.hpp"
 
 namespace zerolab::waste {
 namespace {
@@ -129,6 +136,126 @@ Calibration calibrate(const CalibrationNeeds& needs) {
     munmap(m, kBytes);
   }
   return calibrate_allocator(c, needs);
+}
+
+namespace {
+
+constexpr std::string_view kCostsFile = "waste-costs";
+constexpr std::string_view kCostsMagic = "zerolab-waste-costs 1";
+constexpr std::size_t kMaxCostsBytes = 4096;
+
+// The file's figure lines, in order.
+struct Figure {
+  const char* name;
+  double Calibration::*value;
+};
+constexpr Figure kFigures[] = {
+    {"zero-bytes-per-second", &Calibration::zero_bytes_per_second},
+    {"fault-seconds", &Calibration::fault_seconds},
+    {"malloc-free-seconds", &Calibration::malloc_free_seconds},
+    {"large-block-seconds", &Calibration::large_block_seconds},
+    {"copy-bytes-per-second", &Calibration::copy_bytes_per_second},
+};
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string format_costs(const machine::MachineKey& key, const Calibration& c) {
+  std::string out = std::string(kCostsMagic) + "\n";
+  out += "cpu " + key.cpu + "\nmicrocode " + key.microcode + "\nkernel " + key.kernel + "\nglibc " +
+         key.glibc + "\nmeasured " + c.measured_at + "\n";
+  for (const Figure& f : kFigures) {
+    char line[64];
+    std::snprintf(line, sizeof line, "%s %.17g\n", f.name, c.*f.value);  // read back exactly
+    out += line;
+  }
+  return out + "end\n";
+}
+
+// The file's figures, if it is exactly the format and was written for `here`.
+std::optional<Calibration> parse_costs(std::string_view text, const machine::MachineKey& here) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    if (nl == std::string_view::npos) return std::nullopt;  // cut short
+    lines.push_back(text.substr(0, nl));
+    text.remove_prefix(nl + 1);
+  }
+  const std::string_view keys[] = {"cpu", "microcode", "kernel", "glibc", "measured"};
+  const std::string* mine[] = {&here.cpu, &here.microcode, &here.kernel, &here.glibc, nullptr};
+  constexpr std::size_t kKeys = std::size(keys);
+  if (lines.size() != 1 + kKeys + std::size(kFigures) + 1 || lines.front() != kCostsMagic ||
+      lines.back() != "end") {
+    return std::nullopt;
+  }
+  Calibration c;
+  for (std::size_t i = 0; i < kKeys; ++i) {
+    const std::string_view line = lines[1 + i];
+    if (line.substr(0, keys[i].size() + 1) != std::string(keys[i]) + " ") return std::nullopt;
+    const std::string_view value = line.substr(keys[i].size() + 1);
+    if (mine[i] != nullptr && value != *mine[i]) return std::nullopt;  // another machine
+    if (mine[i] == nullptr) c.measured_at = std::string(value);
+  }
+  for (std::size_t i = 0; i < std::size(kFigures); ++i) {
+    const std::string_view line = lines[1 + kKeys + i];
+    const std::string name = std::string(kFigures[i].name) + " ";
+    if (line.substr(0, name.size()) != name) return std::nullopt;
+    const std::string value(line.substr(name.size()));
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !std::isfinite(v) || v <= 0) return std::nullopt;
+    c.*kFigures[i].value = v;
+  }
+  if (c.measured_at.empty()) return std::nullopt;
+  return c;
+}
+
+// `c` with only the figures `needs` asks for.
+Calibration only_needed(Calibration c, const CalibrationNeeds& needs) {
+  if (!needs.zeroing) c.zero_bytes_per_second = 0;
+  if (!needs.faults) c.fault_seconds = 0;
+  if (!needs.malloc_free) c.malloc_free_seconds = 0;
+  if (!needs.large_block) c.large_block_seconds = 0;
+  if (!needs.copying) c.copy_bytes_per_second = 0;
+  return c;
+}
+
+}  // namespace
+
+Calibration machine_calibration(const CalibrationNeeds& needs, bool recalibrate) {
+  if (!needs.zeroing && !needs.faults && !needs.malloc_free && !needs.large_block &&
+      !needs.copying) {
+    return Calibration{};
+  }
+  const std::string path = machine::cache_file_path(kCostsFile);
+  const machine::MachineKey here = machine::this_machine_key();
+  if (!path.empty() && !recalibrate) {
+    std::string text;
+    std::string refused;
+    if (machine::read_cache_file(path, kMaxCostsBytes, text, refused) == 0 && refused.empty()) {
+      if (std::optional<Calibration> cached = parse_costs(text, here)) {
+        cached->cached = true;
+        cached->cache_path = path;
+        return only_needed(*std::move(cached), needs);
+      }
+    }
+  }
+  Calibration measured = calibrate({true, true, true, true, true});
+  measured.measured_at = utc_now();
+  // A figure the machine could not give (no 8 MiB mapping) is not kept.
+  const bool complete = std::all_of(std::begin(kFigures), std::end(kFigures),
+                                    [&](const Figure& f) { return measured.*f.value > 0; });
+  if (!path.empty() && complete &&
+      machine::write_cache_file(path, format_costs(here, measured)).empty()) {
+    measured.cache_path = path;
+  }
+  return only_needed(measured, needs);
 }
 
 }  // namespace zerolab::waste

@@ -1,6 +1,10 @@
-// The machine costs `zerolab waste` prices its findings with, measured once
-// per run (after the program has exited so it does not compete with it),
-// and only those the run's findings need. Zeroing and copying are
+// The machine costs `zerolab waste` prices its findings with, measured on
+// this machine once and kept in zerolab's cache directory beside the
+// machine profile (machine/machine_profile.hpp), keyed as it is by CPU
+// model, microcode, kernel and glibc: a run on another machine, kernel or
+// glibc, or with -recalibrate, measures them again (after the program has
+// exited, so they do not compete with it) and rewrites the file. A run
+// whose findings need none of them reads nothing. Zeroing and copying are
 // measured with streaming (non-temporal) stores over 8 MiB, which go to
 // memory as glibc's memset and memcpy send fills and copies larger than the
 // cache, so they are memory, not cache, bandwidth; the page-fault cost is
@@ -9,11 +13,31 @@
 // are the best of two passes; every time in the report is an estimate from
 // these figures. A figure not measured stays 0.
 //
+// The cache file, $XDG_CACHE_HOME/zerolab/waste-costs (else
+// $HOME/.cache/zerolab/waste-costs), read with the machine profile's checks
+// (a regular file of this user, writable only by them), written atomically:
+//   zerolab-waste-costs 1
+//   cpu AMD EPYC
+//   microcode 0x1000065
+//   kernel 6.1.0-28-cloud-amd64
+//   glibc 2.36
+//   measured 2026-12-07T17:50:00Z
+//   zero-bytes-per-second 53000000000
+//   fault-seconds 1.3e-06
+//   malloc-free-seconds 1.9e-08
+//   large-block-seconds 2.1e-07
+//   copy-bytes-per-second 26000000000
+//   end
+// A file not exactly this (another version, a figure not a positive number,
+// no final "end") is measured over and replaced.
+//
 // Example:
-//   const Calibration c = calibrate({.zeroing = true});
+//   const Calibration c = machine_calibration({.zeroing = true}, false);
 //   const double seconds = bytes / c.zero_bytes_per_second;
 #ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_CALIBRATE_HPP_
 #define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_CALIBRATE_HPP_
+
+#include <string>
 
 namespace zerolab::waste {
 
@@ -23,6 +47,9 @@ struct Calibration {
   double malloc_free_seconds = 0;    // malloc(64) + free
   double large_block_seconds = 0;    // malloc(64 KiB) + one write + free
   double copy_bytes_per_second = 0;  // streaming copy between two halves of that buffer
+  std::string measured_at;           // when (UTC, ISO 8601); "" when nothing was measured
+  bool cached = false;               // read from the cache file, not measured by this run
+  std::string cache_path;            // the cache file read or written ("" when none)
 };
 
 // Which figures to measure.
@@ -34,7 +61,14 @@ struct CalibrationNeeds {
   bool copying = false;      // copy_bytes_per_second
 };
 
+// Measures the figures `needs` asks for, now.
 Calibration calibrate(const CalibrationNeeds& needs);
+
+// The figures `needs` asks for (the others 0): from the cache file when it
+// was written on this machine, else (or with `recalibrate`) all of them
+// measured now and written to it for the next run. Nothing needed: nothing
+// read or measured.
+Calibration machine_calibration(const CalibrationNeeds& needs, bool recalibrate);
 
 }  // namespace zerolab::waste
 

@@ -38,6 +38,9 @@ const char* const kWasteUsage =
     "    \tmean bytes between allocation stack samples (default 512K; 1 = every allocation)\n"
     "  -no-follow\n"
     "    \tdo not follow into the programs PROGRAM executes\n"
+    "  -recalibrate\n"
+    "    \tmeasure this machine's costs again (they are kept in the user's cache directory,\n"
+    "    \tzerolab/waste-costs, and measured again on another machine, kernel or glibc)\n"
     "  -skip-frame REGEX\n"
     "    \tnever name a site by a function matching REGEX (RE2, anywhere in the name; an\n"
     "    \tallocation wrapper of yours); repeatable. xmalloc, sqlite3Malloc, PyMem_*,\n"
@@ -204,6 +207,10 @@ bool parse_waste_flags(std::span<char* const> args, WasteFlags& flags, std::stri
   });
   set.boolean("no-follow", [&flags](bool v) {
     flags.follow = !v;
+    return std::string();
+  });
+  set.boolean("recalibrate", [&flags](bool v) {
+    flags.recalibrate = v;
     return std::string();
   });
   if (!set.parse(args, flags.help, error)) return false;

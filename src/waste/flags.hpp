@@ -59,7 +59,8 @@ struct WasteFlags {
   std::uint64_t check_rate = 256 * 1024;   // --check-rate BYTES (zeroed zeros)
   std::uint64_t sample_rate = 512 * 1024;  // --sample-rate BYTES (temporary allocation sites)
   bool follow = true;                      // false with --no-follow
-  std::vector<std::string> skip_frames;    // --skip-frame REGEX, repeatable (frame_filter.hpp)
+  bool recalibrate = false;  // --recalibrate: measure the machine's costs again (calibrate.hpp)
+  std::vector<std::string> skip_frames;  // --skip-frame REGEX, repeatable (frame_filter.hpp)
   std::string baseline;  // --baseline FILE: a --format json report to diff against ("" = none)
   std::vector<std::string> program;  // PROGRAM ARG...
 };

@@ -188,10 +188,10 @@ std::string render_html(const Report& r) {
   if (r.findings.empty()) {
     out += "<p>No waste found.</p>\n";
   } else {
-    out +=
-        "<p class=\"note\">Times are estimates, priced with costs measured on this machine "
-        "after the run.</p>\n<table>\n<tr><th>#</th><th>kind</th><th>bytes</th><th>calls</th>"
-        "<th>estimated time</th><th>fix</th></tr>\n";
+    out += "<p class=\"note\">Times are estimates, priced with costs measured on this machine " +
+           escape(calibration_when(r.calibration)) +
+           ".</p>\n<table>\n<tr><th>#</th><th>kind</th><th>bytes</th><th>calls</th>"
+           "<th>estimated time</th><th>fix</th></tr>\n";
     int rank = 0;
     for (const Finding& f : r.findings) {
       const std::string kind(kind_name(f.kind));

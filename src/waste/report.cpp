@@ -261,9 +261,8 @@ std::string render_text(const Report& r) {
     cost(c.large_block_seconds, "64 KiB block " + human_seconds(c.large_block_seconds));
     std::snprintf(line, sizeof line, "%.1f GB/s", c.copy_bytes_per_second / 1e9);
     cost(c.copy_bytes_per_second, std::string("memcpy ") + line);
-    out +=
-        "Times are estimates, priced with costs measured on this machine after the run: " + costs +
-        ".\n";
+    out += "Times are estimates, priced with costs measured on this machine " +
+           calibration_when(c) + ": " + costs + ".\n";
   }
   int rank = 0;
   for (const Finding& f : r.findings) {
@@ -389,7 +388,8 @@ std::string render_markdown(const Report& r) {
   if (r.findings.empty()) {
     out += "No waste found.\n";
   } else {
-    out += "Times are estimates priced with costs measured on this machine after the run.\n\n";
+    out += "Times are estimates priced with costs measured on this machine " +
+           calibration_when(r.calibration) + ".\n\n";
     out += "| # | kind | bytes | calls | estimated time | fix |\n|---|---|---|---|---|---|\n";
     int rank = 0;
     for (const Finding& f : r.findings) {
@@ -485,11 +485,14 @@ std::string render_json(const Report& r) {
   const Calibration& c = r.calibration;
   // null: not measured (no finding of this run is priced with it).
   auto measured = [](double v) { return v > 0 ? ordered_json(v) : ordered_json(nullptr); };
-  j["calibration"] = {{"zero_bytes_per_second", measured(c.zero_bytes_per_second)},
-                      {"fault_seconds", measured(c.fault_seconds)},
-                      {"malloc_free_seconds", measured(c.malloc_free_seconds)},
-                      {"large_block_seconds", measured(c.large_block_seconds)},
-                      {"copy_bytes_per_second", measured(c.copy_bytes_per_second)}};
+  j["calibration"] = {
+      {"zero_bytes_per_second", measured(c.zero_bytes_per_second)},
+      {"fault_seconds", measured(c.fault_seconds)},
+      {"malloc_free_seconds", measured(c.malloc_free_seconds)},
+      {"large_block_seconds", measured(c.large_block_seconds)},
+      {"copy_bytes_per_second", measured(c.copy_bytes_per_second)},
+      {"measured_at", c.measured_at.empty() ? ordered_json(nullptr) : ordered_json(c.measured_at)},
+      {"cached", c.cached}};
   ordered_json findings = ordered_json::array();
   for (const Finding& f : r.findings) {
     ordered_json fj;
@@ -687,6 +690,12 @@ std::string thread_label(const ThreadInfo& t) {
 std::string status_text(const RunFacts& run) {
   return run.signal != 0 ? "killed by " + signal_name(run.signal)
                          : "exit status " + std::to_string(run.exit_status);
+}
+
+std::string calibration_when(const Calibration& c) {
+  if (!c.cached) return "after the run";
+  return "at " + c.measured_at + " (kept in " + c.cache_path +
+         "; -recalibrate measures them again)";
 }
 
 Report build_report(const Collected& collected, const Symbolizer& symbols,

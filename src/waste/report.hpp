@@ -10,7 +10,9 @@
 //    "sample_rate": 524288, "check_rate": 262144,
 //    "calibration": {"zero_bytes_per_second":…, "fault_seconds":…,
 //                    "malloc_free_seconds":…, "large_block_seconds":…,
-//                    "copy_bytes_per_second":…},
+//                    "copy_bytes_per_second":…,
+//                    "measured_at": "2026-12-07T17:50:00Z" | null,  // null: nothing measured
+//                    "cached": false},  // true: read from the cache (calibrate.hpp)
 //    "findings": [{
 //      "kind": "zeroed-fresh-pages" | "zeroed-zeros" | "temporary-allocations"
 //              | "oversized-buffers" | "user-space-copies"
@@ -202,6 +204,10 @@ std::string seconds_text(double seconds);
 std::string thread_label(const ThreadInfo& t);
 // "exit status 0", "killed by SIGSEGV".
 std::string status_text(const RunFacts& run);
+// When the costs were measured: "after the run", or for figures read from
+// the cache "at 2026-12-07T17:50:00Z (kept in PATH; -recalibrate measures
+// them again)".
+std::string calibration_when(const Calibration& c);
 
 // `skip`: the frames no site is named by (frame_filter.hpp).
 Report build_report(const Collected& collected, const Symbolizer& symbols,

@@ -15,7 +15,9 @@
 // prog > out` leaves `out` as prog wrote it).
 // Exit status: the program's (a program killed by a signal: zerolab waste
 // re-raises that signal, core dumps off), or 3 if a --fail-on threshold is
-// reached by a program that succeeded, or 1 if the report cannot be written.
+// reached by a program that succeeded, or 1 if the report cannot be written
+// (a program that failed keeps its status). With stderr closed (2>&-) and no
+// -o the report is discarded, as with 2>/dev/null: not a failure.
 //
 // Example:
 //   zerolab waste -- ./server --port 8080
@@ -93,6 +95,14 @@ bool write_output(const std::string& output, const char* stream, const std::stri
   if (internal::write_file_atomically(output.empty() ? stream : output, text, error)) return true;
   if (!output.empty()) error = "-o: " + error;
   return false;
+}
+
+// False when stderr is not open for writing: closed when zerolab started
+// (main puts a read-only /dev/null in its place, so no other file takes
+// descriptor 2) or opened for reading only.
+bool stderr_writable() {
+  const int mode = fcntl(STDERR_FILENO, F_GETFL);
+  return mode >= 0 && (mode & O_ACCMODE) != O_RDONLY;
 }
 
 bool prepare_profile_dir(const std::string& dir, std::string& error) {
@@ -456,7 +466,7 @@ int run_waste(std::span<char* const> args) {
       found(WasteKind::kTemporaryAllocations) || found(WasteKind::kTemporaryInFrame);
   needs.large_block = found(WasteKind::kOversizedBuffers);
   needs.copying = found(WasteKind::kUserSpaceCopies);
-  calibration = waste::calibrate(needs);
+  calibration = waste::machine_calibration(needs, flags.recalibrate);
   waste::Report report = waste::build_report(collected, symbols, calibration, run, skip);
   report.per_process = waste::process_rows(per_image, symbols, calibration, run, skip);
   std::string text = waste::render_report(report, flags.format);
@@ -465,7 +475,10 @@ int run_waste(std::span<char* const> args) {
 
   int code = run.exit_status;
   bool written = true;
-  if (!write_output(flags.output, "/dev/stderr", text, error)) {
+  if (flags.output.empty() && !stderr_writable()) {
+    // Started with stderr closed (2>&-): the report is discarded, as
+    // 2>/dev/null would discard it, and nothing is there to say so.
+  } else if (!write_output(flags.output, "/dev/stderr", text, error)) {
     written = false;
     fail(kExitFailed, error);
   }

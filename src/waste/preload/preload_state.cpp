@@ -671,3 +671,17 @@ ZEROLAB_WASTE_EXPORT int pthread_setname_np(pthread_t thread, const char* name) 
   }
   return rc;
 }
+
+// zerolab's own libraries call this around their one-time setup
+// (zero_fill's settings, src/mem/zero.cpp, a weak symbol there): +1 and
+// the calling thread's allocations, fills and copies pass straight to libc,
+// uncounted, until the matching -1.
+ZEROLAB_WASTE_EXPORT void zerolab_waste_pause(int delta) noexcept {
+  zerolab::waste::ThreadState& t = zerolab::waste::t_state;
+  if (delta > 0) {
+    ++t.in_hook;
+    t.armed = nullptr;  // the hot paths take the slow way, which sees in_hook
+  } else if (t.in_hook > 0) {
+    --t.in_hook;  // armed again at the thread's next event (arm())
+  }
+}
