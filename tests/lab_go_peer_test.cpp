@@ -20,8 +20,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -613,14 +615,14 @@ std::vector<std::string> go_test_functions(const std::string& dir, const std::st
 }
 
 TEST(LabCatalog, EveryGoPeerNamesItsDirectoryABenchtimeAndBenchmarksThatExist) {
-  int peers = 0;
+  std::set<std::string> named;
   for (const Experiment& e : catalog()) {
     SCOPED_TRACE(e.id);
     if (e.go_peer.empty()) {
       EXPECT_FALSE(e.go_differences.empty()) << "an experiment without a Go peer says why";
       continue;
     }
-    ++peers;
+    named.insert(e.go_peer);
     const std::string dir = default_go_peers_dir() + "/" + e.go_peer;
     if (e.go_benchmarks == "^$") {  // no benchmarks: the peer's Go tests are facts
       EXPECT_FALSE(go_test_functions(dir, "T").empty()) << dir << " has no Go tests";
@@ -644,7 +646,12 @@ TEST(LabCatalog, EveryGoPeerNamesItsDirectoryABenchtimeAndBenchmarksThatExist) {
                             [&](const std::string& f) { return re->search(f); }))
         << e.go_benchmarks << " matches none of the peer's benchmarks";
   }
-  EXPECT_EQ(peers, 14);  // peers/go has 14 directories
+  // Every directory of peers/go is some experiment's peer, and no more.
+  std::set<std::string> directories;
+  for (const auto& entry : std::filesystem::directory_iterator(default_go_peers_dir())) {
+    if (entry.is_directory()) directories.insert(entry.path().filename().string());
+  }
+  EXPECT_EQ(named, directories);
 }
 
 }  // namespace
