@@ -134,8 +134,8 @@ FactResult anonymous_mmap_seen(const std::string& strace_output, std::uint64_t b
     if (at == std::string::npos) continue;
     char* end = nullptr;
     const unsigned long long n = std::strtoull(line.c_str() + at + kCall.size(), &end, 10);
-    if (end == line.c_str() + at + kCall.size() ||
-        line.compare(end - line.c_str(), kRest.size(), kRest) != 0) {
+    const auto rest = static_cast<std::size_t>(end - line.c_str());
+    if (rest == at + kCall.size() || line.compare(rest, kRest.size(), kRest) != 0) {
       continue;
     }
     ++anonymous;

@@ -26,8 +26,8 @@ namespace {
 constexpr std::size_t kFrameBytes = 64;
 
 // write: fills the local array with 0xAA; else copies what it holds to out.
-// Returns the array's address as a number (never dereferenced).
-__attribute__((noinline)) std::uintptr_t frame(bool write, unsigned char* out) {
+// Stores the array's address as a number in *address (never dereferenced).
+__attribute__((noinline)) void frame(bool write, unsigned char* out, std::uintptr_t* address) {
   unsigned char buf[kFrameBytes];
   if (write) {
     std::memset(buf, 0xAA, sizeof buf);
@@ -36,8 +36,7 @@ __attribute__((noinline)) std::uintptr_t frame(bool write, unsigned char* out) {
     asm volatile("" : "=m"(buf));  // "the asm wrote buf": what is there is read
     std::memcpy(out, buf, sizeof buf);
   }
-  const auto address = reinterpret_cast<std::uintptr_t>(&buf[0]);
-  return address;
+  *address = reinterpret_cast<std::uintptr_t>(&buf[0]);
 }
 
 void print(const char* label, std::uintptr_t address, const unsigned char* bytes) {
@@ -52,9 +51,12 @@ int main() {
   unsigned char first[kFrameBytes];
   unsigned char after[kFrameBytes];
   // Both reads before any output: printf's own frames would write below main.
-  const std::uintptr_t first_address = frame(false, first);
-  frame(true, nullptr);
-  const std::uintptr_t after_address = frame(false, after);
+  std::uintptr_t first_address = 0;
+  std::uintptr_t fill_address = 0;
+  std::uintptr_t after_address = 0;
+  frame(false, first, &first_address);
+  frame(true, nullptr, &fill_address);
+  frame(false, after, &after_address);
   print("first", first_address, first);
   print("after-fill", after_address, after);
   return 0;
