@@ -457,6 +457,41 @@ TEST(LabGoPeer, TheBudgetLeavesAFaithfulPeerOutAndFullRunsIt) {
   cpp_log = nullptr;
 }
 
+// A C++ benchmark whose faithful run exceeds the default budget: the
+// default run leaves it out (it never runs; its claim and the summary say
+// so), --full and the experiment named alone run it.
+TEST(LabGoPeer, TheBudgetLeavesALongCppBenchmarkOutAndFullRunsIt) {
+  StandInGo g;
+  std::string log_path = g.dir + "/cpp.log";
+  cpp_log = &log_path;
+  Experiment e = stand_in_experiment();
+  e.benchmarks[0].full_seconds = 90;  // BenchmarkCppSlow
+  const LabRun by_default = run(g, {&e}, false);
+  EXPECT_EQ(by_default.code, 0) << by_default.err;
+  EXPECT_EQ(read_file(log_path).find("cpp Slow"), std::string::npos);  // never ran
+  EXPECT_NE(read_file(log_path).find("cpp Fast"), std::string::npos);
+  const std::string why =
+      "not run within the budget: needs about 90 s; run `zerolab lab --full` or name the "
+      "experiment (`zerolab lab stand-in`)";
+  EXPECT_EQ(cells(row_of(by_default.out, "slow is about 2x fast"))[5], "not run (" + why + ")");
+  EXPECT_NE(by_default.out.find("\nskipped within the default budget: stand-in (1 C++ "
+                                "benchmarks, about 90 s); `zerolab lab --full` runs them\n"),
+            std::string::npos)
+      << by_default.out;
+  for (const auto& tweak :
+       {std::function<void(LabSettings&)>([](LabSettings& s) { s.full = true; }),
+        std::function<void(LabSettings&)>([](LabSettings& s) { s.named = true; })}) {
+    ::unlink(log_path.c_str());
+    const LabRun r = run(g, {&e}, false, "", tweak);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(read_file(log_path).find("cpp Slow"), std::string::npos);
+    EXPECT_EQ(cells(row_of(r.out, "slow is about 2x fast"))[5],
+              "replicates; size as the seed's 2.00x (band [1.60, 2.50] n=6)");
+    EXPECT_EQ(r.out.find("skipped within the default budget"), std::string::npos) << r.out;
+  }
+  cpp_log = nullptr;
+}
+
 TEST(GoPeer, ReadsGoOutputWithoutProcsSuffixInPrintedUnits) {
   GoPeerRun run;
   read_go_output(

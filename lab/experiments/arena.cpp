@@ -29,10 +29,11 @@
 //                        on the heap for _IterNoArena, freed when the next is
 //                        made, as the seed's garbage) and appending n ints
 //                        per op to its data, so one op is 1000 x n appends.
-//                        n=100 (10 ops per run) and n=10000 (1 op): at
-//                        n=100000 one op makes 1000 slices of 800 KB (the
-//                        seed's 838895496 B/op), which the default budget
-//                        does not fit.
+//                        n=100 (10 ops per run), n=10000 (1 op) and
+//                        n=100000 (1 op: 1000 slices of 800 KB, the seed's
+//                        838895496 B/op, 800 MB faulted in per run: it does
+//                        not fit the default budget and runs with --full or
+//                        `zerolab lab arena`).
 //
 // Example:
 //   zerolab lab arena
@@ -137,6 +138,9 @@ void complex_arena(B& b) {
 // The seed's Iter loop: kIters structs made in turn, each appended to for
 // every op. `make` gives a fresh struct's slice.
 constexpr int kIters = 1000;
+// The n=100000 pair's share of the budget: 10 runs of about 3 s (the
+// arena's 800 MB faulted in; 10^8 appends on each side).
+constexpr int kIter100kSeconds = 30;
 
 template <int kN>
 void complex_iter_no_arena(B& b) {
@@ -231,6 +235,16 @@ Experiment make_arena_experiment() {
   e.benchmarks.push_back(
       {name("ComplexStruct_IterNoArena", 10000), &complex_iter_no_arena<10000>, 1});
   e.benchmarks.push_back({name("ComplexStruct_IterArena", 10000), &complex_iter_arena<10000>, 1});
+  e.benchmarks.push_back({name("ComplexStruct_IterNoArena", 100000),
+                          &complex_iter_no_arena<100000>,
+                          1,
+                          {},
+                          kIter100kSeconds});
+  e.benchmarks.push_back({name("ComplexStruct_IterArena", 100000),
+                          &complex_iter_arena<100000>,
+                          1,
+                          {},
+                          kIter100kSeconds});
   const std::string results = "Results (the README's table)";
   const std::string why = "Results (the paragraph after the table: refill)";
   const char* no_arenas = "Go 1.19 has no arenas (GOEXPERIMENT=arenas is Go 1.20+)";
@@ -290,6 +304,14 @@ Experiment make_arena_experiment() {
        "allocs/op",
        results, "1.95x (511031599 vs 262156029 ns/op)"},
       name("ComplexStruct_IterArena", 10000), name("ComplexStruct_IterNoArena", 10000)));
+  add(Claim::is_faster(
+          {"BenchmarkComplexStruct_IterArena/n=100000-16 1 4703096115 ns/op 838895496 B/op 1110 "
+           "allocs/op",
+           results, "2.18x (4703096115 vs 2158265388 ns/op)"},
+          name("ComplexStruct_IterArena", 100000), name("ComplexStruct_IterNoArena", 100000))
+          .needs(only_on(ClaimSide::kCpp,
+                         memory_at_least(std::uint64_t{1} << 30,
+                                         "the arena's 1000 slices of 800 KB at n=100000"))));
   add(Claim::is_faster(
           {"BenchmarkSimpleStruct_Arena/n=100-16 6948849 168.9 ns/op 64 B/op 1 allocs/op", results,
            "18.2x (168.9 vs 9.292 ns/op: one struct from the arena vs a stack value)"},

@@ -61,6 +61,11 @@ struct BenchmarkSpec {
   // > 0: at most this much time per run (the lab's --benchtime still caps
   // it), for experiments with many cheap, stable benchmarks.
   std::chrono::nanoseconds benchtime{0};
+  // > 0: its faithful run does not fit the default run's budget; it needs
+  // about this many seconds. The default run leaves it out (its claims say
+  // "not run within the budget"); `--full`, or the experiment named alone,
+  // runs it.
+  int full_seconds = 0;
 };
 
 // What a fact check saw.

@@ -272,6 +272,16 @@ SideOutcome judge_measured(const Claim& claim, const ExperimentOutcome& outcome,
   if (!claim.cpp_not_comparable.empty()) {
     return plain(Verdict::kNotComparable, claim.cpp_not_comparable);
   }
+  std::vector<const std::string*> names = {&claim.slower, &claim.faster, &claim.benchmark};
+  for (const auto& [slower, faster] : claim.more_rows) {
+    names.push_back(&slower);
+    names.push_back(&faster);
+  }
+  for (const std::string* name : names) {
+    if (const auto it = outcome.cpp_not_run.find(*name); it != outcome.cpp_not_run.end()) {
+      return plain(Verdict::kNotRun, it->second);
+    }
+  }
   const SideData side{outcome.results, outcome.failures, claim.slower, claim.faster,
                       claim.benchmark, claim.unit,       claim.scale};
   if (!claim.more_rows.empty() && claim.kind != ClaimKind::kBound) {
@@ -292,6 +302,12 @@ SideOutcome judge_go(const Claim& claim, const ExperimentOutcome& outcome, doubl
                      : "no Go benchmark named for this claim");
   }
   if (!outcome.go_not_run.empty()) return plain(Verdict::kNotRun, outcome.go_not_run);
+  if (claim.go.faster_is_c) {
+    if (const auto it = outcome.cpp_not_run.find(claim.go.faster);
+        it != outcome.cpp_not_run.end()) {
+      return plain(Verdict::kNotRun, it->second);
+    }
+  }
   if (claim.kind == ClaimKind::kFact) {
     if (!claim.go.check) return error_outcome("the fact has no Go check");
     if (peer == nullptr) return plain(Verdict::kNotRun, "the Go peer was not built");

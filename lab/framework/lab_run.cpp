@@ -137,9 +137,13 @@ std::string go_benchtime(const LabSettings& s, const Experiment& e) {
 
 }  // namespace
 
-std::string budget_text(const Experiment& e) {
-  return "not run within the budget: needs about " + std::to_string(e.go_full_seconds) +
+std::string budget_text(const Experiment& e, int seconds) {
+  return "not run within the budget: needs about " + std::to_string(seconds) +
          " s; run `zerolab lab --full` or name the experiment (`zerolab lab " + e.id + "`)";
+}
+
+std::string budget_text(const Experiment& e) {
+  return budget_text(e, e.go_full_seconds);
 }
 
 namespace {
@@ -192,9 +196,14 @@ void run_benchmarks(const LabSettings& s, ExperimentOutcome& o, GoPeerState& pee
                     Progress& progress, std::size_t k, std::size_t n) {
   const Experiment& e = *o.experiment;
   std::set<std::string> failed;
+  for (const auto& spec : e.benchmarks) {
+    if (spec.full_seconds > 0 && !s.full && !s.named) {
+      o.cpp_not_run[spec.name] = budget_text(e, spec.full_seconds);
+    }
+  }
   for (int run = 1; run <= s.count; ++run) {
     for (const auto& spec : e.benchmarks) {
-      if (failed.count(spec.name) != 0) continue;
+      if (failed.count(spec.name) != 0 || o.cpp_not_run.count(spec.name) != 0) continue;
       progress.show(k, n, e.id, spec.name, run, s.count);
       RunSettings rs;
       rs.benchtime =
@@ -460,6 +469,15 @@ void print_summary(const std::vector<ExperimentOutcome>& outcomes, const Tally& 
     if (o.go_not_run.rfind("not run within the budget", 0) == 0) {
       skipped += (skipped.empty() ? "" : ", ") + o.experiment->id + " (Go peer, about " +
                  std::to_string(o.experiment->go_full_seconds) + " s)";
+    }
+    if (!o.cpp_not_run.empty()) {
+      int seconds = 0;
+      for (const auto& spec : o.experiment->benchmarks) {
+        if (o.cpp_not_run.count(spec.name) != 0) seconds += spec.full_seconds;
+      }
+      skipped += (skipped.empty() ? "" : ", ") + o.experiment->id + " (" +
+                 std::to_string(o.cpp_not_run.size()) + " C++ benchmarks, about " +
+                 std::to_string(seconds) + " s)";
     }
   }
   if (!skipped.empty()) {

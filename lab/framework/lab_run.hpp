@@ -107,6 +107,9 @@ struct LabSettings {
 // run: "not run within the budget: needs about 300 s; run `zerolab lab
 // --full` or name the experiment (`zerolab lab udp-buffers`)".
 std::string budget_text(const Experiment& e);
+// The same for a part that needs about `seconds` (a C++ benchmark's
+// BenchmarkSpec::full_seconds).
+std::string budget_text(const Experiment& e, int seconds);
 
 // Returns the exit code: 0; 1 when a benchmark failed, a claim is an error
 // or a file (or the baseline) could not be written; else 3 when the

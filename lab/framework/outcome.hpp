@@ -58,6 +58,9 @@ struct ExperimentOutcome {
   std::vector<benchfmt::Result> go_results;
   std::vector<BenchmarkFailure> go_failures;
   std::string go_not_run;
+  // C++ benchmarks left out of this run (BenchmarkSpec::full_seconds), by
+  // name: why ("not run within the budget: ...").
+  std::map<std::string, std::string> cpp_not_run;
   std::vector<ClaimOutcome> claims;
   // --measure=instructions (lab/framework/counts.hpp): whether the counting run
   // happened, each counted C++ benchmark's counts per op
