@@ -100,9 +100,15 @@ void add_record(const rec::Record& r, const std::string& name, const WrittenPage
   std::uint64_t samples = 0;
   std::uint64_t zero_hits = 0;
   std::uint64_t zero_hit_weight_1024 = 0;
+  auto unwritten = [&](const void* p, std::size_t n) {
+    return !written.any(
+        static_cast<std::size_t>(static_cast<const char*>(p) - reinterpret_cast<const char*>(&r)),
+        n);
+  };
   for (std::size_t i = 0; i < std::size(r.slots); ++i) {
     if (only_slot >= 0 && i != static_cast<std::size_t>(only_slot)) continue;
     const rec::ThreadSlot& s = r.slots[i];
+    if (unwritten(&s, sizeof s)) continue;  // a slot no thread used: all zero
     out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].calls +=
         static_cast<double>(get(s.temp_calls));
     out.totals[static_cast<int>(WasteKind::kTemporaryAllocations)].bytes +=
@@ -162,6 +168,7 @@ void add_record(const rec::Record& r, const std::string& name, const WrittenPage
   std::unordered_set<std::uint64_t> unsafe_callers;
   const bool unsafe_full = r.zero_unsafe_full.load(std::memory_order_relaxed) != 0;
   for (const auto& caller : r.zero_unsafe_callers) {
+    if (unwritten(&caller, sizeof caller)) continue;
     if (const std::uint64_t pc = caller.load(std::memory_order_relaxed); pc != 0) {
       unsafe_callers.insert(pc);
     }
@@ -277,6 +284,9 @@ bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out
         add_record(*r, name, written, symbols, image);
         for (std::size_t i = 0; i < std::size(r->slots); ++i) {
           const rec::ThreadSlot& slot = r->slots[i];
+          const auto at = static_cast<std::size_t>(reinterpret_cast<const char*>(&slot) -
+                                                   reinterpret_cast<const char*>(r));
+          if (i != 0 && !written.any(at, sizeof slot)) continue;  // never used
           const auto threads = slot.threads.load(std::memory_order_relaxed);
           if (i != 0 && threads == 0) continue;  // never used
           Collected thread;
