@@ -658,9 +658,18 @@ bool anonymous_private(std::uintptr_t begin, std::uintptr_t end) {
 
 // A thread renamed (by itself or by another thread) is named so in the
 // record at once, so a program killed before it exits keeps the names.
+// The real function is looked up into a plain atomic, not a function-local
+// static: a static's thread-safe guard is libstdc++'s (__cxa_guard_*), its
+// only symbol the preload used, and without it the preload does not load
+// libstdc++ into C programs (about a millisecond of their start-up).
 ZEROLAB_WASTE_EXPORT int pthread_setname_np(pthread_t thread, const char* name) {
   using SetName = int (*)(pthread_t, const char*);
-  static const auto real = reinterpret_cast<SetName>(dlsym(RTLD_NEXT, "pthread_setname_np"));
+  static std::atomic<SetName> g_real{nullptr};
+  SetName real = g_real.load(std::memory_order_acquire);
+  if (real == nullptr) {  // threads racing here store the same address
+    real = reinterpret_cast<SetName>(dlsym(RTLD_NEXT, "pthread_setname_np"));
+    g_real.store(real, std::memory_order_release);
+  }
   if (real == nullptr) return ENOSYS;
   const int rc = real(thread, name);
   namespace w = zerolab::waste;
