@@ -38,6 +38,10 @@ namespace zerolab::waste {
 std::atomic<bool> g_active{false};
 std::atomic<std::uint64_t> g_maps_generation{0};
 Record* g_record = nullptr;
+// The highest thread slot this process image has claimed: the slots above
+// it were never written, and reading one would make the record's file
+// system allocate a zeroed page for it (tmpfs does), at every exit.
+std::atomic<std::uint32_t> g_slots_high{0};
 std::uint64_t g_sample_rate = 512 * 1024;
 std::uint64_t g_check_rate = 256 * 1024;
 bool g_follow = true;
@@ -409,6 +413,7 @@ void fork_child() {
   // The unsafe zero-fill callers go into the child's own record too.
   std::memset(t.unsafe_callers, 0, sizeof t.unsafe_callers);
   Record* parent = g_record;
+  g_slots_high.store(0, std::memory_order_relaxed);  // the child's record is new
   g_record = create_record();
   if (parent != nullptr) munmap(parent, sizeof(Record));
   if (g_record == nullptr) {
@@ -505,6 +510,10 @@ ThreadSlot& thread_slot(ThreadState& t) {
             slot.owned.compare_exchange_strong(expected, 1, std::memory_order_acquire)) {
           t.slot = &slot;
           t.slot_shared = false;
+          for (std::uint32_t high = g_slots_high.load(std::memory_order_relaxed);
+               high < i &&
+               !g_slots_high.compare_exchange_weak(high, i, std::memory_order_release);) {
+          }
           if (slot.threads.fetch_add(1, std::memory_order_relaxed) == 0) {
             slot.tid.store(static_cast<std::int64_t>(syscall(SYS_gettid)),
                            std::memory_order_relaxed);
@@ -531,7 +540,8 @@ std::uint16_t thread_slot_index(ThreadState& t) {
 void refresh_thread_names() {
   Record* r = g_record;
   if (r == nullptr) return;
-  for (std::uint32_t i = 1; i <= kThreadSlots; ++i) {
+  const std::uint32_t high = g_slots_high.load(std::memory_order_acquire);
+  for (std::uint32_t i = 1; i <= high && i <= kThreadSlots; ++i) {
     ThreadSlot& slot = r->slots[i];
     if (slot.owned.load(std::memory_order_acquire) == 0) continue;
     const std::int64_t tid = slot.tid.load(std::memory_order_relaxed);
