@@ -181,7 +181,7 @@ class GoReader final : public RecordReader {
  public:
   // file_name is used in messages ("<unknown>" if empty); initial_config
   // seeds the configuration (e.g. {".file", label, false}).
-  GoReader(ByteSource& source, std::string file_name, ConfigList initial_config = {},
+  GoReader(ByteSource& source, std::string file_name, const ConfigList& initial_config = {},
            UnitMetadataMap* units = nullptr);
   ~GoReader() override;
   GoReader(const GoReader&) = delete;
@@ -213,7 +213,7 @@ class GoReader final : public RecordReader {
 // which differ from run to run, as internal keys that do not split tables).
 class GbJsonReader final : public RecordReader {
  public:
-  GbJsonReader(ByteSource& source, std::string file_name, ConfigList initial_config = {});
+  GbJsonReader(ByteSource& source, std::string file_name, const ConfigList& initial_config = {});
   ~GbJsonReader() override;
   GbJsonReader(const GbJsonReader&) = delete;
   GbJsonReader& operator=(const GbJsonReader&) = delete;

@@ -86,7 +86,7 @@ void put_le32(std::string& out, std::uint32_t v) {
 
 }  // namespace
 
-PprofBuilder::PprofBuilder(std::vector<std::pair<std::string, std::string>> sample_types) {
+PprofBuilder::PprofBuilder(const std::vector<std::pair<std::string, std::string>>& sample_types) {
   for (const auto& [type, unit] : sample_types)
     sample_types_.emplace_back(string_id(type), string_id(unit));
 }

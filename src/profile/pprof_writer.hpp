@@ -38,7 +38,7 @@ struct PprofLine {
 class PprofBuilder {
  public:
   // (type, unit) per value of every sample, e.g. {"alloc_space", "bytes"}.
-  explicit PprofBuilder(std::vector<std::pair<std::string, std::string>> sample_types);
+  explicit PprofBuilder(const std::vector<std::pair<std::string, std::string>>& sample_types);
 
   // Mappings are numbered from 1; has_functions/filenames/line_numbers/
   // inline_frames are all set (the writer resolves everything).

@@ -272,7 +272,9 @@ double go_choose(int n, int k) {
     for (std::int64_t n1 = n - (k - 1); n1 <= n; ++n1) numer *= n1;
     std::int64_t denom = 1;
     for (std::int64_t i = 2; i <= k; ++i) denom *= i;
-    return static_cast<double>(numer / denom);
+    // Exact: k! divides the product of any k consecutive integers.
+    const std::int64_t choose = numer / denom;
+    return static_cast<double>(choose);
   }
   const double a = go_lgamma_int(n + 1);
   const double b = go_lgamma_int(k + 1);

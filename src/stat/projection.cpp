@@ -335,7 +335,7 @@ struct ProjectionParser::State {
 
   // Adds field f to projection s; may produce a filter term.
   bool make_projection(Projection& s, std::string_view q, const FieldSpec& f,
-                       std::shared_ptr<State> self, std::unique_ptr<Filter::Node>* filter,
+                       const std::shared_ptr<State>& self, std::unique_ptr<Filter::Node>* filter,
                        std::string* error) {
     ProjectionField::Order order = ProjectionField::Order::kFirst;
     if (f.order == "fixed") {
@@ -358,7 +358,7 @@ struct ProjectionParser::State {
           field->fixed.emplace(f.fixed[i], static_cast<int>(i));
       }
     };
-    auto make_filter = [&f, order, filter](Extractor ext) {
+    auto make_filter = [&f, order, filter](const Extractor& ext) {
       if (order != ProjectionField::Order::kFixed || filter == nullptr) return;
       auto allowed =
           std::make_shared<std::set<std::string, std::less<>>>(f.fixed.begin(), f.fixed.end());

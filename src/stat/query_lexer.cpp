@@ -38,7 +38,7 @@ std::string QueryError::to_string() const {
 
 std::string go_quote(std::string_view s) {
   std::string out = "\"";
-  static const char* kHex = "0123456789abcdef";
+  static constexpr char kHex[] = "0123456789abcdef";
   for (std::size_t i = 0; i < s.size();) {
     auto [r, n] = decode_rune(s.substr(i));
     if (r == kRuneError && n == 1) {

@@ -443,7 +443,7 @@ struct GoReader::Impl {
   }
 };
 
-GoReader::GoReader(ByteSource& source, std::string file_name, ConfigList initial_config,
+GoReader::GoReader(ByteSource& source, std::string file_name, const ConfigList& initial_config,
                    UnitMetadataMap* units)
     : impl_(std::make_unique<Impl>(source, std::move(file_name), units)) {
   for (const ConfigEntry& c : initial_config) {

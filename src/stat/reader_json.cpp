@@ -105,7 +105,8 @@ struct GbJsonReader::Impl final : JsonEventSink {
   }
 };
 
-GbJsonReader::GbJsonReader(ByteSource& source, std::string file_name, ConfigList initial_config)
+GbJsonReader::GbJsonReader(ByteSource& source, std::string file_name,
+                           const ConfigList& initial_config)
     : impl_(std::make_unique<Impl>(source, std::move(file_name))) {
   for (const ConfigEntry& c : initial_config) {
     if (!c.value.empty()) impl_->handler.set_config(c.key, c.value, false);

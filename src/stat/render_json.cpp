@@ -21,7 +21,7 @@ namespace {
 
 void json_string(std::string& out, std::string_view s) {
   out.push_back('"');
-  static const char* kHex = "0123456789abcdef";
+  static constexpr char kHex[] = "0123456789abcdef";
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c == '"' || c == '\\') {

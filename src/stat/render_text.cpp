@@ -41,7 +41,7 @@ void TextTable::span(int n, std::string value, Align align, const char* margin) 
 
 void TextTable::set_shrink(int col, bool shrink) {
   if (static_cast<int>(shrink_.size()) < col + 1)
-    shrink_.resize(static_cast<std::size_t>(col + 1), false);
+    shrink_.resize(static_cast<std::size_t>(col) + 1, false);
   shrink_[static_cast<std::size_t>(col)] = shrink;
 }
 
@@ -197,7 +197,7 @@ void build_header(const Projection& proj, const std::vector<Key>& keys,
   if (level == static_cast<int>(fields.size())) return;
   const ProjectionField* field = fields[static_cast<std::size_t>(level)];
   for (int j = 0; j < parent.len; ++j) {
-    const Key key = keys[static_cast<std::size_t>(parent.start + j)];
+    const Key key = keys[static_cast<std::size_t>(parent.start) + static_cast<std::size_t>(j)];
     const std::string_view val = proj.get(key, field);
     if (!parent.children.empty() && val == parent.children.back().value) {
       ++parent.children.back().len;

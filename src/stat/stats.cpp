@@ -122,8 +122,8 @@ std::vector<double> u_pmf_no_ties(int n1, int n2, int u) {
   int big_n = n1;
   int big_m = n2;
   if (big_n > big_m) std::swap(big_n, big_m);
-  const auto width = static_cast<std::size_t>(u + 1);
-  std::vector<std::vector<double>> memo(static_cast<std::size_t>(big_n + 1),
+  const auto width = static_cast<std::size_t>(u) + 1;
+  std::vector<std::vector<double>> memo(static_cast<std::size_t>(big_n) + 1,
                                         std::vector<double>(width, 0.0));
   for (int m = 0; m <= big_m; ++m) {
     memo[0][0] = 1;

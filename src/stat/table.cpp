@@ -159,6 +159,7 @@ Tables TableBuilder::finish(const TableOptions& options) {
       const auto& residue = bt.cells[rc].residue;
       if (residue.size() > 1) {
         std::vector<Key> keys;
+        keys.reserve(residue.size());
         for (int r : residue) keys.push_back(Key{r});
         residue_.sort_keys(keys);
         const auto fields = non_singular_fields(residue_, keys);
@@ -224,7 +225,7 @@ std::vector<Regression> find_regressions(const Tables& tables, const UnitMetadat
 }
 
 std::string superscript(int i) {
-  static const char* kDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  static constexpr const char* kDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
   if (i == 0) return kDigits[0];
   std::string digits;
   std::vector<int> ds;
