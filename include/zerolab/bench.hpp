@@ -76,6 +76,8 @@ inline void do_not_optimize(T const& value) {
 }
 template <class T>
 inline void do_not_optimize(T& value) {
+  // T may be a pointer (to an aggregate too): the question is whether a T fits a register.
+  // NOLINTNEXTLINE(bugprone-sizeof-expression)
   if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(void*)) {
     asm volatile("" : "+r"(value) : : "memory");
   } else {

@@ -50,7 +50,8 @@ __attribute__((noinline)) std::uintptr_t stack_frame(bool write, unsigned char* 
     std::memcpy(out, buf, sizeof buf);
   }
   // The frame's address as a number, to compare frames: never dereferenced.
-  const auto address = reinterpret_cast<std::uintptr_t>(&buf[0]);
+  // Not const: clang follows a const local's initializer to the stack array.
+  auto address = reinterpret_cast<std::uintptr_t>(&buf[0]);
   return address;
 }
 

@@ -198,11 +198,7 @@ bool count_experiments(std::vector<ExperimentOutcome>& outcomes, std::FILE* err)
     counts[line.substr(6, tab - 6)] = std::move(metrics);
   }
   bool ok = ran && failures.empty();
-  if (!ran && counts.empty() && failures.empty()) {
-    std::fprintf(err, "zerolab lab: --measure=instructions: %s\n", error.c_str());
-  } else if (!ran) {
-    std::fprintf(err, "zerolab lab: --measure=instructions: %s\n", error.c_str());
-  }
+  if (!ran) std::fprintf(err, "zerolab lab: --measure=instructions: %s\n", error.c_str());
   for (ExperimentOutcome& o : outcomes) {
     for (const std::string& name : counted_benchmarks(*o.experiment)) {
       if (const auto it = counts.find(name); it != counts.end()) {

@@ -64,10 +64,10 @@ Fn* real(const char* name) {
 }  // namespace
 
 // One forwarder: the real function is looked up once, on the first call.
-#define ZEROLAB_PQ_FORWARD(ret, name, params, args)                              \
-  ret name params {                                                              \
-    static auto* const fn = real<std::remove_pointer_t<decltype(&name)>>(#name); \
-    return fn args;                                                              \
+#define ZEROLAB_PQ_FORWARD(ret, name, params, args)                                \
+  ret name params {                                                                \
+    static auto* const fn = real<std::remove_pointer_t<decltype(&(name))>>(#name); \
+    return fn args;                                                                \
   }
 
 extern "C" {

@@ -160,12 +160,10 @@ std::string go_config_key(std::string_view text) {
     const auto [rune, width] = internal::decode_rune(text);
     if (rune == internal::kRuneError && width == 1) {
       out += text[0];
-    } else if (internal::is_space(rune) || rune == ':') {
-      out += '_';
     } else if (rune >= 'A' && rune <= 'Z') {
       out += static_cast<char>(rune - 'A' + 'a');
-    } else if (internal::is_upper(rune)) {
-      out += '_';  // an upper-case letter beyond ASCII: the reader stops at it
+    } else if (internal::is_space(rune) || rune == ':' || internal::is_upper(rune)) {
+      out += '_';  // an upper-case letter beyond ASCII too: the reader stops at it
     } else if (!internal::is_graphic(rune)) {
       append_go_escape(out, rune);
     } else {

@@ -109,6 +109,7 @@ Calibration calibrate(const CalibrationNeeds& needs) {
   // One fresh 8 MiB mapping (4x L2). Its first write to each page is a real
   // fault, the kernel zeroing a page; then streaming fills and copies over it.
   constexpr std::size_t kBytes = 8 << 20;
+  constexpr std::size_t kPages = kBytes / 4096;  // the loop below touches each once
   void* m = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m != MAP_FAILED) {
     char* a = static_cast<char*>(m);
@@ -117,7 +118,7 @@ Calibration calibrate(const CalibrationNeeds& needs) {
     const auto t1 = Clock::now();
     if (needs.faults) {
       c.fault_seconds =
-          std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(kBytes / 4096);
+          std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(kPages);
     }
     if (needs.zeroing) {
       c.zero_bytes_per_second = static_cast<double>(kBytes) / best_seconds(2, [&] {

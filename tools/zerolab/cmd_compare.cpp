@@ -148,7 +148,7 @@ int parse_flags(std::span<char* const> args, CompareFlags& f, std::vector<std::s
 // lists into the filter). Only on this failure path are the inputs read a
 // second time, with the filter alone (stdin cannot be read again).
 std::string why_nothing_left(const CompareFlags& f, const std::vector<std::string>& paths) {
-  const std::string filter_says =
+  std::string filter_says =
       "no benchmark results match -filter " + internal::shown_text(f.options.filter);
   std::string lists;
   for (const auto& flag : {std::pair<const char*, const std::string*>{"table", &f.options.table},

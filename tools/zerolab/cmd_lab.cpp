@@ -231,6 +231,7 @@ int run_lab_command(std::span<char* const> args) {
 
   // The baseline is found and checked before anything runs or is written.
   std::vector<std::string> known;
+  known.reserve(all.size());
   for (const auto& e : all) known.push_back(e.id);
   lab::Baseline baseline;
   store::Run stored_baseline;

@@ -102,12 +102,11 @@ struct Subcommand {
       : name(std::string("store ") + subcommand) {
     spec.push_back({"store", true});
     std::string error;
-    if (!parse_store_flags(args, spec, f, error)) {
-      done = bad(error);
-    } else if (f.help) {
+    const bool parsed = parse_store_flags(args, spec, f, error);
+    if (parsed && f.help) {
       done = print_usage();
-    } else if (!store::parse_store_url(f.value("store", std::string(store::kDefaultStoreUrl)), url,
-                                       error)) {
+    } else if (!parsed || !store::parse_store_url(
+                              f.value("store", std::string(store::kDefaultStoreUrl)), url, error)) {
       done = bad(error);
     }
   }

@@ -211,15 +211,14 @@ int wait_and_restore(pid_t pid, int& status) {
 }
 
 void remove_run_dir(const std::string& dir) {
-  const std::string cmd_dir = dir;
-  if (DIR* d = opendir(cmd_dir.c_str())) {
+  if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       const std::string name = e->d_name;
-      if (name != "." && name != "..") unlink((cmd_dir + "/" + name).c_str());
+      if (name != "." && name != "..") unlink((dir + "/" + name).c_str());
     }
     closedir(d);
   }
-  rmdir(cmd_dir.c_str());
+  rmdir(dir.c_str());
 }
 
 // A zerolab waste killed by SIGKILL leaves its record directory behind, and
@@ -276,10 +275,12 @@ int run_program(const std::string& path, const WasteFlags& flags, const std::str
                 const std::string& run_dir, std::string& error) {
   std::vector<std::string> env = child_environment(flags, preload, run_dir);
   std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
   for (std::string& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   std::vector<std::string> args = flags.program;
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   install_forwarding();

@@ -231,7 +231,8 @@ bool same_as_read(const ReadMemory& m, std::uintptr_t b, std::uintptr_t e) {
     for (std::uint64_t at = from; at < to; at += m.chunk_bytes) {
       const std::uint64_t n = to - at < m.chunk_bytes ? to - at : m.chunk_bytes;
       const auto* p = reinterpret_cast<const unsigned char*>(m.begin[i] + at);
-      if (chunk_hash(p, n) != m.chunk_hash[m.first_chunk[i] + at / m.chunk_bytes]) return false;
+      const auto chunk = static_cast<std::uint64_t>(m.first_chunk[i]) + at / m.chunk_bytes;
+      if (chunk_hash(p, n) != m.chunk_hash[chunk]) return false;
     }
     return true;
   }
