@@ -73,9 +73,10 @@ test-whole: release
 # (.clang-tidy names its checks and every exception with its reason) over
 # the release build's compile_commands.json.
 CXX_SOURCES = git ls-files -z -- '*.cpp' '*.hpp' '*.h' '*.cc'
-format:
+format: deps
 	$(CXX_SOURCES) | xargs -0 clang-format -i
-format-check:
+format-check: deps
+	@command -v clang-format >/dev/null || { echo "format-check: clang-format is not installed" >&2; exit 1; }
 	@bad=$$($(CXX_SOURCES) | xargs -0 clang-format --dry-run 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: warning' | cut -d: -f1 | sort -u); \
 	if [ -n "$$bad" ]; then echo "format-check: these files differ from .clang-format (run make format):" >&2; echo "$$bad" >&2; exit 1; fi
 lint: release

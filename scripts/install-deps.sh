@@ -11,6 +11,8 @@
 #   libbenchmark-dev                         Google Benchmark, the peer the
 #                                            harness is checked against
 #   clang libclang-rt-14-dev                 the libFuzzer targets (fuzz/)
+#   clang-format clang-tidy                  make format, make format-check
+#                                            (CI's first step) and make lint
 #   google-perftools                         google-pprof, which the profile
 #                                            tests read -profileformat legacy
 #                                            profiles with
@@ -55,7 +57,7 @@ packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
           libmimalloc-dev libre2-dev chromium chromium-driver python3
           libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils
-          libc6-dbg golang-go valgrind strace)
+          libc6-dbg golang-go valgrind strace clang-format clang-tidy)
 
 missing=()
 for p in "${packages[@]}"; do
