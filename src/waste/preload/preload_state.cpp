@@ -318,9 +318,8 @@ Record* create_record() {
     copy_cstr(r->exe, sizeof r->exe, exe);
     copy_cstr(r->preload, sizeof r->preload, this_library_path());
     r->cmdline_length = read_cmdline(r->cmdline, sizeof r->cmdline);
-    // The magic last: a reader that sees it sees a complete header.
-    std::atomic_thread_fence(std::memory_order_release);
-    r->magic = kRecordMagic;
+    // The magic last, a release store: a reader that sees it sees a complete header.
+    std::atomic_ref<std::uint64_t>(r->magic).store(kRecordMagic, std::memory_order_release);
     return r;
   }
   return nullptr;
