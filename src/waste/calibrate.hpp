@@ -5,11 +5,12 @@
 // glibc, or with -recalibrate, measures them again (after the program has
 // exited, so they do not compete with it) and rewrites the file. A run
 // whose findings need none of them reads nothing. Zeroing and copying are
-// measured with streaming (non-temporal) stores over 8 MiB, which go to
-// memory as glibc's memset and memcpy send fills and copies larger than the
-// cache, so they are memory, not cache, bandwidth; the page-fault cost is
-// the first write to each page of that fresh mapping (the kernel's fault
-// and its zeroing of a page, as a program pays them). Zero and copy rates
+// measured with streaming (non-temporal) stores, as glibc's memset and
+// memcpy send fills and copies larger than the cache, over a resident buffer
+// of four times the last-level cache (at least 128 MiB), so they are memory,
+// not cache, bandwidth; the page-fault cost is the first write to each page
+// of a fresh 8 MiB mapping (the kernel's fault and its zeroing of a page, as
+// a program pays them). Zero and copy rates
 // are the best of two passes; every time in the report is an estimate from
 // these figures. A figure not measured stays 0.
 //
@@ -42,7 +43,7 @@
 namespace zerolab::waste {
 
 struct Calibration {
-  double zero_bytes_per_second = 0;  // streaming zero stores over 8 MiB (memory bandwidth)
+  double zero_bytes_per_second = 0;  // streaming zero stores over 4x L3 (memory bandwidth)
   double fault_seconds = 0;          // first write to a fresh anonymous page
   double malloc_free_seconds = 0;    // malloc(64) + free
   double large_block_seconds = 0;    // malloc(64 KiB) + one write + free
