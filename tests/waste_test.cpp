@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -646,6 +647,36 @@ TEST_F(WasteTest, CppFillOfZeros) {
 // findings need them measures them and writes the cache file, the next
 // prices its findings with the file's figures (whatever they are), and a
 // file written under another kernel, or -recalibrate, is measured over.
+// Under an address-space limit too small for the memory-sized buffer (four
+// times the L3, at least 128 MiB), zeroing and copying are timed over the
+// largest half that maps; the report says so and nothing is kept.
+TEST_F(WasteTest, CostsTimedOverASmallerBufferSaySoAndAreNotKept) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer reserves more address space than the limit allows";
+#endif
+  const std::string report = dir_ + "/report.json";
+  const CliRun r = waste("--format json -o " + report + " --sample-rate 1 --check-rate 1 -- " +
+                             std::string(WASTE_FIXTURE) + " all",
+                         "", "ulimit -v 60000; ");
+  ASSERT_EQ(r.code(), 0) << r.err;
+  const json j = json::parse(read_file(report));
+  const json& c = j["calibration"];
+  ASSERT_TRUE(c.contains("small_buffer_bytes")) << c.dump();
+  const auto bytes = c["small_buffer_bytes"].get<std::uint64_t>();
+  EXPECT_GE(bytes, std::uint64_t{8} << 20);
+  EXPECT_LT(bytes, std::uint64_t{128} << 20);
+  EXPECT_GT(c["zero_bytes_per_second"].get<double>(), 0);
+  EXPECT_EQ(c["cached"], false);
+  EXPECT_FALSE(exists(dir_ + "/cache/zerolab/waste-costs"));
+  const std::string text = dir_ + "/report.txt";
+  ASSERT_EQ(
+      waste("-o " + text + " -- " + std::string(WASTE_FIXTURE) + " all", "", "ulimit -v 60000; ")
+          .code(),
+      0);
+  EXPECT_NE(read_file(text).find("(zeroing and copying timed over only "), std::string::npos)
+      << read_file(text);
+}
+
 TEST_F(WasteTest, MachineCostsAreKeptAndMeasuredAgainOnAnotherKernel) {
   const std::string cache = dir_ + "/cache/zerolab/waste-costs";
   const std::string program = std::string(WASTE_FIXTURE) + " all";

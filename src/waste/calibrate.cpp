@@ -39,11 +39,11 @@ void escape(void* p) {
 }
 
 // Non-temporal (streaming) stores, as glibc's memset and memcpy send fills
-// and copies larger than the cache. They still land in the last-level cache
-// of this VM's host for buffers that fit it (83-87 GB/s over 8 MiB against
-// 12-24 GB/s over 128 MiB and more on the 2-core EPYC guest this was
-// written on), so the buffer they are timed over is several times the L3:
-// the rate a program pays to zero or copy memory it has not just touched.
+// and copies larger than the cache. Over a buffer near the L3's size they
+// still read several times faster than over one many times larger (see
+// docs/waste.md, "The time estimates"), so they are timed over four times
+// the L3: the rate a program pays to zero or copy memory it has not just
+// touched.
 void stream_fill(char* p, std::size_t n, char value) {
   const __m128i v = _mm_set1_epi8(value);
   for (std::size_t i = 0; i + 64 <= n; i += 64) {
@@ -146,8 +146,16 @@ Calibration calibrate(const CalibrationNeeds& needs) {
     }
   }
   if (needs.zeroing || needs.copying) {
-    const std::size_t bytes = memory_sized_bytes();
-    if (char* a = resident_mapping(bytes)) {
+    // The full size, else (a small ulimit -v) the largest half that maps,
+    // down to 8 MiB: a figure that includes cache, said and not kept.
+    std::size_t bytes = memory_sized_bytes();
+    char* a = resident_mapping(bytes);
+    while (a == nullptr && bytes > (std::size_t{8} << 20)) {
+      bytes /= 2;
+      a = resident_mapping(bytes);
+      c.small_buffer_bytes = bytes;
+    }
+    if (a != nullptr) {
       if (needs.zeroing) {
         c.zero_bytes_per_second = static_cast<double>(bytes) / best_seconds(2, [&] {
                                     stream_fill(a, bytes, 0);
@@ -282,7 +290,7 @@ Calibration machine_calibration(const CalibrationNeeds& needs, bool recalibrate)
   // is not kept.
   const bool complete = std::all_of(std::begin(kFigures), std::end(kFigures),
                                     [&](const Figure& f) { return measured.*f.value > 0; });
-  if (!path.empty() && complete &&
+  if (!path.empty() && complete && measured.small_buffer_bytes == 0 &&
       machine::write_cache_file(path, format_costs(here, measured)).empty()) {
     measured.cache_path = path;
   }

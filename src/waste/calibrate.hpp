@@ -38,6 +38,7 @@
 #ifndef ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_CALIBRATE_HPP_
 #define ZEROLAB_TOOLS_ZEROLAB_CMD_WASTE_CALIBRATE_HPP_
 
+#include <cstddef>
 #include <string>
 
 namespace zerolab::waste {
@@ -51,6 +52,10 @@ struct Calibration {
   std::string measured_at;           // when (UTC, ISO 8601); "" when nothing was measured
   bool cached = false;               // read from the cache file, not measured by this run
   std::string cache_path;            // the cache file read or written ("" when none)
+  // The buffer zeroing and copying were timed over, when smaller than four
+  // times the L3 (a mapping that large failed: ulimit -v); 0 when full size.
+  // Such figures include cache and are not kept in the cache file.
+  std::size_t small_buffer_bytes = 0;
 };
 
 // Which figures to measure.

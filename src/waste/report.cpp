@@ -261,6 +261,11 @@ std::string render_text(const Report& r) {
     cost(c.large_block_seconds, "64 KiB block " + human_seconds(c.large_block_seconds));
     std::snprintf(line, sizeof line, "%.1f GB/s", c.copy_bytes_per_second / 1e9);
     cost(c.copy_bytes_per_second, std::string("memcpy ") + line);
+    if (c.small_buffer_bytes != 0) {
+      costs += " (zeroing and copying timed over only " +
+               human_bytes(static_cast<double>(c.small_buffer_bytes)) +
+               ", a larger mapping failed: they include cache and read high)";
+    }
     out += "Times are estimates, priced with costs measured on this machine " +
            calibration_when(c) + ": " + costs + ".\n";
   }
@@ -493,6 +498,9 @@ std::string render_json(const Report& r) {
       {"copy_bytes_per_second", measured(c.copy_bytes_per_second)},
       {"measured_at", c.measured_at.empty() ? ordered_json(nullptr) : ordered_json(c.measured_at)},
       {"cached", c.cached}};
+  // Zeroing and copying timed over a buffer smaller than 4x the L3 (a
+  // larger mapping failed): their figures include cache.
+  if (c.small_buffer_bytes != 0) j["calibration"]["small_buffer_bytes"] = c.small_buffer_bytes;
   ordered_json findings = ordered_json::array();
   for (const Finding& f : r.findings) {
     ordered_json fj;
