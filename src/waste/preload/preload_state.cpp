@@ -445,9 +445,9 @@ __attribute__((constructor)) void start_preload() {
   open_pagemap();
   g_exit_key_ready = pthread_key_create(&g_exit_key, &release_thread_slot) == 0;
   pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
-  // Load the unwinder's tables once, so no sample pays for it.
-  std::uint64_t warm[4];
-  capture_stack(warm, 4);
+  // The unwinder is not run here: a program that never takes a sample (no
+  // allocation past the countdown, no large block, no page-sized memset, no
+  // copy) never pays for its first use.
   g_active.store(true, std::memory_order_release);
 }
 
