@@ -3,9 +3,9 @@
 // file that a mapping then names as a module, so the ELF readers (program
 // headers, section headers, symbol and string tables) parse it as they would
 // a library replaced on disk. addr2line is a program that does not exist,
-// so the symbol tables answer. Every parsed mapping has an absolute path;
-// after resolve() every address has frames, each with a function name;
-// never crash.
+// so the symbol tables answer; then the libdw line resolver reads the file
+// as DWARF. Every parsed mapping has an absolute path; after resolve()
+// every address has frames, each with a function name; never crash.
 //
 // Example:
 //   ./symbolizer_fuzz -max_total_time=600 fuzz/corpus/symbolizer_fuzz
@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profile/libdw/libdw_lines.hpp"
 #include "profile/symbolizer.hpp"
 
 namespace {
@@ -51,6 +52,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   symbols.resolve(false, "/nonexistent/addr2line");
   for (const int id : ids) {
     const ResolvedPc& pc = symbols.get(id);
+    check(!pc.frames.empty());
+    for (const Frame& f : pc.frames) check(!f.function.empty());
+  }
+  Symbolizer from_dwarf;
+  std::vector<int> dwarf_ids;
+  for (const std::uint64_t pc : {0x10000ULL, 0x11234ULL, 0x8ffffULL, 0x90010ULL, 0x5ULL}) {
+    dwarf_ids.push_back(from_dwarf.add(maps, pc));
+  }
+  LibdwResolver lines;
+  from_dwarf.resolve(true, lines);
+  for (const int id : dwarf_ids) {
+    const ResolvedPc& pc = from_dwarf.get(id);
     check(!pc.frames.empty());
     for (const Frame& f : pc.frames) check(!f.function.empty());
   }

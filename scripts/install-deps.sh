@@ -22,11 +22,14 @@
 #                                            linked: cmake/MimallocPeer.cmake)
 #   libre2-dev                               RE2: -bench and -filter regexps
 #                                            (zerolab::stat links it)
+#   libdw-dev                                elfutils' libdw: zerolab waste
+#                                            reads file, line and inlined
+#                                            frames from DWARF in-process
 #   nlohmann-json3-dev                       the Google Benchmark JSON reader,
 #                                            zerolab waste --format json
-#   binutils                                 addr2line: zerolab waste's function,
-#                                            file and line for each call site
-#                                            (and the profiles')
+#   binutils                                 addr2line: the harness profiles'
+#                                            function, file and line (and the
+#                                            tests' reference for libdw's)
 #   libc6-dbg                                glibc's debug symbols: the profiles
 #                                            name libc's internal functions
 #                                            (__memset_avx2_...) and lines
@@ -55,7 +58,7 @@ set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config libgtest-dev libgmock-dev
           libbenchmark-dev clang libclang-rt-14-dev google-perftools
-          libmimalloc-dev libre2-dev chromium chromium-driver python3
+          libmimalloc-dev libre2-dev libdw-dev chromium chromium-driver python3
           libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev binutils
           libc6-dbg golang-go valgrind strace clang-format clang-tidy)
 

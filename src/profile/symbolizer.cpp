@@ -1,5 +1,5 @@
 // The profiles' symbolizer (symbolizer.hpp): maps, ELF program headers,
-// addr2line.
+// symbol tables, and the addr2line line resolver.
 #include "profile/symbolizer.hpp"
 
 #include <elf.h>
@@ -322,7 +322,53 @@ void Symbolizer::want_name(int id) {
   wanted_.push_back(id);
 }
 
+std::vector<std::vector<Frame>> Addr2lineResolver::frames(
+    const std::string& module, const std::vector<std::uint64_t>& addresses) {
+  std::vector<std::vector<Frame>> out;
+  char input[] = "/tmp/zerolab-addr.XXXXXX";
+  const int fd = mkstemp(input);
+  if (fd < 0) return out;
+  std::string text;
+  for (const std::uint64_t address : addresses) text += hex(address) + "\n";
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  close(fd);
+  const std::string printed =
+      written ? run_capture({program_, "-a", "-f", "-C", "-i", "-e", module}, input) : "";
+  unlink(input);
+  if (printed.empty()) return out;
+  out.resize(addresses.size());
+  // Groups: "0x<address>", then (function, location) pairs.
+  std::size_t group = 0;
+  std::vector<Frame>* current = nullptr;
+  std::string_view rest = printed;
+  std::vector<std::string> lines;
+  while (!rest.empty()) {
+    const std::size_t nl = rest.find('\n');
+    lines.emplace_back(rest.substr(0, nl));
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+  }
+  for (std::size_t i = 0; i < lines.size();) {
+    if (lines[i].rfind("0x", 0) == 0 && group < out.size()) {
+      current = &out[group++];
+      ++i;
+      continue;
+    }
+    if (current == nullptr || i + 1 >= lines.size()) break;
+    Frame f;
+    parse_location(lines[i + 1], f);
+    if (lines[i] != "??") f.function = lines[i];
+    current->push_back(std::move(f));
+    i += 2;
+  }
+  return out;
+}
+
 void Symbolizer::resolve(bool full, const std::string& addr2line) {
+  Addr2lineResolver lines(addr2line);
+  resolve(full, lines);
+}
+
+void Symbolizer::resolve(bool full, LineResolver& lines) {
   std::map<std::string, std::vector<int>> by_module;
   for (std::size_t i = resolved_; i < pcs_.size(); ++i) {
     by_module[pcs_[i].module].push_back(static_cast<int>(i));
@@ -330,45 +376,19 @@ void Symbolizer::resolve(bool full, const std::string& addr2line) {
   resolved_ = pcs_.size();
   for (auto& [module, ids] : by_module) {
     if (!module.empty() && (full || !runtime_module(module)) && may_have_line_info(module)) {
-      char input[] = "/tmp/zerolab-addr.XXXXXX";
-      const int fd = mkstemp(input);
-      if (fd >= 0) {
-        std::string text;
-        for (int id : ids) text += hex(code_address(pcs_[static_cast<std::size_t>(id)])) + "\n";
-        const bool written =
-            ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-        close(fd);
-        const std::string out =
-            written ? run_capture({addr2line, "-a", "-f", "-C", "-i", "-e", module}, input) : "";
-        unlink(input);
-        // Groups: "0x<address>", then (function, location) pairs.
-        std::size_t group = 0;
-        int current = -1;
-        std::string_view rest = out;
-        std::vector<std::string> lines;
-        while (!rest.empty()) {
-          const std::size_t nl = rest.find('\n');
-          lines.emplace_back(rest.substr(0, nl));
-          rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-        }
-        for (std::size_t i = 0; i < lines.size();) {
-          if (lines[i].rfind("0x", 0) == 0 && group < ids.size()) {
-            current = ids[group++];
-            ++i;
-            continue;
-          }
-          if (current < 0 || i + 1 >= lines.size()) break;
-          Frame f;
-          parse_location(lines[i + 1], f);
-          // Without debug information addr2line names the nearest symbol
-          // before the address even past that symbol's end (in a stripped
-          // binary, an exported function for every static one after it):
-          // such a name is dropped for the symbol tables' sized lookup below.
-          if (lines[i] != "??" && !f.file.empty()) f.function = lines[i];
-          if (!f.function.empty() || !f.file.empty()) {
-            pcs_[static_cast<std::size_t>(current)].frames.push_back(std::move(f));
-          }
-          i += 2;
+      std::vector<std::uint64_t> addresses;
+      addresses.reserve(ids.size());
+      for (int id : ids) addresses.push_back(code_address(pcs_[static_cast<std::size_t>(id)]));
+      std::vector<std::vector<Frame>> found = lines.frames(module, addresses);
+      for (std::size_t k = 0; k < found.size() && k < ids.size(); ++k) {
+        for (Frame& f : found[k]) {
+          // Only frames placed at a file are kept: without debug
+          // information addr2line names the nearest symbol before the
+          // address even past that symbol's end (in a stripped binary, an
+          // exported function for every static one after it); such a name
+          // is dropped for the symbol tables' sized lookup below.
+          if (f.file.empty()) continue;
+          pcs_[static_cast<std::size_t>(ids[k])].frames.push_back(std::move(f));
         }
       }
     }

@@ -7,12 +7,20 @@
 // offset to the ELF virtual address through the module's PT_LOAD headers,
 // and the address (minus one for a return address, which points past its
 // call; as is for an interrupted instruction, a CPU sample's leaf) to
-// frames by Debian's addr2line (-f -C -i: inlined frames included; it finds
-// separate debug files under /usr/lib/debug by build id). What addr2line
-// cannot place at a file and line is looked up in the module's ELF symbol
-// tables (.symtab, else .dynsym), within each symbol's size (addr2line's
-// own guess there is the nearest symbol before the address, however far);
-// an address in no symbol gives "<module>+0x<address>", no file.
+// frames by a LineResolver: innermost inlined frame first, each with its
+// function and the file and line of that level (the address's line-table
+// row for the innermost, the call site of the inlined function for each
+// outer one; addr2line -f -C -i's answer). The default resolver runs
+// Debian's addr2line once per module (it finds separate debug files under
+// /usr/lib/debug by build id); `zerolab waste` passes one that reads the
+// DWARF in-process with elfutils' libdw (profile/libdw/libdw_lines.hpp),
+// which the harness does not link. A module with no debug information of
+// its own, no separate debug file and no debuginfod server is not handed
+// to the resolver at all. What the resolver cannot place at a file and
+// line is looked up in the module's ELF symbol tables (.symtab, else
+// .dynsym), within each symbol's size (addr2line's own guess there is the
+// nearest symbol before the address, however far); an address in no
+// symbol gives "<module>+0x<address>", no file.
 // The C/C++ runtime libraries (runtime_module) get only their symbol tables
 // unless a full resolve is asked for: sites are never named by their frames,
 // and libc's separate debug file alone takes addr2line a third of a second.
@@ -74,6 +82,32 @@ struct ResolvedPc {
   std::vector<Frame> frames;  // innermost (inlined) first; never empty after resolve()
 };
 
+// Where file, line and inlined frames come from (Symbolizer::resolve).
+class LineResolver {
+ public:
+  virtual ~LineResolver() = default;
+  // For each of `addresses` (code addresses: ELF virtual addresses of the
+  // ELF file `module`), its frames, innermost first: function (demangled,
+  // "" where the debug information names none), file ("" where unknown),
+  // line. An address without debug information gets no frames; the result
+  // has one entry per address, or is empty where the module could not be
+  // read at all.
+  virtual std::vector<std::vector<Frame>> frames(const std::string& module,
+                                                 const std::vector<std::uint64_t>& addresses) = 0;
+};
+
+// Binutils' addr2line (-a -f -C -i), run once per module; `program` is the
+// program to run (found in PATH).
+class Addr2lineResolver final : public LineResolver {
+ public:
+  explicit Addr2lineResolver(std::string program = "addr2line") : program_(std::move(program)) {}
+  std::vector<std::vector<Frame>> frames(const std::string& module,
+                                         const std::vector<std::uint64_t>& addresses) override;
+
+ private:
+  std::string program_;
+};
+
 class Symbolizer {
  public:
   // Registers `pc` of an image with these mappings; the same module
@@ -84,7 +118,9 @@ class Symbolizer {
   // (for a site whose frames are all in the runtime).
   void want_name(int id);
   // Resolves everything added so far; `full`: the runtime libraries'
-  // file and line too. `addr2line` is the program to run.
+  // file and line too. `lines` names files, lines and inlined frames.
+  void resolve(bool full, LineResolver& lines);
+  // The same through addr2line; `addr2line` is the program to run.
   void resolve(bool full, const std::string& addr2line = "addr2line");
   const ResolvedPc& get(int id) const { return pcs_[static_cast<std::size_t>(id)]; }
 

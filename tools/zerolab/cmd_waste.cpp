@@ -2,7 +2,8 @@
 // zerolab::waste preload library (src/waste/) and reports the memory work it
 // did for nothing. The pieces: flags (cmd_waste_flags), program checks
 // (cmd_waste_program), records (cmd_waste_collect), symbols
-// (profile/symbolizer), costs (cmd_waste_calibrate), the report
+// (profile/symbolizer, with file, line and inlined frames read from the
+// DWARF by profile/libdw), costs (cmd_waste_calibrate), the report
 // (cmd_waste_report) and pprof profiles (cmd_waste_profile).
 //
 // Order of work: flags, the program, the preload and every output are
@@ -44,6 +45,7 @@
 
 #include "command.hpp"
 #include "files/atomic_file.hpp"
+#include "profile/libdw/libdw_lines.hpp"
 #include "waste/calibrate.hpp"
 #include "waste/collect.hpp"
 #include "waste/diff.hpp"
@@ -454,7 +456,9 @@ int run_waste(std::span<char* const> args) {
     });
     if (all_runtime && !s.stack.empty()) symbols.want_name(s.stack.front());
   }
-  symbols.resolve(!flags.profile_dir.empty());
+  // File, line and inlined frames from the DWARF, read in this process.
+  internal::profile::LibdwResolver lines;
+  symbols.resolve(!flags.profile_dir.empty(), lines);
   waste::Calibration calibration;
   auto found = [&](WasteKind kind) {
     const waste::KindTotals& t = collected.totals[static_cast<int>(kind)];
