@@ -29,13 +29,15 @@
 // table unjudged (the program resized it) and the result back in; a
 // realloc that fails puts the block back as it was.
 //
-// Hot path (malloc + free of a small block), about 30 instructions: one TLS
-// block whose `armed` slot pointer stands for every "may this thread count"
-// check, three stores and a countdown at malloc; at free one compare, two
-// slot adds if temporary, and one load of address_table.hpp's filter (large
-// and sampled blocks are the only ones looked at again). Anything else
-// (first event of a thread, a sample, a large or watched block, a nested
-// call from a slow path) leaves through a noinline function. Sampled
+// Hot path (malloc + free of a small block), about 55 instructions for the
+// pair, the calls into glibc included: one TLS block whose `armed` slot
+// pointer stands for every "may this thread count" check, three stores and
+// a countdown at malloc; at free one compare, two slot adds if temporary,
+// and one load of address_table.hpp's filter (large and sampled blocks are
+// the only ones looked at again). Anything else (first event of a thread,
+// a sample, a large or watched block, a nested call from a slow path)
+// leaves through a noinline function; free's are tail calls that end in
+// glibc's free, so free itself keeps no stack frame. Sampled
 // allocations also go to preload_frame.cpp (temporaries freed within the
 // allocating function's frame).
 //
@@ -281,17 +283,22 @@ inline void note_alloc(void* p, std::size_t n) {
   }
 }
 
-// Before the block goes back to glibc.
-inline void note_free(void* p) {
-  ThreadState& t = t_state;
-  ThreadSlot* slot = t.armed;
-  if (__builtin_expect(slot == nullptr, 0)) {
-    free_unarmed(t, p, nullptr);
-    return;
-  }
-  ++t.events;
-  if (p == t.last_alloc) count_temporary(t, *slot, true);
-  if (__builtin_expect(maybe_watched(p), 0)) free_watched(t, p, nullptr);
+// free()'s ways out of its fast path, each ending in glibc's free (a tail
+// call from free(), so its fast path keeps no registers of its own).
+__attribute__((noinline)) void free_unarmed_then_libc(ThreadState& t, void* p) {
+  free_unarmed(t, p, nullptr);
+  __libc_free(p);
+}
+__attribute__((noinline)) void free_watched_then_libc(ThreadState& t, void* p) {
+  free_watched(t, p, nullptr);
+  __libc_free(p);
+}
+// A temporary that is not the common case (first of its size class, or
+// sampled), then the rest of free.
+__attribute__((noinline)) void free_temporary_then_libc(ThreadState& t, ThreadSlot& slot, void* p) {
+  count_temporary(t, slot, true);
+  if (maybe_watched(p)) free_watched(t, p, nullptr);
+  __libc_free(p);
 }
 
 // Before realloc resizes the block (it is not judged): a large block's
@@ -330,7 +337,6 @@ void alloc_fork_child() {
 
 namespace glibc = zerolab::glibc_alloc;
 using zerolab::waste::note_alloc;
-using zerolab::waste::note_free;
 
 ZEROLAB_WASTE_EXPORT void* malloc(size_t n) noexcept {
   void* p = __libc_malloc(n);
@@ -338,9 +344,30 @@ ZEROLAB_WASTE_EXPORT void* malloc(size_t n) noexcept {
   return p;
 }
 
+// The fast path is count_temporary's common case spelled out (a size class
+// already counting, an unsampled block): free of a temporary is about 20
+// instructions and no stack frame.
 ZEROLAB_WASTE_EXPORT void free(void* p) noexcept {
   if (p == nullptr) return;
-  note_free(p);
+  namespace w = zerolab::waste;
+  w::ThreadState& t = w::t_state;
+  w::ThreadSlot* slot = t.armed;
+  if (__builtin_expect(slot == nullptr, 0)) return w::free_unarmed_then_libc(t, p);
+  ++t.events;
+  if (p == t.last_alloc) {
+    const std::uint64_t bytes = t.last_size;
+    const int c = w::size_class(bytes);
+    if (__builtin_expect(t.temp_seen[c] == 2 && !t.last_sampled, 1)) {
+      t.last_alloc = nullptr;
+      slot->temp_calls.store(slot->temp_calls.load(std::memory_order_relaxed) + 1,
+                             std::memory_order_relaxed);
+      slot->temp_bytes.store(slot->temp_bytes.load(std::memory_order_relaxed) + bytes,
+                             std::memory_order_relaxed);
+    } else {
+      return w::free_temporary_then_libc(t, *slot, p);
+    }
+  }
+  if (__builtin_expect(w::maybe_watched(p), 0)) return w::free_watched_then_libc(t, p);
   __libc_free(p);
 }
 
