@@ -72,8 +72,11 @@ constinit AddressTable<FrameBlock, kCapacityBits> g_table;
 SpinLock g_lock;
 std::atomic<std::uint64_t> g_next_serial{1};
 
-// The thread's stack bounds, looked up once (pthread_getattr_np).
+// The thread's stack bounds, looked up once (pthread_getattr_np, or for
+// the initial thread the same computation on the maps read that refreshes
+// the record's snapshot).
 bool thread_stack(ThreadState& t) {
+  if (t.stack_hi == 0 && initial_thread_stack(t.stack_lo, t.stack_hi)) return true;
   if (t.stack_hi == 0) {
     pthread_attr_t attr;
     void* lo = nullptr;

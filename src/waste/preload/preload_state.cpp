@@ -13,6 +13,7 @@
 //          leaves /tmp/w/<pid>.0.rec for `zerolab waste` to read.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/auxv.h>
@@ -27,11 +28,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "waste/preload/preload_state.hpp"
+
+// The loader's: the top of the initial thread's stack, as the kernel left it.
+extern "C" void* __libc_stack_end;
 
 namespace zerolab::waste {
 
@@ -50,6 +55,7 @@ constinit ZEROLAB_WASTE_TLS thread_local ThreadState t_state{};
 namespace {
 
 pthread_key_t g_exit_key;
+pthread_t g_initial_thread{};  // the thread the constructor ran on
 bool g_exit_key_ready = false;
 SpinLock g_site_lock;  // adding sites and refreshing the maps snapshot
 SpinLock g_anon_lock;  // the anonymous-mapping cache
@@ -193,23 +199,109 @@ bool parse_maps_line(const char* line, std::size_t length, MapsLine& m) {
   return true;
 }
 
-// Copies the executable mappings into the record's spare buffer and flips.
+// The executable ranges the record's snapshot holds, and the loader's count
+// of unloaded objects when it was taken: a new site whose return addresses
+// all lie in these ranges, with nothing unloaded since, is named by the
+// snapshot as it stands, so adding it reads no /proc/self/maps.
+constexpr int kExecRanges = 1024;
+std::uintptr_t g_exec_begin[kExecRanges];
+std::uintptr_t g_exec_end[kExecRanges];
+int g_exec_count = -1;  // -1: no snapshot yet, or ranges left out of this list
+unsigned long long g_exec_unloads = 0;
+
+// dl_phdr_info::dlpi_subs: how many objects the loader has unloaded so far.
+unsigned long long loader_unloads() {
+  unsigned long long subs = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t size, void* out) {
+        if (size >= offsetof(dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+          *static_cast<unsigned long long*>(out) = info->dlpi_subs;
+        }
+        return 1;  // the first object carries the count
+      },
+      &subs);
+  return subs;
+}
+
+// True if the snapshot names every return address of the stack.
 // REQUIRES: g_site_lock held.
-void refresh_maps_snapshot() {
+bool snapshot_covers(const std::uint64_t* pcs, int depth, unsigned long long unloads) {
+  if (g_exec_count < 0 || unloads != g_exec_unloads) return false;
+  for (int i = 0; i < depth; ++i) {
+    bool found = false;
+    for (int k = 0; k < g_exec_count && !found; ++k) {
+      found = pcs[i] > g_exec_begin[k] && pcs[i] < g_exec_end[k];  // pc - 1 and pc inside
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+// The initial thread's stack as glibc's pthread_getattr_np computes it,
+// from the same /proc/self/maps lines: the page holding __libc_stack_end
+// ends it, RLIMIT_STACK bounds it, the mapping below it stops it.
+struct InitialStack {
+  bool wanted = false;
+  bool found = false;
+  std::uintptr_t last_to = 0;
+  std::uintptr_t lo = 0;
+  std::uintptr_t hi = 0;
+};
+
+void find_initial_stack(const MapsLine& m, InitialStack& s) {
+  if (!s.wanted || s.found) return;
+  const auto end_of_stack = reinterpret_cast<std::uintptr_t>(__libc_stack_end);
+  if (m.begin <= end_of_stack && end_of_stack < m.end) {
+    rlimit rl{};
+    if (getrlimit(RLIMIT_STACK, &rl) != 0) return;
+    const std::uintptr_t page = getauxval(AT_PAGESZ);
+    const std::uintptr_t stack_end = (end_of_stack & -page) + page;
+    std::uintptr_t size = static_cast<std::uintptr_t>(rl.rlim_cur) - (m.end - stack_end);
+    size &= -page;
+    if (size > stack_end - s.last_to) size = stack_end - s.last_to;
+    s.lo = stack_end - size;
+    s.hi = stack_end;
+    s.found = true;
+    return;
+  }
+  s.last_to = m.end;
+}
+
+// Copies the executable mappings into the record's spare buffer and flips
+// (and finds the initial thread's stack in the same lines, if asked).
+// REQUIRES: g_site_lock held.
+void refresh_maps_snapshot(unsigned long long unloads, InitialStack* stack = nullptr) {
   Record* r = g_record;
   const std::uint32_t spare = 1 - r->maps_current.load(std::memory_order_relaxed);
   char* out = r->maps[spare];
   std::uint32_t used = 0;
+  int ranges = 0;
+  bool all_ranges = true;
+  InitialStack none;
+  InitialStack& s = stack != nullptr ? *stack : none;
   for_each_maps_line([&](const char* line, std::size_t length) {
     MapsLine m;
-    if (!parse_maps_line(line, length, m) || m.perms[2] != 'x') return;
+    if (!parse_maps_line(line, length, m)) return;
+    find_initial_stack(m, s);
+    if (m.perms[2] != 'x') return;
     if (used + length + 1 > kMapsBytes) return;
     std::memcpy(out + used, line, length);
     used += static_cast<std::uint32_t>(length);
     out[used++] = '\n';
+    if (ranges == kExecRanges) {
+      all_ranges = false;
+      return;
+    }
+    g_exec_begin[ranges] = m.begin;
+    g_exec_end[ranges] = m.end;
+    ++ranges;
   });
   r->maps_length[spare] = used;
   r->maps_current.store(spare, std::memory_order_release);
+  // A line that did not fit the snapshot is in no range: its addresses
+  // make the next site read the maps again.
+  g_exec_count = all_ranges ? ranges : -1;
+  g_exec_unloads = unloads;
 }
 
 // Anonymous private writable mappings, cached; reloaded on a miss and after
@@ -413,6 +505,7 @@ void fork_child() {
   std::memset(t.unsafe_callers, 0, sizeof t.unsafe_callers);
   Record* parent = g_record;
   g_slots_high.store(0, std::memory_order_relaxed);  // the child's record is new
+  g_exec_count = -1;                                 // and holds no snapshot yet
   g_record = create_record();
   if (parent != nullptr) munmap(parent, sizeof(Record));
   if (g_record == nullptr) {
@@ -440,6 +533,7 @@ __attribute__((constructor)) void start_preload() {
     unsetenv(kEnvCheckRate);
     unsetenv(kEnvFollow);
   }
+  g_initial_thread = pthread_self();
   g_record = create_record();
   if (g_record == nullptr) return;
   open_pagemap();
@@ -618,8 +712,9 @@ Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType sr
         s.thread = thread;
         std::memcpy(s.pcs, pcs, static_cast<std::size_t>(depth) * sizeof pcs[0]);
         s.ready.store(1, std::memory_order_release);
+        const unsigned long long unloads = loader_unloads();
         g_site_lock.lock();
-        refresh_maps_snapshot();
+        if (!snapshot_covers(pcs, depth, unloads)) refresh_maps_snapshot(unloads);
         g_site_lock.unlock();
         return &s;
       }
@@ -629,6 +724,20 @@ Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType sr
   }
   thread_totals(t_state).sites_dropped.fetch_add(1, std::memory_order_relaxed);
   return nullptr;
+}
+
+bool initial_thread_stack(std::uintptr_t& lo, std::uintptr_t& hi) {
+  if (g_record == nullptr || !pthread_equal(pthread_self(), g_initial_thread)) return false;
+  InitialStack stack;
+  stack.wanted = true;
+  const unsigned long long unloads = loader_unloads();
+  g_site_lock.lock();
+  refresh_maps_snapshot(unloads, &stack);
+  g_site_lock.unlock();
+  if (!stack.found) return false;
+  lo = stack.lo;
+  hi = stack.hi;
+  return true;
 }
 
 bool pages_touched(std::uintptr_t first_page, std::size_t count, bool* out) {

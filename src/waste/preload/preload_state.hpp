@@ -170,6 +170,13 @@ int capture_stack(std::uint64_t* pcs, int max, std::uint64_t* cfas = nullptr);
 Site* find_or_add_site(Kind kind, const std::uint64_t* pcs, int depth, FdType src = FdType::kFile,
                        FdType dst = FdType::kFile, std::uint16_t thread = 0);
 
+// The calling thread's stack, [lo, hi), as pthread_getattr_np gives it, if
+// the thread is the one the preload started on (the process's initial
+// thread): found in the /proc/self/maps read that also refreshes the
+// record's snapshot, where pthread_getattr_np would read the maps through
+// stdio on its own. False for any other thread, or if the maps cannot be read.
+bool initial_thread_stack(std::uintptr_t& lo, std::uintptr_t& hi);
+
 // Present bits from /proc/self/pagemap for the pages [first_page,
 // first_page + count): out[i] = true if page i is present or swapped.
 // Returns false if pagemap cannot be read.
