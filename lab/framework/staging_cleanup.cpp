@@ -19,11 +19,12 @@ namespace {
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
 constexpr int kMaxDepth = 16;
 
+// Constant-initialized, so no start-up code writes (and faults in) its pages.
 struct Slot {
   std::atomic<bool> armed{false};
-  char dir[PATH_MAX];
+  char dir[PATH_MAX]{};
 };
-Slot g_slots[4];
+constinit Slot g_slots[4];
 struct sigaction g_previous[std::size(kSignals)];
 bool g_installed = false;
 
