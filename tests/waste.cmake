@@ -38,3 +38,6 @@ target_compile_definitions(waste_test PRIVATE
   WASTE_PAGE_HEAP_FIXTURE_SOURCE="${CMAKE_CURRENT_SOURCE_DIR}/waste/waste_page_heap_fixture.cpp"
   WASTE_FIXTURE_SOURCE="${CMAKE_CURRENT_SOURCE_DIR}/waste/waste_fixture.c"
   WASTE_FIXTURE_CPP_SOURCE="${CMAKE_CURRENT_SOURCE_DIR}/waste/waste_fixture_cpp.cpp")
+
+# The preload's own math (no libm in the preload) against libm.
+zerolab_add_test(waste_math_test SOURCES waste_math_test.cpp LABELS waste)

@@ -47,11 +47,11 @@
 #include <stdlib.h>
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 
 #include "alloc_hooks/glibc_alloc.hpp"
 #include "waste/preload/address_table.hpp"
+#include "waste/preload/preload_math.hpp"
 #include "waste/preload/preload_state.hpp"
 
 namespace zerolab::waste {
@@ -102,8 +102,7 @@ __attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n
   if (t.alloc_countdown <= 0) {
     const double rate = static_cast<double>(g_sample_rate);
     t.last_sampled = true;
-    t.last_weight =
-        g_sample_rate <= 1 ? 1.0 : 1.0 / (1.0 - std::exp(-static_cast<double>(n) / rate));
+    t.last_weight = g_sample_rate <= 1 ? 1.0 : 1.0 / -expm1_neg(-static_cast<double>(n) / rate);
     std::uint64_t cfas[kMaxFrames];
     t.last_depth = capture_stack(t.last_pcs, kMaxFrames, cfas);
     t.alloc_countdown = draw_countdown(t, g_sample_rate);
@@ -128,9 +127,9 @@ void add_to_site(Site* s, std::uint64_t calls, std::uint64_t bytes) {
 __attribute__((noinline)) void temporary_sampled(ThreadState& t, bool held) {
   InHook guard(t);
   Site* s = find_or_add_site(Kind::kTemporaryAllocations, t.last_pcs, t.last_depth);
-  const auto calls = static_cast<std::uint64_t>(std::llround(t.last_weight));
+  const auto calls = static_cast<std::uint64_t>(round_half_away(t.last_weight));
   const auto bytes =
-      static_cast<std::uint64_t>(std::llround(t.last_weight * static_cast<double>(t.last_size)));
+      static_cast<std::uint64_t>(round_half_away(t.last_weight * static_cast<double>(t.last_size)));
   if (held) {
     const int c = size_class(t.last_size);
     t.temp_pending_site[c] = s;

@@ -44,10 +44,10 @@
 // counts 10 temporary allocations in f's frame, 600 bytes.
 #include <pthread.h>
 
-#include <cmath>
 #include <cstring>
 
 #include "waste/preload/address_table.hpp"
+#include "waste/preload/preload_math.hpp"
 #include "waste/preload/preload_state.hpp"
 
 namespace zerolab::waste {
@@ -171,9 +171,9 @@ void frame_note_free(ThreadState& t, void* p, bool resized) {
     }
   }
   if (live >= b.depth) return;  // freed after the whole stack returned
-  const auto calls = static_cast<std::uint64_t>(std::llround(b.weight));
+  const auto calls = static_cast<std::uint64_t>(round_half_away(b.weight));
   const auto bytes =
-      static_cast<std::uint64_t>(std::llround(b.weight * static_cast<double>(b.size)));
+      static_cast<std::uint64_t>(round_half_away(b.weight * static_cast<double>(b.size)));
   const auto live_from = static_cast<FdType>(live < 255 ? live : 255);
   Site* s = find_or_add_site(Kind::kTemporaryInFrame, b.pcs, b.depth, live_from, FdType::kFile,
                              thread_slot_index(t));

@@ -27,12 +27,12 @@
 #include <unwind.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "waste/preload/preload_math.hpp"
 #include "waste/preload/preload_state.hpp"
 
 // The loader's: the top of the initial thread's stack, as the kernel left it.
@@ -666,7 +666,7 @@ std::int64_t draw_countdown(ThreadState& t, std::uint64_t rate) {
   t.rng ^= t.rng >> 7;
   t.rng ^= t.rng << 17;
   const double u = (static_cast<double>(t.rng >> 11) + 1.0) / 9007199254740993.0;  // (0, 1]
-  const double v = -std::log(u) * static_cast<double>(rate);
+  const double v = -log_positive(u) * static_cast<double>(rate);
   return static_cast<std::int64_t>(v) + 1;
 }
 

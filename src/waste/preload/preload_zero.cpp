@@ -45,9 +45,9 @@
 #include <dlfcn.h>
 
 #include <atomic>
-#include <cmath>
 #include <cstring>
 
+#include "waste/preload/preload_math.hpp"
 #include "waste/preload/preload_state.hpp"
 
 namespace zerolab::waste {
@@ -196,8 +196,8 @@ void record_zero_check(ThreadState& t, const ZeroCheck& c, std::size_t checked, 
   const double p =
       g_check_rate <= 1
           ? 1.0
-          : -std::expm1(-static_cast<double>(checked) / static_cast<double>(g_check_rate));
-  const auto weight = static_cast<std::uint64_t>(std::llround(1024.0 / p));
+          : -expm1_neg(-static_cast<double>(checked) / static_cast<double>(g_check_rate));
+  const auto weight = static_cast<std::uint64_t>(round_half_away(1024.0 / p));
   totals.zero_hit_weight_1024.fetch_add(weight, std::memory_order_relaxed);
   std::uint64_t pcs[kMaxFrames];
   const int depth = capture_stack(pcs, kMaxFrames);
