@@ -5,6 +5,7 @@
 // files and lines of each level; unreadable, truncated and corrupted ELF
 // files give no frames or symbol-table names, never a crash.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -136,7 +137,7 @@ std::string edited_copy(const std::string& name, void (*edit)(std::string&)) {
   std::ifstream in(SYMBOLIZER_FIXTURE, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   edit(bytes);
-  const std::string path = testing::TempDir() + "symbolizer_" + name;
+  std::string path = testing::TempDir() + "symbolizer_" + name + "." + std::to_string(getpid());
   std::ofstream(path, std::ios::binary)
       .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return path;
@@ -149,6 +150,7 @@ TEST(Symbolizer, LibdwReadsNothingFromAFileThatIsNoElf) {
   LibdwResolver libdw;
   EXPECT_TRUE(libdw.frames(garbage, {0x1000, 0x1234}).empty());
   EXPECT_TRUE(libdw.frames("/nonexistent/module", {0x1000}).empty());
+  std::remove(garbage.c_str());
 }
 
 TEST(Symbolizer, ATruncatedElfIsNamedFromWhatIsLeft) {
@@ -166,9 +168,10 @@ TEST(Symbolizer, ATruncatedElfIsNamedFromWhatIsLeft) {
   symbols.resolve(false, libdw);
   const auto& frames = symbols.get(id).frames;
   ASSERT_EQ(frames.size(), 1u);
-  EXPECT_EQ(frames[0].function, "symbolizer_truncated+0x40");
+  EXPECT_EQ(frames[0].function, "symbolizer_truncated." + std::to_string(getpid()) + "+0x40");
   EXPECT_EQ(frames[0].file, "");
   EXPECT_EQ(frames[0].line, 0);
+  std::remove(truncated.c_str());
 }
 
 TEST(Symbolizer, LibdwSurvivesCorruptedDwarf) {
@@ -190,6 +193,7 @@ TEST(Symbolizer, LibdwSurvivesCorruptedDwarf) {
     LibdwResolver libdw;
     const auto got = libdw.frames(path, addresses);
     EXPECT_TRUE(got.empty() || got.size() == addresses.size()) << "seed " << seed;
+    std::remove(path.c_str());
   }
 }
 
