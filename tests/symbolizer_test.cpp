@@ -39,11 +39,12 @@ std::string run(const std::string& command) {
 
 // The addresses of every instruction of the fixture's functions `names`
 // (objdump -d), as ELF virtual addresses.
-std::vector<std::uint64_t> instructions_of(const std::vector<std::string>& names) {
+std::vector<std::uint64_t> instructions_of(const std::vector<std::string>& names,
+                                           const std::string& binary = SYMBOLIZER_FIXTURE) {
   std::vector<std::uint64_t> out;
   for (const std::string& name : names) {
     std::istringstream text(
-        run("objdump -d --no-show-raw-insn --disassemble=" + name + " " + SYMBOLIZER_FIXTURE));
+        run("objdump -d --no-show-raw-insn --disassemble=" + name + " " + binary));
     std::string line;
     bool inside = false;
     while (std::getline(text, line)) {
@@ -195,6 +196,47 @@ TEST(Symbolizer, LibdwSurvivesCorruptedDwarf) {
     EXPECT_TRUE(got.empty() || got.size() == addresses.size()) << "seed " << seed;
     std::remove(path.c_str());
   }
+}
+
+// A program without DWARF is named from its symbol table; a C name is kept
+// as it is, a mangled one demangled. (__cxa_demangle alone reads "f" as the
+// type float and "i" as int.)
+TEST(Symbolizer, SymbolTableNamesAreDemangledOnlyWhenMangled) {
+  const std::vector<std::uint64_t> in_f = instructions_of({"f"}, SYMBOLIZER_C_NAMES_FIXTURE);
+  const std::vector<std::uint64_t> in_i = instructions_of({"i"}, SYMBOLIZER_C_NAMES_FIXTURE);
+  const std::vector<std::uint64_t> in_cpp =
+      instructions_of({"_Z7twice_mi"}, SYMBOLIZER_C_NAMES_FIXTURE);
+  ASSERT_FALSE(in_f.empty());
+  ASSERT_FALSE(in_i.empty());
+  ASSERT_FALSE(in_cpp.empty());
+  // The file mapped whole at 0x400000 from offset 0: an address there is
+  // 0x400000 plus its file offset, which for these PT_LOAD segments is the
+  // virtual address less the segment's (vaddr - offset).
+  Symbolizer symbols;
+  LibdwResolver libdw;
+  const std::vector<MapEntry> maps = {{0x400000, 0x40000000, 0, SYMBOLIZER_C_NAMES_FIXTURE}};
+  const auto offset_of = [](std::uint64_t vaddr) -> std::uint64_t {
+    std::istringstream text(run(std::string("readelf -lW ") + SYMBOLIZER_C_NAMES_FIXTURE));
+    std::string line;
+    while (std::getline(text, line)) {
+      unsigned long long off = 0, va = 0, pa = 0, filesz = 0;
+      if (std::sscanf(line.c_str(), " LOAD 0x%llx 0x%llx 0x%llx 0x%llx", &off, &va, &pa, &filesz) ==
+              4 &&
+          vaddr >= va && vaddr < va + filesz) {
+        return vaddr - va + off;
+      }
+    }
+    return vaddr;
+  };
+  const int f = symbols.add(maps, 0x400000 + offset_of(in_f[0]), PcKind::kInstruction);
+  const int i = symbols.add(maps, 0x400000 + offset_of(in_i[0]), PcKind::kInstruction);
+  const int cpp = symbols.add(maps, 0x400000 + offset_of(in_cpp[0]), PcKind::kInstruction);
+  symbols.resolve(false, libdw);
+  ASSERT_EQ(symbols.get(f).frames.size(), 1u);
+  EXPECT_EQ(symbols.get(f).frames[0].function, "f");
+  EXPECT_EQ(symbols.get(f).frames[0].file, "");
+  EXPECT_EQ(symbols.get(i).frames[0].function, "i");
+  EXPECT_EQ(symbols.get(cpp).frames[0].function, "twice_m(int)");
 }
 
 }  // namespace

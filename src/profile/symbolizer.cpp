@@ -188,6 +188,9 @@ std::string symbol_at(const std::vector<Symbol>& symbols, std::uint64_t vaddr) {
   if (it == symbols.begin()) return "";
   --it;
   if (vaddr >= it->address + std::max<std::uint64_t>(it->size, 1)) return "";
+  // Only a mangled name is demangled: __cxa_demangle reads any other as a
+  // type, so a C function named f would come out as "float".
+  if (it->name.rfind("_Z", 0) != 0) return it->name;
   int status = -1;
   char* demangled = abi::__cxa_demangle(it->name.c_str(), nullptr, nullptr, &status);
   std::string name = status == 0 && demangled != nullptr ? demangled : it->name;
