@@ -296,6 +296,29 @@ TEST_F(WasteTest, ForkAndExecAreFollowed) {
   EXPECT_EQ((*fork_site)["calls"], 30);
 }
 
+// A site in a library loaded after the preload read the mappings is named
+// by that library: a new site whose addresses the snapshot does not hold
+// makes the preload read the mappings again.
+TEST_F(WasteTest, SitesInLibrariesLoadedLaterAreNamedByTheirLibrary) {
+  const json r = waste_json(std::string(WASTE_FIXTURE) + " dlopen " + WASTE_FIXTURE_LIB_A + " " +
+                            WASTE_FIXTURE_LIB_B);
+  EXPECT_EQ(r["exit_status"], 0);
+  const json* temp = finding(r, "temporary-allocations");
+  ASSERT_NE(temp, nullptr) << r.dump(1);
+  EXPECT_EQ((*temp)["calls"], 10 + 100 + 50);
+  const std::string lib = WASTE_FIXTURE_LIB_SOURCE;
+  int a = 0;
+  int b = 0;
+  for (const json& s : (*temp)["sites"]) {
+    if (base(s["file"]) != base(lib)) continue;
+    EXPECT_EQ(s["line"], site_line(lib, "lib-temp"));
+    if (s["function"] == "waste_lib_a") a += s["calls"].get<int>();
+    if (s["function"] == "waste_lib_b") b += s["calls"].get<int>();
+  }
+  EXPECT_EQ(a, 100) << temp->dump(1);
+  EXPECT_EQ(b, 50) << temp->dump(1);
+}
+
 TEST_F(WasteTest, NoFollowStopsAtExec) {
   const json r = waste_json(std::string(WASTE_FIXTURE) + " fork", 0, "--sample-rate 1 --no-follow");
   EXPECT_EQ(r["processes"], 2);  // the forked child is still the same image

@@ -46,6 +46,10 @@
 //                            fill (memset stores its value as an unsigned char)  SITE:wide
 //   waste_fixture failedrealloc  a 256 KiB block (100 bytes used) whose realloc
 //                            fails (ENOMEM), then freed: oversized  SITE:failed_realloc
+//   waste_fixture dlopen A B 10 temporaries; then library A (dlopen) makes 100
+//                            in waste_lib_a, then library B 50 in waste_lib_b:
+//                            each site is named by its own library (both stay
+//                            loaded: see call_in_library)
 //   waste_fixture errno      fills and frees after closing every descriptor
 //                            above 2 (the preload's pagemap one among them);
 //                            exit 3 if errno changed across a call that succeeded
@@ -60,6 +64,7 @@
 //   oversized-buffers      1 call, 262144 bytes requested, 4080 touched  SITE:oversized
 //   user-space-copies      1 call, 4096 bytes, file -> pipe     SITE:copy
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -119,6 +124,27 @@ static void* thread_main(void* arg) {
   }
   return NULL;
 }
+
+// Loads `path` and calls its function `name` with n; exit 3 if either
+// cannot be found. The library stays loaded: a record keeps one snapshot of
+// the mappings, the latest, so a library unloaded and another loaded at its
+// addresses would name the first one's sites by the second.
+#ifndef WASTE_FIXTURE_STATIC_BUILD
+static void call_in_library(const char* path, const char* name, int n) {
+  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (lib == NULL) {
+    fprintf(stderr, "waste_fixture: %s\n", dlerror());
+    exit(3);
+  }
+  void (*fn)(int) = NULL;
+  *(void**)&fn = dlsym(lib, name);
+  if (fn == NULL) {
+    fprintf(stderr, "waste_fixture: no %s in %s\n", name, path);
+    exit(3);
+  }
+  fn(n);
+}
+#endif
 
 static void some_temporaries(int n) {
   for (int i = 0; i < n; ++i) {
@@ -421,6 +447,12 @@ int main(int argc, char** argv) {
     return remap(argv[2]);
   } else if (strcmp(mode, "wide") == 0) {
     return wide_zero();
+#ifndef WASTE_FIXTURE_STATIC_BUILD
+  } else if (strcmp(mode, "dlopen") == 0 && argc > 3) {
+    some_temporaries(10);  // a site, and the maps read, before either library is mapped
+    call_in_library(argv[2], "waste_lib_a", 100);
+    call_in_library(argv[3], "waste_lib_b", 50);
+#endif
   } else if (strcmp(mode, "errno") == 0) {
     return errno_kept();
   } else if (strcmp(mode, "failedrealloc") == 0) {
