@@ -23,7 +23,7 @@ cpu() {  # CPU milliseconds of "$@", output discarded
 }
 : >"$d/p"; : >"$d/a"; : >"$d/b"; : >"$d/h"
 for ((r = 0; r < rounds; r++)); do
-  cpu "$@" >>"$d/p"
+  cpu env "$@" >>"$d/p"  # through env too, as the preloaded arms
   rm -rf "$d/ra" "$d/rb"; mkdir -p "$d/ra" "$d/rb"
   cpu env LD_PRELOAD="$a" ZEROLAB_WASTE_DIR="$d/ra" "$@" >>"$d/a"
   cpu env LD_PRELOAD="$b" ZEROLAB_WASTE_DIR="$d/rb" "$@" >>"$d/b"
