@@ -28,13 +28,13 @@ const Dwfl_Callbacks kOfflineCallbacks = {
     &g_debuginfo_path,
 };
 
-// Owns a Dwfl session.
-struct DwflSession {
+// Owns one Dwfl: the libdw handle a module is reported into and read through, ended with it.
+struct OwnedDwfl {
   Dwfl* dwfl = dwfl_begin(&kOfflineCallbacks);
-  DwflSession() = default;
-  DwflSession(const DwflSession&) = delete;
-  DwflSession& operator=(const DwflSession&) = delete;
-  ~DwflSession() {
+  OwnedDwfl() = default;
+  OwnedDwfl(const OwnedDwfl&) = delete;
+  OwnedDwfl& operator=(const OwnedDwfl&) = delete;
+  ~OwnedDwfl() {
     if (dwfl != nullptr) dwfl_end(dwfl);
   }
 };
@@ -366,10 +366,10 @@ std::vector<Frame> frames_at(Dwarf_Die* cu, const std::vector<FunctionRange>& fu
 std::vector<std::vector<Frame>> LibdwResolver::frames(const std::string& module,
                                                       const std::vector<std::uint64_t>& addresses) {
   std::vector<std::vector<Frame>> out;
-  DwflSession session;
-  if (session.dwfl == nullptr) return out;
-  Dwfl_Module* mod = dwfl_report_offline(session.dwfl, module.c_str(), module.c_str(), -1);
-  if (dwfl_report_end(session.dwfl, nullptr, nullptr) != 0 || mod == nullptr) return out;
+  OwnedDwfl handle;
+  if (handle.dwfl == nullptr) return out;
+  Dwfl_Module* mod = dwfl_report_offline(handle.dwfl, module.c_str(), module.c_str(), -1);
+  if (dwfl_report_end(handle.dwfl, nullptr, nullptr) != 0 || mod == nullptr) return out;
   Dwarf_Addr elf_bias = 0;
   Elf* elf = dwfl_module_getelf(mod, &elf_bias);
   if (elf == nullptr) return out;
