@@ -231,6 +231,15 @@ __attribute__((noinline)) bool hold_back_first(ThreadState& t, int c) {
   return false;
 }
 
+// Temporaries counted into the thread's own slot: only this thread writes
+// it, so a plain load and store (no locked add) keep it exact.
+inline void add_to_own_slot(ThreadSlot& slot, std::uint64_t calls, std::uint64_t bytes) {
+  slot.temp_calls.store(slot.temp_calls.load(std::memory_order_relaxed) + calls,
+                        std::memory_order_relaxed);
+  slot.temp_bytes.store(slot.temp_bytes.load(std::memory_order_relaxed) + bytes,
+                        std::memory_order_relaxed);
+}
+
 // A free of the thread's last allocation: a temporary if its size class
 // repeats, counted in the thread's slot (`owned`: its own, else the shared
 // slot 0) with the class's held-back first block.
@@ -246,10 +255,7 @@ inline void count_temporary(ThreadState& t, ThreadSlot& slot, bool owned) {
     bytes += t.temp_pending[c];
   }
   if (owned) {
-    slot.temp_calls.store(slot.temp_calls.load(std::memory_order_relaxed) + calls,
-                          std::memory_order_relaxed);
-    slot.temp_bytes.store(slot.temp_bytes.load(std::memory_order_relaxed) + bytes,
-                          std::memory_order_relaxed);
+    add_to_own_slot(slot, calls, bytes);
   } else {
     slot_add(t, slot.temp_calls, calls);
     slot_add(t, slot.temp_bytes, bytes);
@@ -358,10 +364,7 @@ ZEROLAB_WASTE_EXPORT void free(void* p) noexcept {
     const int c = w::size_class(bytes);
     if (__builtin_expect(t.temp_seen[c] == 2 && !t.last_sampled, 1)) {
       t.last_alloc = nullptr;
-      slot->temp_calls.store(slot->temp_calls.load(std::memory_order_relaxed) + 1,
-                             std::memory_order_relaxed);
-      slot->temp_bytes.store(slot->temp_bytes.load(std::memory_order_relaxed) + bytes,
-                             std::memory_order_relaxed);
+      w::add_to_own_slot(*slot, 1, bytes);
     } else {
       return w::free_temporary_then_libc(t, *slot, p);
     }
