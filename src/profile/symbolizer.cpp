@@ -188,14 +188,7 @@ std::string symbol_at(const std::vector<Symbol>& symbols, std::uint64_t vaddr) {
   if (it == symbols.begin()) return "";
   --it;
   if (vaddr >= it->address + std::max<std::uint64_t>(it->size, 1)) return "";
-  // Only a mangled name is demangled: __cxa_demangle reads any other as a
-  // type, so a C function named f would come out as "float".
-  if (it->name.rfind("_Z", 0) != 0) return it->name;
-  int status = -1;
-  char* demangled = abi::__cxa_demangle(it->name.c_str(), nullptr, nullptr, &status);
-  std::string name = status == 0 && demangled != nullptr ? demangled : it->name;
-  std::free(demangled);
-  return name;
+  return demangle_if_mangled(it->name.c_str());
 }
 
 std::string hex(std::uint64_t v) {
@@ -264,6 +257,15 @@ void parse_location(std::string_view text, Frame& f) {
 }
 
 }  // namespace
+
+std::string demangle_if_mangled(const char* name) {
+  if (std::strncmp(name, "_Z", 2) != 0) return name;
+  int status = -1;
+  char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  std::string result = status == 0 && out != nullptr ? out : name;
+  std::free(out);
+  return result;
+}
 
 bool runtime_module(const std::string& path) {
   const std::string base = base_name(path);

@@ -59,6 +59,11 @@ struct MapEntry {
 // libc, libstdc++, libgcc_s, libm, libpthread, libdl or the dynamic loader.
 bool runtime_module(const std::string& path);
 
+// addr2line -C's name: a mangled name (_Z...) demangled, parameters
+// included; any other name as it is (__cxa_demangle alone reads a C name
+// such as "f" as a type, "float").
+std::string demangle_if_mangled(const char* name);
+
 // Parses maps text; lines that do not parse, and mappings without a file
 // path, are skipped.
 std::vector<MapEntry> parse_maps(std::string_view text);

@@ -5,8 +5,6 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
-#include <cxxabi.h>
-
 #include <gelf.h>
 
 #include <algorithm>
@@ -50,17 +48,6 @@ const char* string_attribute(Dwarf_Die* die, unsigned int name) {
   Dwarf_Attribute attr;
   if (dwarf_attr_integrate(die, name, &attr) == nullptr) return nullptr;
   return dwarf_formstring(&attr);
-}
-
-// addr2line -C's name: a mangled name demangled (parameters included),
-// any other name as it is.
-std::string demangled(const char* name) {
-  if (std::strncmp(name, "_Z", 2) != 0) return name;
-  int status = -1;
-  char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  std::string result = status == 0 && out != nullptr ? out : name;
-  std::free(out);
-  return result;
 }
 
 const char* linkage_name(Dwarf_Die* die) {
@@ -167,7 +154,7 @@ class Names {
   Names(Elf* elf, Dwarf_Addr dwarf_to_elf) : elf_(elf), dwarf_to_elf_(dwarf_to_elf) {}
 
   std::string innermost(Dwarf_Die* cu, Dwarf_Die* die, Dwarf_Addr pc) {
-    if (const char* name = linkage_name(die); name != nullptr) return demangled(name);
+    if (const char* name = linkage_name(die); name != nullptr) return demangle_if_mangled(name);
     if (names_unmangled(cu)) return plain_name(die);
     const Dwarf_Off key = dwarf_dieoffset(die);
     if (auto it = settled_.find(key); it != settled_.end()) return it->second;
@@ -180,7 +167,7 @@ class Names {
       settled_.emplace(key, plain_name(die));
       return plain_name(die);
     }
-    std::string named = demangled(sym->name.c_str());
+    std::string named = demangle_if_mangled(sym->name.c_str());
     settled_.emplace(
         key, sym->address == first_range_start(die) + dwarf_to_elf_ ? named : plain_name(die));
     return named;
@@ -194,11 +181,11 @@ class Names {
       symbols_read_ = true;
     }
     const Symbol* sym = symbol_before(symbols_, pc + dwarf_to_elf_);
-    return sym == nullptr ? std::string() : demangled(sym->name.c_str());
+    return sym == nullptr ? std::string() : demangle_if_mangled(sym->name.c_str());
   }
 
   std::string caller(Dwarf_Die* die) {
-    if (const char* name = linkage_name(die); name != nullptr) return demangled(name);
+    if (const char* name = linkage_name(die); name != nullptr) return demangle_if_mangled(name);
     if (auto it = settled_.find(dwarf_dieoffset(die)); it != settled_.end()) return it->second;
     return plain_name(die);
   }
@@ -206,7 +193,7 @@ class Names {
  private:
   static std::string plain_name(Dwarf_Die* die) {
     const char* name = string_attribute(die, DW_AT_name);
-    return name == nullptr ? std::string() : demangled(name);
+    return name == nullptr ? std::string() : demangle_if_mangled(name);
   }
 
   Elf* elf_;
