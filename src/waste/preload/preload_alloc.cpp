@@ -29,15 +29,21 @@
 // table unjudged (the program resized it) and the result back in; a
 // realloc that fails puts the block back as it was.
 //
-// Hot path (malloc + free of a small block), about 55 instructions for the
-// pair, the calls into glibc included: one TLS block whose `armed` slot
-// pointer stands for every "may this thread count" check, three stores and
-// a countdown at malloc; at free one compare, two slot adds if temporary,
-// and one load of address_table.hpp's filter (large and sampled blocks are
-// the only ones looked at again). Anything else (first event of a thread,
-// a sample, a large or watched block, a nested call from a slow path)
-// leaves through a noinline function; free's are tail calls that end in
-// glibc's free, so free itself keeps no stack frame. Sampled
+// Hot path (malloc + free of a small temporary block), 38 instructions
+// for the pair, the calls into glibc included: one TLS block whose
+// `armed` slot pointer stands for every "may this thread count" check,
+// three stores and a countdown at malloc; at free one compare with the
+// last allocation, one bit test of its size class in
+// ThreadState::fast_classes (which holds only classes already counting
+// and below the large blocks', and which a sampled block's marked size
+// never matches), and two adds to the thread's slot. A block that is not
+// the last allocation costs one load of address_table.hpp's filter
+// instead (large and sampled blocks are the only ones looked at again).
+// Anything else (first event of a thread, a sample, a large or watched
+// block, the first temporaries of a size class, a nested call from a slow
+// path) leaves through a noinline function; these are tail calls (free's
+// end in glibc's free, malloc's return the block), so neither keeps a
+// stack frame of its own beyond malloc's one saved register. Sampled
 // allocations also go to preload_frame.cpp (temporaries freed within the
 // allocating function's frame).
 //
@@ -91,9 +97,13 @@ std::size_t chunk_bytes(const void* p) {
   return reinterpret_cast<const std::size_t*>(p)[-1] & ~static_cast<std::size_t>(7);
 }
 
+// ThreadState::last_alloc once the block is freed: no allocation's address.
+void* const kNoBlock = reinterpret_cast<void*>(std::uintptr_t{1});
+
 // ---- slow paths --------------------------------------------------------------
 
-__attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n) {
+// Returns p (malloc's tail call).
+__attribute__((noinline)) void* alloc_slow(ThreadState& t, void* p, std::size_t n) {
   InHook guard(t);
   if (!t.countdowns_set) {  // the thread's first allocation: draw, then judge it like any other
     set_countdowns(t);
@@ -101,7 +111,8 @@ __attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n
   }
   if (t.alloc_countdown <= 0) {
     const double rate = static_cast<double>(g_sample_rate);
-    t.last_sampled = true;
+    t.last_size = kSampledSize;
+    t.sampled_size = n;
     t.last_weight = g_sample_rate <= 1 ? 1.0 : 1.0 / -expm1_neg(-static_cast<double>(n) / rate);
     std::uint64_t cfas[kMaxFrames];
     t.last_depth = capture_stack(t.last_pcs, kMaxFrames, cfas);
@@ -114,6 +125,7 @@ __attribute__((noinline)) void alloc_slow(ThreadState& t, void* p, std::size_t n
     live_insert(reinterpret_cast<std::uintptr_t>(p), n,
                 find_or_add_site(Kind::kOversizedBuffers, pcs, depth));
   }
+  return p;
 }
 
 void add_to_site(Site* s, std::uint64_t calls, std::uint64_t bytes) {
@@ -122,16 +134,16 @@ void add_to_site(Site* s, std::uint64_t calls, std::uint64_t bytes) {
   s->extra.fetch_add(1, std::memory_order_relaxed);  // samples behind the weighted counts
 }
 
-// A sampled temporary: its site gets the sample's weight, now or (`held`,
-// the first of its size class) when a second one confirms it.
-__attribute__((noinline)) void temporary_sampled(ThreadState& t, bool held) {
+// A sampled temporary of `size` bytes: its site gets the sample's weight,
+// now or (`held`, the first of its size class) when a second one confirms it.
+__attribute__((noinline)) void temporary_sampled(ThreadState& t, std::uint64_t size, bool held) {
   InHook guard(t);
   Site* s = find_or_add_site(Kind::kTemporaryAllocations, t.last_pcs, t.last_depth);
   const auto calls = static_cast<std::uint64_t>(round_half_away(t.last_weight));
   const auto bytes =
-      static_cast<std::uint64_t>(round_half_away(t.last_weight * static_cast<double>(t.last_size)));
+      static_cast<std::uint64_t>(round_half_away(t.last_weight * static_cast<double>(size)));
   if (held) {
-    const int c = size_class(t.last_size);
+    const int c = size_class(size);
     t.temp_pending_site[c] = s;
     t.temp_pending_site_calls[c] = calls;
     t.temp_pending_site_bytes[c] = bytes;
@@ -190,14 +202,14 @@ __attribute__((noinline)) void restore_large(ThreadState& t, const LiveBlock& ta
 
 // ---- the per-call bookkeeping --------------------------------------------------
 
-// One allocation of a thread that may count.
-inline void count_alloc(ThreadState& t, void* p, std::size_t n) {
+// One allocation of a thread that may count. Returns p.
+inline void* count_alloc(ThreadState& t, void* p, std::size_t n) {
   ++t.events;
   t.last_alloc = p;
-  t.last_size = n;
-  t.last_sampled = false;
+  t.last_size = n;  // alloc_slow marks it kSampledSize if it samples the block
   t.alloc_countdown -= static_cast<std::int64_t>(n);
-  if (__builtin_expect(t.alloc_countdown <= 0 || n >= kLargeBlock, 0)) alloc_slow(t, p, n);
+  if (__builtin_expect(t.alloc_countdown <= 0 || n >= kLargeBlock, 0)) return alloc_slow(t, p, n);
+  return p;
 }
 
 // A block in one of the address tables is freed (`taken` null), or
@@ -216,12 +228,13 @@ __attribute__((noinline)) void free_watched(ThreadState& t, void* p, LiveBlock* 
 // The first candidate of its size class is held back (true); the second
 // confirms it (false): the caller counts both, and the first's sample, if
 // it was sampled, goes to its site now.
-__attribute__((noinline)) bool hold_back_first(ThreadState& t, int c) {
+__attribute__((noinline)) bool hold_back_first(ThreadState& t, int c, std::uint64_t size,
+                                               bool sampled) {
   if (t.temp_seen[c] == 0) {
     t.temp_seen[c] = 1;
-    t.temp_pending[c] = t.last_size;
+    t.temp_pending[c] = size;
     t.temp_pending_site[c] = nullptr;
-    if (t.last_sampled) temporary_sampled(t, true);
+    if (sampled) temporary_sampled(t, size, true);
     return true;
   }
   if (Site* first = t.temp_pending_site[c]) {
@@ -231,26 +244,46 @@ __attribute__((noinline)) bool hold_back_first(ThreadState& t, int c) {
   return false;
 }
 
-// Temporaries counted into the thread's own slot: only this thread writes
-// it, so a plain load and store (no locked add) keep it exact.
+// Adds v to a counter of the thread's own slot: only this thread writes
+// it, so an add without lock keeps it exact. On x86-64 one add to memory
+// (an aligned 8-byte store, so a reader never sees half of it; the
+// compiler does not fold an atomic load and store into one instruction).
+inline void add_own(std::atomic<std::uint64_t>& counter, std::uint64_t v) {
+#if defined(__x86_64__)
+  static_assert(sizeof counter == sizeof(std::uint64_t));
+  asm("addq %1, %0" : "+m"(*reinterpret_cast<std::uint64_t*>(&counter)) : "er"(v));
+#else
+  counter.store(counter.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+#endif
+}
+
+// Temporaries counted into the thread's own slot.
 inline void add_to_own_slot(ThreadSlot& slot, std::uint64_t calls, std::uint64_t bytes) {
-  slot.temp_calls.store(slot.temp_calls.load(std::memory_order_relaxed) + calls,
-                        std::memory_order_relaxed);
-  slot.temp_bytes.store(slot.temp_bytes.load(std::memory_order_relaxed) + bytes,
-                        std::memory_order_relaxed);
+  add_own(slot.temp_calls, calls);
+  add_own(slot.temp_bytes, bytes);
+}
+
+// A block free() is the thread's last allocation (not marked sampled)
+// and its size class counts every temporary and holds no large blocks:
+// free's fast path counts it (one bsr and one bit test).
+inline bool fast_temporary(const ThreadState& t, std::uint64_t size) {
+  return ((t.fast_classes >> class_bit(size)) & 1) != 0;
 }
 
 // A free of the thread's last allocation: a temporary if its size class
 // repeats, counted in the thread's slot (`owned`: its own, else the shared
 // slot 0) with the class's held-back first block.
 inline void count_temporary(ThreadState& t, ThreadSlot& slot, bool owned) {
-  t.last_alloc = nullptr;
-  const int c = size_class(t.last_size);
+  t.last_alloc = kNoBlock;
+  const bool sampled = t.last_size == kSampledSize;
+  const std::uint64_t size = sampled ? t.sampled_size : t.last_size;
+  const int c = size_class(size);
   std::uint64_t calls = 1;
-  std::uint64_t bytes = t.last_size;
+  std::uint64_t bytes = size;
   if (__builtin_expect(t.temp_seen[c] != 2, 0)) {
-    if (hold_back_first(t, c)) return;
+    if (hold_back_first(t, c, size, sampled)) return;
     t.temp_seen[c] = 2;
+    if (c < kLargeClass) t.fast_classes |= std::uint64_t{1} << class_bit(size);
     calls = 2;
     bytes += t.temp_pending[c];
   }
@@ -260,15 +293,15 @@ inline void count_temporary(ThreadState& t, ThreadSlot& slot, bool owned) {
     slot_add(t, slot.temp_calls, calls);
     slot_add(t, slot.temp_bytes, bytes);
   }
-  if (__builtin_expect(t.last_sampled, 0)) temporary_sampled(t, false);
+  if (__builtin_expect(sampled, 0)) temporary_sampled(t, size, false);
 }
 
 // The hot path's way out when the thread is not armed: first event of the
 // thread, inside a slow path, record not live, or the shared slot.
-__attribute__((noinline)) void alloc_unarmed(ThreadState& t, void* p, std::size_t n) {
-  if (t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return;
+__attribute__((noinline)) void* alloc_unarmed(ThreadState& t, void* p, std::size_t n) {
+  if (t.in_hook != 0 || !g_active.load(std::memory_order_relaxed)) return p;
   arm(t);
-  count_alloc(t, p, n);
+  return count_alloc(t, p, n);
 }
 
 __attribute__((noinline)) void free_unarmed(ThreadState& t, void* p, LiveBlock* taken) {
@@ -279,18 +312,18 @@ __attribute__((noinline)) void free_unarmed(ThreadState& t, void* p, LiveBlock* 
   if (maybe_watched(p)) free_watched(t, p, taken);
 }
 
-inline void note_alloc(void* p, std::size_t n) {
+// Returns p: malloc's slow paths are tail calls that return it, so malloc
+// keeps nothing across them.
+inline void* note_alloc(void* p, std::size_t n) {
   ThreadState& t = t_state;
-  if (__builtin_expect(t.armed != nullptr, 1)) {
-    count_alloc(t, p, n);
-  } else {
-    alloc_unarmed(t, p, n);
-  }
+  if (__builtin_expect(t.armed != nullptr, 1)) return count_alloc(t, p, n);
+  return alloc_unarmed(t, p, n);
 }
 
 // free()'s ways out of its fast path, each ending in glibc's free (a tail
 // call from free(), so its fast path keeps no registers of its own).
 __attribute__((noinline)) void free_unarmed_then_libc(ThreadState& t, void* p) {
+  if (p == nullptr) return;
   free_unarmed(t, p, nullptr);
   __libc_free(p);
 }
@@ -298,9 +331,12 @@ __attribute__((noinline)) void free_watched_then_libc(ThreadState& t, void* p) {
   free_watched(t, p, nullptr);
   __libc_free(p);
 }
-// A temporary that is not the common case (first of its size class, or
-// sampled), then the rest of free.
+// A free of the thread's last allocation that is not the common case
+// (first of its size class, a sampled or large block; or free(nullptr)
+// before the thread's first allocation), then the rest of free.
 __attribute__((noinline)) void free_temporary_then_libc(ThreadState& t, ThreadSlot& slot, void* p) {
+  if (p == nullptr) return;
+  ++t.events;
   count_temporary(t, slot, true);
   if (maybe_watched(p)) free_watched(t, p, nullptr);
   __libc_free(p);
@@ -345,30 +381,32 @@ using zerolab::waste::note_alloc;
 
 ZEROLAB_WASTE_EXPORT void* malloc(size_t n) noexcept {
   void* p = __libc_malloc(n);
-  if (__builtin_expect(p != nullptr, 1)) note_alloc(p, n);
-  return p;
+  if (__builtin_expect(p == nullptr, 0)) return p;
+  return note_alloc(p, n);
 }
 
 // The fast path is count_temporary's common case spelled out (a size class
-// already counting, an unsampled block): free of a temporary is about 20
-// instructions and no stack frame.
+// already counting, neither sampled nor large): free of a temporary is 18
+// instructions and no stack frame. free(nullptr) never matches last_alloc
+// once the thread has allocated (kNoBlock), so its test is off that path.
 ZEROLAB_WASTE_EXPORT void free(void* p) noexcept {
-  if (p == nullptr) return;
   namespace w = zerolab::waste;
   w::ThreadState& t = w::t_state;
   w::ThreadSlot* slot = t.armed;
   if (__builtin_expect(slot == nullptr, 0)) return w::free_unarmed_then_libc(t, p);
-  ++t.events;
   if (p == t.last_alloc) {
+    // Neither large nor sampled, so in no address table: nothing else to look at.
     const std::uint64_t bytes = t.last_size;
-    const int c = w::size_class(bytes);
-    if (__builtin_expect(t.temp_seen[c] == 2 && !t.last_sampled, 1)) {
-      t.last_alloc = nullptr;
-      w::add_to_own_slot(*slot, 1, bytes);
-    } else {
+    if (__builtin_expect(!w::fast_temporary(t, bytes), 0)) {
       return w::free_temporary_then_libc(t, *slot, p);
     }
+    ++t.events;
+    t.last_alloc = w::kNoBlock;
+    w::add_to_own_slot(*slot, 1, bytes);
+    return __libc_free(p);
   }
+  if (p == nullptr) return;
+  ++t.events;
   if (__builtin_expect(w::maybe_watched(p), 0)) return w::free_watched_then_libc(t, p);
   __libc_free(p);
 }

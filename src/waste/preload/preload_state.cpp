@@ -526,6 +526,7 @@ void fork_child() {
   // Held-back temporaries belong to the parent's record (and its sites are
   // not mapped here).
   std::memset(t.temp_seen, 0, sizeof t.temp_seen);
+  t.fast_classes = 0;
   std::memset(t.temp_pending_site, 0, sizeof t.temp_pending_site);
   std::memset(t.frame_seen, 0, sizeof t.frame_seen);
   std::memset(t.frame_pending_site, 0, sizeof t.frame_pending_site);

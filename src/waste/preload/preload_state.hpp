@@ -40,11 +40,25 @@
 namespace zerolab::waste {
 
 inline constexpr int kSizeClasses = 64;  // bit lengths of a size_t
-// A block's size class: the bit length of its size (60 -> 6, 4096 -> 13).
+// A block's size class: the bit length of its size (60 -> 6, 4096 -> 13),
+// 1 for 0, at most 63.
 inline int size_class(std::uint64_t n) {
   const int bits = 64 - __builtin_clzll(n | 1);
   return bits < kSizeClasses ? bits : kSizeClasses - 1;
 }
+// The size class's bit in ThreadState::fast_classes: size_class(n) - 1
+// below class 63 (one bsr).
+inline int class_bit(std::uint64_t n) {
+  return 63 - __builtin_clzll(n | 1);
+}
+// The class of the large blocks (kLargeBlock and up): its bit and the
+// ones above are never set in fast_classes, so free's fast path never
+// sees a large block (the live table must judge it).
+inline constexpr int kLargeClass = 15;
+static_assert(kLargeBlock == std::uint64_t{1} << (kLargeClass - 1));
+// ThreadState::last_size of a sampled allocation: no allocation is this
+// big, and its bit (63) is never set in fast_classes.
+inline constexpr std::uint64_t kSampledSize = ~std::uint64_t{0};
 
 // The most allocations and frees of its thread a block may live through
 // and still be a temporary in its allocating frame (preload_frame.cpp).
@@ -72,16 +86,29 @@ struct ReadMemory {
 };
 
 struct ThreadState {
+  // What malloc and free read and write on their fast paths, together at
+  // the start (one cache line).
   // The hot path's one test: the thread's own counter slot while it may
   // count (the record is live, the thread owns a slot, no slow path runs);
   // nullptr sends every event through the checks of the slow path.
   ThreadSlot* armed;
+  std::uint64_t events;  // the thread's allocations and frees so far (a lifetime clock)
+  // The thread's most recent allocation until it is freed, then kNoBlock:
+  // null only until the thread's first allocation.
+  void* last_alloc;
+  // Its requested size, or kSampledSize if it was sampled (its size is then
+  // in sampled_size, its stack in last_pcs, its weight in last_weight).
+  std::uint64_t last_size;
+  std::int64_t alloc_countdown;  // bytes to the next sampled allocation
+  // Bit c - 1 set: size class c counts every temporary (temp_seen[c] is 2)
+  // and holds no large blocks (c < kLargeClass). free() counts a temporary
+  // itself only if its class's bit is set (bit_index(last_size)).
+  std::uint64_t fast_classes;
   ThreadSlot* slot;  // nullptr until the thread's first counted event
   bool slot_shared;  // slot 0: add with fetch_add
   bool detached;     // the thread's exit destructor ran: slot 0 from now on
   int in_hook;       // > 0 while a slow path runs: nested calls are not looked at
   // Allocations.
-  std::uint64_t events;  // the thread's allocations and frees so far (a lifetime clock)
   // Temporaries repeat: per size class (bit length of the size), 0 none
   // seen yet, 1 one seen and held back (its bytes in temp_pending), 2 counting.
   std::uint8_t temp_seen[kSizeClasses];
@@ -90,9 +117,7 @@ struct ThreadState {
   Site* temp_pending_site[kSizeClasses];
   std::uint64_t temp_pending_site_calls[kSizeClasses];
   std::uint64_t temp_pending_site_bytes[kSizeClasses];
-  void* last_alloc;  // the thread's most recent allocation, until freed
-  std::uint64_t last_size;
-  bool last_sampled;  // last_pcs holds its stack, last_weight its weight
+  std::uint64_t sampled_size;  // the size of a sampled last_alloc
   double last_weight;
   int last_depth;
   std::uint64_t last_pcs[kMaxFrames];
@@ -104,8 +129,7 @@ struct ThreadState {
   // Return addresses of zero fills this thread put in Record::zero_unsafe_callers
   // (direct-mapped by address): a repeated call is one compare.
   std::uint64_t unsafe_callers[16];
-  std::int64_t alloc_countdown;  // bytes to the next sampled allocation
-  std::int64_t zero_countdown;   // bytes to the next content check
+  std::int64_t zero_countdown;  // bytes to the next content check
   bool countdowns_set;
   std::uint64_t rng;
   // Temporaries in the allocating frame (preload_frame.cpp): as temp_seen,
