@@ -205,15 +205,34 @@ TEST_F(WasteViewsTest, BadSkipFrameIsOneLineExit2AndNothingRuns) {
 
 TEST_F(WasteViewsTest, FrameFilterBuiltInList) {
   const zerolab::waste::FrameFilter f;
-  for (const char* name :
-       {"xmalloc", "xcalloc", "xrealloc", "sqlite3Malloc", "sqlite3DbMallocRawNN",
-        "_PyObject_Malloc", "PyMem_Malloc", "g_malloc0", "operator new(unsigned long)",
-        "operator new[](unsigned long)", "std::allocator<char>::allocate(unsigned long)",
-        "__gnu_cxx::new_allocator<int>::allocate(unsigned long, void const*)", "xmalloc.cold"}) {
+  for (const char* name : {"xmalloc",
+                           "xcalloc",
+                           "xrealloc",
+                           "sqlite3Malloc",
+                           "sqlite3DbMallocRawNN",
+                           "_PyObject_Malloc",
+                           "PyMem_Malloc",
+                           "g_malloc0",
+                           "operator new(unsigned long)",
+                           "operator new[](unsigned long)",
+                           "std::allocator<char>::allocate(unsigned long)",
+                           "__gnu_cxx::new_allocator<int>::allocate(unsigned long, void const*)",
+                           "xmalloc.cold",
+                           "sqlite3DbMalloc",
+                           "sqlite3DbReallocOrFree.isra.0",
+                           "_PyMem_RawMalloc",
+                           "PyMem_Calloc(unsigned long)",
+                           "g_malloc0_n",
+                           "xmalloc_gently",
+                           "zerolab::zero_fill(void*, unsigned long)",
+                           "std::",
+                           "operator new[]"}) {
     EXPECT_TRUE(f.skipped(name)) << name;
   }
-  for (const char* name : {"main", "xmalloc_user", "my_xmalloc", "parse", "g_mallocator",
-                           "Foo::std::bar", "operator newline()"}) {
+  for (const char* name :
+       {"main", "xmalloc_user", "my_xmalloc", "parse", "g_mallocator", "Foo::std::bar",
+        "operator newline()", "PyMem_", "PyMem_Raw2", "sqlite3DbMalloc_x", "_PyObject_Mallocx",
+        "operator new[]x", "", "std:", "zerolab::zero_fill_all", ".xmalloc", "Xmalloc"}) {
     EXPECT_FALSE(f.skipped(name)) << name;
   }
   zerolab::waste::FrameFilter user;

@@ -7,8 +7,9 @@
 //
 // Patterns are RE2 syntax, matched anywhere in the demangled function name
 // ("operator new(unsigned long)", "xmalloc", "Foo::alloc(int)"): anchor
-// them (^...$) to match a whole name. The built-in list matches whole names
-// (or a name followed by its parameter list):
+// them (^...$) to match a whole name. The built-in list (no regex: it is
+// matched by hand, so a run without --skip-frame compiles none) matches
+// whole names, or a name followed by its parameter list or a clone suffix:
 //   C wrappers:   xmalloc xcalloc xrealloc xzalloc xmallocz xstrdup xstrndup
 //                 xmemdup xmemdupz do_xmalloc xmalloc_gently xmallocz_gently
 //   SQLite:       sqlite3Malloc sqlite3MallocZero sqlite3Realloc sqlite3DbMalloc*
@@ -62,7 +63,6 @@ class FrameFilter {
   const std::vector<std::string>& patterns() const { return patterns_; }
 
  private:
-  std::shared_ptr<const re2::RE2> builtin_;
   std::vector<std::shared_ptr<const re2::RE2>> user_;
   std::vector<std::string> patterns_;
 };
