@@ -15,7 +15,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+
+#include "files/read_only_file.hpp"
 
 extern char** environ;
 
@@ -25,22 +26,21 @@ namespace {
 using LoadSegment = Symbolizer::LoadSegment;
 
 // Reads the header of a 64-bit ELF file; false if `in` holds none.
-bool read_elf64_header(std::ifstream& in, Elf64_Ehdr& eh) {
-  return in.read(reinterpret_cast<char*>(&eh), sizeof eh) &&
-         std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64;
+bool read_elf64_header(const internal::ReadOnlyFile& in, Elf64_Ehdr& eh) {
+  return in.read_at(0, &eh, sizeof eh) && std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+         eh.e_ident[EI_CLASS] == ELFCLASS64;
 }
 
 // The PT_LOAD segments of a 64-bit ELF file ({} if it is not one).
 std::vector<LoadSegment> load_segments(const std::string& path) {
   std::vector<LoadSegment> out;
-  std::ifstream in(path, std::ios::binary);
+  const internal::ReadOnlyFile in(path);
   Elf64_Ehdr eh{};
   if (!read_elf64_header(in, eh) || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
     return out;
-  in.seekg(static_cast<std::streamoff>(eh.e_phoff));
   for (int i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph{};
-    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) break;
+    if (!in.read_at(eh.e_phoff + static_cast<std::uint64_t>(i) * sizeof ph, &ph, sizeof ph)) break;
     if (ph.p_type == PT_LOAD) out.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
   }
   return out;
@@ -62,16 +62,12 @@ struct Symbol {
 
 std::vector<Symbol> read_function_symbols(const std::string& path) {
   std::vector<Symbol> out;
-  std::ifstream in(path, std::ios::binary);
+  const internal::ReadOnlyFile in(path);
   Elf64_Ehdr eh{};
   if (!read_elf64_header(in, eh) || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096)
     return out;
   std::vector<Elf64_Shdr> sections(eh.e_shnum);
-  in.seekg(static_cast<std::streamoff>(eh.e_shoff));
-  if (!in.read(reinterpret_cast<char*>(sections.data()),
-               static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr)))) {
-    return out;
-  }
+  if (!in.read_at(eh.e_shoff, sections.data(), sections.size() * sizeof(Elf64_Shdr))) return out;
   // .symtab when there is one (it holds .dynsym's functions too), else .dynsym.
   const Elf64_Shdr* table = nullptr;
   for (const Elf64_Shdr& sh : sections) {
@@ -85,14 +81,9 @@ std::vector<Symbol> read_function_symbols(const std::string& path) {
   const Elf64_Shdr& strings = sections[table->sh_link];
   if (strings.sh_size > (256u << 20)) return out;
   std::string names(strings.sh_size, '\0');
-  in.seekg(static_cast<std::streamoff>(strings.sh_offset));
-  in.read(names.data(), static_cast<std::streamsize>(names.size()));
+  in.read_at(strings.sh_offset, names.data(), names.size());  // a short table leaves NULs
   std::vector<Elf64_Sym> symbols(table->sh_size / sizeof(Elf64_Sym));
-  in.seekg(static_cast<std::streamoff>(table->sh_offset));
-  if (!in.read(reinterpret_cast<char*>(symbols.data()),
-               static_cast<std::streamsize>(symbols.size() * sizeof(Elf64_Sym)))) {
-    return out;
-  }
+  if (!in.read_at(table->sh_offset, symbols.data(), symbols.size() * sizeof(Elf64_Sym))) return out;
   for (const Elf64_Sym& sym : symbols) {
     if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0 || sym.st_name >= names.size())
       continue;
@@ -117,27 +108,21 @@ bool file_exists(const std::string& path) {
 bool may_have_line_info(const std::string& path) {
   const char* debuginfod = std::getenv("DEBUGINFOD_URLS");
   if (debuginfod != nullptr && *debuginfod != '\0') return true;
-  std::ifstream in(path, std::ios::binary);
+  const internal::ReadOnlyFile in(path);
   Elf64_Ehdr eh{};
   if (!read_elf64_header(in, eh) || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096 ||
       eh.e_shstrndx >= eh.e_shnum) {
     return true;  // not understood here: addr2line decides
   }
   std::vector<Elf64_Shdr> sections(eh.e_shnum);
-  in.seekg(static_cast<std::streamoff>(eh.e_shoff));
-  if (!in.read(reinterpret_cast<char*>(sections.data()),
-               static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr)))) {
-    return true;
-  }
+  if (!in.read_at(eh.e_shoff, sections.data(), sections.size() * sizeof(Elf64_Shdr))) return true;
   const Elf64_Shdr& names_section = sections[eh.e_shstrndx];
   if (names_section.sh_size > (1u << 20)) return true;
   std::string names(names_section.sh_size, '\0');
-  in.seekg(static_cast<std::streamoff>(names_section.sh_offset));
-  if (!in.read(names.data(), static_cast<std::streamsize>(names.size()))) return true;
+  if (!in.read_at(names_section.sh_offset, names.data(), names.size())) return true;
   auto contents = [&](const Elf64_Shdr& sh) {
     std::string bytes(std::min<std::uint64_t>(sh.sh_size, 4096), '\0');
-    in.seekg(static_cast<std::streamoff>(sh.sh_offset));
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) bytes.clear();
+    if (!in.read_at(sh.sh_offset, bytes.data(), bytes.size())) bytes.clear();
     return bytes;
   };
   const std::size_t slash = path.rfind('/');

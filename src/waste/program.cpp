@@ -1,6 +1,7 @@
 // `zerolab waste`'s program checks (cmd_waste_program.hpp).
 #include "waste/program.hpp"
 
+#include "files/read_only_file.hpp"
 #include "waste/flags.hpp"
 
 #include <elf.h>
@@ -10,7 +11,6 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #ifndef ZEROLAB_WASTE_LIBDIR_FROM_BINDIR
@@ -38,10 +38,9 @@ struct ElfFacts {
 // Reads the program headers and the DT_NEEDED names of a 64-bit ELF file.
 ElfFacts read_elf(const std::string& path) {
   ElfFacts facts;
-  std::ifstream in(path, std::ios::binary);
+  const internal::ReadOnlyFile in(path);
   Elf64_Ehdr eh{};
-  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) ||
-      std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
+  if (!in.read_at(0, &eh, sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
     return facts;
   }
   facts.elf = true;
@@ -50,11 +49,7 @@ ElfFacts read_elf(const std::string& path) {
     return facts;
   }
   std::vector<Elf64_Phdr> phdrs(eh.e_phnum);
-  in.seekg(static_cast<std::streamoff>(eh.e_phoff));
-  if (!in.read(reinterpret_cast<char*>(phdrs.data()),
-               static_cast<std::streamsize>(phdrs.size() * sizeof(Elf64_Phdr)))) {
-    return facts;
-  }
+  if (!in.read_at(eh.e_phoff, phdrs.data(), phdrs.size() * sizeof(Elf64_Phdr))) return facts;
   const Elf64_Phdr* dynamic = nullptr;
   for (const Elf64_Phdr& ph : phdrs) {
     if (ph.p_type == PT_INTERP) facts.dynamic = true;
@@ -62,11 +57,7 @@ ElfFacts read_elf(const std::string& path) {
   }
   if (dynamic == nullptr || dynamic->p_filesz > (1 << 20)) return facts;
   std::vector<Elf64_Dyn> dyn(dynamic->p_filesz / sizeof(Elf64_Dyn));
-  in.seekg(static_cast<std::streamoff>(dynamic->p_offset));
-  if (!in.read(reinterpret_cast<char*>(dyn.data()),
-               static_cast<std::streamsize>(dyn.size() * sizeof(Elf64_Dyn)))) {
-    return facts;
-  }
+  if (!in.read_at(dynamic->p_offset, dyn.data(), dyn.size() * sizeof(Elf64_Dyn))) return facts;
   std::uint64_t strtab = 0;
   for (const Elf64_Dyn& d : dyn) {
     if (d.d_tag == DT_STRTAB) strtab = d.d_un.d_ptr;
@@ -81,23 +72,16 @@ ElfFacts read_elf(const std::string& path) {
   }
   if (!found) return facts;
   for (const Elf64_Dyn& d : dyn) {
-    if (d.d_tag != DT_NEEDED) continue;
-    in.clear();
-    in.seekg(static_cast<std::streamoff>(strtab_offset + d.d_un.d_val));
-    std::string name;
-    std::getline(in, name, '\0');
-    facts.needed.push_back(name);
+    if (d.d_tag == DT_NEEDED)
+      facts.needed.push_back(in.string_at(strtab_offset + d.d_un.d_val, 4096));
   }
   return facts;
 }
 
 bool check_at_depth(const std::string& path, std::string& error, int depth) {
-  std::ifstream in(path, std::ios::binary);
-  char head[2] = {};
-  in.read(head, 2);
-  if (in.gcount() == 2 && head[0] == '#' && head[1] == '!') {
-    std::string line;
-    std::getline(in, line);
+  const std::string head = internal::ReadOnlyFile(path).bytes_at(0, 4096);
+  if (head.size() >= 2 && head[0] == '#' && head[1] == '!') {
+    const std::string line = head.substr(2, head.find('\n') - 2);
     std::size_t at = line.find_first_not_of(" \t");
     if (at == std::string::npos || depth > 3) {
       error = "program " + quoted(path) + ": a #! line without an interpreter";
