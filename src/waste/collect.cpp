@@ -72,11 +72,25 @@ class WrittenPages {
   std::vector<bool> pages_;
 };
 
+// What every reading of one record shares: its process's mappings and the
+// preload's own path (read once, not per thread slot).
+struct RecordMaps {
+  explicit RecordMaps(const rec::Record& r) {
+    const std::uint32_t current = r.maps_current.load(std::memory_order_acquire) & 1;
+    const std::uint32_t length = std::min(r.maps_length[current], rec::kMapsBytes);
+    maps = parse_maps(std::string_view(r.maps[current], length));
+    preload = real_path(std::string(r.preload, strnlen(r.preload, sizeof r.preload)).c_str());
+  }
+  std::vector<MapEntry> maps;
+  std::string preload;
+};
+
 // One image's record into `out`; with `only_slot` >= 0, that thread slot's
 // counts alone (and its in-frame sites; the children it lists stay with the
 // image).
-void add_record(const rec::Record& r, const std::string& name, const WrittenPages& written,
-                Symbolizer& symbols, Collected& out, int only_slot = -1) {
+void add_record(const rec::Record& r, const RecordMaps& mapped, const std::string& name,
+                const WrittenPages& written, Symbolizer& symbols, Collected& out,
+                int only_slot = -1) {
   ProcessImage image{static_cast<long>(r.pid),
                      static_cast<long>(r.ppid),
                      std::string(r.exe, strnlen(r.exe, sizeof r.exe)),
@@ -89,11 +103,8 @@ void add_record(const rec::Record& r, const std::string& name, const WrittenPage
     at += n + 1;
   }
   out.images.push_back(std::move(image));
-  const std::uint32_t current = r.maps_current.load(std::memory_order_acquire) & 1;
-  const std::uint32_t length = std::min(r.maps_length[current], rec::kMapsBytes);
-  const std::vector<MapEntry> maps = parse_maps(std::string_view(r.maps[current], length));
-  const std::string preload =
-      real_path(std::string(r.preload, strnlen(r.preload, sizeof r.preload)).c_str());
+  const std::vector<MapEntry>& maps = mapped.maps;
+  const std::string& preload = mapped.preload;
 
   // The thread slots: every one, or `only_slot` alone (a per-thread collection).
   std::uint64_t zero_bytes = 0;
@@ -277,11 +288,12 @@ bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out
     const auto* r = static_cast<const rec::Record*>(m);
     if (r->magic == rec::kRecordMagic && r->version == rec::kRecordVersion &&
         r->record_bytes == sizeof(rec::Record)) {
-      add_record(*r, name, written, symbols, out);
+      const RecordMaps mapped(*r);
+      add_record(*r, mapped, name, written, symbols, out);
       if (per_image != nullptr) {
         per_image->emplace_back();
         Collected& image = per_image->back();
-        add_record(*r, name, written, symbols, image);
+        add_record(*r, mapped, name, written, symbols, image);
         for (std::size_t i = 0; i < std::size(r->slots); ++i) {
           const rec::ThreadSlot& slot = r->slots[i];
           const auto at = static_cast<std::size_t>(reinterpret_cast<const char*>(&slot) -
@@ -294,7 +306,7 @@ bool collect_records(const std::string& dir, Symbolizer& symbols, Collected& out
           thread.thread.tid = static_cast<long>(slot.tid.load(std::memory_order_relaxed));
           thread.thread.name = std::string(slot.name, strnlen(slot.name, sizeof slot.name));
           thread.thread.threads = threads;
-          add_record(*r, name, written, symbols, thread, static_cast<int>(i));
+          add_record(*r, mapped, name, written, symbols, thread, static_cast<int>(i));
           image.per_thread.push_back(std::move(thread));
         }
       }
