@@ -29,10 +29,13 @@
 // table unjudged (the program resized it) and the result back in; a
 // realloc that fails puts the block back as it was.
 //
-// Hot path (malloc + free of a small temporary block), 38 instructions
+// Hot path (malloc + free of a small temporary block), 35 instructions
 // for the pair, the calls into glibc included: one TLS block whose
-// `armed` slot pointer stands for every "may this thread count" check,
-// three stores and a countdown at malloc; at free one compare with the
+// `armed` slot pointer stands for every "may this thread count" check;
+// at malloc three stores and one subtraction from a budget that stands
+// for "neither sampled nor large" (ThreadState::alloc_budget: less than
+// the bytes to the next sample, and at most kLargeBlock - 1, so a large
+// block always exceeds it and takes the slow path); at free one compare with the
 // last allocation, one bit test of its size class in
 // ThreadState::fast_classes (which holds only classes already counting
 // and below the large blocks', and which a sampled block's marked size
@@ -102,21 +105,24 @@ void* const kNoBlock = reinterpret_cast<void*>(std::uintptr_t{1});
 
 // ---- slow paths --------------------------------------------------------------
 
-// Returns p (malloc's tail call).
+// An allocation over the fast path's budget: sampled if it reaches the
+// countdown, tracked if large. Returns p (malloc's tail call).
 __attribute__((noinline)) void* alloc_slow(ThreadState& t, void* p, std::size_t n) {
   InHook guard(t);
   if (!t.countdowns_set) {  // the thread's first allocation: draw, then judge it like any other
     set_countdowns(t);
-    t.alloc_countdown -= static_cast<std::int64_t>(n);
+    t.alloc_budget -= n;
   }
-  if (t.alloc_countdown <= 0) {
+  // The countdown with this allocation subtracted (by count_alloc).
+  std::int64_t left = alloc_countdown_left(t);
+  if (left <= 0) {
     const double rate = static_cast<double>(g_sample_rate);
     t.last_size = kSampledSize;
     t.sampled_size = n;
     t.last_weight = g_sample_rate <= 1 ? 1.0 : 1.0 / -expm1_neg(-static_cast<double>(n) / rate);
     std::uint64_t cfas[kMaxFrames];
     t.last_depth = capture_stack(t.last_pcs, kMaxFrames, cfas);
-    t.alloc_countdown = draw_countdown(t, g_sample_rate);
+    left = draw_countdown(t, g_sample_rate);
     frame_note_sampled(t, p, n, t.last_weight, t.last_pcs, cfas, t.last_depth);
   }
   if (n >= kLargeBlock) {
@@ -125,6 +131,7 @@ __attribute__((noinline)) void* alloc_slow(ThreadState& t, void* p, std::size_t 
     live_insert(reinterpret_cast<std::uintptr_t>(p), n,
                 find_or_add_site(Kind::kOversizedBuffers, pcs, depth));
   }
+  set_alloc_countdown(t, left);
   return p;
 }
 
@@ -207,8 +214,11 @@ inline void* count_alloc(ThreadState& t, void* p, std::size_t n) {
   ++t.events;
   t.last_alloc = p;
   t.last_size = n;  // alloc_slow marks it kSampledSize if it samples the block
-  t.alloc_countdown -= static_cast<std::int64_t>(n);
-  if (__builtin_expect(t.alloc_countdown <= 0 || n >= kLargeBlock, 0)) return alloc_slow(t, p, n);
+  // One subtraction stands for "not sampled, not large" (alloc_budget).
+  std::uint64_t budget;
+  const bool over = __builtin_sub_overflow(t.alloc_budget, n, &budget);
+  t.alloc_budget = budget;
+  if (__builtin_expect(over, 0)) return alloc_slow(t, p, n);
   return p;
 }
 

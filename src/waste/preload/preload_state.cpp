@@ -702,7 +702,7 @@ std::int64_t draw_countdown(ThreadState& t, std::uint64_t rate) {
 }
 
 void set_countdowns(ThreadState& t) {
-  t.alloc_countdown = draw_countdown(t, g_sample_rate);
+  set_alloc_countdown(t, draw_countdown(t, g_sample_rate));
   t.zero_countdown = draw_countdown(t, g_check_rate);
   t.countdowns_set = true;
 }

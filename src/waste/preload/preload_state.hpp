@@ -99,7 +99,12 @@ struct ThreadState {
   // Its requested size, or kSampledSize if it was sampled (its size is then
   // in sampled_size, its stack in last_pcs, its weight in last_weight).
   std::uint64_t last_size;
-  std::int64_t alloc_countdown;  // bytes to the next sampled allocation
+  // malloc's fast path: an allocation of at most alloc_budget bytes is
+  // neither sampled nor large, and is subtracted; a larger one (the
+  // subtraction borrows) takes the slow path. The bytes to the next
+  // sampled allocation are alloc_countdown + alloc_budget + 1
+  // (set_alloc_countdown).
+  std::uint64_t alloc_budget;
   // Bit c - 1 set: size class c counts every temporary (temp_seen[c] is 2)
   // and holds no large blocks (c < kLargeClass). free() counts a temporary
   // itself only if its class's bit is set (bit_index(last_size)).
@@ -129,7 +134,8 @@ struct ThreadState {
   // Return addresses of zero fills this thread put in Record::zero_unsafe_callers
   // (direct-mapped by address): a repeated call is one compare.
   std::uint64_t unsafe_callers[16];
-  std::int64_t zero_countdown;  // bytes to the next content check
+  std::int64_t alloc_countdown;  // bytes to the next sample beyond alloc_budget + 1
+  std::int64_t zero_countdown;   // bytes to the next content check
   bool countdowns_set;
   std::uint64_t rng;
   // Temporaries in the allocating frame (preload_frame.cpp): as temp_seen,
@@ -182,6 +188,19 @@ inline void slot_add(const ThreadState& t, std::atomic<std::uint64_t>& counter, 
 
 // An exponentially distributed byte count with mean `rate` (1 when rate is 1).
 std::int64_t draw_countdown(ThreadState& t, std::uint64_t rate);
+// Sets the bytes to the thread's next sampled allocation (>= 1): the first
+// min(bytes, kLargeBlock) - 1 go to malloc's fast-path budget.
+inline void set_alloc_countdown(ThreadState& t, std::int64_t bytes) {
+  constexpr auto kLarge = static_cast<std::int64_t>(kLargeBlock);
+  const std::int64_t fast = bytes < kLarge ? bytes : kLarge;
+  t.alloc_budget = static_cast<std::uint64_t>(fast - 1);
+  t.alloc_countdown = bytes - fast;
+}
+// The bytes to the thread's next sampled allocation (alloc_budget may have
+// wrapped below zero: the allocation that took the slow path is subtracted).
+inline std::int64_t alloc_countdown_left(const ThreadState& t) {
+  return t.alloc_countdown + static_cast<std::int64_t>(t.alloc_budget) + 1;
+}
 void set_countdowns(ThreadState& t);
 
 // The calling thread's return addresses, innermost first (this function's

@@ -326,8 +326,9 @@ std::uint64_t return_address(void* a) {
 namespace zerolab::waste {
 namespace {
 // memset's zero case, out of line so a memset of any other byte is a
-// compare and a tail jump to glibc's.
-__attribute__((noinline)) void* memset_zero(void* p, size_t n, std::uint64_t caller) {
+// compare and a tail jump to glibc's. `n` is the third argument, as in
+// memset, so memset moves no register before its compare.
+__attribute__((noinline)) void* memset_zero(void* p, std::uint64_t caller, size_t n) {
   note_zero(p, n, caller);
   return g_memset(p, 0, n);
 }
@@ -338,7 +339,7 @@ namespace w = zerolab::waste;
 
 ZEROLAB_WASTE_EXPORT void* memset(void* p, int c, size_t n) {
   if (static_cast<unsigned char>(c) != 0) return w::g_memset(p, c, n);
-  return w::memset_zero(p, n, w::return_address(__builtin_return_address(0)));
+  return w::memset_zero(p, w::return_address(__builtin_return_address(0)), n);
 }
 
 ZEROLAB_WASTE_EXPORT void bzero(void* p, size_t n) {
