@@ -26,8 +26,10 @@ namespace zerolab::waste {
 inline constexpr std::size_t kWatchFilter = 1 << 14;
 extern std::atomic<std::uint16_t> g_watch_filter[kWatchFilter];
 extern std::atomic<std::size_t> g_watched;  // entries in all tables
+// The address's 16-byte granule modulo the filter's size (no multiply: a
+// shared index only sends a free to the exact table lookup).
 inline std::size_t watch_index(std::uintptr_t a) {
-  return (a >> 4) * 0xff51afd7ed558ccdULL >> 50;
+  return (a >> 4) & (kWatchFilter - 1);
 }
 // False if `p` is surely in no table (every free: one load while the
 // tables are empty, two otherwise).
