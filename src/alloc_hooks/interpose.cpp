@@ -30,6 +30,18 @@
 #error "alloc_hooks: interpose.cpp in a sanitizer build (src/CMakeLists.txt picks the mode's files)"
 #endif
 
+// In a fully static executable (the zerolab CLI, src/CMakeLists.txt's
+// zerolab_alloc_hooks_wrapped) libc.a defines malloc in the same archive
+// member as __libc_malloc, so a second definition of malloc cannot
+// preempt it: there the C entry points are named __wrap_malloc & co., and
+// the link's --wrap=malloc,... sends every other object's calls to them.
+#if defined(ZEROLAB_ALLOC_HOOKS_WRAPPED)
+#define ZEROLAB_ALLOC_ENTRY(name) __wrap_##name
+extern "C" std::size_t __real_malloc_usable_size(void* p) noexcept;
+#else
+#define ZEROLAB_ALLOC_ENTRY(name) name
+#endif
+
 namespace zerolab::internal::alloc_hooks {
 namespace {
 
@@ -39,6 +51,9 @@ constinit std::atomic<UsableSizeFn> g_real_usable_size{nullptr};
 // malloc_usable_size is a weak symbol in libc with no __libc_ alias; we
 // define it ourselves, so look up the next definition (libc's) once.
 UsableSizeFn real_usable_size() noexcept {
+#if defined(ZEROLAB_ALLOC_HOOKS_WRAPPED)
+  return &__real_malloc_usable_size;  // the link's --wrap names libc's
+#else
   UsableSizeFn fn = g_real_usable_size.load(std::memory_order_acquire);
   if (fn != nullptr) return fn;
   ThreadState& t = t_state;
@@ -51,6 +66,7 @@ UsableSizeFn real_usable_size() noexcept {
   fn = reinterpret_cast<UsableSizeFn>(sym);
   g_real_usable_size.store(fn, std::memory_order_release);
   return fn;
+#endif
 }
 
 void* raw_alloc(std::size_t n, std::size_t alignment) noexcept {
@@ -223,62 +239,62 @@ uint64_t zerolab_alloc_hooks_heap_in_use(void) {
   return info.uordblks + info.hblkhd;
 }
 
-void free(void* p) noexcept {
+void ZEROLAB_ALLOC_ENTRY(free)(void* p) noexcept {
   hooks::delete_impl(p);
 }
 
-void* calloc(size_t count, size_t size) noexcept {
+void* ZEROLAB_ALLOC_ENTRY(calloc)(size_t count, size_t size) noexcept {
   void* p = __libc_calloc(count, size);
   // success: no overflow
   if (p != nullptr) hooks::note_alloc(p, count * size, __builtin_return_address(0));
   return p;
 }
 
-void* malloc(size_t n) noexcept {
+void* ZEROLAB_ALLOC_ENTRY(malloc)(size_t n) noexcept {
   return hooks::malloc_impl(n, __builtin_return_address(0));
 }
 
-void* realloc(void* p, size_t n) noexcept {
+void* ZEROLAB_ALLOC_ENTRY(realloc)(void* p, size_t n) noexcept {
   return hooks::realloc_impl(p, n, __builtin_return_address(0));
 }
 
-void* reallocarray(void* p, size_t count, size_t size) noexcept {
+void* ZEROLAB_ALLOC_ENTRY(reallocarray)(void* p, size_t count, size_t size) noexcept {
   void* const caller = __builtin_return_address(0);
   return zerolab::glibc_alloc::reallocarray_via(
       p, count, size, [caller](void* q, size_t n) { return hooks::realloc_impl(q, n, caller); });
 }
 
-void* memalign(size_t alignment, size_t n) noexcept {
+void* ZEROLAB_ALLOC_ENTRY(memalign)(size_t alignment, size_t n) noexcept {
   return hooks::memalign_impl(alignment, n, __builtin_return_address(0));
 }
 
 // The alignment rules are glibc_alloc.hpp's.
-void* aligned_alloc(size_t alignment, size_t n) noexcept {
+void* ZEROLAB_ALLOC_ENTRY(aligned_alloc)(size_t alignment, size_t n) noexcept {
   void* const caller = __builtin_return_address(0);
   return zerolab::glibc_alloc::aligned_alloc_via(
       alignment, n, [caller](size_t a, size_t m) { return hooks::memalign_impl(a, m, caller); });
 }
 
-int posix_memalign(void** out, size_t alignment, size_t n) noexcept {
+int ZEROLAB_ALLOC_ENTRY(posix_memalign)(void** out, size_t alignment, size_t n) noexcept {
   void* const caller = __builtin_return_address(0);
   return zerolab::glibc_alloc::posix_memalign_via(out, alignment, n, [caller](size_t a, size_t m) {
     return hooks::memalign_impl(a, m, caller);
   });
 }
 
-void* valloc(size_t n) noexcept {
+void* ZEROLAB_ALLOC_ENTRY(valloc)(size_t n) noexcept {
   void* p = __libc_valloc(n);
   if (p != nullptr) hooks::note_alloc(p, n, __builtin_return_address(0));
   return p;
 }
 
-void* pvalloc(size_t n) noexcept {
+void* ZEROLAB_ALLOC_ENTRY(pvalloc)(size_t n) noexcept {
   void* p = __libc_pvalloc(n);
   if (p != nullptr) hooks::note_alloc(p, hooks::pvalloc_bytes(n), __builtin_return_address(0));
   return p;
 }
 
-size_t malloc_usable_size(void* p) noexcept {
+size_t ZEROLAB_ALLOC_ENTRY(malloc_usable_size)(void* p) noexcept {
   return hooks::usable_size(p);
 }
 
