@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -1055,6 +1056,39 @@ TEST(StoreLabTest, BadStoreFlagsRunNothing) {
   EXPECT_EQ(r.out.find("stored:"), std::string::npos);
   EXPECT_TRUE(lab_test_util::exists(dir + "/out/merge.txt"));
   EXPECT_FALSE(lab_test_util::exists(dir + "/zerolab-results"));
+}
+
+// A statically linked zerolab hands a command that names a PostgreSQL
+// store to zerolab-dynamic beside it (tools/zerolab/dynamic_twin.hpp);
+// alone, it says where it looked. Other commands stay where they are.
+TEST(StoreLabTest, AStaticCliWithoutItsDynamicTwinSaysWhereItLooked) {
+  const std::string cli_path = ZEROLAB_CLI;
+  const std::string build_dir = cli_path.substr(0, cli_path.rfind('/'));
+  if (!lab_test_util::exists(build_dir + "/zerolab-dynamic")) {
+    GTEST_SKIP() << "a dynamically linked zerolab has no twin";
+  }
+  const std::string dir = lab_test_util::temp_dir("zerolab_store_twin");
+  const std::string alone = dir + "/zerolab";
+  ASSERT_TRUE(std::filesystem::copy_file(cli_path, alone));
+  const auto r = lab_test_util::run_cli(alone, "store list --store postgres:///bench", dir);
+  EXPECT_EQ(r.code, 1);
+  const std::string head =
+      "zerolab: a PostgreSQL store needs zerolab-dynamic (this zerolab is statically linked and "
+      "cannot load libpq): cannot run " +
+      dir + "/zerolab-dynamic or " + dir + "/";
+  const std::string tail = "/zerolab-dynamic: No such file or directory\n";
+  EXPECT_EQ(r.err.rfind(head, 0), 0u) << r.err;
+  EXPECT_TRUE(r.err.size() > tail.size() &&
+              r.err.compare(r.err.size() - tail.size(), tail.size(), tail) == 0)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+  // `zerolab waste` never opens a store: an argument that looks like one stays here.
+  const auto w =
+      lab_test_util::run_cli(alone, "waste -o " + dir + "/w.txt -- /bin/echo postgres://x", dir,
+                             "ZEROLAB_WASTE_PRELOAD=" + build_dir + "/libzerolab_waste.so");
+  EXPECT_EQ(w.code, 0) << w.err;
+  EXPECT_EQ(w.out, "postgres://x\n");
+  std::filesystem::remove(alone);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 // `zerolab waste -- ./prog` never does.
 #include <dlfcn.h>
 #include <libpq-fe.h>
+#include <sys/auxv.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,13 @@ void* libpq_handle(std::string* error) {
   static void* handle = nullptr;
   static std::string load_error;
   std::call_once(once, [] {
+    // A statically linked program (the zerolab CLI under ZEROLAB_STATIC_CLI)
+    // would get a second C library with libpq.so: it hands PostgreSQL work
+    // to zerolab-dynamic instead (tools/zerolab/dynamic_twin.hpp).
+    if (getauxval(AT_BASE) == 0) {
+      load_error = "libpq.so.5 cannot be loaded into a statically linked program";
+      return;
+    }
     handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
       const char* e = dlerror();

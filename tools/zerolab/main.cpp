@@ -13,6 +13,7 @@
 
 #include "bench/std_streams.hpp"
 #include "command.hpp"
+#include "dynamic_twin.hpp"
 #include "lab/experiments/catalog.hpp"
 #include "lab/framework/counts.hpp"
 #include "lab/framework/experiment.hpp"
@@ -132,6 +133,7 @@ int run_command(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  zerolab::cli::hand_postgres_commands_to_dynamic_twin(argc, argv);
   zerolab::internal::reserve_standard_fds();
   return zerolab::internal::finish_stdout("zerolab", run_command(argc, argv));
 }
