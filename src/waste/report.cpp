@@ -706,6 +706,35 @@ std::string calibration_when(const Calibration& c) {
          "; -recalibrate measures them again)";
 }
 
+namespace {
+
+// The records in an order that is the same in every run of one program:
+// by their stacks as addresses in their ELF files (not in the process,
+// which address-space randomization moves), so sites and stacks that tie
+// on bytes and calls are listed, and their sums added, alike every time.
+std::vector<const SiteRecord*> in_stable_order(const std::vector<SiteRecord>& sites,
+                                               const Symbolizer& symbols) {
+  std::vector<const SiteRecord*> order;
+  order.reserve(sites.size());
+  for (const SiteRecord& s : sites) order.push_back(&s);
+  auto before = [&symbols](const SiteRecord* a, const SiteRecord* b) {
+    if (a->kind != b->kind) return a->kind < b->kind;
+    const std::size_t n = std::min(a->stack.size(), b->stack.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const ResolvedPc& x = symbols.get(a->stack[i]);
+      const ResolvedPc& y = symbols.get(b->stack[i]);
+      if (x.vaddr != y.vaddr) return x.vaddr < y.vaddr;
+      if (x.module != y.module) return x.module < y.module;
+    }
+    if (a->stack.size() != b->stack.size()) return a->stack.size() < b->stack.size();
+    return std::tie(a->src, a->dst) < std::tie(b->src, b->dst);
+  };
+  std::stable_sort(order.begin(), order.end(), before);
+  return order;
+}
+
+}  // namespace
+
 Report build_report(const Collected& collected, const Symbolizer& symbols,
                     const Calibration& calibration, const RunFacts& run, const FrameFilter& skip) {
   Report r;
@@ -789,7 +818,8 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     // Sites merged by the frame they are named by, each keeping its stacks.
     std::map<std::tuple<std::string, std::string, int, int, int>, std::size_t> index;
     std::vector<std::map<std::vector<int>, std::size_t>> stack_index;  // per site
-    for (const SiteRecord& s : collected.sites) {
+    for (const SiteRecord* record : in_stable_order(collected.sites, symbols)) {
+      const SiteRecord& s = *record;
       if (s.kind != kind) continue;
       if (kind == WasteKind::kUserSpaceCopies &&
           std::string(copy_fd_path(s.src, s.dst)) == "read_write")
