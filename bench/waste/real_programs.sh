@@ -33,6 +33,15 @@ create index ty on t(y);
 select count(*), sum(x) from t where y like 'row 1%';
 EOF
 
+# A C++ file to compile (g++ runs cc1plus and as: children followed) and a
+# one-target CMake project to configure (cmake runs the compiler checks).
+printf '%s\n' '#include <map>' '#include <string>' \
+  'int main() { std::map<std::string, int> m; m["a"] = 1; return m.size() == 1 ? 0 : 1; }' \
+  >"$work/unit.cpp"
+mkdir -p "$work/project"
+printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(p CXX)' \
+  'add_executable(p ../unit.cpp)' >"$work/project/CMakeLists.txt"
+
 programs=(
   "git -C $repo log -p -n 300"
   "$(readlink -f /usr/bin/python3) $work/py"
@@ -42,9 +51,12 @@ programs=(
   "jq length $work/data.json"
   "grep -c include $work/text"
   "tar -cf - -C $repo src"
+  "g++ -O2 -c -o $work/unit.o $work/unit.cpp"
+  "cmake -S $work/project -B $work/project/build"
 )
 
-cpu() {  # CPU milliseconds of "$@", output discarded
+cpu() {  # CPU milliseconds of "$@", output discarded; each cmake configures afresh
+  rm -rf "$work/project/build"
   perf stat -x, -e task-clock -o "$work/stat" -- "$@" >/dev/null 2>&1 </dev/null || true
   awk -F, '/task-clock/ {print $1}' "$work/stat"
 }
