@@ -770,6 +770,7 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     in_frame.bytes += s.bytes;
     in_frame.samples += s.samples;
   }
+  const std::vector<const SiteRecord*> ordered_sites = in_stable_order(collected.sites, symbols);
   for (int k = 0; k < kWasteKinds; ++k) {
     const auto kind = static_cast<WasteKind>(k);
     const KindTotals& t = kind == WasteKind::kUserSpaceCopies    ? kernel_copies
@@ -818,7 +819,7 @@ Report build_report(const Collected& collected, const Symbolizer& symbols,
     // Sites merged by the frame they are named by, each keeping its stacks.
     std::map<std::tuple<std::string, std::string, int, int, int>, std::size_t> index;
     std::vector<std::map<std::vector<int>, std::size_t>> stack_index;  // per site
-    for (const SiteRecord* record : in_stable_order(collected.sites, symbols)) {
+    for (const SiteRecord* record : ordered_sites) {
       const SiteRecord& s = *record;
       if (s.kind != kind) continue;
       if (kind == WasteKind::kUserSpaceCopies &&
