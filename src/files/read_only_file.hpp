@@ -40,17 +40,7 @@ class ReadOnlyFile {
   // Exactly `n` bytes at `offset` into `out`; false if the file is not open,
   // a read fails or the file ends first.
   bool read_at(std::uint64_t offset, void* out, std::size_t n) const {
-    if (fd_ < 0) return false;
-    auto* to = static_cast<char*>(out);
-    while (n > 0) {
-      const ssize_t got = ::pread(fd_, to, n, static_cast<off_t>(offset));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) return false;
-      to += got;
-      n -= static_cast<std::size_t>(got);
-      offset += static_cast<std::uint64_t>(got);
-    }
-    return true;
+    return read_up_to(offset, out, n) == n;
   }
 
   // The bytes at `offset` up to the first NUL or the end of the file, at
@@ -60,19 +50,15 @@ class ReadOnlyFile {
     char chunk[256];
     while (out.size() < max_bytes) {
       const std::size_t want = std::min(sizeof chunk, max_bytes - out.size());
-      ssize_t got;
-      do {
-        got = fd_ < 0 ? -1 : ::pread(fd_, chunk, want, static_cast<off_t>(offset));
-      } while (got < 0 && errno == EINTR);
-      if (got <= 0) break;
-      const auto n = static_cast<std::size_t>(got);
-      const void* nul = std::memchr(chunk, '\0', n);
+      const std::size_t got = read_up_to(offset, chunk, want);
+      const void* nul = std::memchr(chunk, '\0', got);
       if (nul != nullptr) {
         out.append(chunk, static_cast<std::size_t>(static_cast<const char*>(nul) - chunk));
         break;
       }
-      out.append(chunk, n);
-      offset += n;
+      out.append(chunk, got);
+      if (got < want) break;  // the end of the file
+      offset += got;
     }
     return out;
   }
@@ -80,19 +66,25 @@ class ReadOnlyFile {
   // Up to `max_bytes` from `offset` (fewer where the file ends).
   std::string bytes_at(std::uint64_t offset, std::size_t max_bytes) const {
     std::string out(max_bytes, '\0');
-    std::size_t have = 0;
-    while (fd_ >= 0 && have < max_bytes) {
-      const ssize_t got =
-          ::pread(fd_, out.data() + have, max_bytes - have, static_cast<off_t>(offset + have));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) break;
-      have += static_cast<std::size_t>(got);
-    }
-    out.resize(have);
+    out.resize(read_up_to(offset, out.data(), max_bytes));
     return out;
   }
 
  private:
+  // Reads into `out` until `n` bytes, the end of the file or an error;
+  // returns how many bytes it read.
+  std::size_t read_up_to(std::uint64_t offset, void* out, std::size_t n) const {
+    auto* to = static_cast<char*>(out);
+    std::size_t have = 0;
+    while (fd_ >= 0 && have < n) {
+      const ssize_t got = ::pread(fd_, to + have, n - have, static_cast<off_t>(offset + have));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      have += static_cast<std::size_t>(got);
+    }
+    return have;
+  }
+
   int fd_;
 };
 
