@@ -1,6 +1,7 @@
 // `zerolab waste`'s program checks (cmd_waste_program.hpp).
 #include "waste/program.hpp"
 
+#include "files/executable_directory.hpp"
 #include "files/read_only_file.hpp"
 #include "waste/flags.hpp"
 
@@ -181,12 +182,7 @@ bool find_preload(std::string& path, std::string& error) {
   if (const char* env = std::getenv("ZEROLAB_WASTE_PRELOAD"); env != nullptr && *env != '\0') {
     candidates.emplace_back(env);
   } else {
-    char self[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-      self[n] = '\0';
-      std::string dir(self);
-      dir.resize(dir.rfind('/'));
+    if (const std::string dir = internal::executable_directory(); !dir.empty()) {
       candidates.push_back(dir + "/libzerolab_waste.so");
       candidates.push_back(dir + "/" ZEROLAB_WASTE_LIBDIR_FROM_BINDIR "/libzerolab_waste.so");
     }

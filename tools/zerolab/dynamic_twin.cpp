@@ -1,11 +1,12 @@
 // The hand-over to zerolab-dynamic (dynamic_twin.hpp).
 #include "dynamic_twin.hpp"
 
+#include "files/executable_directory.hpp"
+
 #include <sys/auxv.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,14 +41,8 @@ bool names_a_postgres_store(int argc, char** argv) {
 
 void hand_postgres_commands_to_dynamic_twin(int argc, char** argv) {
   if (!statically_linked() || !names_a_postgres_store(argc, argv)) return;
-  char self[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    self[n] = '\0';
-    dir = self;
-    dir.resize(dir.rfind('/'));
-  }
+  const std::string found = internal::executable_directory();
+  const std::string dir = found.empty() ? std::string(".") : found;
   const std::string beside = dir + "/zerolab-dynamic";
   const std::string installed = dir + "/" ZEROLAB_DYNAMIC_TWIN_FROM_BINDIR "/zerolab-dynamic";
   int first_error = 0;
